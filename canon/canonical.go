@@ -1,0 +1,119 @@
+package canon
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// A Canonicalizer finds canonical forms of one puzzle's solutions. The
+// canonical form is the lexicographically smallest of the 8 images, read row
+// by row; for magic squares that is exactly Frénicle's standard form (the
+// smallest corner top-left, then the right neighbour of that corner smaller
+// than the one below it). It reuses its buffers, so use one per goroutine.
+type Canonicalizer struct {
+	p      Puzzle
+	images [8][]byte
+}
+
+// NewCanonicalizer returns a Canonicalizer for p.
+func NewCanonicalizer(p Puzzle) *Canonicalizer {
+	c := &Canonicalizer{p: p}
+	for i := range c.images {
+		c.images[i] = make([]byte, p.Len())
+	}
+	return c
+}
+
+// Form describes where a solution sits in its class.
+type Form struct {
+	Canonical []byte   // the class's canonical form; valid until the next call
+	From      Symmetry // From applied to Canonical gives the solution
+	Orbit     int      // how many distinct solutions the class has: 1, 2, 4 or 8
+}
+
+// Canonical computes sol's canonical form, the symmetry that carries it onto
+// sol, and the size of sol's orbit.
+func (c *Canonicalizer) Canonical(sol []byte) Form {
+	best, fixed := 0, 0
+	for s := range c.images {
+		c.p.Apply(Symmetry(s), c.images[s], sol)
+		if bytes.Equal(c.images[s], sol) {
+			fixed++
+		}
+		if bytes.Compare(c.images[s], c.images[best]) < 0 {
+			best = s
+		}
+	}
+	form := Form{Canonical: c.images[best], Orbit: 8 / fixed}
+	// Several symmetries carry the canonical form onto sol when the orbit is
+	// smaller than 8; take the first in All so the stored choice is fixed.
+	for _, t := range All {
+		if bytes.Equal(c.images[t.Inverse()], form.Canonical) {
+			form.From = t
+			break
+		}
+	}
+	return form
+}
+
+// Stabilizer lists the symmetries that leave sol unchanged, in the order of All.
+func (p Puzzle) Stabilizer(sol []byte) []Symmetry {
+	img := make([]byte, len(sol))
+	var out []Symmetry
+	for _, s := range All {
+		p.Apply(s, img, sol)
+		if bytes.Equal(img, sol) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// A Classifier gives each solution its class ID, the 1-based rank of the
+// class's canonical form in lexicographic order. It needs the solutions in
+// increasing lexicographic order: a canonical form is the smallest member of
+// its class, so every class is met first through its canonical form, and
+// classes are met in the order of their canonical forms.
+type Classifier struct {
+	c      *Canonicalizer
+	ids    map[string]int64
+	last   []byte
+	Orbits [9]int64 // number of classes by orbit size (index 1, 2, 4, 8)
+}
+
+// NewClassifier returns a Classifier for p.
+func NewClassifier(p Puzzle) *Classifier {
+	return &Classifier{c: NewCanonicalizer(p), ids: map[string]int64{}}
+}
+
+// Placement is a solution's class, the symmetry from the class's canonical
+// form, and whether this solution opened a new class.
+type Placement struct {
+	ClassID  int64
+	From     Symmetry
+	Orbit    int
+	NewClass bool
+}
+
+// Add classifies the next solution.
+func (k *Classifier) Add(sol []byte) (Placement, error) {
+	if k.last != nil && bytes.Compare(sol, k.last) <= 0 {
+		return Placement{}, fmt.Errorf("solutions out of lexicographic order: %v after %v", sol, k.last)
+	}
+	k.last = append(k.last[:0], sol...)
+	f := k.c.Canonical(sol)
+	if bytes.Equal(f.Canonical, sol) {
+		id := int64(len(k.ids) + 1)
+		k.ids[string(sol)] = id
+		k.Orbits[f.Orbit]++
+		return Placement{ClassID: id, From: f.From, Orbit: f.Orbit, NewClass: true}, nil
+	}
+	id, ok := k.ids[string(f.Canonical)]
+	if !ok {
+		return Placement{}, fmt.Errorf("canonical form %v of %v was not seen first", f.Canonical, sol)
+	}
+	return Placement{ClassID: id, From: f.From, Orbit: f.Orbit}, nil
+}
+
+// Classes is how many classes have been met.
+func (k *Classifier) Classes() int64 { return int64(len(k.ids)) }

@@ -1,0 +1,171 @@
+// Package catalog is the SQLite store: it opens and migrates catalog files,
+// writes a puzzle's rows in bulk and atomically, and reads back what a
+// catalog holds. It knows nothing of the puzzles' rules: solutions are bytes.
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"solcat/migrations"
+)
+
+// ErrNoCatalog means the catalog file does not exist yet.
+var ErrNoCatalog = errors.New("no catalog")
+
+// ErrNotCatalog means the file exists but is not a solcat catalog.
+var ErrNotCatalog = errors.New("not a solcat catalog")
+
+// Catalog is an open catalog file.
+type Catalog struct {
+	db   *sqlx.DB
+	path string
+}
+
+// Create opens the catalog at path for writing, creating the file if needed
+// and migrating its schema to the current version.
+func Create(ctx context.Context, path string) (*Catalog, error) {
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("cannot create catalog %s: folder %s does not exist; create it or choose another --db", path, dir)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	c, err := open(ctx, path, dsn)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := goose.NewProvider(goose.DialectSQLite3, c.db.DB, migrations.FS())
+	if err == nil {
+		_, err = provider.Up(ctx)
+	}
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("cannot prepare catalog %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Open opens an existing catalog for reading only.
+func Open(ctx context.Context, path string) (*Catalog, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s: run 'solcat build' to create it, or point --db at an existing catalog", ErrNoCatalog, path)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	dsn := "file:" + path + "?mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"
+	c, err := open(ctx, path, dsn)
+	if err != nil {
+		return nil, err
+	}
+	var n int
+	if err := c.db.GetContext(ctx, &n, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'puzzles'`); err != nil || n == 0 {
+		c.Close()
+		return nil, fmt.Errorf("%s is %w (it has no puzzles table); point --db at a file made by 'solcat build'", path, ErrNotCatalog)
+	}
+	return c, nil
+}
+
+func open(ctx context.Context, path, dsn string) (*Catalog, error) {
+	db, err := sqlx.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
+	}
+	// One connection: SQLite serialises writers anyway, and a single
+	// connection keeps a build's transaction and its reads together.
+	db.SetMaxOpenConns(1)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
+	}
+	return &Catalog{db: db, path: path}, nil
+}
+
+// checkHeader refuses a file that exists but is not an SQLite database,
+// before the driver touches it.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read catalog %s: %w", path, err)
+	}
+	defer f.Close()
+	header := make([]byte, 16)
+	n, _ := f.Read(header)
+	if n == 0 {
+		return nil // an empty file becomes a new database
+	}
+	if n < 16 || string(header) != "SQLite format 3\x00" {
+		return fmt.Errorf("%s is %w (not an SQLite database); point --db at a catalog file or a new path", path, ErrNotCatalog)
+	}
+	return nil
+}
+
+// Close closes the catalog.
+func (c *Catalog) Close() error { return c.db.Close() }
+
+// DB gives queries read access to the database.
+func (c *Catalog) DB() *sqlx.DB { return c.db }
+
+// Path is the catalog's file name.
+func (c *Catalog) Path() string { return c.path }
+
+// Tables returns the names of a puzzle's solution and class tables:
+// "queens:8" has solutions_queens_8 and classes_queens_8.
+func Tables(puzzle string) (solutions, classes string) {
+	suffix := strings.NewReplacer(":", "_", "-", "_").Replace(puzzle)
+	return "solutions_" + suffix, "classes_" + suffix
+}
+
+// Record is a puzzle's row in the puzzles table.
+type Record struct {
+	Name           string        `db:"name" json:"puzzle"`
+	Kind           string        `db:"kind" json:"kind"`
+	N              int           `db:"n" json:"n"`
+	Storage        string        `db:"storage" json:"storage"`
+	Solutions      int64         `db:"solutions" json:"solutions"`
+	Classes        int64         `db:"classes" json:"classes"`
+	Orbit1         int64         `db:"orbit1" json:"orbit1"`
+	Orbit2         int64         `db:"orbit2" json:"orbit2"`
+	Orbit4         int64         `db:"orbit4" json:"orbit4"`
+	Orbit8         int64         `db:"orbit8" json:"orbit8"`
+	KnownSolutions sql.NullInt64 `db:"known_solutions" json:"-"`
+	KnownClasses   sql.NullInt64 `db:"known_classes" json:"-"`
+	Verified       bool          `db:"verified" json:"verified"`
+	SearchNodes    int64         `db:"search_nodes" json:"search_nodes"`
+	Workers        int           `db:"workers" json:"workers"`
+	BuildSeconds   float64       `db:"build_seconds" json:"build_seconds"`
+	BuiltAt        string        `db:"built_at" json:"built_at"`
+	SolverVersion  string        `db:"solver_version" json:"solver_version"`
+}
+
+// Puzzles lists the puzzles the catalog holds, magic squares first, by size.
+func (c *Catalog) Puzzles(ctx context.Context) ([]Record, error) {
+	var recs []Record
+	err := c.db.SelectContext(ctx, &recs, `SELECT * FROM puzzles ORDER BY kind, n`)
+	return recs, err
+}
+
+// Puzzle returns one puzzle's record; ok is false if it is not in the catalog.
+func (c *Catalog) Puzzle(ctx context.Context, name string) (rec Record, ok bool, err error) {
+	err = c.db.GetContext(ctx, &rec, `SELECT * FROM puzzles WHERE name = ?`, name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, false, nil
+	}
+	return rec, err == nil, err
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"text/tabwriter"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+	"solcat/query"
+)
+
+// solverVersion is recorded with every build, so a catalog says which
+// enumerators produced it.
+const solverVersion = "solcat-1"
+
+var defaultBuild = []string{"magic:1-4", "queens:1-14"}
+
+type buildCmd struct {
+	Puzzles []string `arg:"" optional:"" name:"puzzle" help:"Puzzles to build: KIND:N or KIND:A-B (default: magic:1-4 queens:1-14)."`
+	Force   bool     `help:"Rebuild puzzles that are already complete."`
+	Workers int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
+}
+
+func (b *buildCmd) Help() string {
+	return `Each puzzle is written in one transaction: it is either complete in the
+catalog or absent, and an interrupted build leaves the catalog as it was.
+Every count is compared with the published values (OEIS A006052, A000170,
+A002562, A260318, A260320); a mismatch fails the build.
+
+Examples:
+  solcat build                      # magic:1-4 and queens:1-14
+  solcat build queens:15 --workers 2
+  solcat build magic:4 --force      # rebuild
+  solcat --db /tmp/cat.db build queens:1-8`
+}
+
+func (b *buildCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON)
+	if err != nil {
+		return err
+	}
+	if b.Workers < 0 {
+		return usagef("--workers %d is negative; give 1 or more, or 0 for one per core", b.Workers)
+	}
+	names := b.Puzzles
+	if len(names) == 0 {
+		names = defaultBuild
+	}
+	var puzzles []canon.Puzzle
+	for _, name := range names {
+		ps, err := canon.ParsePuzzles(name)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if err := enumerate.Supported(p); err != nil {
+				return usageError{err}
+			}
+		}
+		puzzles = append(puzzles, ps...)
+	}
+	cat, err := catalog.Create(e.ctx, e.cli.DB)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+
+	var built []catalog.Record
+	out := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	for _, p := range puzzles {
+		rec, ok, err := cat.Puzzle(e.ctx, p.String())
+		if err != nil {
+			return err
+		}
+		if ok && !b.Force {
+			if format == query.Text {
+				fmt.Fprintf(out, "%s\talready built: %d solutions, %d classes; use --force to rebuild\n", p, rec.Solutions, rec.Classes)
+			}
+			built = append(built, rec)
+			continue
+		}
+		rec, err = b.build(e, cat, p)
+		if err != nil {
+			out.Flush()
+			if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
+				return fmt.Errorf("interrupted while building %s; it was not stored and the catalog keeps what it had: run the same command again", p)
+			}
+			return err
+		}
+		built = append(built, rec)
+		if format == query.Text {
+			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds)
+		}
+	}
+	if format == query.JSON {
+		return writeJSON(e.stdout, infoRecords(built))
+	}
+	return out.Flush()
+}
+
+// build enumerates p, classifies each solution as it streams in, writes
+// the rows, compares the counts with the published ones and commits.
+func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.Record, error) {
+	start := time.Now()
+	w, err := cat.Begin(e.ctx, p.String(), 0)
+	if err != nil {
+		return catalog.Record{}, err
+	}
+	defer w.Rollback()
+	workers := b.Workers
+	if workers == 0 {
+		workers = runtime.NumCPU()
+	}
+	bar := newProgress(e.stderr, p.String())
+	classifier := canon.NewClassifier(p)
+	var id int64
+	stats, err := enumerate.All(e.ctx, p, enumerate.Options{Workers: workers, Progress: bar.update}, func(sol []byte) error {
+		id++
+		place, err := classifier.Add(sol)
+		if err != nil {
+			return err
+		}
+		if place.NewClass {
+			if err := w.AddClass(place.ClassID, sol, place.Orbit); err != nil {
+				return err
+			}
+		}
+		return w.AddSolution(id, sol, place.ClassID, int(place.From))
+	})
+	bar.finish()
+	if err != nil {
+		return catalog.Record{}, err
+	}
+	rec := catalog.Record{
+		Kind: string(p.Kind), N: p.N, Storage: "solutions",
+		Solutions: stats.Solutions, Classes: classifier.Classes(),
+		Orbit1: classifier.Orbits[1], Orbit2: classifier.Orbits[2], Orbit4: classifier.Orbits[4], Orbit8: classifier.Orbits[8],
+		SearchNodes: stats.Nodes, Workers: workers,
+		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
+	}
+	if err := checkKnown(p, &rec); err != nil {
+		return rec, err
+	}
+	rec.BuildSeconds = time.Since(start).Seconds()
+	if err := w.Commit(rec); err != nil {
+		return rec, err
+	}
+	return rec, nil
+}
+
+// checkKnown compares rec's counts with the published ones, records the
+// result, and fails loudly on any difference.
+func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
+	known, ok := enumerate.KnownCounts(p)
+	if !ok {
+		return fmt.Errorf("%s has no published counts to check against; refusing to store unchecked counts", p)
+	}
+	rec.KnownSolutions = sql.NullInt64{Int64: known.Solutions, Valid: true}
+	rec.KnownClasses = sql.NullInt64{Int64: known.Classes, Valid: true}
+	got := [9]int64{1: rec.Orbit1, 2: rec.Orbit2, 4: rec.Orbit4, 8: rec.Orbit8}
+	switch {
+	case rec.Solutions != known.Solutions:
+		return fmt.Errorf("%s: found %d solutions but the published count is %d; nothing was stored (this is a bug, please report it)", p, rec.Solutions, known.Solutions)
+	case rec.Classes != known.Classes:
+		return fmt.Errorf("%s: found %d classes but the published count is %d; nothing was stored (this is a bug, please report it)", p, rec.Classes, known.Classes)
+	case known.Orbits != [9]int64{} && got != known.Orbits:
+		return fmt.Errorf("%s: classes by orbit size 1/2/4/8 are %d/%d/%d/%d but the published split is %d/%d/%d/%d; nothing was stored (this is a bug, please report it)",
+			p, got[1], got[2], got[4], got[8], known.Orbits[1], known.Orbits[2], known.Orbits[4], known.Orbits[8])
+	}
+	rec.Verified = true
+	return nil
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+
+	"solcat/query"
+)
+
+type classesCmd struct {
+	Puzzle string `arg:"" help:"The puzzle, for example queens:8."`
+	filterFlags
+	pageFlags
+}
+
+func (c *classesCmd) Help() string {
+	return `Text columns: class ID, orbit size, members matching the filters, and the
+canonical form (the smallest of the 8 images; Frénicle's standard form for
+magic squares). Only classes with a matching member are listed.
+
+Examples:
+  solcat classes queens:8                  # the 12 essentially different solutions
+  solcat classes magic:4 --cell 1,1=1 --limit 5
+  solcat classes queens:10 --orbit 4 --format csv`
+}
+
+func (c *classesCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON, query.JSONL, query.CSV)
+	if err != nil {
+		return err
+	}
+	page, err := c.page()
+	if err != nil {
+		return err
+	}
+	t, done, err := e.target(c.Puzzle)
+	if err != nil {
+		return err
+	}
+	defer done()
+	f, err := c.filter(t.Puzzle)
+	if err != nil {
+		return err
+	}
+	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes)
+	if format == query.Text {
+		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form\n", t.Puzzle)
+	}
+	if err := t.Classes(e.ctx, f, page, w.Write); err != nil {
+		return err
+	}
+	return w.Close()
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/query"
+)
+
+// cli is the whole command line. Flags declared here apply to every command.
+type cli struct {
+	DB     string `name:"db" env:"SOLCAT_DB" default:"./solcat.db" help:"Catalog file (env SOLCAT_DB)."`
+	Format string `name:"format" enum:",text,json,jsonl,csv" default:"" help:"Output format: text, json, jsonl or csv, where the command supports it."`
+
+	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution in the catalog."`
+	Count   countCmd   `cmd:"" help:"Count the solutions (or classes) that match filters."`
+	List    listCmd    `cmd:"" help:"List matching solutions in lexicographic order."`
+	Classes classesCmd `cmd:"" help:"List classes: ID, orbit size, matching members, canonical form."`
+	Show    showCmd    `cmd:"" help:"Draw one class and its members."`
+	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as CSV or JSON lines."`
+	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
+	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
+}
+
+// env is what every command's Run receives.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+	cli    *cli
+}
+
+// usageError marks a mistake in the command line: exit status 2.
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitRequest carries kong's request to exit (after --help) out of Parse.
+type exitRequest int
+
+const description = `solcat keeps every normal magic square (orders 1-4) and every N-queens
+solution (N=1-16) in a SQLite catalog, with each solution's canonical form
+under the 8 symmetries of the square, and answers questions over it.
+
+Puzzles are written KIND:N: magic:4, queens:8. Grids are addressed with
+1-based ROW,COL. Start with 'solcat build', then 'solcat info'.`
+
+// run parses args, runs the command and returns the exit status: 0 on
+// success, 2 for a bad command line, 1 for any other failure.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("solcat"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "solcat: internal error: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			req, ok := r.(exitRequest)
+			if !ok {
+				panic(r)
+			}
+			code = int(req)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "solcat: %s; see 'solcat --help'\n", oneLine(err.Error()))
+		return 2
+	}
+	err = kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c})
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(err.Error()))
+	var usage usageError
+	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) {
+		return 2
+	}
+	return 1
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// format returns the chosen output format, or def if none was chosen, and
+// refuses formats the command does not support.
+func (e *env) format(def query.Format, allowed ...query.Format) (query.Format, error) {
+	f := query.Format(e.cli.Format)
+	if f == "" {
+		return def, nil
+	}
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return "", usagef("--format %s does not apply here; use one of: %s", f, strings.Join(names, ", "))
+}
+
+// target opens the catalog read-only and binds the named stored puzzle.
+func (e *env) target(name string) (*query.Target, func(), error) {
+	p, err := canon.ParsePuzzle(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, ok, err := cat.Puzzle(e.ctx, p.String())
+	if err == nil && !ok {
+		err = fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
+	}
+	if err != nil {
+		cat.Close()
+		return nil, nil, err
+	}
+	return query.NewTarget(cat.DB(), p, rec), func() { cat.Close() }, nil
+}
+
+// filterFlags are the filters shared by count, list, classes and export.
+type filterFlags struct {
+	Cell  []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
+	Class int64    `name:"class" placeholder:"ID" help:"Only members of this class."`
+	Orbit int      `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
+}
+
+func (f filterFlags) filter(p canon.Puzzle) (query.Filter, error) {
+	out := query.Filter{Class: f.Class, Orbit: f.Orbit}
+	for _, text := range f.Cell {
+		c, err := query.ParseCell(text)
+		if err != nil {
+			return out, err
+		}
+		out.Cells = append(out.Cells, c)
+	}
+	return out, out.Validate(p)
+}
+
+// pageFlags bound a listing.
+type pageFlags struct {
+	Limit  *int64 `name:"limit" placeholder:"K" help:"At most K results."`
+	Offset int64  `name:"offset" placeholder:"K" help:"Skip the first K results."`
+}
+
+func (f pageFlags) page() (query.Page, error) {
+	p := query.Page{Limit: -1, Offset: f.Offset}
+	if f.Limit != nil {
+		if *f.Limit < 0 {
+			return p, usagef("--limit %d is negative; give a count of 0 or more", *f.Limit)
+		}
+		p.Limit = *f.Limit
+	}
+	if f.Offset < 0 {
+		return p, usagef("--offset %d is negative; give a count of 0 or more", f.Offset)
+	}
+	return p, nil
+}

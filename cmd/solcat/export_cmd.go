@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"solcat/query"
+)
+
+type exportCmd struct {
+	Puzzle  string `arg:"" help:"The puzzle, for example magic:4."`
+	Classes bool   `help:"One row per class (with its matching members) instead of one per solution."`
+	Output  string `short:"o" placeholder:"FILE" help:"Write to FILE instead of standard output; the file appears only when complete."`
+	filterFlags
+}
+
+func (x *exportCmd) Help() string {
+	return `Streams rows in ID order with constant memory. CSV (the default) has a
+header row: id, class, orbit, symmetry, then one column per cell (r1c1..
+for magic squares; row1.. with the queen's 1-based column for queens).
+JSON lines carry the same fields, the cells as "grid" (rows) or "queens".
+
+Examples:
+  solcat export magic:4 --output magic4.csv
+  solcat export queens:10 --format jsonl --classes
+  solcat export magic:4 --cell 1,1=1 --format jsonl | jq .grid`
+}
+
+func (x *exportCmd) Run(e *env) error {
+	format, err := e.format(query.CSV, query.CSV, query.JSONL)
+	if err != nil {
+		return err
+	}
+	t, done, err := e.target(x.Puzzle)
+	if err != nil {
+		return err
+	}
+	defer done()
+	f, err := x.filter(t.Puzzle)
+	if err != nil {
+		return err
+	}
+	write := func(out io.Writer) error {
+		if x.Classes {
+			w := query.NewClassWriter(out, format, t.Puzzle, t.Record.Classes)
+			if err := t.Classes(e.ctx, f, query.Page{Limit: -1}, w.Write); err != nil {
+				return err
+			}
+			return w.Close()
+		}
+		w := query.NewSolutionWriter(out, format, t.Puzzle)
+		if err := t.List(e.ctx, f, query.Page{Limit: -1}, w.Write); err != nil {
+			return err
+		}
+		return w.Close()
+	}
+	if x.Output == "" {
+		return write(e.stdout)
+	}
+	return writeFileAtomically(x.Output, write)
+}
+
+// writeFileAtomically writes through a temporary file in the same folder
+// and renames it into place, so a failed or interrupted export leaves no
+// partial file behind.
+func writeFileAtomically(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return usagef("cannot write %s: folder %s does not exist; create it or choose another --output", path, dir)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

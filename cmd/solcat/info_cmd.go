@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"solcat/catalog"
+	"solcat/query"
+)
+
+type infoCmd struct{}
+
+func (i *infoCmd) Help() string {
+	return `For each puzzle: solutions, classes, classes by orbit size (1/2/4/8),
+whether every count equals the published value, and the build time.
+
+Examples:
+  solcat info
+  solcat info --format json | jq '.[] | select(.puzzle == "queens:8")'`
+}
+
+// infoRecord is the JSON shape of one puzzle in info and build.
+type infoRecord struct {
+	catalog.Record
+	KnownSolutions *int64 `json:"known_solutions"`
+	KnownClasses   *int64 `json:"known_classes"`
+}
+
+func infoRecords(recs []catalog.Record) []infoRecord {
+	out := make([]infoRecord, 0, len(recs))
+	for _, r := range recs {
+		ir := infoRecord{Record: r}
+		if r.KnownSolutions.Valid {
+			ir.KnownSolutions = &r.KnownSolutions.Int64
+		}
+		if r.KnownClasses.Valid {
+			ir.KnownClasses = &r.KnownClasses.Int64
+		}
+		out = append(out, ir)
+	}
+	return out
+}
+
+func (i *infoCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON)
+	if err != nil {
+		return err
+	}
+	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	recs, err := cat.Puzzles(e.ctx)
+	if err != nil {
+		return err
+	}
+	if format == query.JSON {
+		return writeJSON(e.stdout, infoRecords(recs))
+	}
+	if len(recs) == 0 {
+		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
+		return err
+	}
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "puzzle\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\t")
+	for _, r := range recs {
+		check := "no"
+		if r.Verified {
+			check = "matches"
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%d\t\n", r.Name, r.Solutions, r.Classes,
+			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, r.Workers)
+	}
+	return w.Flush()
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"solcat/query"
+)
+
+type listCmd struct {
+	Puzzle string `arg:"" help:"The puzzle, for example queens:6."`
+	filterFlags
+	pageFlags
+}
+
+func (l *listCmd) Help() string {
+	return `Text output has one solution per line: queens as the 1-based column of
+the queen in each row (the USACO format), magic squares as their values row
+by row, separated by single spaces.
+
+Examples:
+  solcat list queens:6 --limit 3
+  solcat list magic:4 --cell 1,1=1 --limit 5 --offset 10
+  solcat list queens:8 --class 12 --format jsonl`
+}
+
+func (l *listCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON, query.JSONL, query.CSV)
+	if err != nil {
+		return err
+	}
+	page, err := l.page()
+	if err != nil {
+		return err
+	}
+	t, done, err := e.target(l.Puzzle)
+	if err != nil {
+		return err
+	}
+	defer done()
+	f, err := l.filter(t.Puzzle)
+	if err != nil {
+		return err
+	}
+	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle)
+	if err := t.List(e.ctx, f, page, w.Write); err != nil {
+		return err
+	}
+	return w.Close()
+}

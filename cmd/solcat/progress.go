@@ -1,0 +1,48 @@
+package main
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// progress draws a bar on stderr for builds that last over about a second,
+// and only when stderr is a terminal, so logs and pipes stay clean.
+type progress struct {
+	out   io.Writer
+	label string
+	start time.Time
+	bar   *progressbar.ProgressBar
+	tty   bool
+}
+
+func newProgress(out io.Writer, label string) *progress {
+	f, ok := out.(*os.File)
+	return &progress{out: out, label: label, start: time.Now(), tty: ok && term.IsTerminal(int(f.Fd()))}
+}
+
+func (p *progress) update(done, total int) {
+	if !p.tty || time.Since(p.start) < time.Second {
+		return
+	}
+	if p.bar == nil {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.out),
+			progressbar.OptionSetDescription(p.label),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	p.bar.Set(done)
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}

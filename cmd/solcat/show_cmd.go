@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"solcat/canon"
+	"solcat/query"
+)
+
+type showCmd struct {
+	Puzzle string `arg:"" help:"The puzzle, for example queens:8."`
+	Class  int64  `arg:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
+	ASCII  bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
+}
+
+func (s *showCmd) Help() string {
+	return `Draws the class's canonical form, its orbit size and the symmetries that
+fix it, then lists its members with the symmetry that carries the canonical
+form onto each.
+
+Examples:
+  solcat show magic:4 1
+  solcat show queens:8 12 --ascii
+  solcat show queens:6 1 --format json`
+}
+
+func (s *showCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON)
+	if err != nil {
+		return err
+	}
+	t, done, err := e.target(s.Puzzle)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if s.Class < 1 {
+		return usagef("class ID %d: class IDs start at 1; %s has classes 1 to %d", s.Class, t.Puzzle, t.Record.Classes)
+	}
+	class, err := t.Class(e.ctx, s.Class)
+	if err != nil {
+		return err
+	}
+	var members []query.Solution
+	err = t.List(e.ctx, query.Filter{Class: s.Class}, query.Page{Limit: -1}, func(sol query.Solution) error {
+		members = append(members, sol)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fixedBy := []string{}
+	for _, sym := range t.Puzzle.Stabilizer(class.Canonical) {
+		fixedBy = append(fixedBy, sym.String())
+	}
+	if format == query.JSON {
+		var buf strings.Builder
+		w := query.NewSolutionWriter(&buf, query.JSON, t.Puzzle)
+		for _, m := range members {
+			w.Write(m)
+		}
+		w.Close()
+		var cw strings.Builder
+		cwr := query.NewClassWriter(&cw, query.JSONL, t.Puzzle, 0)
+		cwr.Write(class)
+		cwr.Close()
+		return writeJSON(e.stdout, struct {
+			Puzzle  string   `json:"puzzle"`
+			Class   rawJSON  `json:"class"`
+			FixedBy []string `json:"fixed_by"`
+			Members rawJSON  `json:"members"`
+		}{t.Puzzle.String(), rawJSON(cw.String()), fixedBy, rawJSON(buf.String())})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\n\n", t.Puzzle, class.ID, t.Record.Classes, class.Orbit, strings.Join(fixedBy, ", "))
+	b.WriteString(drawGrid(t.Puzzle, class.Canonical, s.ASCII))
+	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(members))
+	width := len(strconv.FormatInt(t.Record.Solutions, 10))
+	for _, m := range members {
+		fmt.Fprintf(&b, "  %*d  %-14s  %s\n", width, m.ID, m.Symmetry, query.Cells(t.Puzzle, m.Cells))
+	}
+	_, err = fmt.Fprint(e.stdout, b.String())
+	return err
+}
+
+// drawGrid draws a magic square with its columns aligned, or a queens board
+// with one glyph for a queen and another for an empty square.
+func drawGrid(p canon.Puzzle, cells []byte, ascii bool) string {
+	var b strings.Builder
+	n := p.N
+	if p.Kind == canon.Queens {
+		queen, empty := "♛", "·"
+		if ascii {
+			queen, empty = "Q", "."
+		}
+		for r := 0; r < n; r++ {
+			b.WriteString(" ")
+			for c := 0; c < n; c++ {
+				cell := empty
+				if int(cells[r]) == c {
+					cell = queen
+				}
+				b.WriteString(" " + cell)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	width := len(strconv.Itoa(n * n))
+	for r := 0; r < n; r++ {
+		b.WriteString(" ")
+		for c := 0; c < n; c++ {
+			fmt.Fprintf(&b, " %*d", width, cells[r*n+c])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,224 @@
+package enumerate
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"testing"
+
+	"solcat/canon"
+)
+
+// collect runs an enumerator and checks that every solution is valid and
+// that they arrive in strictly increasing lexicographic order.
+func collect(t *testing.T, p canon.Puzzle, run func(Emit) (Stats, error)) [][]byte {
+	t.Helper()
+	var sols [][]byte
+	stats, err := run(func(sol []byte) error {
+		if err := p.Check(sol); err != nil {
+			t.Fatalf("%s: invalid solution %v: %v", p, sol, err)
+		}
+		if len(sols) > 0 && bytes.Compare(sols[len(sols)-1], sol) >= 0 {
+			t.Fatalf("%s: %v emitted after %v", p, sol, sols[len(sols)-1])
+		}
+		sols = append(sols, bytes.Clone(sol))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Solutions != int64(len(sols)) {
+		t.Fatalf("%s: stats say %d solutions, emitted %d", p, stats.Solutions, len(sols))
+	}
+	return sols
+}
+
+func TestQueensMatchesOEIS(t *testing.T) {
+	for n := 1; n <= 12; n++ {
+		p := canon.Puzzle{Kind: canon.Queens, N: n}
+		for _, workers := range []int{1, 2} {
+			sols := collect(t, p, func(e Emit) (Stats, error) { return Queens(context.Background(), n, Options{Workers: workers}, e) })
+			known, _ := KnownCounts(p)
+			if int64(len(sols)) != known.Solutions {
+				t.Errorf("queens:%d with %d workers: %d solutions, want %d", n, workers, len(sols), known.Solutions)
+			}
+		}
+	}
+}
+
+// TestQueensAgainstArrayBacktracking compares the bitmask search with a
+// plain array backtracking written independently here.
+func TestQueensAgainstArrayBacktracking(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		p := canon.Puzzle{Kind: canon.Queens, N: n}
+		got := collect(t, p, func(e Emit) (Stats, error) { return Queens(context.Background(), n, Options{Workers: 2}, e) })
+		var want [][]byte
+		cols := make([]byte, n)
+		var place func(r int)
+		place = func(r int) {
+			if r == n {
+				want = append(want, bytes.Clone(cols))
+				return
+			}
+		next:
+			for c := 0; c < n; c++ {
+				for q := 0; q < r; q++ {
+					d := c - int(cols[q])
+					if d == 0 || d == r-q || d == q-r {
+						continue next
+					}
+				}
+				cols[r] = byte(c)
+				place(r + 1)
+			}
+		}
+		place(0)
+		if len(got) != len(want) {
+			t.Fatalf("queens:%d: %d solutions, array backtracking finds %d", n, len(got), len(want))
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("queens:%d: solution %d is %v, array backtracking gives %v", n, i+1, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestMagicMatchesOEIS(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		p := canon.Puzzle{Kind: canon.Magic, N: n}
+		sols := collect(t, p, func(e Emit) (Stats, error) { return Magic(context.Background(), n, Options{}, e) })
+		known, _ := KnownCounts(p)
+		if int64(len(sols)) != known.Solutions {
+			t.Errorf("magic:%d: %d squares, want %d", n, len(sols), known.Solutions)
+		}
+	}
+}
+
+// TestMagic3AgainstBruteForce checks order 3 against all 9! arrangements.
+func TestMagic3AgainstBruteForce(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 3}
+	got := collect(t, p, func(e Emit) (Stats, error) { return Magic(context.Background(), 3, Options{}, e) })
+	var want [][]byte
+	perm := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	var permute func(k int)
+	permute = func(k int) {
+		if k == len(perm) {
+			if p.Check(perm) == nil {
+				want = append(want, bytes.Clone(perm))
+			}
+			return
+		}
+		for i := k; i < len(perm); i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			permute(k + 1)
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+	}
+	permute(0)
+	if len(want) != 8 || len(got) != 8 {
+		t.Fatalf("brute force finds %d, enumerator %d; want 8", len(want), len(got))
+	}
+	seen := map[string]bool{}
+	for _, w := range want {
+		seen[string(w)] = true
+	}
+	for _, g := range got {
+		if !seen[string(g)] {
+			t.Errorf("%v is not among the brute-force squares", g)
+		}
+	}
+}
+
+func TestMagicRefusesLargeOrders(t *testing.T) {
+	if _, err := Magic(context.Background(), 5, Options{}, func([]byte) error { return nil }); err == nil {
+		t.Fatal("order 5 accepted; want a refusal")
+	}
+}
+
+func BenchmarkMagic4(b *testing.B) {
+	for b.Loop() {
+		Magic(context.Background(), 4, Options{}, func([]byte) error { return nil })
+	}
+}
+
+func BenchmarkQueens12(b *testing.B) {
+	for b.Loop() {
+		Queens(context.Background(), 12, Options{}, func([]byte) error { return nil })
+	}
+}
+
+// TestClassesMatchOEIS classifies every solution twice: by the streaming
+// Classifier (first-seen canonical forms) and by collecting the distinct
+// canonical forms, and checks both against the published class counts.
+func TestClassesMatchOEIS(t *testing.T) {
+	var puzzles []canon.Puzzle
+	for n := 1; n <= 4; n++ {
+		puzzles = append(puzzles, canon.Puzzle{Kind: canon.Magic, N: n})
+	}
+	for n := 1; n <= 12; n++ {
+		puzzles = append(puzzles, canon.Puzzle{Kind: canon.Queens, N: n})
+	}
+	for _, p := range puzzles {
+		t.Run(p.String(), func(t *testing.T) {
+			k := canon.NewClassifier(p)
+			c := canon.NewCanonicalizer(p)
+			distinct := map[string]int{}
+			_, err := All(context.Background(), p, Options{}, func(sol []byte) error {
+				if _, err := k.Add(sol); err != nil {
+					return err
+				}
+				f := c.Canonical(sol)
+				distinct[string(f.Canonical)] = f.Orbit
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			known, _ := KnownCounts(p)
+			var orbits [9]int64
+			for _, o := range distinct {
+				orbits[o]++
+			}
+			if k.Classes() != known.Classes || int64(len(distinct)) != known.Classes {
+				t.Errorf("classes: classifier %d, distinct forms %d, published %d", k.Classes(), len(distinct), known.Classes)
+			}
+			if k.Orbits != known.Orbits || orbits != known.Orbits {
+				t.Errorf("orbit split: classifier %v, distinct forms %v, published %v", k.Orbits, orbits, known.Orbits)
+			}
+		})
+	}
+}
+
+// TestFrenicleStandardForm checks that the lexicographically smallest image
+// of every order-4 square is in Frénicle's standard form, and that class 1
+// is the one Frénicle lists first.
+func TestFrenicleStandardForm(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 4}
+	c := canon.NewCanonicalizer(p)
+	var first []byte
+	forms := map[string]bool{}
+	_, err := Magic(context.Background(), 4, Options{}, func(sol []byte) error {
+		f := c.Canonical(sol)
+		g := f.Canonical
+		corners := []byte{g[0], g[3], g[12], g[15]}
+		if g[0] != slices.Min(corners) || g[1] >= g[4] {
+			t.Fatalf("%v is not in Frénicle standard form", g)
+		}
+		if first == nil {
+			first = bytes.Clone(g)
+		}
+		forms[string(g)] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []byte{1, 2, 15, 16, 12, 14, 3, 5, 13, 7, 10, 4, 8, 11, 6, 9}
+	if !bytes.Equal(first, want) {
+		t.Errorf("class 1 is %v, want %v", first, want)
+	}
+	if len(forms) != 880 {
+		t.Errorf("%d Frénicle forms, want 880", len(forms))
+	}
+}

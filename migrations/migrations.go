@@ -1,0 +1,48 @@
+// Package migrations holds the catalog's SQL schema: the numbered goose
+// migrations for the fixed tables, and the template of the tables each
+// stored puzzle gets.
+package migrations
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+	"text/template"
+)
+
+//go:embed sql/*.sql
+var files embed.FS
+
+// FS holds the numbered migrations, for goose.NewProvider.
+func FS() fs.FS {
+	sub, err := fs.Sub(files, "sql")
+	if err != nil {
+		panic(err) // the folder is embedded above; this cannot fail
+	}
+	return sub
+}
+
+//go:embed puzzle_tables.sql
+var puzzleTablesText string
+
+var puzzleTables = template.Must(template.New("puzzle").Parse(puzzleTablesText))
+
+// PuzzleTables returns the DDL that creates one puzzle's class and solution
+// tables under the given names.
+func PuzzleTables(solutions, classes string) string {
+	return execute("tables", solutions, classes)
+}
+
+// PuzzleIndexes returns the DDL of the indexes on those tables, to run once
+// their rows are in.
+func PuzzleIndexes(solutions, classes string) string {
+	return execute("indexes", solutions, classes)
+}
+
+func execute(part, solutions, classes string) string {
+	var b strings.Builder
+	if err := puzzleTables.ExecuteTemplate(&b, part, struct{ Solutions, Classes string }{solutions, classes}); err != nil {
+		panic(err) // the template and its two string fields are fixed
+	}
+	return b.String()
+}

@@ -1,0 +1,24 @@
+-- The tables of one puzzle; {{.Solutions}} and {{.Classes}} become, for
+-- example, solutions_queens_8 and classes_queens_8.
+--
+-- Solution IDs are the 1-based lexicographic ranks of the solutions and the
+-- rowid is the ID, so rows are stored in lexicographic order of cells: a
+-- binary search over IDs answers prefix questions without a second copy of
+-- the cells in an index.
+{{define "tables"}}
+CREATE TABLE {{.Classes}} (
+    id        INTEGER PRIMARY KEY,  -- class ID: rank of the canonical form
+    canonical BLOB NOT NULL,        -- smallest of the 8 images (Frénicle form for magic squares)
+    orbit     INTEGER NOT NULL      -- members: 1, 2, 4 or 8
+);
+CREATE TABLE {{.Solutions}} (
+    id       INTEGER PRIMARY KEY,   -- solution ID: lexicographic rank
+    cells    BLOB NOT NULL,         -- magic: n² values row by row; queens: 0-based column per row
+    class_id INTEGER NOT NULL,      -- the class's id in {{.Classes}}
+    symmetry INTEGER NOT NULL       -- 0..7: the symmetry carrying the canonical form onto this solution
+);
+{{end}}
+-- Built after the rows are in, which is faster than keeping it up to date.
+{{define "indexes"}}
+CREATE INDEX {{.Solutions}}_class ON {{.Solutions}} (class_id);
+{{end}}

@@ -1,0 +1,231 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+
+	"solcat/canon"
+	"solcat/catalog"
+)
+
+// Target is a stored puzzle ready to be queried.
+type Target struct {
+	db        *sqlx.DB
+	Puzzle    canon.Puzzle
+	Record    catalog.Record
+	solutions string
+	classes   string
+}
+
+// NewTarget binds a puzzle's record to the database that holds its tables.
+func NewTarget(db *sqlx.DB, p canon.Puzzle, rec catalog.Record) *Target {
+	t := &Target{db: db, Puzzle: p, Record: rec}
+	t.solutions, t.classes = catalog.Tables(p.String())
+	return t
+}
+
+// Solution is one stored solution.
+type Solution struct {
+	ID       int64          `db:"id"`
+	Cells    []byte         `db:"cells"`
+	ClassID  int64          `db:"class_id"`
+	Symmetry canon.Symmetry `db:"symmetry"`
+	Orbit    int            `db:"orbit"`
+}
+
+// Class is one stored class, with how many of its members matched a filter.
+type Class struct {
+	ID        int64  `db:"id"`
+	Canonical []byte `db:"canonical"`
+	Orbit     int    `db:"orbit"`
+	Matching  int64  `db:"matching"`
+}
+
+// where turns a filter into a WHERE clause over the solutions table (alias
+// s). Conditions that fix a prefix of the cells become an ID range found by
+// binary search, since IDs follow the lexicographic order of the cells.
+func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
+	clauses := []string{"1"}
+	var args []any
+	conds := f.byteConditions(t.Puzzle)
+	prefix, rest := splitPrefix(conds)
+	if len(prefix) > 0 {
+		lo, err := t.lowerBound(ctx, prefix)
+		if err != nil {
+			return "", nil, err
+		}
+		hi := t.Record.Solutions + 1
+		if next, ok := successor(prefix); ok {
+			if hi, err = t.lowerBound(ctx, next); err != nil {
+				return "", nil, err
+			}
+		}
+		clauses = append(clauses, "s.id >= ? AND s.id < ?")
+		args = append(args, lo, hi)
+	}
+	for _, c := range rest {
+		op := "="
+		if !c.Equal {
+			op = "<>"
+		}
+		clauses = append(clauses, "substr(s.cells, ?, 1) "+op+" ?")
+		args = append(args, c.Pos+1, []byte{c.Value})
+	}
+	if f.Class != 0 {
+		clauses = append(clauses, "s.class_id = ?")
+		args = append(args, f.Class)
+	}
+	if f.Orbit != 0 {
+		clauses = append(clauses, "s.class_id IN (SELECT id FROM "+t.classes+" WHERE orbit = ?)")
+		args = append(args, f.Orbit)
+	}
+	return strings.Join(clauses, " AND "), args, nil
+}
+
+// splitPrefix takes the equality conditions on positions 0, 1, 2, ... as a
+// byte prefix and leaves the others.
+func splitPrefix(conds []byteCondition) ([]byte, []byteCondition) {
+	var prefix []byte
+	used := make([]bool, len(conds))
+	for {
+		found := false
+		for i, c := range conds {
+			if !used[i] && c.Equal && c.Pos == len(prefix) {
+				prefix = append(prefix, c.Value)
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	var rest []byteCondition
+	for i, c := range conds {
+		if !used[i] {
+			rest = append(rest, c)
+		}
+	}
+	return prefix, rest
+}
+
+// successor is the smallest byte string greater than every string that
+// starts with prefix; ok is false if there is none.
+func successor(prefix []byte) ([]byte, bool) {
+	next := bytes.Clone(prefix)
+	for i := len(next) - 1; i >= 0; i-- {
+		if next[i] < 0xff {
+			next[i]++
+			return next[:i+1], true
+		}
+	}
+	return nil, false
+}
+
+// lowerBound returns the smallest solution ID whose cells are >= key, or
+// the number of solutions + 1 if there is none.
+func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
+	lo, hi := int64(1), t.Record.Solutions+1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		var cells []byte
+		if err := t.db.GetContext(ctx, &cells, "SELECT cells FROM "+t.solutions+" WHERE id = ?", mid); err != nil {
+			return 0, fmt.Errorf("reading solution %d: %w", mid, err)
+		}
+		if bytes.Compare(cells, key) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
+}
+
+// Count returns how many solutions match f, or with classes set, how many
+// classes have at least one matching member.
+func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, error) {
+	if f.IsZero() {
+		if classes {
+			return t.Record.Classes, nil
+		}
+		return t.Record.Solutions, nil
+	}
+	where, args, err := t.where(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	what := "count(*)"
+	if classes {
+		what = "count(DISTINCT s.class_id)"
+	}
+	var n int64
+	err = t.db.GetContext(ctx, &n, "SELECT "+what+" FROM "+t.solutions+" s WHERE "+where, args...)
+	return n, err
+}
+
+// Page limits a listing. Limit < 0 means no limit.
+type Page struct{ Limit, Offset int64 }
+
+// List streams the matching solutions in lexicographic order.
+func (t *Target) List(ctx context.Context, f Filter, page Page, fn func(Solution) error) error {
+	where, args, err := t.where(ctx, f)
+	if err != nil {
+		return err
+	}
+	q := "SELECT s.id, s.cells, s.class_id, s.symmetry, c.orbit FROM " + t.solutions + " s JOIN " + t.classes +
+		" c ON c.id = s.class_id WHERE " + where + " ORDER BY s.id LIMIT ? OFFSET ?"
+	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), fn)
+}
+
+// Classes streams, in class ID order, the classes with at least one member
+// matching f and how many members match.
+func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
+	if f.IsZero() {
+		q := "SELECT id, canonical, orbit, orbit AS matching FROM " + t.classes + " ORDER BY id LIMIT ? OFFSET ?"
+		return each(ctx, t.db, q, []any{page.Limit, page.Offset}, fn)
+	}
+	where, args, err := t.where(ctx, f)
+	if err != nil {
+		return err
+	}
+	q := "SELECT c.id, c.canonical, c.orbit, count(*) AS matching FROM " + t.solutions + " s JOIN " + t.classes +
+		" c ON c.id = s.class_id WHERE " + where + " GROUP BY s.class_id ORDER BY s.class_id LIMIT ? OFFSET ?"
+	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), fn)
+}
+
+// ErrNoClass means a class ID is not in the puzzle.
+var ErrNoClass = errors.New("no such class")
+
+// Class returns one class.
+func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
+	var c Class
+	err := t.db.GetContext(ctx, &c, "SELECT id, canonical, orbit, orbit AS matching FROM "+t.classes+" WHERE id = ?", id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, id)
+	}
+	return c, err
+}
+
+func each[T any](ctx context.Context, db *sqlx.DB, q string, args []any, fn func(T) error) error {
+	rows, err := db.QueryxContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v T
+		if err := rows.StructScan(&v); err != nil {
+			return err
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
