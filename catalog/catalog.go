@@ -42,7 +42,7 @@ func Create(ctx context.Context, path string) (*Catalog, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-262144)"
 	c, err := open(ctx, path, dsn)
 	if err != nil {
 		return nil, err

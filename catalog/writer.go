@@ -64,7 +64,7 @@ func (w *Writer) AddSolution(id int64, cells []byte, classID int64, symmetry int
 	return w.solutions.add(id, append([]byte(nil), cells...), classID, symmetry)
 }
 
-// Commit writes what is queued, builds the indexes, records the puzzle and
+// Commit writes what is queued, records the puzzle and
 // makes it all visible at once.
 func (w *Writer) Commit(rec Record) error {
 	defer w.tx.Rollback()
@@ -73,9 +73,6 @@ func (w *Writer) Commit(rec Record) error {
 	}
 	if err := w.solutions.flush(); err != nil {
 		return err
-	}
-	if _, err := w.tx.ExecContext(w.ctx, migrations.PuzzleIndexes(w.solTable, w.classTable)); err != nil {
-		return fmt.Errorf("cannot index %s: %w", w.name, err)
 	}
 	rec.Name = w.name
 	_, err := w.tx.ExecContext(w.ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,

@@ -33,12 +33,6 @@ func PuzzleTables(solutions, classes string) string {
 	return execute("tables", solutions, classes)
 }
 
-// PuzzleIndexes returns the DDL of the indexes on those tables, to run once
-// their rows are in.
-func PuzzleIndexes(solutions, classes string) string {
-	return execute("indexes", solutions, classes)
-}
-
 func execute(part, solutions, classes string) string {
 	var b strings.Builder
 	if err := puzzleTables.ExecuteTemplate(&b, part, struct{ Solutions, Classes string }{solutions, classes}); err != nil {

@@ -3,8 +3,10 @@
 --
 -- Solution IDs are the 1-based lexicographic ranks of the solutions and the
 -- rowid is the ID, so rows are stored in lexicographic order of cells: a
--- binary search over IDs answers prefix questions without a second copy of
--- the cells in an index.
+-- binary search over IDs finds a solution or a prefix range without a
+-- second copy of the cells in an index. The members of a class are found
+-- the same way, as the images of its canonical form, so class_id needs no
+-- index either.
 {{define "tables"}}
 CREATE TABLE {{.Classes}} (
     id        INTEGER PRIMARY KEY,  -- class ID: rank of the canonical form
@@ -17,8 +19,4 @@ CREATE TABLE {{.Solutions}} (
     class_id INTEGER NOT NULL,      -- the class's id in {{.Classes}}
     symmetry INTEGER NOT NULL       -- 0..7: the symmetry carrying the canonical form onto this solution
 );
-{{end}}
--- Built after the rows are in, which is faster than keeping it up to date.
-{{define "indexes"}}
-CREATE INDEX {{.Solutions}}_class ON {{.Solutions}} (class_id);
 {{end}}

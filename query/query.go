@@ -78,8 +78,14 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 		args = append(args, c.Pos+1, []byte{c.Value})
 	}
 	if f.Class != 0 {
-		clauses = append(clauses, "s.class_id = ?")
-		args = append(args, f.Class)
+		ids, err := t.members(ctx, f.Class)
+		if err != nil {
+			return "", nil, err
+		}
+		clauses = append(clauses, "s.id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")+")")
+		for _, id := range ids {
+			args = append(args, id)
+		}
 	}
 	if f.Orbit != 0 {
 		clauses = append(clauses, "s.class_id IN (SELECT id FROM "+t.classes+" WHERE orbit = ?)")
@@ -126,6 +132,30 @@ func successor(prefix []byte) ([]byte, bool) {
 		}
 	}
 	return nil, false
+}
+
+// members returns the solution IDs of a class's members: the images of its
+// canonical form under the 8 symmetries, each found by binary search.
+func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
+	class, err := t.Class(ctx, classID)
+	if err != nil {
+		return nil, err
+	}
+	img := make([]byte, len(class.Canonical))
+	seen := map[int64]bool{}
+	var ids []int64
+	for _, s := range canon.All {
+		t.Puzzle.Apply(s, img, class.Canonical)
+		id, err := t.lowerBound(ctx, img)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // lowerBound returns the smallest solution ID whose cells are >= key, or

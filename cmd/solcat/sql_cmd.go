@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -123,31 +124,31 @@ func (s *sqlCmd) Run(e *env) error {
 func writeTable(e *env, format query.Format, cols []string, table [][]any) error {
 	switch format {
 	case query.JSON, query.JSONL:
-		objects := make([]map[string]any, len(table))
+		var b strings.Builder
 		for i, row := range table {
-			obj := map[string]any{}
-			for j, v := range row {
-				if b, ok := v.([]byte); ok {
-					nums := make([]int, len(b))
-					for k, x := range b {
-						nums[k] = int(x)
-					}
-					v = nums
-				}
-				obj[cols[j]] = v
+			switch {
+			case format == query.JSONL:
+			case i == 0:
+				b.WriteString("[\n  ")
+			default:
+				b.WriteString(",\n  ")
 			}
-			objects[i] = obj
-		}
-		if format == query.JSON {
-			return writeJSON(e.stdout, objects)
-		}
-		enc := json.NewEncoder(e.stdout)
-		for _, obj := range objects {
-			if err := enc.Encode(obj); err != nil {
+			if err := writeJSONRow(&b, cols, row); err != nil {
 				return err
 			}
+			if format == query.JSONL {
+				b.WriteString("\n")
+			}
 		}
-		return nil
+		if format == query.JSON {
+			if len(table) == 0 {
+				b.WriteString("[]\n")
+			} else {
+				b.WriteString("\n]\n")
+			}
+		}
+		_, err := io.WriteString(e.stdout, b.String())
+		return err
 	case query.CSV:
 		w := csv.NewWriter(e.stdout)
 		w.Write(cols)
@@ -164,6 +165,34 @@ func writeTable(e *env, format query.Format, cols []string, table [][]any) error
 		}
 		return w.Flush()
 	}
+}
+
+// writeJSONRow writes one row as a JSON object with its keys in column
+// order; blobs become arrays of their byte values.
+func writeJSONRow(b *strings.Builder, cols []string, row []any) error {
+	b.WriteByte('{')
+	for j, v := range row {
+		if blob, ok := v.([]byte); ok {
+			nums := make([]int, len(blob))
+			for k, x := range blob {
+				nums[k] = int(x)
+			}
+			v = nums
+		}
+		key, _ := json.Marshal(cols[j])
+		val, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return nil
 }
 
 func textRow(row []any) []string {

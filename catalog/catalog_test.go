@@ -1,0 +1,167 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
+	name := fmt.Sprintf("queens:%d", n)
+	t.Helper()
+	ctx := context.Background()
+	w, err := c.Begin(ctx, name, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Rollback()
+	if err := w.AddClass(1, []byte{1, 2, 3}, 8); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= rows; i++ {
+		if err := w.AddSolution(int64(i), []byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1, i%8); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Solutions: int64(rows), Classes: 1, BuiltAt: "now", SolverVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteAndReadBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cat.db")
+	c, err := Create(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range []int{0, 1, DefaultBatch - 1, DefaultBatch, 3*DefaultBatch + 7} {
+		name := fmt.Sprintf("queens:%d", rows+1)
+		writePuzzle(t, c, rows+1, rows, 0)
+		var n, sum int64
+		sol, _ := Tables(name)
+		if err := c.DB().QueryRowx("SELECT count(*), coalesce(sum(id), 0) FROM "+sol).Scan(&n, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if n != int64(rows) || sum != int64(rows*(rows+1)/2) {
+			t.Errorf("%d rows written, read back %d with id sum %d", rows, n, sum)
+		}
+	}
+	c.Close()
+
+	r, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	recs, err := r.Puzzles(ctx)
+	if err != nil || len(recs) != 5 {
+		t.Fatalf("Puzzles = %d records, %v; want 5", len(recs), err)
+	}
+	if _, err := r.DB().Exec("DELETE FROM puzzles"); err == nil {
+		t.Error("a read-only catalog accepted a DELETE")
+	}
+}
+
+func TestRollbackKeepsPreviousContent(t *testing.T) {
+	ctx := context.Background()
+	c, err := Create(ctx, filepath.Join(t.TempDir(), "cat.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	writePuzzle(t, c, 3, 10, 0)
+	w, err := c.Begin(ctx, "queens:3", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 1000; i++ {
+		w.AddSolution(int64(i), []byte{9, 9, 9}, 1, 0)
+	}
+	w.Rollback()
+	rec, ok, err := c.Puzzle(ctx, "queens:3")
+	if err != nil || !ok || rec.Solutions != 10 {
+		t.Fatalf("after rollback: %+v, %v, %v; want the 10-solution build", rec, ok, err)
+	}
+	var n int
+	c.DB().Get(&n, "SELECT count(*) FROM solutions_queens_3")
+	if n != 10 {
+		t.Errorf("after rollback the table has %d rows, want 10", n)
+	}
+}
+
+func TestOpenRefusals(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.db")
+	if _, err := Open(ctx, missing); !errors.Is(err, ErrNoCatalog) {
+		t.Errorf("Open(missing) = %v, want ErrNoCatalog", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("Open created the missing file")
+	}
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("these are not the rows you are looking for\n"), 0o644)
+	for _, open := range []func(context.Context, string) (*Catalog, error){Open, Create} {
+		if _, err := open(ctx, text); !errors.Is(err, ErrNotCatalog) {
+			t.Errorf("opening a text file = %v, want ErrNotCatalog", err)
+		}
+	}
+	if data, _ := os.ReadFile(text); string(data) != "these are not the rows you are looking for\n" {
+		t.Error("the text file was changed")
+	}
+	if _, err := Create(ctx, filepath.Join(dir, "no", "such", "dir", "cat.db")); err == nil {
+		t.Error("Create in a missing folder succeeded")
+	}
+}
+
+// BenchmarkWriter compares, in one run, the Writer's prepared multi-row
+// INSERT (batch=256), the Writer with one row per prepared statement
+// (batch=1), and one plain Exec per row; rows/s is the figure to read.
+func BenchmarkWriter(b *testing.B) {
+	const rows = 50000
+	cases := []struct {
+		name  string
+		write func(b *testing.B, c *Catalog)
+	}{
+		{"exec-per-row", func(b *testing.B, c *Catalog) { writeWithExec(b, c, rows) }},
+		{"batch=1", func(b *testing.B, c *Catalog) { writePuzzle(b, c, 3, rows, 1) }},
+		{fmt.Sprintf("batch=%d", DefaultBatch), func(b *testing.B, c *Catalog) { writePuzzle(b, c, 3, rows, DefaultBatch) }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			c, err := Create(context.Background(), filepath.Join(b.TempDir(), "cat.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			for b.Loop() {
+				tc.write(b, c)
+			}
+			b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
+
+// writeWithExec is the baseline: the same rows, one Exec each.
+func writeWithExec(b *testing.B, c *Catalog, rows int) {
+	ctx := context.Background()
+	w, err := c.Begin(ctx, "queens:3", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Rollback()
+	for i := 1; i <= rows; i++ {
+		_, err := w.tx.ExecContext(ctx, "INSERT INTO solutions_queens_3 (id, cells, class_id, symmetry) VALUES (?, ?, ?, ?)",
+			int64(i), []byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1, i%8)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", BuiltAt: "now", SolverVersion: "test"}); err != nil {
+		b.Fatal(err)
+	}
+}
