@@ -22,7 +22,7 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 		t.Fatal(err)
 	}
 	for i := 1; i <= rows; i++ {
-		if err := w.AddSolution(int64(i), []byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1, i%8); err != nil {
+		if err := w.AddSolution([]byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1, i%8); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestRollbackKeepsPreviousContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 1000; i++ {
-		w.AddSolution(int64(i), []byte{9, 9, 9}, 1, 0)
+		w.AddSolution([]byte{9, 9, 9}, 1, 0)
 	}
 	w.Rollback()
 	rec, ok, err := c.Puzzle(ctx, "queens:3")
@@ -155,13 +155,14 @@ func writeWithExec(b *testing.B, c *Catalog, rows int) {
 	}
 	defer w.Rollback()
 	for i := 1; i <= rows; i++ {
-		_, err := w.tx.ExecContext(ctx, "INSERT INTO solutions_queens_3 (id, cells, class_id, symmetry) VALUES (?, ?, ?, ?)",
-			int64(i), []byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1, i%8)
+		_, err := w.tx.ExecContext(ctx, "INSERT INTO solutions_queens_3 (cells, class_sym) VALUES (?, ?)",
+			[]byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1<<3|i%8)
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	if err := w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", BuiltAt: "now", SolverVersion: "test"}); err != nil {
+	w.added = int64(rows)
+	if err := w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", Solutions: int64(rows), BuiltAt: "now", SolverVersion: "test"}); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -25,6 +25,7 @@ type Writer struct {
 	batch      int
 	solutions  *table
 	classes    *table
+	added      int64 // solution rows queued so far
 }
 
 // Begin starts writing puzzle, replacing any previous content of it when
@@ -49,7 +50,9 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, batch int) (*Writer,
 		tx.Rollback()
 		return nil, fmt.Errorf("cannot create tables for %s: %w", puzzle, err)
 	}
-	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (id, cells, class_id, symmetry) VALUES ", columns: 4}
+	// Solution rows take the next rowid, which is the solution ID because
+	// they are added in ID order to an empty table (Commit checks it).
+	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (cells, class_sym) VALUES ", columns: 2}
 	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit) VALUES ", columns: 3}
 	return w, nil
 }
@@ -59,9 +62,11 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int) error {
 	return w.classes.add(id, canonical, orbit)
 }
 
-// AddSolution queues one solution row. The cells are copied.
-func (w *Writer) AddSolution(id int64, cells []byte, classID int64, symmetry int) error {
-	return w.solutions.add(id, append([]byte(nil), cells...), classID, symmetry)
+// AddSolution queues the next solution row; solutions must come in ID
+// order, 1, 2, 3, ... The cells are copied.
+func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
+	w.added++
+	return w.solutions.add(append([]byte(nil), cells...), classID<<3|int64(symmetry))
 }
 
 // Commit writes what is queued, records the puzzle and
@@ -73,6 +78,13 @@ func (w *Writer) Commit(rec Record) error {
 	}
 	if err := w.solutions.flush(); err != nil {
 		return err
+	}
+	var rows, maxID int64
+	if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &maxID); err != nil {
+		return err
+	}
+	if rows != w.added || maxID != w.added || rec.Solutions != w.added {
+		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; nothing was stored", w.name, rec.Solutions, w.added, rows, maxID)
 	}
 	rec.Name = w.name
 	_, err := w.tx.ExecContext(w.ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,

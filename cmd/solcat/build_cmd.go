@@ -118,9 +118,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 	}
 	bar := newProgress(e.stderr, p.String())
 	classifier := canon.NewClassifier(p)
-	var id int64
 	stats, err := enumerate.All(e.ctx, p, enumerate.Options{Workers: workers, Progress: bar.update}, func(sol []byte) error {
-		id++
 		place, err := classifier.Add(sol)
 		if err != nil {
 			return err
@@ -130,7 +128,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 				return err
 			}
 		}
-		return w.AddSolution(id, sol, place.ClassID, int(place.From))
+		return w.AddSolution(sol, place.ClassID, int(place.From))
 	})
 	bar.finish()
 	if err != nil {
