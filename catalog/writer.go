@@ -25,7 +25,8 @@ type Writer struct {
 	batch      int
 	solutions  *table
 	classes    *table
-	added      int64 // solution rows queued so far
+	added      int64  // solution rows queued so far
+	arena      []byte // copies of the cells of the batch being queued
 }
 
 // Begin starts writing puzzle, replacing any previous content of it when
@@ -66,7 +67,14 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int) error {
 // order, 1, 2, 3, ... The cells are copied.
 func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
 	w.added++
-	return w.solutions.add(append([]byte(nil), cells...), classID<<3|int64(symmetry))
+	// Copies go to an arena that holds one batch, so a big build does not
+	// allocate once per row; the batch is sent before the arena is reused.
+	if len(w.arena)+len(cells) > cap(w.arena) {
+		w.arena = make([]byte, 0, w.batch*len(cells))
+	}
+	start := len(w.arena)
+	w.arena = append(w.arena, cells...)
+	return w.solutions.add(w.arena[start:len(w.arena):len(w.arena)], classID<<3|int64(symmetry))
 }
 
 // Commit writes what is queued, records the puzzle and
@@ -87,7 +95,14 @@ func (w *Writer) Commit(rec Record) error {
 		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; nothing was stored", w.name, rec.Solutions, w.added, rows, maxID)
 	}
 	rec.Name = w.name
-	_, err := w.tx.ExecContext(w.ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,
+	if err := insertRecord(w.ctx, w.tx, rec); err != nil {
+		return err
+	}
+	return w.tx.Commit()
+}
+
+func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,
 		orbit1, orbit2, orbit4, orbit8, known_solutions, known_classes, verified, search_nodes,
 		workers, build_seconds, built_at, solver_version)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -95,9 +110,9 @@ func (w *Writer) Commit(rec Record) error {
 		rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8, rec.KnownSolutions, rec.KnownClasses, rec.Verified,
 		rec.SearchNodes, rec.Workers, rec.BuildSeconds, rec.BuiltAt, rec.SolverVersion)
 	if err != nil {
-		return fmt.Errorf("cannot record %s: %w", w.name, err)
+		return fmt.Errorf("cannot record %s: %w", rec.Name, err)
 	}
-	return w.tx.Commit()
+	return nil
 }
 
 // Rollback abandons the writer's work; the catalog keeps its old content.

@@ -8,22 +8,31 @@ import (
 )
 
 // MaxStoredQueens is the largest board whose solutions are enumerated one by one.
-const MaxStoredQueens = 16
+const MaxStoredQueens = 17
 
-// Supported reports why p cannot be enumerated solution by solution, or nil.
-func Supported(p canon.Puzzle) error {
+// MaxCountedQueens is the largest board counted without storing solutions;
+// each size takes about eight times as long as the one before.
+const MaxCountedQueens = 21
+
+// Supported reports why p cannot be enumerated solution by solution (or,
+// with countOnly, counted), or nil.
+func Supported(p canon.Puzzle, countOnly bool) error {
 	switch {
+	case p.Kind == canon.Magic && countOnly:
+		return fmt.Errorf("%s: magic squares cannot be counted without storing them yet; drop --count-only", p)
 	case p.Kind == canon.Magic && p.N > MaxMagicOrder:
 		return fmt.Errorf("%s cannot be built yet: magic squares are enumerated up to order %d", p, MaxMagicOrder)
-	case p.Kind == canon.Queens && p.N > MaxStoredQueens:
-		return fmt.Errorf("%s cannot be built yet: queens solutions are stored up to N=%d", p, MaxStoredQueens)
+	case p.Kind == canon.Queens && countOnly && p.N > MaxCountedQueens:
+		return fmt.Errorf("%s cannot be counted yet: queens are counted up to N=%d", p, MaxCountedQueens)
+	case p.Kind == canon.Queens && !countOnly && p.N > MaxStoredQueens:
+		return fmt.Errorf("%s has too many solutions to store (queens are stored up to N=%d); count them with --count-only", p, MaxStoredQueens)
 	}
 	return nil
 }
 
 // All streams every solution of p in lexicographic order.
 func All(ctx context.Context, p canon.Puzzle, opt Options, emit Emit) (Stats, error) {
-	if err := Supported(p); err != nil {
+	if err := Supported(p, false); err != nil {
 		return Stats{}, err
 	}
 	if p.Kind == canon.Magic {

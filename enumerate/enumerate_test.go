@@ -222,3 +222,139 @@ func TestFrenicleStandardForm(t *testing.T) {
 		t.Errorf("%d Frénicle forms, want 880", len(forms))
 	}
 }
+
+// TestQueensCatalogMatchesPlainSearch compares the symmetry-reduced catalog
+// (classes first, members expanded and sorted) with the plain lexicographic
+// search classified solution by solution.
+func TestQueensCatalogMatchesPlainSearch(t *testing.T) {
+	for n := 1; n <= 11; n++ {
+		p := canon.Puzzle{Kind: canon.Queens, N: n}
+		type row struct {
+			sol   string
+			class int64
+			from  canon.Symmetry
+		}
+		var want []row
+		var wantForms []string
+		k := canon.NewClassifier(p)
+		_, err := Queens(context.Background(), n, Options{}, func(sol []byte) error {
+			pl, err := k.Add(sol)
+			if pl.NewClass {
+				wantForms = append(wantForms, string(sol))
+			}
+			want = append(want, row{string(sol), pl.ClassID, pl.From})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 2} {
+			var got []row
+			var gotForms []string
+			counts, err := QueensCatalog(context.Background(), n, Options{Workers: workers},
+				func(id int64, form []byte, orbit int) error {
+					if id != int64(len(gotForms)+1) {
+						t.Fatalf("class ID %d out of order", id)
+					}
+					gotForms = append(gotForms, string(form))
+					return nil
+				},
+				func(sol []byte, class int64, from canon.Symmetry) error {
+					got = append(got, row{string(sol), class, from})
+					return nil
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) || !slices.Equal(gotForms, wantForms) {
+				t.Fatalf("queens:%d, %d workers: catalog (%d solutions, %d classes) differs from the plain search (%d, %d)",
+					n, workers, len(got), len(gotForms), len(want), len(wantForms))
+			}
+			if counts.Solutions() != int64(len(want)) {
+				t.Errorf("queens:%d: counts say %d solutions", n, counts.Solutions())
+			}
+		}
+	}
+}
+
+// TestCountQueensMatchesOEIS checks the symmetry-reduced counter, the
+// textbook counter and the published split up to N=15.
+func TestCountQueensMatchesOEIS(t *testing.T) {
+	for n := 1; n <= 15; n++ {
+		p := canon.Puzzle{Kind: canon.Queens, N: n}
+		known, _ := KnownCounts(p)
+		c, err := CountQueens(context.Background(), n, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Solutions() != known.Solutions || c.Classes() != known.Classes || c.Orbits != known.Orbits {
+			t.Errorf("queens:%d: %d solutions, orbits %v; published %d, %v", n, c.Solutions(), c.Orbits, known.Solutions, known.Orbits)
+		}
+		if n <= 14 {
+			if tb := TextbookQueens(n); tb.Solutions != known.Solutions {
+				t.Errorf("queens:%d: textbook counter finds %d, published %d", n, tb.Solutions, known.Solutions)
+			}
+		}
+	}
+}
+
+func TestPermutationRank(t *testing.T) {
+	perms := [][]byte{{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {1, 0, 2, 3}, {3, 2, 1, 0}}
+	want := []uint64{0, 1, 2, 6, 23}
+	for i, p := range perms {
+		if got := permutationRank(p); got != want[i] {
+			t.Errorf("rank %v = %d, want %d", p, got, want[i])
+		}
+	}
+}
+
+// TestMethodsFindTheSameSolutions runs every bench method with an emit and
+// compares the sets of solutions they hand over.
+func TestMethodsFindTheSameSolutions(t *testing.T) {
+	type job struct {
+		kind canon.Kind
+		n    int
+	}
+	var jobs []job
+	for n := 1; n <= 10; n++ {
+		jobs = append(jobs, job{canon.Queens, n})
+	}
+	jobs = append(jobs, job{canon.Magic, 1}, job{canon.Magic, 3})
+	if !testing.Short() {
+		jobs = append(jobs, job{canon.Magic, 4}) // about 30 s: celldfs and rowset are slow
+	}
+	for _, j := range jobs {
+		p := canon.Puzzle{Kind: j.kind, N: j.n}
+		var want []string
+		for i, m := range Methods(j.kind) {
+			var got []string
+			st, err := m.Run(context.Background(), j.n, func(sol []byte) error {
+				if err := p.Check(sol); err != nil {
+					return err
+				}
+				got = append(got, string(sol))
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s %s: %v", p, m.Name, err)
+			}
+			slices.Sort(got)
+			if st.Solutions != int64(len(got)) || len(slices.Compact(slices.Clone(got))) != len(got) {
+				t.Errorf("%s %s: %d solutions emitted (some twice?), stats say %d", p, m.Name, len(got), st.Solutions)
+			}
+			if i == 0 {
+				want = got
+				known, _ := KnownCounts(p)
+				if int64(len(want)) != known.Solutions {
+					t.Errorf("%s %s: %d solutions, published %d", p, m.Name, len(want), known.Solutions)
+				}
+			} else if !slices.Equal(got, want) {
+				t.Errorf("%s: %s finds a different set of solutions than %s", p, m.Name, Methods(j.kind)[0].Name)
+			}
+			// Counting without an emit gives the same total.
+			if c, err := m.Run(context.Background(), j.n, nil); err != nil || c.Solutions != int64(len(want)) {
+				t.Errorf("%s %s counting: %d, %v", p, m.Name, c.Solutions, err)
+			}
+		}
+	}
+}

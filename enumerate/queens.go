@@ -5,10 +5,6 @@ package enumerate
 import (
 	"context"
 	"math/bits"
-	"runtime"
-	"sync"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // Emit receives one solution. The slice is only valid during the call.
@@ -53,65 +49,23 @@ func queensUnits(n int) []queensUnit {
 // and their solutions are emitted in unit order, so the output does not
 // depend on the worker count.
 func Queens(ctx context.Context, n int, opt Options, emit Emit) (Stats, error) {
-	workers := opt.Workers
-	if workers < 1 {
-		workers = runtime.NumCPU()
-	}
 	units := queensUnits(n)
-	results := make([]chan queensBatch, len(units))
-	for i := range results {
-		results[i] = make(chan queensBatch, 1)
-	}
-	// A window bounds how far workers run ahead of the emitter; units are
-	// taken in order, so the unit the emitter waits for is always in flight.
-	window := make(chan struct{}, 4*workers)
-	var next int
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	for w := 0; w < workers; w++ {
-		g.Go(func() error {
-			for {
-				select {
-				case window <- struct{}{}:
-				case <-gctx.Done():
-					return gctx.Err()
-				}
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(units) {
-					<-window
-					return nil
-				}
-				results[i] <- solveQueensUnit(n, units[i])
-			}
-		})
-	}
 	var stats Stats
-	g.Go(func() error {
-		for i := range units {
-			var b queensBatch
-			select {
-			case b = <-results[i]:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			<-window
-			stats.Nodes += b.nodes
-			if opt.Progress != nil {
-				opt.Progress(i+1, len(units))
-			}
-			for off := 0; off < len(b.sols); off += n {
-				stats.Solutions++
-				if err := emit(b.sols[off : off+n]); err != nil {
-					return err
-				}
+	err := runOrdered(ctx, len(units), opt.Workers, func(i int) queensBatch {
+		return solveQueensUnit(n, units[i])
+	}, func(i int, b queensBatch) error {
+		stats.Nodes += b.nodes
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(units))
+		}
+		for off := 0; off < len(b.sols); off += n {
+			stats.Solutions++
+			if err := emit(b.sols[off : off+n]); err != nil {
+				return err
 			}
 		}
 		return nil
 	})
-	err := g.Wait()
 	return stats, err
 }
 

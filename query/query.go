@@ -12,6 +12,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/enumerate"
 )
 
 // Target is a stored puzzle ready to be queried.
@@ -47,10 +48,30 @@ type Class struct {
 	Matching  int64  `db:"matching"`
 }
 
+// ErrCountsOnly means the puzzle's solutions are not stored, only its counts.
+var ErrCountsOnly = errors.New("stored as counts only")
+
+// NeedSolutions refuses questions that need the solutions of a puzzle
+// stored as counts only.
+func (t *Target) NeedSolutions() error {
+	if t.Record.Storage == "counts" {
+		fix := fmt.Sprintf("store them with 'solcat build %s --force'", t.Puzzle)
+		if t.Puzzle.N > enumerate.MaxStoredQueens {
+			fix = fmt.Sprintf("solutions are stored up to queens:%d", enumerate.MaxStoredQueens)
+		}
+		return fmt.Errorf("%s is %w (%d solutions, %d classes): filters, list, classes, show and export need its solutions; %s",
+			t.Puzzle, ErrCountsOnly, t.Record.Solutions, t.Record.Classes, fix)
+	}
+	return nil
+}
+
 // where turns a filter into a WHERE clause over the solutions table (alias
 // s). Conditions that fix a prefix of the cells become an ID range found by
 // binary search, since IDs follow the lexicographic order of the cells.
 func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
+	if err := t.NeedSolutions(); err != nil {
+		return "", nil, err
+	}
 	clauses := []string{"1"}
 	var args []any
 	conds := f.byteConditions(t.Puzzle)
@@ -216,6 +237,9 @@ func (t *Target) List(ctx context.Context, f Filter, page Page, fn func(Solution
 // Classes streams, in class ID order, the classes with at least one member
 // matching f and how many members match.
 func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
+	if err := t.NeedSolutions(); err != nil {
+		return err
+	}
 	if f.IsZero() {
 		q := "SELECT id, canonical, orbit, orbit AS matching FROM " + t.classes + " ORDER BY id LIMIT ? OFFSET ?"
 		return each(ctx, t.db, q, []any{page.Limit, page.Offset}, fn)
@@ -235,6 +259,9 @@ var ErrNoClass = errors.New("no such class")
 // Class returns one class.
 func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
 	var c Class
+	if err := t.NeedSolutions(); err != nil {
+		return c, err
+	}
 	err := t.db.GetContext(ctx, &c, "SELECT id, canonical, orbit, orbit AS matching FROM "+t.classes+" WHERE id = ?", id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, id)

@@ -22,7 +22,8 @@ var defaultBuild = []string{"magic:1-4", "queens:1-14"}
 
 type buildCmd struct {
 	Puzzles []string `arg:"" optional:"" name:"puzzle" help:"Puzzles to build: KIND:N or KIND:A-B (default: magic:1-4 queens:1-14)."`
-	Force   bool     `help:"Rebuild puzzles that are already complete."`
+	Force     bool `help:"Rebuild puzzles that are already complete."`
+	CountOnly bool `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21). Resumable: run the same command again after an interruption."`
 	Workers int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
 }
 
@@ -36,6 +37,7 @@ Examples:
   solcat build                      # magic:1-4 and queens:1-14
   solcat build queens:15 --workers 2
   solcat build magic:4 --force      # rebuild
+  solcat build queens:18-20 --count-only
   solcat --db /tmp/cat.db build queens:1-8`
 }
 
@@ -58,7 +60,7 @@ func (b *buildCmd) Run(e *env) error {
 			return err
 		}
 		for _, p := range ps {
-			if err := enumerate.Supported(p); err != nil {
+			if err := enumerate.Supported(p, b.CountOnly); err != nil {
 				return usageError{err}
 			}
 		}
@@ -84,17 +86,21 @@ func (b *buildCmd) Run(e *env) error {
 			built = append(built, rec)
 			continue
 		}
-		rec, err = b.build(e, cat, p)
+		if b.CountOnly {
+			rec, err = b.count(e, cat, p)
+		} else {
+			rec, err = b.build(e, cat, p)
+		}
 		if err != nil {
 			out.Flush()
-			if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
+			if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil && !b.CountOnly {
 				return fmt.Errorf("interrupted while building %s; it was not stored and the catalog keeps what it had: run the same command again", p)
 			}
 			return err
 		}
 		built = append(built, rec)
 		if format == query.Text {
-			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds)
+			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\t%s\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds, rec.Storage)
 		}
 	}
 	if format == query.JSON {
@@ -117,8 +123,56 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		workers = runtime.NumCPU()
 	}
 	bar := newProgress(e.stderr, p.String())
+	opt := enumerate.Options{Workers: workers, Progress: bar.update}
+	rec := catalog.Record{
+		Kind: string(p.Kind), N: p.N, Storage: "solutions", Workers: workers,
+		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
+	}
+	if p.Kind == canon.Queens {
+		err = storeQueens(e, w, p, opt, &rec)
+	} else {
+		err = storeClassified(e, w, p, opt, &rec)
+	}
+	bar.finish()
+	if err != nil {
+		return rec, err
+	}
+	if err := checkKnown(p, &rec); err != nil {
+		return rec, err
+	}
+	rec.BuildSeconds = time.Since(start).Seconds()
+	if err := w.Commit(rec); err != nil {
+		return rec, err
+	}
+	return rec, nil
+}
+
+// storeQueens writes queens:n from the symmetry-reduced search: classes
+// first, then their members in lexicographic order.
+func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
+	var written int64
+	counts, err := enumerate.QueensCatalog(e.ctx, p.N, opt,
+		func(id int64, form []byte, orbit int) error { return w.AddClass(id, form, orbit) },
+		func(sol []byte, class int64, from canon.Symmetry) error {
+			written++
+			return w.AddSolution(sol, class, int(from))
+		})
+	if err != nil {
+		return err
+	}
+	if written != counts.Solutions() {
+		return fmt.Errorf("%s: %d solutions written but the classes have %d members; nothing was stored (this is a bug, please report it)", p, written, counts.Solutions())
+	}
+	rec.Solutions, rec.Classes, rec.SearchNodes = written, counts.Classes(), counts.Nodes
+	rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8 = counts.Orbits[1], counts.Orbits[2], counts.Orbits[4], counts.Orbits[8]
+	return nil
+}
+
+// storeClassified writes a puzzle from its plain lexicographic enumeration,
+// classifying each solution as it streams in (magic squares).
+func storeClassified(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
 	classifier := canon.NewClassifier(p)
-	stats, err := enumerate.All(e.ctx, p, enumerate.Options{Workers: workers, Progress: bar.update}, func(sol []byte) error {
+	stats, err := enumerate.All(e.ctx, p, opt, func(sol []byte) error {
 		place, err := classifier.Add(sol)
 		if err != nil {
 			return err
@@ -130,25 +184,12 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		}
 		return w.AddSolution(sol, place.ClassID, int(place.From))
 	})
-	bar.finish()
 	if err != nil {
-		return catalog.Record{}, err
+		return err
 	}
-	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: "solutions",
-		Solutions: stats.Solutions, Classes: classifier.Classes(),
-		Orbit1: classifier.Orbits[1], Orbit2: classifier.Orbits[2], Orbit4: classifier.Orbits[4], Orbit8: classifier.Orbits[8],
-		SearchNodes: stats.Nodes, Workers: workers,
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
-	}
-	if err := checkKnown(p, &rec); err != nil {
-		return rec, err
-	}
-	rec.BuildSeconds = time.Since(start).Seconds()
-	if err := w.Commit(rec); err != nil {
-		return rec, err
-	}
-	return rec, nil
+	rec.Solutions, rec.Classes, rec.SearchNodes = stats.Solutions, classifier.Classes(), stats.Nodes
+	rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8 = classifier.Orbits[1], classifier.Orbits[2], classifier.Orbits[4], classifier.Orbits[8]
+	return nil
 }
 
 // checkKnown compares rec's counts with the published ones, records the

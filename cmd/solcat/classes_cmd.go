@@ -41,6 +41,9 @@ func (c *classesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := t.NeedSolutions(); err != nil {
+		return err
+	}
 	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes)
 	if format == query.Text {
 		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form\n", t.Puzzle)

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"solcat/catalog"
+	"solcat/enumerate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -210,7 +213,11 @@ func TestRefusals(t *testing.T) {
 		{"unknown command", "", []string{"frobnicate"}, 2, "unexpected argument"},
 		{"not built", "", []string{"count", "queens:15"}, 1, "solcat build queens:15"},
 		{"magic 5 not yet", "", []string{"build", "magic:5"}, 2, "up to order 4"},
-		{"queens 17 not yet", "", []string{"build", "queens:17"}, 2, "up to N=16"},
+		{"queens 18 too many to store", "", []string{"build", "queens:18"}, 2, "--count-only"},
+		{"queens 22 too big to count", "", []string{"build", "queens:22", "--count-only"}, 2, "up to N=21"},
+		{"magic count-only", "", []string{"build", "magic:4", "--count-only"}, 2, "drop --count-only"},
+		{"bench unknown method", "", []string{"bench", "queens:8", "--methods", "dancing"}, 2, "no method"},
+		{"bench too big", "", []string{"bench", "queens:30"}, 2, "up to size 17"},
 		{"range backwards", "", []string{"build", "queens:8-4"}, 2, "runs backwards"},
 		{"negative workers", "", []string{"build", "queens:4", "--workers=-1"}, 2, "--workers -1"},
 		{"sql delete", "", []string{"sql", "DELETE FROM puzzles"}, 2, "read-only"},
@@ -383,6 +390,94 @@ func TestCountAgainstScan(t *testing.T) {
 			if strings.TrimSpace(out) != fmt.Sprint(want) {
 				t.Errorf("%v: count says %q%s, scan finds %d", args, out, errOut, want)
 			}
+		}
+	}
+}
+
+func TestCountOnlyAnswersFromTheRecord(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "counts.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:13-14", "--count-only"); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"count", "queens:14"}, "365596\n"},
+		{[]string{"count", "queens:14", "--classes"}, "45752\n"},
+		{[]string{"count", "queens:13", "--format", "jsonl"}, `{"puzzle":"queens:13","of":"solutions","count":73712}` + "\n"},
+	} {
+		if code, out, errOut := solcatDB(db, tc.args...); code != 0 || out != tc.want {
+			t.Errorf("%v: exit %d, %q %s; want %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"list", "queens:14"}, {"classes", "queens:14"}, {"show", "queens:14", "1"},
+		{"export", "queens:14"}, {"count", "queens:14", "--cell", "1,1=1"},
+	} {
+		code, out, errOut := solcatDB(db, args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "stored as counts only") || !strings.Contains(errOut, "solcat build queens:14 --force") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	code, out, _ := solcatDB(db, "build", "queens:14", "--count-only")
+	if code != 0 || !strings.Contains(out, "already built") {
+		t.Errorf("second count: exit %d, %q", code, out)
+	}
+}
+
+// TestCountOnlyResumes seeds a catalog with the first units of a count, as
+// an interrupted run leaves it, and checks that the next run finishes from
+// there with the published numbers, and starts over if a saved unit does
+// not match the current unit layout.
+func TestCountOnlyResumes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	units := enumerate.QueensClassUnits(13)
+	seed := func(path string, prefixOf func(i int) []byte) {
+		cat, err := catalog.Create(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cat.Close()
+		for i := 0; i < len(units)/2; i++ {
+			c := enumerate.CountQueensUnit(13, units[i])
+			err := cat.SaveUnit(ctx, "queens:13", catalog.UnitCounts{Unit: i, Prefix: prefixOf(i),
+				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Nodes: c.Nodes})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	resumed := filepath.Join(dir, "resumed.db")
+	seed(resumed, func(i int) []byte { return units[i].Prefix })
+	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
+	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73712 solutions, 9233 classes") {
+		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	foreign := filepath.Join(dir, "foreign.db")
+	seed(foreign, func(i int) []byte { return []byte{9, 9, 9} })
+	code, out, errOut = solcatDB(foreign, "build", "queens:13", "--count-only")
+	if code != 0 || strings.Contains(errOut, "resuming") || !strings.Contains(out, "73712 solutions, 9233 classes") {
+		t.Errorf("foreign units: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestBenchMethodsAgree(t *testing.T) {
+	for _, p := range []string{"queens:10", "magic:3"} {
+		code, out, errOut := solcat("bench", p, "--runs", "1", "--format", "csv")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+		want := map[string]string{"queens:10": "724", "magic:3": "8"}[p]
+		for _, l := range lines {
+			if f := strings.Split(l, ","); f[1] != want {
+				t.Errorf("%s: method %s finds %s solutions, want %s", p, f[0], f[1], want)
+			}
+		}
+		if len(lines) < 3 {
+			t.Errorf("%s: %d methods ran", p, len(lines))
 		}
 	}
 }

@@ -1,0 +1,61 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+)
+
+// UnitCounts is what one finished unit of a count-only build found.
+type UnitCounts struct {
+	Unit   int    `db:"unit"`
+	Prefix []byte `db:"prefix"`
+	Orbit1 int64  `db:"orbit1"`
+	Orbit2 int64  `db:"orbit2"`
+	Orbit4 int64  `db:"orbit4"`
+	Orbit8 int64  `db:"orbit8"`
+	Nodes  int64  `db:"nodes"`
+}
+
+// DoneUnits returns the finished units of puzzle's count-only build.
+func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
+	var units []UnitCounts
+	err := c.db.SelectContext(ctx, &units, `SELECT unit, prefix, orbit1, orbit2, orbit4, orbit8, nodes
+		FROM count_units WHERE puzzle = ? ORDER BY unit`, puzzle)
+	return units, err
+}
+
+// SaveUnit commits one finished unit on its own, so that it survives an
+// interrupted build.
+func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) error {
+	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO count_units
+		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Nodes)
+	return err
+}
+
+// ClearUnits forgets puzzle's finished units, to count it again from scratch.
+func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
+	_, err := c.db.ExecContext(ctx, `DELETE FROM count_units WHERE puzzle = ?`, puzzle)
+	return err
+}
+
+// RecordCounts stores a puzzle known by its counts only, replacing whatever
+// the catalog held for it, in one transaction.
+func (c *Catalog) RecordCounts(ctx context.Context, rec Record) error {
+	if rec.Storage != "counts" {
+		return fmt.Errorf("RecordCounts needs storage 'counts', not %q", rec.Storage)
+	}
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	sol, cls := Tables(rec.Name)
+	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?; DROP TABLE IF EXISTS "+sol+"; DROP TABLE IF EXISTS "+cls, rec.Name); err != nil {
+		return err
+	}
+	if err := insertRecord(ctx, tx, rec); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

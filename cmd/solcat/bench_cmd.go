@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"solcat/canon"
+	"solcat/enumerate"
+	"solcat/query"
+)
+
+type benchCmd struct {
+	Puzzle  string   `arg:"" help:"The puzzle, for example queens:12 or magic:4."`
+	Methods []string `help:"Methods to run (default: all for the puzzle's kind)."`
+	Runs    int      `default:"3" help:"Runs of each method; the table shows the median time."`
+}
+
+func (b *benchCmd) Help() string {
+	return `Runs the enumeration methods side by side on one size and prints, for each,
+the solutions found, search nodes visited, median time and the ratio to the
+fastest. Methods count only: nothing is stored and no catalog is opened.
+
+Queens methods: array, bitmask, textbook (bitmask with first-row mirror
+halving, one thread: the baseline), symmetric (one thread), solcat (all
+cores). Magic square methods: celldfs, rowset, solcat.
+
+Examples:
+  solcat bench queens:12
+  solcat bench queens:16 --methods textbook,solcat --runs 5
+  solcat bench magic:4 --runs 1`
+}
+
+type benchRow struct {
+	Method    string  `json:"method"`
+	Solutions int64   `json:"solutions"`
+	Nodes     int64   `json:"nodes"`
+	Seconds   float64 `json:"seconds"`
+	Ratio     float64 `json:"ratio"`
+	About     string  `json:"about"`
+}
+
+func (b *benchCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON, query.CSV)
+	if err != nil {
+		return err
+	}
+	p, err := canon.ParsePuzzle(b.Puzzle)
+	if err != nil {
+		return err
+	}
+	if b.Runs < 1 {
+		return usagef("--runs %d: give 1 or more", b.Runs)
+	}
+	limit := enumerate.MaxStoredQueens
+	if p.Kind == canon.Magic {
+		limit = enumerate.MaxMagicOrder
+	}
+	if p.N > limit {
+		return usagef("bench runs %s up to size %d, not %d", p.Kind, limit, p.N)
+	}
+	methods := enumerate.Methods(p.Kind)
+	if len(b.Methods) > 0 {
+		methods = nil
+		for _, name := range b.Methods {
+			m, err := enumerate.MethodByName(p.Kind, name)
+			if err != nil {
+				return usageError{err}
+			}
+			methods = append(methods, m)
+		}
+	}
+	var rows []benchRow
+	for _, m := range methods {
+		times := make([]float64, 0, b.Runs)
+		var st enumerate.Stats
+		for r := 0; r < b.Runs; r++ {
+			start := time.Now()
+			st, err = m.Run(e.ctx, p.N, nil)
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.Name, err)
+			}
+			times = append(times, time.Since(start).Seconds())
+		}
+		slices.Sort(times)
+		rows = append(rows, benchRow{Method: m.Name, Solutions: st.Solutions, Nodes: st.Nodes, Seconds: times[len(times)/2], About: m.About})
+	}
+	fastest := rows[0].Seconds
+	for _, r := range rows {
+		fastest = min(fastest, r.Seconds)
+	}
+	for i := range rows {
+		rows[i].Ratio = rows[i].Seconds / max(fastest, 1e-9)
+	}
+	switch format {
+	case query.JSON:
+		return writeJSON(e.stdout, rows)
+	case query.CSV:
+		w := csv.NewWriter(e.stdout)
+		w.Write([]string{"method", "solutions", "nodes", "seconds", "ratio"})
+		for _, r := range rows {
+			w.Write([]string{r.Method, strconv.FormatInt(r.Solutions, 10), strconv.FormatInt(r.Nodes, 10),
+				strconv.FormatFloat(r.Seconds, 'f', 6, 64), strconv.FormatFloat(r.Ratio, 'f', 2, 64)})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	fmt.Fprintf(e.stdout, "%s, median of %d run(s), %d cores\n", p, b.Runs, runtime.NumCPU())
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "method\tsolutions\tnodes\ttime\tratio\t")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%.1fx\t\n", r.Method, r.Solutions, r.Nodes, formatSeconds(r.Seconds), r.Ratio)
+	}
+	return w.Flush()
+}
+
+func formatSeconds(s float64) string {
+	if s < 1 {
+		return fmt.Sprintf("%.1f ms", s*1000)
+	}
+	return fmt.Sprintf("%.2f s", s)
+}

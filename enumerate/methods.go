@@ -1,0 +1,196 @@
+package enumerate
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"solcat/canon"
+)
+
+// A Method is one way to enumerate a puzzle, kept so that methods can be
+// compared side by side (solcat bench). With a nil emit a method only
+// counts; with an emit it hands over every solution once, in its own order.
+type Method struct {
+	Name  string
+	About string
+	Run   func(ctx context.Context, n int, emit Emit) (Stats, error)
+}
+
+// Methods lists the methods for a puzzle kind, slowest first. The last one
+// is the project's own.
+func Methods(kind canon.Kind) []Method {
+	if kind == canon.Magic {
+		return []Method{
+			{"celldfs", "cell-order DFS, forced last cells of rows and the anti-diagonal (seed 000)", magicCellDFS},
+			{"rowset", "rows chosen as sets summing to the magic constant, then permuted; last row forced (seed 003)", magicRowSets},
+			{"solcat", "fill order that completes lines early, forced cells, sum bounds", func(ctx context.Context, n int, emit Emit) (Stats, error) {
+				return Magic(ctx, n, Options{}, orDiscard(emit))
+			}},
+		}
+	}
+	return []Method{
+		{"array", "backtracking with column and diagonal arrays (seed 004)", queensArray},
+		{"bitmask", "bitmask backtracking (seed 004, section 4.3)", queensBitmask},
+		{"textbook", "bitmask backtracking with first-row mirror halving, one thread (seed 004, 4.1 + 4.3)", queensTextbook},
+		{"symmetric", "symmetry-reduced search of canonical forms, one thread", func(ctx context.Context, n int, emit Emit) (Stats, error) {
+			return queensSymmetric(ctx, n, 1, emit)
+		}},
+		{"solcat", "symmetry-reduced search on every core", func(ctx context.Context, n int, emit Emit) (Stats, error) {
+			return queensSymmetric(ctx, n, 0, emit)
+		}},
+	}
+}
+
+// MethodByName finds a method of a kind.
+func MethodByName(kind canon.Kind, name string) (Method, error) {
+	var names []string
+	for _, m := range Methods(kind) {
+		if m.Name == name {
+			return m, nil
+		}
+		names = append(names, m.Name)
+	}
+	return Method{}, fmt.Errorf("no method %q for %s; choose from %v", name, kind, names)
+}
+
+func orDiscard(emit Emit) Emit {
+	if emit == nil {
+		return func([]byte) error { return nil }
+	}
+	return emit
+}
+
+func queensArray(ctx context.Context, n int, emit Emit) (Stats, error) {
+	var st Stats
+	cols := make([]bool, n)
+	diag1 := make([]bool, 2*n) // r+c
+	diag2 := make([]bool, 2*n) // r-c+n
+	sol := make([]byte, n)
+	var err error
+	var place func(r int)
+	place = func(r int) {
+		if r == n {
+			st.Solutions++
+			if emit != nil && err == nil {
+				err = emit(sol)
+			}
+			return
+		}
+		for c := 0; c < n; c++ {
+			if cols[c] || diag1[r+c] || diag2[r-c+n] {
+				continue
+			}
+			st.Nodes++
+			cols[c], diag1[r+c], diag2[r-c+n] = true, true, true
+			sol[r] = byte(c)
+			place(r + 1)
+			cols[c], diag1[r+c], diag2[r-c+n] = false, false, false
+		}
+	}
+	place(0)
+	return st, err
+}
+
+// bitmaskSearch is the plain recursive bitmask backtracking of seed 004.
+type bitmaskSearch struct {
+	n    int
+	all  uint32
+	sol  []byte
+	st   Stats
+	emit func([]byte)
+}
+
+func (s *bitmaskSearch) place(r int, left, down, right uint32) {
+	if down == s.all {
+		s.st.Solutions++
+		if s.emit != nil {
+			s.emit(s.sol)
+		}
+		return
+	}
+	free := s.all &^ (left | down | right)
+	for free != 0 {
+		bit := free & -free
+		free ^= bit
+		s.st.Nodes++
+		s.sol[r] = byte(bits.TrailingZeros32(bit))
+		s.place(r+1, (left|bit)<<1&s.all, down|bit, (right|bit)>>1)
+	}
+}
+
+func queensBitmask(ctx context.Context, n int, emit Emit) (Stats, error) {
+	s := &bitmaskSearch{n: n, all: 1<<n - 1, sol: make([]byte, n)}
+	var err error
+	if emit != nil {
+		s.emit = func(sol []byte) {
+			if err == nil {
+				err = emit(sol)
+			}
+		}
+	}
+	s.place(0, 0, 0, 0)
+	return s.st, err
+}
+
+// queensTextbook searches first-row queens on the left half only; each
+// solution found stands for itself and its mirror image, except with the
+// queen in the middle column, which is searched once.
+func queensTextbook(ctx context.Context, n int, emit Emit) (Stats, error) {
+	if emit == nil {
+		return TextbookQueens(n), nil
+	}
+	s := &bitmaskSearch{n: n, all: 1<<n - 1, sol: make([]byte, n)}
+	mirror := make([]byte, n)
+	var err error
+	middle := false
+	s.emit = func(sol []byte) {
+		if err == nil {
+			err = emit(sol)
+		}
+		if !middle && err == nil {
+			for r, c := range sol {
+				mirror[r] = byte(n-1) - c
+			}
+			err = emit(mirror)
+		}
+	}
+	st := TextbookQueens(n)
+	for c := 0; c < (n+1)/2; c++ {
+		middle = n%2 == 1 && c == n/2
+		bit := uint32(1) << c
+		s.sol[0] = byte(c)
+		s.place(1, bit<<1&s.all, bit, bit>>1)
+	}
+	return st, err
+}
+
+// queensSymmetric counts by classes; with an emit it expands every
+// canonical form into its distinct images.
+func queensSymmetric(ctx context.Context, n, workers int, emit Emit) (Stats, error) {
+	if emit == nil {
+		c, err := CountQueens(ctx, n, workers)
+		return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
+	}
+	p := canon.Puzzle{Kind: canon.Queens, N: n}
+	var images [8][]byte
+	for i := range images {
+		images[i] = make([]byte, n)
+	}
+	c, err := QueensClasses(ctx, n, Options{Workers: workers}, func(form []byte, orbit int) error {
+		for k, s := range canon.All {
+			p.Apply(s, images[k], form)
+			seen := false
+			for j := 0; j < k && !seen; j++ {
+				seen = string(images[j]) == string(images[k])
+			}
+			if !seen {
+				if err := emit(images[k]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
+}

@@ -1,0 +1,173 @@
+package enumerate
+
+import (
+	"context"
+	"math/bits"
+	"runtime"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+
+	"solcat/canon"
+)
+
+// QueensCatalog produces queens:n for storage without canonicalizing each
+// solution from scratch: it finds the classes by the symmetry-reduced search
+// (their canonical forms come in lexicographic order, so the class ID is the
+// running count), then expands each class into its members, sorts the
+// members and streams them in lexicographic order with their class and the
+// symmetry that carries the canonical form onto them (the first in
+// canon.All that does). onClass sees every class before onSolution sees any
+// solution. Nothing depends on the worker count.
+func QueensCatalog(ctx context.Context, n int, opt Options,
+	onClass func(id int64, canonical []byte, orbit int) error,
+	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
+
+	if n > 20 {
+		panic("QueensCatalog: members are ranked in 64 bits, which holds 20! but not 21!")
+	}
+	// Progress counts the search's units, then the sorted buckets.
+	units := 0
+	progress := func(done, total int) {}
+	if opt.Progress != nil {
+		progress = opt.Progress
+	}
+	var forms []byte
+	var orbits []byte
+	search := Options{Workers: opt.Workers, Progress: func(done, total int) {
+		units = total
+		progress(done, total+n)
+	}}
+	counts, err := QueensClasses(ctx, n, search, func(form []byte, orbit int) error {
+		forms = append(forms, form...)
+		orbits = append(orbits, byte(orbit))
+		return onClass(int64(len(orbits)), form, orbit)
+	})
+	if err != nil {
+		return counts, err
+	}
+	buckets, err := expandMembers(ctx, n, forms, opt.Workers)
+	if err != nil {
+		return counts, err
+	}
+	// Sort the next bucket and write out its members' cells while the
+	// current one streams to onSolution, which is usually the slow part.
+	type ready struct {
+		cells   []byte
+		members []member
+	}
+	sorted := make(chan ready, 1)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(sorted)
+		p := canon.Puzzle{Kind: canon.Queens, N: n}
+		for _, b := range buckets {
+			slices.SortFunc(b, func(x, y member) int { return compareUint64(x.rank, y.rank) })
+			cells := make([]byte, len(b)*n)
+			for i, m := range b {
+				p.Apply(m.from, cells[i*n:(i+1)*n], forms[int(m.class-1)*n:int(m.class)*n])
+			}
+			select {
+			case sorted <- ready{cells, b}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	g.Go(func() error {
+		done := 0
+		for r := range sorted {
+			for i, m := range r.members {
+				if err := onSolution(r.cells[i*n:(i+1)*n], int64(m.class), m.from); err != nil {
+					return err
+				}
+			}
+			done++
+			progress(units+done, units+n)
+		}
+		return nil
+	})
+	return counts, g.Wait()
+}
+
+// member is one solution before it is sorted: its lexicographic rank among
+// all permutations of n, its class ID and the symmetry from the class's
+// canonical form.
+type member struct {
+	rank  uint64
+	class uint32
+	from  canon.Symmetry
+}
+
+func compareUint64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// expandMembers turns every class into its distinct images, bucketed by the
+// first-row column (the most significant part of the rank), so the buckets
+// taken in order and sorted give all solutions in lexicographic order.
+func expandMembers(ctx context.Context, n int, forms []byte, workers int) ([][]member, error) {
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	classes := len(forms) / n
+	parts := make([][][]member, workers)
+	g, gctx := errgroup.WithContext(ctx)
+	for w := 0; w < workers; w++ {
+		g.Go(func() error {
+			p := canon.Puzzle{Kind: canon.Queens, N: n}
+			buckets := make([][]member, n)
+			var images [8][32]byte
+			for c := w; c < classes; c += workers {
+				if c%65536 == 0 && gctx.Err() != nil {
+					return gctx.Err()
+				}
+				form := forms[c*n : (c+1)*n]
+				for k, s := range canon.All {
+					img := images[k][:n]
+					p.Apply(s, img, form)
+					seen := false
+					for j := 0; j < k && !seen; j++ {
+						seen = string(images[j][:n]) == string(img)
+					}
+					if !seen {
+						buckets[img[0]] = append(buckets[img[0]], member{rank: permutationRank(img), class: uint32(c + 1), from: s})
+					}
+				}
+			}
+			parts[w] = buckets
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	out := make([][]member, n)
+	for k := range out {
+		for _, part := range parts {
+			out[k] = append(out[k], part[k]...)
+		}
+	}
+	return out, nil
+}
+
+// permutationRank is the rank of a permutation of 0..n-1 in lexicographic
+// order (its Lehmer code read as a factorial-base number).
+func permutationRank(perm []byte) uint64 {
+	var used uint32
+	var rank uint64
+	n := len(perm)
+	for i, v := range perm {
+		smaller := bits.OnesCount32(^used & (1<<v - 1))
+		rank = rank*uint64(n-i) + uint64(smaller)
+		used |= 1 << v
+	}
+	return rank
+}
