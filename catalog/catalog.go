@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -71,6 +72,8 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Readers may use one connection per core: WAL lets them run at once.
+	c.db.SetMaxOpenConns(runtime.NumCPU())
 	var n int
 	if err := c.db.GetContext(ctx, &n, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'puzzles'`); err != nil || n == 0 {
 		c.Close()

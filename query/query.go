@@ -207,6 +207,15 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 		}
 		return t.Record.Solutions, nil
 	}
+	if err := t.NeedSolutions(); err != nil {
+		return 0, err
+	}
+	// A filter that fixes a prefix narrows the solutions to an ID range, and
+	// one class filter to 8 IDs; anything else reads every class instead of
+	// every solution.
+	if prefix, _ := splitPrefix(f.byteConditions(t.Puzzle)); len(prefix) == 0 && f.Class == 0 {
+		return t.countByClasses(ctx, f, classes)
+	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {
 		return 0, err
