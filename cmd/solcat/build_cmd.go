@@ -21,10 +21,10 @@ const solverVersion = "solcat-1"
 var defaultBuild = []string{"magic:1-4", "queens:1-14"}
 
 type buildCmd struct {
-	Puzzles []string `arg:"" optional:"" name:"puzzle" help:"Puzzles to build: KIND:N or KIND:A-B (default: magic:1-4 queens:1-14)."`
-	Force     bool `help:"Rebuild puzzles that are already complete."`
-	CountOnly bool `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21). Resumable: run the same command again after an interruption."`
-	Workers int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
+	Puzzles   []string `arg:"" optional:"" name:"puzzle" help:"Puzzles to build: KIND:N or KIND:A-B (default: magic:1-4 queens:1-14)."`
+	Force     bool     `help:"Rebuild puzzles that are already complete."`
+	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21). Resumable: run the same command again after an interruption."`
+	Workers   int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
 }
 
 func (b *buildCmd) Help() string {
