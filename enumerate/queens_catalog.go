@@ -61,7 +61,8 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 	g.Go(func() error {
 		defer close(sorted)
 		p := canon.Puzzle{Kind: canon.Queens, N: n}
-		for _, b := range buckets {
+		for k, b := range buckets {
+			buckets[k] = nil // the bucket lives on in what is sent below, then goes
 			slices.SortFunc(b, func(x, y member) int { return compareUint64(x.rank, y.rank) })
 			cells := make([]byte, len(b)*n)
 			for i, m := range b {
@@ -151,8 +152,14 @@ func expandMembers(ctx context.Context, n int, forms []byte, workers int) ([][]m
 	}
 	out := make([][]member, n)
 	for k := range out {
+		size := 0
+		for _, part := range parts {
+			size += len(part[k])
+		}
+		out[k] = make([]member, 0, size)
 		for _, part := range parts {
 			out[k] = append(out[k], part[k]...)
+			part[k] = nil // let the collector take it before the next bucket grows
 		}
 	}
 	return out, nil

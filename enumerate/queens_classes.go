@@ -174,17 +174,20 @@ func (s *classSearch) run(prefix []byte) {
 		s.onPrefix(q[:y0])
 		return
 	}
-	col1Above := 0 // with d = 0, rows 2 to col1Above-1 skip column 1
-	if s.d == 0 && y0 >= 2 {
-		for y := 2; y < int(q[1]); y++ {
-			allowed[y] &^= 2 // the queen of column 1 lies below row 1's queen
+	if s.onPrefix == nil && y0 >= 2 {
+		if s.d == 0 {
+			for y := 2; y < int(q[1]); y++ {
+				allowed[y] &^= 2 // the queen of column 1 lies below row 1's queen
+			}
 		}
-	} else if s.d == 0 {
-		col1Above = n // q[1] is not placed yet: decide row by row
+		s.nodes += nodes + s.searchFast(y0, l, d, r, &allowed, bound2)
+		return
 	}
+	// Making the units: q[1] may not be placed yet, and the search stops
+	// at s.stopAt rows. This is small, so clarity wins over speed here.
 	rowFree := func(y int, l, d, r uint32) uint32 {
 		f := allowed[y] &^ (l | d | r)
-		if y < col1Above && y >= 2 && y < int(q[1]) {
+		if s.d == 0 && y >= 2 && y < int(q[1]) {
 			f &^= 2
 		}
 		if y == bound2 {
@@ -214,7 +217,6 @@ func (s *classSearch) run(prefix []byte) {
 			continue
 		}
 		if y == n-2 {
-			// The last row has at most one free column: no need to stack it.
 			if last := allowed[n-1] &^ (l | d | r); last != 0 {
 				nodes++
 				q[n-1] = byte(bits.TrailingZeros32(last))
@@ -224,17 +226,70 @@ func (s *classSearch) run(prefix []byte) {
 		}
 		y++
 		left[y], down[y], right[y] = l, d, r
-		if col1Above > 0 {
-			free[y] = rowFree(y, l, d, r)
+		free[y] = rowFree(y, l, d, r)
+	}
+	s.nodes += nodes
+}
+
+// searchFast is the search below a unit's fixed rows, where every row's
+// bounds are known in advance except row bound2's. It returns the nodes
+// visited. This loop is where a count spends its time.
+func (s *classSearch) searchFast(y0 int, l0, d0, r0 uint32, allowed *[32]uint32, bound2 int) int64 {
+	n := s.n
+	all := uint32(1)<<n - 1
+	side := uint32(1) | 1<<(n-1)
+	lastRow := allowed[n-1]
+	// Rows are indexed y&31 so the compiler drops the bounds checks, and the
+	// chosen squares are kept as bits and turned into columns only at leaves.
+	var left, down, right, free, chosen [32]uint32
+	nodes := int64(0)
+	y := y0
+	left[y&31], down[y&31], right[y&31] = l0, d0, r0
+	f := allowed[y&31] &^ (l0 | d0 | r0)
+	if y == bound2 {
+		f = sideBound(f, d0, side)
+	}
+	free[y&31] = f
+	for {
+		f := free[y&31]
+		if f == 0 {
+			if y == y0 {
+				return nodes
+			}
+			y--
 			continue
 		}
-		f = allowed[y] &^ (l | d | r)
+		bit := f & -f
+		free[y&31] = f ^ bit
+		chosen[y&31] = bit
+		nodes++
+		l, d, r := (left[y&31]|bit)<<1&all, down[y&31]|bit, (right[y&31]|bit)>>1
+		if y == n-2 {
+			// The last row has at most one free column: no need to stack it.
+			if last := lastRow &^ (l | d | r); last != 0 {
+				nodes++
+				chosen[(n-1)&31] = last
+				for row := y0; row < n; row++ {
+					s.q[row] = byte(bits.TrailingZeros32(chosen[row&31]))
+				}
+				s.leaf()
+			}
+			continue
+		}
+		// Look ahead to the last row: the squares attacked there now stay
+		// attacked, so a last row with no square left ends the branch.
+		k := uint(n - 2 - y)
+		if lastRow&^(d|l<<k|r>>k) == 0 {
+			continue
+		}
+		y++
+		left[y&31], down[y&31], right[y&31] = l, d, r
+		f = allowed[y&31] &^ (l | d | r)
 		if y == bound2 {
 			f = sideBound(f, d, side)
 		}
-		free[y] = f
+		free[y&31] = f
 	}
-	s.nodes += nodes
 }
 
 // sideBound applies the bound of row n-1-d, the last row that may hold a
