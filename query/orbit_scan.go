@@ -45,18 +45,12 @@ func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (in
 				if err := rows.Scan(&form, &orbit); err != nil {
 					return err
 				}
-				var hits int64
-				for _, conds := range pulled {
-					if meets(form, conds) {
-						hits++
-					}
-				}
-				switch {
-				case hits == 0:
+				switch m := matchingMembers(&pulled, form, orbit); {
+				case m == 0:
 				case classes:
 					counts[w]++
 				default:
-					counts[w] += hits * orbit / 8
+					counts[w] += m
 				}
 			}
 			return rows.Err()
@@ -70,6 +64,58 @@ func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (in
 		sum += c
 	}
 	return sum, nil
+}
+
+// matchingMembers counts the members of a class (canonical form, orbit
+// size) that meet the conditions, given the conditions pulled back through
+// each symmetry.
+func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64) int64 {
+	var hits int64
+	for _, conds := range pulled {
+		if meets(form, conds) {
+			hits++
+		}
+	}
+	return hits * orbit / 8
+}
+
+// classesByScan streams, in class ID order, the classes with a member that
+// meets the filter's cell conditions, read from the classes alone as in
+// countByClasses.
+func (t *Target) classesByScan(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
+	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
+	q := "SELECT id, canonical, orbit FROM " + t.classes
+	var args []any
+	if f.Orbit != 0 {
+		q += " WHERE orbit = ?"
+		args = append(args, f.Orbit)
+	}
+	rows, err := t.db.QueryContext(ctx, q+" ORDER BY id", args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	skip, left := page.Offset, page.Limit
+	for rows.Next() && left != 0 {
+		var c Class
+		var orbit int64
+		if err := rows.Scan(&c.ID, &c.Canonical, &orbit); err != nil {
+			return err
+		}
+		if c.Matching = matchingMembers(&pulled, c.Canonical, orbit); c.Matching == 0 {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		c.Orbit = int(orbit)
+		if err := fn(c); err != nil {
+			return err
+		}
+		left--
+	}
+	return rows.Err()
 }
 
 // pullBack maps the conditions, for each of the 8 symmetries s, to the

@@ -210,10 +210,7 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 	if err := t.NeedSolutions(); err != nil {
 		return 0, err
 	}
-	// A filter that fixes a prefix narrows the solutions to an ID range, and
-	// one class filter to 8 IDs; anything else reads every class instead of
-	// every solution.
-	if prefix, _ := splitPrefix(f.byteConditions(t.Puzzle)); len(prefix) == 0 && f.Class == 0 {
+	if t.scanClasses(f) {
 		return t.countByClasses(ctx, f, classes)
 	}
 	where, args, err := t.where(ctx, f)
@@ -227,6 +224,14 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 	var n int64
 	err = t.db.GetContext(ctx, &n, "SELECT "+what+" FROM "+t.solutions+" s WHERE "+where, args...)
 	return n, err
+}
+
+// scanClasses reports whether a filter is best answered from the classes
+// table: a filter that fixes a prefix narrows the solutions to an ID range,
+// and a class filter to 8 IDs; anything else would read every solution.
+func (t *Target) scanClasses(f Filter) bool {
+	prefix, _ := splitPrefix(f.byteConditions(t.Puzzle))
+	return len(prefix) == 0 && f.Class == 0
 }
 
 // Page limits a listing. Limit < 0 means no limit.
@@ -252,6 +257,9 @@ func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class
 	if f.IsZero() {
 		q := "SELECT id, canonical, orbit, orbit AS matching FROM " + t.classes + " ORDER BY id LIMIT ? OFFSET ?"
 		return each(ctx, t.db, q, []any{page.Limit, page.Offset}, fn)
+	}
+	if t.scanClasses(f) {
+		return t.classesByScan(ctx, f, page, fn)
 	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {

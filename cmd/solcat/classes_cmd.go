@@ -32,15 +32,11 @@ func (c *classesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, done, err := e.target(c.Puzzle)
+	t, f, done, err := e.filtered(c.Puzzle, c.filterFlags)
 	if err != nil {
 		return err
 	}
 	defer done()
-	f, err := c.filter(t.Puzzle)
-	if err != nil {
-		return err
-	}
 	if err := t.NeedSolutions(); err != nil {
 		return err
 	}

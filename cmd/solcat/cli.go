@@ -136,6 +136,20 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 	return query.NewTarget(cat.DB(), p, rec), func() { cat.Close() }, nil
 }
 
+// filtered opens the named stored puzzle and reads the filter flags
+// against it; done closes the catalog.
+func (e *env) filtered(name string, flags filterFlags) (t *query.Target, f query.Filter, done func(), err error) {
+	t, done, err = e.target(name)
+	if err != nil {
+		return nil, f, nil, err
+	}
+	if f, err = flags.filter(t.Puzzle); err != nil {
+		done()
+		return nil, f, nil, err
+	}
+	return t, f, done, nil
+}
+
 // filterFlags are the filters shared by count, list, classes and export.
 type filterFlags struct {
 	Cell  []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`

@@ -26,15 +26,11 @@ func (c *countCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, done, err := e.target(c.Puzzle)
+	t, f, done, err := e.filtered(c.Puzzle, c.filterFlags)
 	if err != nil {
 		return err
 	}
 	defer done()
-	f, err := c.filter(t.Puzzle)
-	if err != nil {
-		return err
-	}
 	n, err := t.Count(e.ctx, f, c.Classes)
 	if err != nil {
 		return err

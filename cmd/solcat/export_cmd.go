@@ -33,15 +33,11 @@ func (x *exportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, done, err := e.target(x.Puzzle)
+	t, f, done, err := e.filtered(x.Puzzle, x.filterFlags)
 	if err != nil {
 		return err
 	}
 	defer done()
-	f, err := x.filter(t.Puzzle)
-	if err != nil {
-		return err
-	}
 	write := func(out io.Writer) error {
 		if x.Classes {
 			w := query.NewClassWriter(out, format, t.Puzzle, t.Record.Classes)

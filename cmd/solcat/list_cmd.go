@@ -30,15 +30,11 @@ func (l *listCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, done, err := e.target(l.Puzzle)
+	t, f, done, err := e.filtered(l.Puzzle, l.filterFlags)
 	if err != nil {
 		return err
 	}
 	defer done()
-	f, err := l.filter(t.Puzzle)
-	if err != nil {
-		return err
-	}
 	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle)
 	if err := t.List(e.ctx, f, page, w.Write); err != nil {
 		return err
