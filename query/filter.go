@@ -45,6 +45,10 @@ type Filter struct {
 	Cells []Cell
 	Class int64 // 0: any class
 	Orbit int   // 0: any orbit size
+	// UpToSymmetry matches the cell conditions against all 8 images of a
+	// solution: a solution matches if one of its images meets them all.
+	// Since a class's members share their images, it selects whole classes.
+	UpToSymmetry bool
 }
 
 // IsZero reports whether f selects every solution.
@@ -92,4 +96,84 @@ func (f Filter) byteConditions(p canon.Puzzle) []byteCondition {
 		}
 	}
 	return out
+}
+
+// ParsePattern reads a --pattern. Magic squares: rows separated by '/',
+// values or '.' separated by spaces ("1 . . . / . . . . / . . . . / . . . 16").
+// Queens: one entry per row, the queen's 1-based column or '.' ("2 4 . . . .").
+// It returns the fixed cells as conditions.
+func ParsePattern(p canon.Puzzle, text string) ([]Cell, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: --pattern %q: %s", ErrFilter, text, fmt.Sprintf(format, args...))
+	}
+	var rows [][]string
+	if p.Kind == canon.Queens {
+		if strings.Contains(text, "/") {
+			return nil, bad("a queens pattern is one line of %d entries (a column or '.'), without '/'", p.N)
+		}
+		for _, f := range strings.Fields(text) {
+			rows = append(rows, []string{f})
+		}
+		if len(rows) != p.N {
+			return nil, bad("%d entries for %d rows; give one column or '.' per row, for example %q", len(rows), p.N, examplePattern(p))
+		}
+	} else {
+		for _, row := range strings.Split(text, "/") {
+			rows = append(rows, strings.Fields(row))
+		}
+		if len(rows) != p.N {
+			return nil, bad("%d rows; %s needs %d rows separated by '/', for example %q", len(rows), p, p.N, examplePattern(p))
+		}
+		for r, row := range rows {
+			if len(row) != p.N {
+				return nil, bad("row %d has %d entries; each row needs %d", r+1, len(row), p.N)
+			}
+		}
+	}
+	var cells []Cell
+	seen := map[int]int{} // value (magic) or column (queens) -> row
+	for r, row := range rows {
+		for c, entry := range row {
+			if entry == "." {
+				continue
+			}
+			v, err := strconv.Atoi(entry)
+			if err != nil {
+				return nil, bad("%q is neither a number nor '.'", entry)
+			}
+			limit := p.N * p.N
+			if p.Kind == canon.Queens {
+				limit = p.N
+			}
+			if v < 1 || v > limit {
+				return nil, bad("%d is out of range; use 1 to %d or '.'", v, limit)
+			}
+			if prev, ok := seen[v]; ok {
+				if p.Kind == canon.Queens {
+					return nil, bad("the queens of rows %d and %d are both in column %d", prev+1, r+1, v)
+				}
+				return nil, bad("%d appears twice; a magic square holds each value once", v)
+			}
+			seen[v] = r
+			if p.Kind == canon.Queens {
+				cells = append(cells, Cell{Row: r + 1, Col: v, Value: 1})
+			} else {
+				cells = append(cells, Cell{Row: r + 1, Col: c + 1, Value: v})
+			}
+		}
+	}
+	return cells, nil
+}
+
+func examplePattern(p canon.Puzzle) string {
+	if p.Kind == canon.Queens {
+		return "2" + strings.Repeat(" .", p.N-1)
+	}
+	row := strings.TrimSpace(strings.Repeat(". ", p.N))
+	rows := make([]string, p.N)
+	for i := range rows {
+		rows[i] = row
+	}
+	rows[0] = "1" + row[1:]
+	return strings.Join(rows, " / ")
 }

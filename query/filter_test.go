@@ -92,3 +92,49 @@ func FuzzParseCell(f *testing.F) {
 		}
 	})
 }
+
+func TestParsePattern(t *testing.T) {
+	magic4 := canon.Puzzle{Kind: canon.Magic, N: 4}
+	queens6 := canon.Puzzle{Kind: canon.Queens, N: 6}
+	cells, err := ParsePattern(magic4, "1 . . . / . . . . / . . 7 . / . . . 16")
+	if err != nil || fmt.Sprint(cells) != "[{1 1 1} {3 3 7} {4 4 16}]" {
+		t.Errorf("magic pattern: %v, %v", cells, err)
+	}
+	cells, err = ParsePattern(queens6, "2 4 . . . 5")
+	if err != nil || fmt.Sprint(cells) != "[{1 2 1} {2 4 1} {6 5 1}]" {
+		t.Errorf("queens pattern: %v, %v", cells, err)
+	}
+	for _, bad := range []struct {
+		p    canon.Puzzle
+		text string
+	}{
+		{magic4, ""}, {magic4, "1 . . ."}, {magic4, "1 . . . / . . . . / . . . . / . . ."},
+		{magic4, "0 . . . / . . . . / . . . . / . . . ."}, {magic4, "1 . . . / 1 . . . / . . . . / . . . ."},
+		{queens6, "1 2 3"}, {queens6, "1 . . . . 1"}, {queens6, "0 . . . . ."}, {queens6, "a . . . . ."},
+	} {
+		if _, err := ParsePattern(bad.p, bad.text); !errors.Is(err, ErrFilter) {
+			t.Errorf("ParsePattern(%s, %q) = %v, want ErrFilter", bad.p, bad.text, err)
+		}
+	}
+}
+
+func FuzzParsePattern(f *testing.F) {
+	for _, s := range []string{"1 . . . / . . . . / . . . . / . . . 16", "2 4 . . . .", ". . . . . . . .", "1 / 2", "99 . ."} {
+		f.Add(s)
+	}
+	puzzles := []canon.Puzzle{{Kind: canon.Magic, N: 4}, {Kind: canon.Magic, N: 3}, {Kind: canon.Queens, N: 6}, {Kind: canon.Queens, N: 8}}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range puzzles {
+			cells, err := ParsePattern(p, s)
+			if err != nil {
+				if !errors.Is(err, ErrFilter) {
+					t.Fatalf("%s %q: error %v does not wrap ErrFilter", p, s, err)
+				}
+				continue
+			}
+			if err := (Filter{Cells: cells}).Validate(p); err != nil {
+				t.Fatalf("%s %q: parsed cells %v fail validation: %v", p, s, cells, err)
+			}
+		}
+	})
+}

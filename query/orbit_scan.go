@@ -45,7 +45,7 @@ func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (in
 				if err := rows.Scan(&form, &orbit); err != nil {
 					return err
 				}
-				switch m := matchingMembers(&pulled, form, orbit); {
+				switch m := matchingMembers(&pulled, form, orbit, f.UpToSymmetry); {
 				case m == 0:
 				case classes:
 					counts[w]++
@@ -68,11 +68,15 @@ func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (in
 
 // matchingMembers counts the members of a class (canonical form, orbit
 // size) that meet the conditions, given the conditions pulled back through
-// each symmetry.
-func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64) int64 {
+// each symmetry. Up to symmetry, a member matches when any image does,
+// which holds for all members or none.
+func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToSymmetry bool) int64 {
 	var hits int64
 	for _, conds := range pulled {
 		if meets(form, conds) {
+			if upToSymmetry {
+				return orbit
+			}
 			hits++
 		}
 	}
@@ -102,7 +106,7 @@ func (t *Target) classesByScan(ctx context.Context, f Filter, page Page, fn func
 		if err := rows.Scan(&c.ID, &c.Canonical, &orbit); err != nil {
 			return err
 		}
-		if c.Matching = matchingMembers(&pulled, c.Canonical, orbit); c.Matching == 0 {
+		if c.Matching = matchingMembers(&pulled, c.Canonical, orbit, f.UpToSymmetry); c.Matching == 0 {
 			continue
 		}
 		if skip > 0 {

@@ -75,6 +75,17 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 	clauses := []string{"1"}
 	var args []any
 	conds := f.byteConditions(t.Puzzle)
+	if f.UpToSymmetry && len(conds) > 0 {
+		// One group of conditions per symmetry, any of which may hold.
+		var groups []string
+		for _, pulled := range pullBack(t.Puzzle, conds) {
+			group, groupArgs := cellClauses(pulled)
+			groups = append(groups, "("+strings.Join(group, " AND ")+")")
+			args = append(args, groupArgs...)
+		}
+		clauses = append(clauses, "("+strings.Join(groups, " OR ")+")")
+		conds = nil
+	}
 	prefix, rest := splitPrefix(conds)
 	if len(prefix) > 0 {
 		lo, err := t.lowerBound(ctx, prefix)
@@ -90,14 +101,9 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 		clauses = append(clauses, "s.id >= ? AND s.id < ?")
 		args = append(args, lo, hi)
 	}
-	for _, c := range rest {
-		op := "="
-		if !c.Equal {
-			op = "<>"
-		}
-		clauses = append(clauses, "substr(s.cells, ?, 1) "+op+" ?")
-		args = append(args, c.Pos+1, []byte{c.Value})
-	}
+	restClauses, restArgs := cellClauses(rest)
+	clauses = append(clauses, restClauses...)
+	args = append(args, restArgs...)
 	if f.Class != 0 {
 		ids, err := t.members(ctx, f.Class)
 		if err != nil {
@@ -113,6 +119,21 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 		args = append(args, f.Orbit)
 	}
 	return strings.Join(clauses, " AND "), args, nil
+}
+
+// cellClauses turns cell conditions into SQL conditions on s.cells.
+func cellClauses(conds []byteCondition) ([]string, []any) {
+	var clauses []string
+	var args []any
+	for _, c := range conds {
+		op := "="
+		if !c.Equal {
+			op = "<>"
+		}
+		clauses = append(clauses, "substr(s.cells, ?, 1) "+op+" ?")
+		args = append(args, c.Pos+1, []byte{c.Value})
+	}
+	return clauses, args
 }
 
 // splitPrefix takes the equality conditions on positions 0, 1, 2, ... as a
@@ -231,7 +252,7 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 // and a class filter to 8 IDs; anything else would read every solution.
 func (t *Target) scanClasses(f Filter) bool {
 	prefix, _ := splitPrefix(f.byteConditions(t.Puzzle))
-	return len(prefix) == 0 && f.Class == 0
+	return (len(prefix) == 0 || f.UpToSymmetry) && f.Class == 0
 }
 
 // Page limits a listing. Limit < 0 means no limit.

@@ -152,13 +152,25 @@ func (e *env) filtered(name string, flags filterFlags) (t *query.Target, f query
 
 // filterFlags are the filters shared by count, list, classes and export.
 type filterFlags struct {
-	Cell  []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
-	Class int64    `name:"class" placeholder:"ID" help:"Only members of this class."`
-	Orbit int      `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
+	Cell         []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
+	Pattern      string   `name:"pattern" placeholder:"GRID" help:"Cells to match: magic \"1 . . . / . . . . / . . . . / . . . 16\" (rows split by /), queens \"2 4 . . . .\" (1-based column or . per row)."`
+	UpToSymmetry bool     `name:"up-to-symmetry" help:"Match the --cell and --pattern conditions in any of the 8 orientations (selects whole classes)."`
+	Class        int64    `name:"class" placeholder:"ID" help:"Only members of this class."`
+	Orbit        int      `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
 }
 
 func (f filterFlags) filter(p canon.Puzzle) (query.Filter, error) {
-	out := query.Filter{Class: f.Class, Orbit: f.Orbit}
+	out := query.Filter{Class: f.Class, Orbit: f.Orbit, UpToSymmetry: f.UpToSymmetry}
+	if f.Pattern != "" {
+		cells, err := query.ParsePattern(p, f.Pattern)
+		if err != nil {
+			return out, err
+		}
+		out.Cells = append(out.Cells, cells...)
+	}
+	if f.UpToSymmetry && len(f.Cell) == 0 && f.Pattern == "" {
+		return out, usagef("--up-to-symmetry needs --cell or --pattern conditions to match")
+	}
 	for _, text := range f.Cell {
 		c, err := query.ParseCell(text)
 		if err != nil {

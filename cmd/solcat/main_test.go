@@ -140,6 +140,11 @@ func TestGolden(t *testing.T) {
 		{"export-queens6-csv", []string{"export", "queens:6"}},
 		{"export-magic3-jsonl", []string{"export", "magic:3", "--format", "jsonl"}},
 		{"export-queens8-classes", []string{"export", "queens:8", "--classes"}},
+		{"count-magic4-pattern", []string{"count", "magic:4", "--pattern", "1 . . . / . . . . / . . . . / . . . 16"}},
+		{"count-magic4-corner-up-to-symmetry", []string{"count", "magic:4", "--pattern", "1 . . . / . . . . / . . . . / . . . .", "--up-to-symmetry", "--classes"}},
+		{"list-queens8-pattern", []string{"list", "queens:8", "--pattern", "1 5 . . . . . ."}},
+		{"list-queens8-corner-up-to-symmetry", []string{"list", "queens:8", "--pattern", "1 . . . . . . .", "--up-to-symmetry", "--format", "csv"}},
+		{"classes-magic4-pattern-cell", []string{"classes", "magic:4", "--pattern", ". . . . / . 16 . . / . . . . / . . . .", "--cell", "1,1=1", "--limit", "3"}},
 		{"sql-puzzles", []string{"sql", "SELECT name, solutions, classes FROM puzzles WHERE kind = 'magic'"}},
 		{"sql-orbits-json", []string{"sql", "SELECT orbit, count(*) AS classes FROM classes_queens_10 GROUP BY orbit", "--format", "json"}},
 		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5 LIMIT 2", "--format", "jsonl"}},
@@ -220,6 +225,16 @@ func TestRefusals(t *testing.T) {
 		{"bench too big", "", []string{"bench", "queens:30"}, 2, "up to size 17"},
 		{"range backwards", "", []string{"build", "queens:8-4"}, 2, "runs backwards"},
 		{"negative workers", "", []string{"build", "queens:4", "--workers=-1"}, 2, "--workers -1"},
+		{"pattern rows", "", []string{"count", "magic:4", "--pattern", "1 . . . / . . . ."}, 2, "needs 4 rows"},
+		{"pattern width", "", []string{"count", "magic:4", "--pattern", "1 . . / . . . . / . . . . / . . . ."}, 2, "row 1 has 3 entries"},
+		{"pattern range", "", []string{"count", "magic:4", "--pattern", "17 . . . / . . . . / . . . . / . . . ."}, 2, "out of range"},
+		{"pattern repeat", "", []string{"count", "magic:4", "--pattern", "2 . . . / . . . . / . 2 . . / . . . ."}, 2, "appears twice"},
+		{"pattern word", "", []string{"count", "magic:4", "--pattern", "x . . . / . . . . / . . . . / . . . ."}, 2, "neither a number"},
+		{"queens pattern length", "", []string{"count", "queens:8", "--pattern", "1 5 ."}, 2, "3 entries for 8 rows"},
+		{"queens pattern column", "", []string{"count", "queens:6", "--pattern", "2 . 2 . . ."}, 2, "both in column 2"},
+		{"queens pattern slash", "", []string{"count", "queens:4", "--pattern", "1 . / . ."}, 2, "without '/'"},
+		{"queens pattern range", "", []string{"count", "queens:6", "--pattern", "7 . . . . ."}, 2, "out of range"},
+		{"up to symmetry alone", "", []string{"count", "queens:8", "--up-to-symmetry"}, 2, "needs --cell or --pattern"},
 		{"sql delete", "", []string{"sql", "DELETE FROM puzzles"}, 2, "read-only"},
 		{"sql update", "", []string{"sql", "UPDATE puzzles SET solutions = 0"}, 2, "read-only"},
 		{"sql drop", "", []string{"sql", "DROP TABLE puzzles"}, 2, "read-only"},
@@ -477,6 +492,37 @@ func TestBenchMethodsAgree(t *testing.T) {
 		}
 		if len(lines) < 3 {
 			t.Errorf("%s: %d methods ran", p, len(lines))
+		}
+	}
+}
+
+// TestUpToSymmetry checks --up-to-symmetry against an independent count over
+// the export (1 in any corner), and the SQL path (list) against the classes
+// path (count).
+func TestUpToSymmetry(t *testing.T) {
+	_, csvText, _ := solcat("export", "magic:4")
+	want := 0
+	for _, row := range strings.Split(strings.TrimSpace(csvText), "\n")[1:] {
+		f := strings.Split(row, ",")[4:]
+		if f[0] == "1" || f[3] == "1" || f[12] == "1" || f[15] == "1" {
+			want++
+		}
+	}
+	corner := []string{"--pattern", "1 . . . / . . . . / . . . . / . . . .", "--up-to-symmetry"}
+	_, count, _ := solcat(append([]string{"count", "magic:4"}, corner...)...)
+	_, list, _ := solcat(append([]string{"list", "magic:4"}, corner...)...)
+	if strings.TrimSpace(count) != fmt.Sprint(want) || strings.Count(list, "\n") != want || want != 1664 {
+		t.Errorf("1 in a corner: count %s, list %d lines, export scan %d; want 1664", count, strings.Count(list, "\n"), want)
+	}
+	for _, args := range [][]string{
+		{"queens:10", "--pattern", "1 . . . . . . . . .", "--up-to-symmetry"},
+		{"queens:10", "--cell", "2,4=1", "--cell", "3,3=0", "--up-to-symmetry"},
+		{"queens:9", "--pattern", ". 3 . . . . . . .", "--up-to-symmetry", "--orbit", "4"},
+	} {
+		_, c, _ := solcat(append([]string{"count"}, args...)...)
+		_, l, _ := solcat(append([]string{"list"}, args...)...)
+		if strings.TrimSpace(c) != fmt.Sprint(strings.Count(l, "\n")) {
+			t.Errorf("%v: count says %s, list gives %d", args, c, strings.Count(l, "\n"))
 		}
 	}
 }
