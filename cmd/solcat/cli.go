@@ -27,6 +27,7 @@ type cli struct {
 	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as CSV or JSON lines."`
 	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
 	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
+	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column or the orbit size."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 }
 

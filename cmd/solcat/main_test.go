@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,6 +147,10 @@ func TestGolden(t *testing.T) {
 		{"list-queens8-pattern", []string{"list", "queens:8", "--pattern", "1 5 . . . . . ."}},
 		{"list-queens8-corner-up-to-symmetry", []string{"list", "queens:8", "--pattern", "1 . . . . . . .", "--up-to-symmetry", "--format", "csv"}},
 		{"classes-magic4-pattern-cell", []string{"classes", "magic:4", "--pattern", ". . . . / . 16 . . / . . . . / . . . .", "--cell", "1,1=1", "--limit", "3"}},
+		{"stats-magic4-corner", []string{"stats", "magic:4", "--by", "cell:1,1"}},
+		{"stats-queens8-row1-ascii", []string{"stats", "queens:8", "--by", "row:1", "--ascii"}},
+		{"stats-queens12-orbit-csv", []string{"stats", "queens:12", "--by", "orbit", "--format", "csv"}},
+		{"stats-magic4-filtered-json", []string{"stats", "magic:4", "--by", "cell:2,2", "--cell", "1,1=1", "--format", "json"}},
 		{"sql-puzzles", []string{"sql", "SELECT name, solutions, classes FROM puzzles WHERE kind = 'magic'"}},
 		{"sql-orbits-json", []string{"sql", "SELECT orbit, count(*) AS classes FROM classes_queens_10 GROUP BY orbit", "--format", "json"}},
 		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5 LIMIT 2", "--format", "jsonl"}},
@@ -235,6 +241,10 @@ func TestRefusals(t *testing.T) {
 		{"queens pattern slash", "", []string{"count", "queens:4", "--pattern", "1 . / . ."}, 2, "without '/'"},
 		{"queens pattern range", "", []string{"count", "queens:6", "--pattern", "7 . . . . ."}, 2, "out of range"},
 		{"up to symmetry alone", "", []string{"count", "queens:8", "--up-to-symmetry"}, 2, "needs --cell or --pattern"},
+		{"stats by nothing", "", []string{"stats", "magic:4", "--by", "colour"}, 2, "use cell:R,C"},
+		{"stats cell off board", "", []string{"stats", "magic:4", "--by", "cell:5,5"}, 2, "rows and columns 1 to 4"},
+		{"stats row on magic", "", []string{"stats", "magic:4", "--by", "row:1"}, 2, "use cell:R,C"},
+		{"stats without by", "", []string{"stats", "magic:4"}, 2, "--by"},
 		{"sql delete", "", []string{"sql", "DELETE FROM puzzles"}, 2, "read-only"},
 		{"sql update", "", []string{"sql", "UPDATE puzzles SET solutions = 0"}, 2, "read-only"},
 		{"sql drop", "", []string{"sql", "DROP TABLE puzzles"}, 2, "read-only"},
@@ -523,6 +533,43 @@ func TestUpToSymmetry(t *testing.T) {
 		_, l, _ := solcat(append([]string{"list"}, args...)...)
 		if strings.TrimSpace(c) != fmt.Sprint(strings.Count(l, "\n")) {
 			t.Errorf("%v: count says %s, list gives %d", args, c, strings.Count(l, "\n"))
+		}
+	}
+}
+
+// TestStatsAgainstSQL compares stats (computed from the classes) with
+// GROUP BY over the stored solutions.
+func TestStatsAgainstSQL(t *testing.T) {
+	cases := []struct {
+		stats  []string
+		sql    string // groups by v, a value in hex; offset is added to it
+		offset int64
+	}{
+		{[]string{"stats", "magic:4", "--by", "cell:2,3"}, "SELECT hex(substr(cells, 7, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_magic_4 GROUP BY v ORDER BY v", 0},
+		{[]string{"stats", "queens:10", "--by", "row:4"}, "SELECT hex(substr(cells, 4, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_queens_10 GROUP BY v ORDER BY v", 1},
+		{[]string{"stats", "queens:11", "--by", "cell:3,5"}, "SELECT substr(cells, 3, 1) = x'04' AS v, count(*), count(DISTINCT class_id) FROM solutions_queens_11 GROUP BY v ORDER BY v", 0},
+		{[]string{"stats", "magic:4", "--by", "cell:4,4", "--cell", "1,2=15"}, "SELECT hex(substr(cells, 16, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_magic_4 WHERE substr(cells, 2, 1) = x'0F' GROUP BY v ORDER BY v", 0},
+	}
+	for _, tc := range cases {
+		_, got, errOut := solcat(append(tc.stats, "--format", "csv")...)
+		_, want, _ := solcat("sql", tc.sql, "--format", "csv")
+		var gotRows, wantRows []string
+		for _, l := range strings.Split(strings.TrimSpace(got), "\n")[1:] {
+			f := strings.Split(l, ",")
+			gotRows = append(gotRows, strings.Join(f[:3], ","))
+		}
+		for _, l := range strings.Split(strings.TrimSpace(want), "\n")[1:] {
+			f := strings.Split(l, ",")
+			v, _ := strconv.ParseInt(f[0], 16, 64) // 0 and 1 read the same in hex
+			wantRows = append(wantRows, fmt.Sprintf("%d,%s,%s", v+tc.offset, f[1], f[2]))
+		}
+		slices.SortFunc(wantRows, func(a, b string) int {
+			x, _ := strconv.Atoi(strings.Split(a, ",")[0])
+			y, _ := strconv.Atoi(strings.Split(b, ",")[0])
+			return x - y
+		})
+		if strings.Join(gotRows, ";") != strings.Join(wantRows, ";") {
+			t.Errorf("%v: stats %v%s, SQL %v", tc.stats, gotRows, errOut, wantRows)
 		}
 	}
 }

@@ -1,0 +1,172 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"solcat/canon"
+)
+
+// StatsBy names what a distribution is taken over: the value of one cell
+// (magic squares: 1..n²; queens: 1 for a queen, 0 for an empty square), the
+// column of the queen in one row (queens), or the orbit size.
+type StatsBy struct {
+	What     string // "cell", "row" or "orbit"
+	Row, Col int    // 1-based
+}
+
+// ParseStatsBy reads "cell:R,C", "row:R" or "orbit".
+func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
+	what, arg, _ := strings.Cut(text, ":")
+	bad := fmt.Errorf("%w: --by %q: use cell:R,C, row:R (queens) or orbit", ErrFilter, text)
+	switch what {
+	case "orbit":
+		if arg != "" {
+			return StatsBy{}, bad
+		}
+		return StatsBy{What: "orbit"}, nil
+	case "cell":
+		c, err := ParseCell(arg + "=1")
+		if err != nil {
+			return StatsBy{}, bad
+		}
+		if c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
+			return StatsBy{}, fmt.Errorf("%w: --by %q: %s has rows and columns 1 to %d", ErrFilter, text, p, p.N)
+		}
+		return StatsBy{What: "cell", Row: c.Row, Col: c.Col}, nil
+	case "row":
+		r, err := strconv.Atoi(arg)
+		if err != nil || p.Kind != canon.Queens {
+			return StatsBy{}, bad
+		}
+		if r < 1 || r > p.N {
+			return StatsBy{}, fmt.Errorf("%w: --by %q: %s has rows 1 to %d", ErrFilter, text, p, p.N)
+		}
+		return StatsBy{What: "row", Row: r}, nil
+	}
+	return StatsBy{}, bad
+}
+
+// StatsRow is one value of a distribution.
+type StatsRow struct {
+	Value     int     `json:"value"`
+	Solutions int64   `json:"solutions"`
+	Classes   int64   `json:"classes"` // classes with at least one such solution
+	Share     float64 `json:"share"`   // of the matching solutions
+}
+
+// Stats computes a distribution over the solutions that match f. It reads
+// the classes only: member s(C) of a class with canonical form C holds at a
+// cell what C holds at the cell that s carries there.
+func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, error) {
+	if err := t.NeedSolutions(); err != nil {
+		if by.What != "orbit" || !f.IsZero() {
+			return nil, err
+		}
+		r := t.Record
+		return finishStats(map[int][2]int64{1: {r.Orbit1, r.Orbit1}, 2: {2 * r.Orbit2, r.Orbit2},
+			4: {4 * r.Orbit4, r.Orbit4}, 8: {8 * r.Orbit8, r.Orbit8}}), nil
+	}
+	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
+	n := t.Puzzle.N
+	// where[s] is the stored byte that holds the statistic in member s(C).
+	var where [8]int
+	for k, s := range canon.All {
+		inv := s.Inverse()
+		switch by.What {
+		case "cell":
+			r, c := inv.Map(n, by.Row-1, by.Col-1)
+			where[k] = r*n + c // for queens: "is the queen of row r in column c"
+		case "row":
+			where[k] = by.Row - 1
+		}
+	}
+	q := "SELECT id, canonical, orbit FROM " + t.classes
+	var args []any
+	if f.Orbit != 0 {
+		q += " WHERE orbit = ?"
+		args = append(args, f.Orbit)
+	}
+	if f.Class != 0 {
+		q += map[bool]string{true: " AND", false: " WHERE"}[f.Orbit != 0] + " id = ?"
+		args = append(args, f.Class)
+	}
+	rows, err := t.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	acc := map[int][2]int64{} // value -> (solutions × 8, classes)
+	for rows.Next() {
+		var id, orbit int64
+		var form []byte
+		if err := rows.Scan(&id, &form, &orbit); err != nil {
+			return nil, err
+		}
+		anyImage := f.UpToSymmetry && slices.ContainsFunc(pulled[:], func(c []byteCondition) bool { return meets(form, c) })
+		seen := map[int]bool{}
+		for k, s := range canon.All {
+			if !anyImage && !meets(form, pulled[k]) {
+				continue
+			}
+			v := t.statValue(by, s, form, where[k], orbit)
+			a := acc[v]
+			a[0] += orbit
+			if !seen[v] {
+				seen[v] = true
+				a[1]++
+			}
+			acc[v] = a
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for v, a := range acc {
+		a[0] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
+		acc[v] = a
+	}
+	return finishStats(acc), nil
+}
+
+// statValue is the statistic of member s(C).
+func (t *Target) statValue(by StatsBy, s canon.Symmetry, form []byte, at int, orbit int64) int {
+	n := t.Puzzle.N
+	switch {
+	case by.What == "orbit":
+		return int(orbit)
+	case by.What == "row":
+		// The queen of row R in s(C) comes from the queen of C that s moves there.
+		for r, c := range form {
+			if r2, c2 := s.Map(n, r, int(c)); r2 == by.Row-1 {
+				return c2 + 1
+			}
+		}
+	case t.Puzzle.Kind == canon.Queens:
+		if int(form[at/n]) == at%n {
+			return 1
+		}
+		return 0
+	}
+	return int(form[at])
+}
+
+func finishStats(acc map[int][2]int64) []StatsRow {
+	var total int64
+	var out []StatsRow
+	for v, a := range acc {
+		if a[0] == 0 {
+			continue
+		}
+		total += a[0]
+		out = append(out, StatsRow{Value: v, Solutions: a[0], Classes: a[1]})
+	}
+	slices.SortFunc(out, func(a, b StatsRow) int { return a.Value - b.Value })
+	for i := range out {
+		out[i].Share = float64(out[i].Solutions) / float64(total)
+	}
+	return out
+}
