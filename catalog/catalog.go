@@ -48,6 +48,10 @@ func Create(ctx context.Context, path string) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkVersion(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
 	provider, err := goose.NewProvider(goose.DialectSQLite3, c.db.DB, migrations.FS())
 	if err == nil {
 		_, err = provider.Up(ctx)
@@ -57,6 +61,26 @@ func Create(ctx context.Context, path string) (*Catalog, error) {
 		return nil, fmt.Errorf("cannot prepare catalog %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// ErrNewerSchema means the catalog was written by a newer solcat.
+var ErrNewerSchema = errors.New("catalog schema is newer than this solcat")
+
+// checkVersion refuses a catalog whose schema is newer than the migrations
+// this program embeds: reading or writing it could lose what it holds.
+func (c *Catalog) checkVersion(ctx context.Context) error {
+	var has int
+	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'goose_db_version'`); err != nil || has == 0 {
+		return err
+	}
+	var version int64
+	if err := c.db.GetContext(ctx, &version, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`); err != nil {
+		return err
+	}
+	if latest := migrations.Latest(); version > latest {
+		return fmt.Errorf("%s: %w: it has schema version %d, this solcat knows versions up to %d; use a newer solcat", c.path, ErrNewerSchema, version, latest)
+	}
+	return nil
 }
 
 // Open opens an existing catalog for reading only.
@@ -74,6 +98,10 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	}
 	// Readers may use one connection per core: WAL lets them run at once.
 	c.db.SetMaxOpenConns(runtime.NumCPU())
+	if err := c.checkVersion(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
 	var n int
 	if err := c.db.GetContext(ctx, &n, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'puzzles'`); err != nil || n == 0 {
 		c.Close()
@@ -155,6 +183,7 @@ type Record struct {
 	BuildSeconds   float64       `db:"build_seconds" json:"build_seconds"`
 	BuiltAt        string        `db:"built_at" json:"built_at"`
 	SolverVersion  string        `db:"solver_version" json:"solver_version"`
+	ContentHash    string        `db:"content_hash" json:"content_hash"` // see ContentHash; empty for counts only
 }
 
 // Puzzles lists the puzzles the catalog holds, magic squares first, by size.

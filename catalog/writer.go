@@ -27,6 +27,7 @@ type Writer struct {
 	classes    *table
 	added      int64  // solution rows queued so far
 	arena      []byte // copies of the cells of the batch being queued
+	hash       *ContentHash
 }
 
 // Begin starts writing puzzle, replacing any previous content of it when
@@ -39,7 +40,7 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, batch int) (*Writer,
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{tx: tx, ctx: ctx, name: puzzle, batch: batch}
+	w := &Writer{tx: tx, ctx: ctx, name: puzzle, batch: batch, hash: NewContentHash()}
 	w.solTable, w.classTable = Tables(puzzle)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM puzzles WHERE name = ?`, puzzle); err != nil {
 		tx.Rollback()
@@ -60,6 +61,7 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, batch int) (*Writer,
 
 // AddClass queues one class row.
 func (w *Writer) AddClass(id int64, canonical []byte, orbit int) error {
+	w.hash.AddClass(canonical, orbit)
 	return w.classes.add(id, canonical, orbit)
 }
 
@@ -67,6 +69,7 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int) error {
 // order, 1, 2, 3, ... The cells are copied.
 func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
 	w.added++
+	w.hash.AddSolution(cells, classID, symmetry)
 	// Copies go to an arena that holds one batch, so a big build does not
 	// allocate once per row; the batch is sent before the arena is reused.
 	if len(w.arena)+len(cells) > cap(w.arena) {
@@ -95,6 +98,7 @@ func (w *Writer) Commit(rec Record) error {
 		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; nothing was stored", w.name, rec.Solutions, w.added, rows, maxID)
 	}
 	rec.Name = w.name
+	rec.ContentHash = w.hash.Sum()
 	if err := insertRecord(w.ctx, w.tx, rec); err != nil {
 		return err
 	}
@@ -104,11 +108,11 @@ func (w *Writer) Commit(rec Record) error {
 func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,
 		orbit1, orbit2, orbit4, orbit8, known_solutions, known_classes, verified, search_nodes,
-		workers, build_seconds, built_at, solver_version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		workers, build_seconds, built_at, solver_version, content_hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rec.Name, rec.Kind, rec.N, rec.Storage, rec.Solutions, rec.Classes,
 		rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8, rec.KnownSolutions, rec.KnownClasses, rec.Verified,
-		rec.SearchNodes, rec.Workers, rec.BuildSeconds, rec.BuiltAt, rec.SolverVersion)
+		rec.SearchNodes, rec.Workers, rec.BuildSeconds, rec.BuiltAt, rec.SolverVersion, rec.ContentHash)
 	if err != nil {
 		return fmt.Errorf("cannot record %s: %w", rec.Name, err)
 	}

@@ -6,6 +6,7 @@ package migrations
 import (
 	"embed"
 	"io/fs"
+	"strconv"
 	"strings"
 	"text/template"
 )
@@ -20,6 +21,22 @@ func FS() fs.FS {
 		panic(err) // the folder is embedded above; this cannot fail
 	}
 	return sub
+}
+
+// Latest is the highest migration version embedded here.
+func Latest() int64 {
+	entries, err := fs.ReadDir(files, "sql")
+	if err != nil {
+		panic(err) // the folder is embedded above; this cannot fail
+	}
+	var latest int64
+	for _, e := range entries {
+		prefix, _, _ := strings.Cut(e.Name(), "_")
+		if v, err := strconv.ParseInt(prefix, 10, 64); err == nil && v > latest {
+			latest = v
+		}
+	}
+	return latest
 }
 
 //go:embed puzzle_tables.sql

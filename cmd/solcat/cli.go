@@ -28,6 +28,7 @@ type cli struct {
 	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
 	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
 	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column or the orbit size."`
+	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 }
 

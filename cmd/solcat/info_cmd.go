@@ -63,14 +63,18 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\t")
+	fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
 	for _, r := range recs {
 		check := "no"
 		if r.Verified {
 			check = "matches"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%d\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
-			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, r.Workers)
+		content := "-"
+		if len(r.ContentHash) >= 16 {
+			content = r.ContentHash[:16] // the full SHA-256 is in --format json
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%d\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
+			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, r.Workers, content)
 	}
 	return w.Flush()
 }

@@ -357,7 +357,7 @@ func TestExportToFile(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range []string{"build", "count", "list", "classes", "show", "export", "info", "sql"} {
+	for _, cmd := range []string{"build", "count", "list", "classes", "show", "export", "info", "sql", "stats", "bench", "verify"} {
 		code, out, _ := solcat(cmd, "--help")
 		if code != 0 || !strings.Contains(out, "Examples:") {
 			t.Errorf("solcat %s --help: exit %d, no examples:\n%s", cmd, code, out)
@@ -571,5 +571,91 @@ func TestStatsAgainstSQL(t *testing.T) {
 		if strings.Join(gotRows, ";") != strings.Join(wantRows, ";") {
 			t.Errorf("%v: stats %v%s, SQL %v", tc.stats, gotRows, errOut, wantRows)
 		}
+	}
+}
+
+// TestVerifyNamesTampering changes a catalog through plain SQL and checks
+// that verify names each problem.
+func TestVerifyNamesTampering(t *testing.T) {
+	ctx := context.Background()
+	clean := filepath.Join(t.TempDir(), "clean.db")
+	if code, _, errOut := solcatDB(clean, "build", "queens:8", "magic:3"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := solcatDB(clean, "verify"); code != 0 || strings.Count(out, ": ok") != 2 {
+		t.Fatalf("clean catalog: exit %d, %q %s", code, out, errOut)
+	}
+	cases := []struct {
+		name  string
+		sql   string
+		wants []string
+	}{
+		{"changed cell", "UPDATE solutions_queens_8 SET cells = x'0001020304050607' WHERE id = 5",
+			[]string{"queens:8: solution 5: not a solution", "class 3: 7 members found", "content hash"}},
+		{"deleted row", "DELETE FROM solutions_queens_8 WHERE id = 7",
+			[]string{"solution 8: expected solution ID 7", "91 solutions stored, 92 recorded"}},
+		{"duplicate row", "INSERT INTO solutions_queens_8 (cells, class_sym) SELECT cells, class_sym FROM solutions_queens_8 WHERE id = 3",
+			[]string{"solution 93: not greater than the solution before it", "93 solutions stored, 92 recorded"}},
+		{"changed class", "UPDATE solutions_queens_8 SET class_sym = class_sym + 8 WHERE id = 10",
+			[]string{"solution 10: stored in class", "content hash"}},
+		{"changed symmetry", "UPDATE solutions_queens_8 SET class_sym = (class_sym & ~7) | ((class_sym + 1) & 7) WHERE id = 20",
+			[]string{"solution 20: symmetry"}},
+		{"changed orbit", "UPDATE classes_magic_3 SET orbit = 4 WHERE id = 1",
+			[]string{"magic:3: class 1: stored form is not canonical or its orbit 4 is wrong", "class 1: 8 members found, orbit size 4"}},
+		{"changed count", "UPDATE puzzles SET solutions = 93 WHERE name = 'queens:8'",
+			[]string{"queens:8: recorded counts 93 solutions", "92 solutions stored, 93 recorded"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "tampered.db")
+			data, err := os.ReadFile(clean)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(db, data, 0o644)
+			cat, err := catalog.Create(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cat.DB().ExecContext(ctx, tc.sql); err != nil {
+				t.Fatal(err)
+			}
+			cat.Close()
+			code, out, errOut := solcatDB(db, "verify")
+			if code != 1 || !strings.Contains(errOut, "problem(s) found") {
+				t.Errorf("exit %d, stderr %q; want 1 and a count of problems", code, errOut)
+			}
+			for _, want := range tc.wants {
+				if !strings.Contains(out, want) {
+					t.Errorf("verify output does not name %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+func TestNewerSchemaIsRefused(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "future.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:4"); code != 0 {
+		t.Fatal(errOut)
+	}
+	cat, err := catalog.Create(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.DB().ExecContext(ctx, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	cat.Close()
+	before := fileHash(t, db)
+	for _, args := range [][]string{{"count", "queens:4"}, {"build", "queens:5"}, {"info"}} {
+		code, _, errOut := solcatDB(db, args...)
+		if code != 1 || !strings.Contains(errOut, "schema version 99, this solcat knows versions up to 3") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+	if fileHash(t, db) != before {
+		t.Error("the newer catalog was changed")
 	}
 }

@@ -1,0 +1,119 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// Verify re-checks a stored puzzle from its tables alone and reports each
+// problem it finds: every solution obeys the rules, solution and class IDs
+// are the lexicographic ranks, every solution's class and symmetry agree
+// with its canonical form, every class has as many members as its orbit
+// size, the counts equal the record and the published values, and the
+// content hash equals the one recorded at build time.
+func (t *Target) Verify(ctx context.Context, report func(problem string)) error {
+	p, rec := t.Puzzle, t.Record
+	problem := func(format string, args ...any) { report(fmt.Sprintf(format, args...)) }
+	if known, ok := enumerate.KnownCounts(p); ok {
+		got := [9]int64{1: rec.Orbit1, 2: rec.Orbit2, 4: rec.Orbit4, 8: rec.Orbit8}
+		if rec.Solutions != known.Solutions || rec.Classes != known.Classes || (known.Orbits != [9]int64{} && got != known.Orbits) {
+			problem("recorded counts %d solutions, %d classes, orbits %d/%d/%d/%d differ from the published %d, %d, %d/%d/%d/%d",
+				rec.Solutions, rec.Classes, got[1], got[2], got[4], got[8], known.Solutions, known.Classes,
+				known.Orbits[1], known.Orbits[2], known.Orbits[4], known.Orbits[8])
+		}
+	}
+	if rec.Storage == "counts" {
+		return nil
+	}
+	hash := catalog.NewContentHash()
+	canonicalizer := canon.NewCanonicalizer(p)
+
+	// Classes: IDs 1, 2, ... with canonical forms in increasing order.
+	var forms [][]byte
+	var orbits []int
+	var orbitCounts [9]int64
+	var prev []byte
+	err := each(ctx, t.db, "SELECT id, canonical, orbit, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
+		if c.ID != int64(len(forms)+1) {
+			problem("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, len(forms)+1)
+		}
+		if err := p.Check(c.Canonical); err != nil {
+			problem("class %d: canonical form is not a solution: %v", c.ID, err)
+		} else if f := canonicalizer.Canonical(c.Canonical); !bytes.Equal(f.Canonical, c.Canonical) || f.Orbit != c.Orbit {
+			problem("class %d: stored form is not canonical or its orbit %d is wrong (computed %d)", c.ID, c.Orbit, f.Orbit)
+		}
+		if prev != nil && bytes.Compare(c.Canonical, prev) <= 0 {
+			problem("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1)
+		}
+		prev = c.Canonical
+		forms = append(forms, c.Canonical)
+		orbits = append(orbits, c.Orbit)
+		if c.Orbit == 1 || c.Orbit == 2 || c.Orbit == 4 || c.Orbit == 8 {
+			orbitCounts[c.Orbit]++
+		}
+		hash.AddClass(c.Canonical, c.Orbit)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	// Solutions: IDs 1, 2, ... in increasing order, each in its class.
+	members := make([]int, len(forms))
+	var count, lastID int64
+	prev = nil
+	err = each(ctx, t.db, "SELECT s.id, s.cells, s.class_id, s.symmetry, 0 AS orbit FROM "+t.solutions+" s ORDER BY s.id", nil, func(s Solution) error {
+		count++
+		if s.ID != lastID+1 {
+			problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1)
+		}
+		lastID = s.ID
+		if err := p.Check(s.Cells); err != nil {
+			problem("solution %d: not a solution: %v", s.ID, err)
+		} else {
+			f := canonicalizer.Canonical(s.Cells)
+			switch {
+			case s.ClassID < 1 || s.ClassID > int64(len(forms)):
+				problem("solution %d: class %d does not exist", s.ID, s.ClassID)
+			case !bytes.Equal(f.Canonical, forms[s.ClassID-1]):
+				problem("solution %d: stored in class %d, but its canonical form is not that class's", s.ID, s.ClassID)
+			case f.From != s.Symmetry:
+				problem("solution %d: symmetry %s stored, %s computed", s.ID, s.Symmetry, f.From)
+			default:
+				members[s.ClassID-1]++
+			}
+		}
+		if prev != nil && bytes.Compare(s.Cells, prev) <= 0 {
+			problem("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID)
+		}
+		prev = s.Cells
+		hash.AddSolution(s.Cells, s.ClassID, int(s.Symmetry))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, m := range members {
+		if m != orbits[i] {
+			problem("class %d: %d members found, orbit size %d", i+1, m, orbits[i])
+		}
+	}
+	gotOrbits := [9]int64{1: rec.Orbit1, 2: rec.Orbit2, 4: rec.Orbit4, 8: rec.Orbit8}
+	switch {
+	case count != rec.Solutions:
+		problem("%d solutions stored, %d recorded", count, rec.Solutions)
+	case int64(len(forms)) != rec.Classes:
+		problem("%d classes stored, %d recorded", len(forms), rec.Classes)
+	case orbitCounts != gotOrbits:
+		problem("classes by orbit size stored %v, recorded %v", orbitCounts, gotOrbits)
+	}
+	if sum := hash.Sum(); sum != rec.ContentHash {
+		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
+	}
+	return nil
+}
