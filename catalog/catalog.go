@@ -120,6 +120,9 @@ func open(ctx context.Context, path, dsn string) (*Catalog, error) {
 	db.SetMaxOpenConns(1)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		if strings.Contains(err.Error(), "malformed") {
+			return nil, fmt.Errorf("cannot open catalog %s: %w; the file is damaged (truncated?): build a new one with 'solcat --db NEW build'", path, err)
+		}
 		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
 	}
 	return &Catalog{db: db, path: path}, nil

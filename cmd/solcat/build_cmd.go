@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -95,6 +96,9 @@ func (b *buildCmd) Run(e *env) error {
 			out.Flush()
 			if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil && !b.CountOnly {
 				return fmt.Errorf("interrupted while building %s; it was not stored and the catalog keeps what it had: run the same command again", p)
+			}
+			if msg := err.Error(); strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full") {
+				return fmt.Errorf("%s was not stored, the catalog keeps what it had: %w; check free disk space and the file size limit, then run the same command again", p, err)
 			}
 			return err
 		}

@@ -193,6 +193,9 @@ func TestRefusals(t *testing.T) {
 	dir := t.TempDir()
 	notSQLite := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notSQLite, []byte("not a catalog\n"), 0o644)
+	truncated := filepath.Join(dir, "truncated.db")
+	whole, _ := os.ReadFile(catalogPath)
+	os.WriteFile(truncated, whole[:100000], 0o644)
 	cases := []struct {
 		name string
 		db   string // "" for the shared catalog
@@ -259,6 +262,7 @@ func TestRefusals(t *testing.T) {
 		{"missing db", filepath.Join(dir, "absent.db"), []string{"count", "queens:8"}, 1, "run 'solcat build'"},
 		{"not sqlite", notSQLite, []string{"count", "queens:8"}, 1, "not an SQLite database"},
 		{"not sqlite build", notSQLite, []string{"build", "queens:4"}, 1, "not an SQLite database"},
+		{"truncated catalog", truncated, []string{"count", "queens:8"}, 1, "the file is damaged"},
 		{"export folder missing", "", []string{"export", "queens:6", "--output", filepath.Join(dir, "nope", "x.csv")}, 2, "does not exist"},
 	}
 	before := fileHash(t, catalogPath)
