@@ -18,7 +18,7 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 		t.Fatal(err)
 	}
 	defer w.Rollback()
-	if err := w.AddClass(1, []byte{1, 2, 3}, 8); err != nil {
+	if err := w.AddClass(1, []byte{1, 2, 3}, 8, 0); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= rows; i++ {

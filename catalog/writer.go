@@ -55,14 +55,14 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, batch int) (*Writer,
 	// Solution rows take the next rowid, which is the solution ID because
 	// they are added in ID order to an empty table (Commit checks it).
 	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (cells, class_sym) VALUES ", columns: 2}
-	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit) VALUES ", columns: 3}
+	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit, props) VALUES ", columns: 4}
 	return w, nil
 }
 
-// AddClass queues one class row.
-func (w *Writer) AddClass(id int64, canonical []byte, orbit int) error {
+// AddClass queues one class row; props is the class's property bit set.
+func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
 	w.hash.AddClass(canonical, orbit)
-	return w.classes.add(id, canonical, orbit)
+	return w.classes.add(id, canonical, orbit, int64(props))
 }
 
 // AddSolution queues the next solution row; solutions must come in ID

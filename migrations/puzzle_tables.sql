@@ -11,7 +11,8 @@
 CREATE TABLE {{.Classes}} (
     id        INTEGER PRIMARY KEY,  -- class ID: rank of the canonical form
     canonical BLOB NOT NULL,        -- smallest of the 8 images (Frénicle form for magic squares)
-    orbit     INTEGER NOT NULL      -- members: 1, 2, 4 or 8
+    orbit     INTEGER NOT NULL,     -- members: 1, 2, 4 or 8
+    props     INTEGER NOT NULL      -- class properties, a bit set (see canon.Property)
 );
 -- class_id and symmetry are packed into one stored integer and read back
 -- through virtual generated columns, which cost no space: one integer binds

@@ -49,10 +49,14 @@ type Filter struct {
 	// solution: a solution matches if one of its images meets them all.
 	// Since a class's members share their images, it selects whole classes.
 	UpToSymmetry bool
+	// Props selects classes that have every property in the set.
+	Props canon.Property
 }
 
 // IsZero reports whether f selects every solution.
-func (f Filter) IsZero() bool { return len(f.Cells) == 0 && f.Class == 0 && f.Orbit == 0 }
+func (f Filter) IsZero() bool {
+	return len(f.Cells) == 0 && f.Class == 0 && f.Orbit == 0 && f.Props == 0
+}
 
 // Validate checks f against the puzzle's board and values.
 func (f Filter) Validate(p canon.Puzzle) error {

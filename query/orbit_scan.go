@@ -28,12 +28,9 @@ func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (in
 	for w := 0; w < workers; w++ {
 		lo, hi := total*int64(w)/int64(workers)+1, total*int64(w+1)/int64(workers)
 		g.Go(func() error {
-			q := "SELECT canonical, orbit FROM " + t.classes + " WHERE id BETWEEN ? AND ?"
-			args := []any{lo, hi}
-			if f.Orbit != 0 {
-				q += " AND orbit = ?"
-				args = append(args, f.Orbit)
-			}
+			cw, cargs := classConditions(f)
+			q := "SELECT canonical, orbit FROM " + t.classes + " WHERE id BETWEEN ? AND ? AND " + cw
+			args := append([]any{lo, hi}, cargs...)
 			rows, err := t.db.QueryContext(gctx, q, args...)
 			if err != nil {
 				return err
@@ -88,13 +85,8 @@ func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToS
 // countByClasses.
 func (t *Target) classesByScan(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
-	q := "SELECT id, canonical, orbit FROM " + t.classes
-	var args []any
-	if f.Orbit != 0 {
-		q += " WHERE orbit = ?"
-		args = append(args, f.Orbit)
-	}
-	rows, err := t.db.QueryContext(ctx, q+" ORDER BY id", args...)
+	cw, args := classConditions(f)
+	rows, err := t.db.QueryContext(ctx, "SELECT id, canonical, orbit, props FROM "+t.classes+" WHERE "+cw+" ORDER BY id", args...)
 	if err != nil {
 		return err
 	}
@@ -103,7 +95,7 @@ func (t *Target) classesByScan(ctx context.Context, f Filter, page Page, fn func
 	for rows.Next() && left != 0 {
 		var c Class
 		var orbit int64
-		if err := rows.Scan(&c.ID, &c.Canonical, &orbit); err != nil {
+		if err := rows.Scan(&c.ID, &c.Canonical, &orbit, &c.Props); err != nil {
 			return err
 		}
 		if c.Matching = matchingMembers(&pulled, c.Canonical, orbit, f.UpToSymmetry); c.Matching == 0 {

@@ -166,9 +166,10 @@ type solutionJSON struct {
 }
 
 type classJSON struct {
-	Class    int64 `json:"class"`
-	Orbit    int   `json:"orbit"`
-	Matching int64 `json:"matching"`
+	Class    int64    `json:"class"`
+	Orbit    int      `json:"orbit"`
+	Matching int64    `json:"matching"`
+	Props    []string `json:"props"`
 	cellsJSON
 }
 
@@ -193,17 +194,17 @@ func NewSolutionWriter(out io.Writer, format Format, p canon.Puzzle) *Writer[Sol
 // cells (see cellsJSON).
 func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64) *Writer[Class] {
 	w := newWriter[Class](out, format)
-	w.header = append([]string{"class", "orbit", "matching"}, cellColumns(p)...)
+	w.header = append([]string{"class", "orbit", "matching", "props"}, cellColumns(p)...)
 	width := len(strconv.FormatInt(max(maxID, 10), 10))
 	w.text = func(c Class) string {
-		return fmt.Sprintf("%*d  %d  %d  %s", width, c.ID, c.Orbit, c.Matching, Cells(p, c.Canonical))
+		return fmt.Sprintf("%*d  %d  %d  %s  %s", width, c.ID, c.Orbit, c.Matching, Cells(p, c.Canonical), c.Props)
 	}
 	w.fields = func(c Class) []string {
-		return append([]string{strconv.FormatInt(c.ID, 10), strconv.Itoa(c.Orbit), strconv.FormatInt(c.Matching, 10)},
+		return append([]string{strconv.FormatInt(c.ID, 10), strconv.Itoa(c.Orbit), strconv.FormatInt(c.Matching, 10), c.Props.String()},
 			cellFields(p, c.Canonical)...)
 	}
 	w.object = func(c Class) any {
-		return classJSON{c.ID, c.Orbit, c.Matching, toCellsJSON(p, c.Canonical)}
+		return classJSON{c.ID, c.Orbit, c.Matching, c.Props.Names(), toCellsJSON(p, c.Canonical)}
 	}
 	return w
 }

@@ -42,10 +42,11 @@ type Solution struct {
 
 // Class is one stored class, with how many of its members matched a filter.
 type Class struct {
-	ID        int64  `db:"id"`
-	Canonical []byte `db:"canonical"`
-	Orbit     int    `db:"orbit"`
-	Matching  int64  `db:"matching"`
+	ID        int64          `db:"id"`
+	Canonical []byte         `db:"canonical"`
+	Orbit     int            `db:"orbit"`
+	Props     canon.Property `db:"props"`
+	Matching  int64          `db:"matching"`
 }
 
 // ErrCountsOnly means the puzzle's solutions are not stored, only its counts.
@@ -114,11 +115,27 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 			args = append(args, id)
 		}
 	}
-	if f.Orbit != 0 {
-		clauses = append(clauses, "s.class_id IN (SELECT id FROM "+t.classes+" WHERE orbit = ?)")
-		args = append(args, f.Orbit)
+	if f.Orbit != 0 || f.Props != 0 {
+		cw, cargs := classConditions(f)
+		clauses = append(clauses, "s.class_id IN (SELECT id FROM "+t.classes+" WHERE "+cw+")")
+		args = append(args, cargs...)
 	}
 	return strings.Join(clauses, " AND "), args, nil
+}
+
+// classConditions are the filter's conditions on the classes table.
+func classConditions(f Filter) (string, []any) {
+	conds := []string{"1"}
+	var args []any
+	if f.Orbit != 0 {
+		conds = append(conds, "orbit = ?")
+		args = append(args, f.Orbit)
+	}
+	if f.Props != 0 {
+		conds = append(conds, "props & ? = ?")
+		args = append(args, int64(f.Props), int64(f.Props))
+	}
+	return strings.Join(conds, " AND "), args
 }
 
 // cellClauses turns cell conditions into SQL conditions on s.cells.
@@ -276,7 +293,7 @@ func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class
 		return err
 	}
 	if f.IsZero() {
-		q := "SELECT id, canonical, orbit, orbit AS matching FROM " + t.classes + " ORDER BY id LIMIT ? OFFSET ?"
+		q := "SELECT id, canonical, orbit, props, orbit AS matching FROM " + t.classes + " ORDER BY id LIMIT ? OFFSET ?"
 		return each(ctx, t.db, q, []any{page.Limit, page.Offset}, fn)
 	}
 	if t.scanClasses(f) {
@@ -286,7 +303,7 @@ func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class
 	if err != nil {
 		return err
 	}
-	q := "SELECT c.id, c.canonical, c.orbit, count(*) AS matching FROM " + t.solutions + " s JOIN " + t.classes +
+	q := "SELECT c.id, c.canonical, c.orbit, c.props, count(*) AS matching FROM " + t.solutions + " s JOIN " + t.classes +
 		" c ON c.id = s.class_id WHERE " + where + " GROUP BY s.class_id ORDER BY s.class_id LIMIT ? OFFSET ?"
 	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), fn)
 }
@@ -300,7 +317,7 @@ func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
 	if err := t.NeedSolutions(); err != nil {
 		return c, err
 	}
-	err := t.db.GetContext(ctx, &c, "SELECT id, canonical, orbit, orbit AS matching FROM "+t.classes+" WHERE id = ?", id)
+	err := t.db.GetContext(ctx, &c, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" WHERE id = ?", id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, id)
 	}

@@ -84,14 +84,10 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 			where[k] = by.Row - 1
 		}
 	}
-	q := "SELECT id, canonical, orbit FROM " + t.classes
-	var args []any
-	if f.Orbit != 0 {
-		q += " WHERE orbit = ?"
-		args = append(args, f.Orbit)
-	}
+	cw, args := classConditions(f)
+	q := "SELECT id, canonical, orbit FROM " + t.classes + " WHERE " + cw
 	if f.Class != 0 {
-		q += map[bool]string{true: " AND", false: " WHERE"}[f.Orbit != 0] + " id = ?"
+		q += " AND id = ?"
 		args = append(args, f.Class)
 	}
 	rows, err := t.db.QueryContext(ctx, q, args...)

@@ -38,7 +38,7 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	var orbits []int
 	var orbitCounts [9]int64
 	var prev []byte
-	err := each(ctx, t.db, "SELECT id, canonical, orbit, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
+	err := each(ctx, t.db, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
 		if c.ID != int64(len(forms)+1) {
 			problem("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, len(forms)+1)
 		}
@@ -46,6 +46,9 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 			problem("class %d: canonical form is not a solution: %v", c.ID, err)
 		} else if f := canonicalizer.Canonical(c.Canonical); !bytes.Equal(f.Canonical, c.Canonical) || f.Orbit != c.Orbit {
 			problem("class %d: stored form is not canonical or its orbit %d is wrong (computed %d)", c.ID, c.Orbit, f.Orbit)
+		}
+		if want := p.Properties(c.Canonical); p.Check(c.Canonical) == nil && c.Props != want {
+			problem("class %d: properties %s stored, %s computed", c.ID, c.Props, want)
 		}
 		if prev != nil && bytes.Compare(c.Canonical, prev) <= 0 {
 			problem("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1)

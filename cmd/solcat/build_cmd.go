@@ -156,7 +156,11 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
 	var written int64
 	counts, err := enumerate.QueensCatalog(e.ctx, p.N, opt,
-		func(id int64, form []byte, orbit int) error { return w.AddClass(id, form, orbit) },
+		func(id int64, form []byte, orbit int) error {
+			// For queens the properties are the symmetry type, which the orbit gives.
+			props := map[int]canon.Property{2: canon.Rot90Symmetric, 4: canon.Rot180Only, 8: canon.Asymmetric}[orbit]
+			return w.AddClass(id, form, orbit, uint32(props))
+		},
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
 			return w.AddSolution(sol, class, int(from))
@@ -182,7 +186,7 @@ func storeClassified(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Op
 			return err
 		}
 		if place.NewClass {
-			if err := w.AddClass(place.ClassID, sol, place.Orbit); err != nil {
+			if err := w.AddClass(place.ClassID, sol, place.Orbit, uint32(p.Properties(sol))); err != nil {
 				return err
 			}
 		}

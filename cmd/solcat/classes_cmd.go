@@ -42,7 +42,7 @@ func (c *classesCmd) Run(e *env) error {
 	}
 	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes)
 	if format == query.Text {
-		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form\n", t.Puzzle)
+		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form, properties\n", t.Puzzle)
 	}
 	if err := t.Classes(e.ctx, f, page, w.Write); err != nil {
 		return err

@@ -157,12 +157,20 @@ type filterFlags struct {
 	Cell         []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
 	Pattern      string   `name:"pattern" placeholder:"GRID" help:"Cells to match: magic \"1 . . . / . . . . / . . . . / . . . 16\" (rows split by /), queens \"2 4 . . . .\" (1-based column or . per row)."`
 	UpToSymmetry bool     `name:"up-to-symmetry" help:"Match the --cell and --pattern conditions in any of the 8 orientations (selects whole classes)."`
+	Prop         []string `name:"prop" placeholder:"NAME" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary; queens rot90-symmetric, rot180-only, asymmetric."`
 	Class        int64    `name:"class" placeholder:"ID" help:"Only members of this class."`
 	Orbit        int      `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
 }
 
 func (f filterFlags) filter(p canon.Puzzle) (query.Filter, error) {
 	out := query.Filter{Class: f.Class, Orbit: f.Orbit, UpToSymmetry: f.UpToSymmetry}
+	for _, name := range f.Prop {
+		prop, ok := canon.ParseProperty(p.Kind, name)
+		if !ok {
+			return out, usagef("--prop %q is not a property of %s puzzles; use one of: %s", name, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
+		}
+		out.Props |= prop
+	}
 	if f.Pattern != "" {
 		cells, err := query.ParsePattern(p, f.Pattern)
 		if err != nil {

@@ -74,7 +74,7 @@ func (s *showCmd) Run(e *env) error {
 		}{t.Puzzle.String(), rawJSON(cw.String()), fixedBy, rawJSON(buf.String())})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\n\n", t.Puzzle, class.ID, t.Record.Classes, class.Orbit, strings.Join(fixedBy, ", "))
+	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", t.Puzzle, class.ID, t.Record.Classes, class.Orbit, strings.Join(fixedBy, ", "), class.Props)
 	b.WriteString(drawGrid(t.Puzzle, class.Canonical, s.ASCII))
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(members))
 	width := len(strconv.FormatInt(t.Record.Solutions, 10))

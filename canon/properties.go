@@ -1,0 +1,144 @@
+package canon
+
+import "strings"
+
+// A Property is a class invariant: it holds for all members of a class or
+// for none, so it is computed once from the canonical form.
+type Property uint32
+
+const (
+	// Pandiagonal: every broken diagonal, in both directions, sums to the
+	// magic constant.
+	Pandiagonal Property = 1 << iota
+	// Associative: cells symmetric about the centre sum to n²+1.
+	Associative
+	// MostPerfect (orders divisible by 4): every 2×2 block, wrapping around
+	// the edges, sums to 2(n²+1), and cells n/2 apart along a diagonal
+	// (wrapping) are complementary.
+	MostPerfect
+	// SelfComplementary: replacing every x by n²+1-x gives a member of the
+	// same class.
+	SelfComplementary
+	// Rot90Symmetric (queens): fixed by the quarter turn (orbit 2).
+	Rot90Symmetric
+	// Rot180Only (queens): fixed by the half turn but not the quarter turn (orbit 4).
+	Rot180Only
+	// Asymmetric (queens): fixed by no symmetry but the identity (orbit 8).
+	Asymmetric
+)
+
+var propertyNames = []struct {
+	p    Property
+	kind Kind
+	name string
+}{
+	{Pandiagonal, Magic, "pandiagonal"},
+	{Associative, Magic, "associative"},
+	{MostPerfect, Magic, "most-perfect"},
+	{SelfComplementary, Magic, "self-complementary"},
+	{Rot90Symmetric, Queens, "rot90-symmetric"},
+	{Rot180Only, Queens, "rot180-only"},
+	{Asymmetric, Queens, "asymmetric"},
+}
+
+// PropertyNames lists the properties of a kind of puzzle.
+func PropertyNames(k Kind) []string {
+	var out []string
+	for _, pn := range propertyNames {
+		if pn.kind == k {
+			out = append(out, pn.name)
+		}
+	}
+	return out
+}
+
+// ParseProperty reads a property name of a kind of puzzle.
+func ParseProperty(k Kind, name string) (Property, bool) {
+	for _, pn := range propertyNames {
+		if pn.kind == k && pn.name == name {
+			return pn.p, true
+		}
+	}
+	return 0, false
+}
+
+// Names lists the properties in ps.
+func (ps Property) Names() []string {
+	out := []string{}
+	for _, pn := range propertyNames {
+		if ps&pn.p != 0 {
+			out = append(out, pn.name)
+		}
+	}
+	return out
+}
+
+// String joins the names with commas, or "-" for none.
+func (ps Property) String() string {
+	if names := ps.Names(); len(names) > 0 {
+		return strings.Join(names, ",")
+	}
+	return "-"
+}
+
+// Properties computes the properties of a solution (any member of its class
+// gives the same answer).
+func (p Puzzle) Properties(sol []byte) Property {
+	n := p.N
+	if p.Kind == Queens {
+		switch len(p.Stabilizer(sol)) {
+		case 4:
+			return Rot90Symmetric
+		case 2:
+			return Rot180Only
+		case 1:
+			return Asymmetric
+		}
+		return 0 // n = 1: fixed by everything
+	}
+	at := func(r, c int) int { return int(sol[((r%n+n)%n)*n+(c%n+n)%n]) }
+	target := n * (n*n + 1) / 2
+	comp := n*n + 1
+	var props Property
+	pan := true
+	for k := 0; k < n && pan; k++ {
+		down, up := 0, 0
+		for i := 0; i < n; i++ {
+			down += at(i, i+k)
+			up += at(i, k-i)
+		}
+		pan = down == target && up == target
+	}
+	if pan {
+		props |= Pandiagonal
+	}
+	assoc := true
+	for i := 0; i < n*n && assoc; i++ {
+		assoc = int(sol[i])+int(sol[n*n-1-i]) == comp
+	}
+	if assoc {
+		props |= Associative
+	}
+	if n%4 == 0 && pan {
+		most := true
+		for r := 0; r < n && most; r++ {
+			for c := 0; c < n && most; c++ {
+				most = at(r, c)+at(r, c+1)+at(r+1, c)+at(r+1, c+1) == 2*comp &&
+					at(r, c)+at(r+n/2, c+n/2) == comp
+			}
+		}
+		if most {
+			props |= MostPerfect
+		}
+	}
+	complement := make([]byte, len(sol))
+	for i, v := range sol {
+		complement[i] = byte(comp) - v
+	}
+	c := NewCanonicalizer(p)
+	a := string(c.Canonical(sol).Canonical)
+	if string(c.Canonical(complement).Canonical) == a {
+		props |= SelfComplementary
+	}
+	return props
+}
