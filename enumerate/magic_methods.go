@@ -3,6 +3,7 @@ package enumerate
 import (
 	"context"
 	"fmt"
+	"math/bits"
 )
 
 func checkMagicOrder(n int) error {
@@ -122,7 +123,7 @@ func magicRowSets(ctx context.Context, n int, emit Emit) (Stats, error) {
 			return
 		}
 		for rest := set; rest != 0; rest &= rest - 1 {
-			v := trailing(rest)
+			v := bits.TrailingZeros32(rest)
 			st.Nodes++
 			grid[r*n+c] = byte(v)
 			colSum[c] += v
@@ -174,13 +175,4 @@ func magicRowSets(ctx context.Context, n int, emit Emit) (Stats, error) {
 	}
 	rows(0, 0)
 	return st, err
-}
-
-func trailing(x uint32) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
 }

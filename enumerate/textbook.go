@@ -1,7 +1,5 @@
 package enumerate
 
-import "math/bits"
-
 // TextbookQueens is the textbook counter kept as the speed baseline: bitmask
 // backtracking (three integers for the columns and the two diagonals), with
 // the first-row queen only on the left half and the count doubled, plus the
@@ -39,5 +37,3 @@ func TextbookQueens(n int) Stats {
 	}
 	return st
 }
-
-var _ = bits.TrailingZeros32
