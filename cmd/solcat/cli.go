@@ -16,7 +16,7 @@ import (
 
 // cli is the whole command line. Flags declared here apply to every command.
 type cli struct {
-	DB     string `name:"db" env:"SOLCAT_DB" default:"./solcat.db" help:"Catalog file (env SOLCAT_DB)."`
+	DB     string `name:"db" env:"SOLCAT_DB" default:"./solcat.db" help:"Catalog file."`
 	Format string `name:"format" enum:",text,json,jsonl,csv" default:"" help:"Output format: text, json, jsonl or csv, where the command supports it."`
 
 	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution in the catalog."`
@@ -49,8 +49,9 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 type exitRequest int
 
 const description = `solcat keeps every normal magic square (orders 1-4) and every N-queens
-solution (N=1-16) in a SQLite catalog, with each solution's canonical form
-under the 8 symmetries of the square, and answers questions over it.
+solution (N=1-17; counts only up to N=21) in a SQLite catalog, with each
+solution's canonical form under the 8 symmetries of the square, and answers
+questions over it.
 
 Puzzles are written KIND:N: magic:4, queens:8. Grids are addressed with
 1-based ROW,COL. Start with 'solcat build', then 'solcat info'.`
