@@ -17,7 +17,7 @@ import (
 // cli is the whole command line. Flags declared here apply to every command.
 type cli struct {
 	DB     string `name:"db" env:"SOLCAT_DB" default:"./solcat.db" help:"Catalog file."`
-	Format string `name:"format" enum:",text,json,jsonl,csv" default:"" help:"Output format: text, json, jsonl or csv, where the command supports it."`
+	Format string `name:"format" enum:",text,json,jsonl,csv,parquet" default:"" help:"Output format: text, json, jsonl, csv or (export) parquet, where the command supports it."`
 
 	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution in the catalog."`
 	Count   countCmd   `cmd:"" help:"Count the solutions (or classes) that match filters."`
