@@ -156,9 +156,6 @@ func (c *Catalog) Close() error { return c.db.Close() }
 // DB gives queries read access to the database.
 func (c *Catalog) DB() *sqlx.DB { return c.db }
 
-// Path is the catalog's file name.
-func (c *Catalog) Path() string { return c.path }
-
 // Tables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func Tables(puzzle string) (solutions, classes string) {
