@@ -26,8 +26,8 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 	if n > 20 {
 		panic("QueensCatalog: members are ranked in 64 bits, which holds 20! but not 21!")
 	}
-	// Progress counts the search's units, then the sorted buckets.
-	units := 0
+	// Progress is reported in thousandths: the search is the first tenth of
+	// the work, streaming the solutions out (the writes) the rest.
 	progress := func(done, total int) {}
 	if opt.Progress != nil {
 		progress = opt.Progress
@@ -35,8 +35,7 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 	var forms []byte
 	var orbits []byte
 	search := Options{Workers: opt.Workers, Progress: func(done, total int) {
-		units = total
-		progress(done, total+n)
+		progress(100*done/total, 1000)
 	}}
 	counts, err := QueensClasses(ctx, n, search, func(form []byte, orbit int) error {
 		forms = append(forms, form...)
@@ -77,16 +76,19 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 		return nil
 	})
 	g.Go(func() error {
-		done := 0
+		var written int64
+		total := max(counts.Solutions(), 1)
 		for r := range sorted {
 			for i, m := range r.members {
 				if err := onSolution(r.cells[i*n:(i+1)*n], int64(m.class), m.from); err != nil {
 					return err
 				}
+				if written++; written%65536 == 0 {
+					progress(100+int(900*written/total), 1000)
+				}
 			}
-			done++
-			progress(units+done, units+n)
 		}
+		progress(1000, 1000)
 		return nil
 	})
 	return counts, g.Wait()

@@ -32,7 +32,6 @@ func (p *progress) update(done, total int) {
 		p.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(p.out),
 			progressbar.OptionSetDescription(p.label),
-			progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
