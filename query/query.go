@@ -246,7 +246,16 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 		return t.Record.Solutions, nil
 	}
 	if err := t.NeedSolutions(); err != nil {
-		return 0, err
+		// Counts by orbit size are in the record itself.
+		if len(f.Cells) > 0 || f.Class != 0 || f.Props != 0 {
+			return 0, err
+		}
+		r := t.Record
+		classCount := map[int]int64{1: r.Orbit1, 2: r.Orbit2, 4: r.Orbit4, 8: r.Orbit8}[f.Orbit]
+		if classes {
+			return classCount, nil
+		}
+		return classCount * int64(f.Orbit), nil
 	}
 	if t.scanClasses(f) {
 		return t.countByClasses(ctx, f, classes)

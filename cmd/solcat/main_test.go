@@ -450,6 +450,8 @@ func TestCountOnlyAnswersFromTheRecord(t *testing.T) {
 		{[]string{"count", "queens:14"}, "365596\n"},
 		{[]string{"count", "queens:14", "--classes"}, "45752\n"},
 		{[]string{"count", "queens:13", "--format", "jsonl"}, `{"puzzle":"queens:13","of":"solutions","count":73712}` + "\n"},
+		{[]string{"count", "queens:13", "--orbit", "4"}, "128\n"},
+		{[]string{"count", "queens:13", "--orbit", "2", "--classes"}, "4\n"},
 	} {
 		if code, out, errOut := solcatDB(db, tc.args...); code != 0 || out != tc.want {
 			t.Errorf("%v: exit %d, %q %s; want %q", tc.args, code, out, errOut, tc.want)
