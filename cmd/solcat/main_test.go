@@ -168,6 +168,8 @@ func TestGolden(t *testing.T) {
 		{"sql-puzzles", []string{"sql", "SELECT name, solutions, classes FROM puzzles WHERE kind = 'magic'"}},
 		{"sql-orbits-json", []string{"sql", "SELECT orbit, count(*) AS classes FROM classes_queens_10 GROUP BY orbit", "--format", "json"}},
 		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5 LIMIT 2", "--format", "jsonl"}},
+		{"sql-pragma-table-info", []string{"sql", "PRAGMA table_info(classes_queens_5)"}},
+		{"sql-recursive", []string{"sql", "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4) SELECT i, i * i AS sq FROM n"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -271,7 +273,10 @@ func TestRefusals(t *testing.T) {
 		{"sql two statements", "", []string{"sql", "SELECT 1; DROP TABLE puzzles"}, 2, "one statement"},
 		{"sql attach", "", []string{"sql", "ATTACH 'other.db' AS other"}, 2, "read-only"},
 		{"sql pragma write", "", []string{"sql", "PRAGMA journal_mode = DELETE"}, 2, "PRAGMA assignments"},
-		{"sql cte delete", "", []string{"sql", "WITH x AS (SELECT 1) DELETE FROM puzzles"}, 1, "readonly"},
+		{"sql cte delete", "", []string{"sql", "WITH x AS (SELECT 1) DELETE FROM puzzles"}, 2, "not authorized"},
+		{"sql cte insert", "", []string{"sql", "WITH x(v) AS (VALUES (1)) INSERT INTO count_units SELECT 'q', v, x'00', 0, 0, 0, 0, 0 FROM x"}, 2, "not authorized"},
+		{"sql pragma call write", "", []string{"sql", "PRAGMA user_version(7)"}, 2, "not authorized"},
+		{"sql temp table", "", []string{"sql", "WITH t AS (SELECT 1) SELECT * FROM t; CREATE TEMP TABLE z(a)"}, 2, "one statement"},
 		{"sql error", "", []string{"sql", "SELECT * FROM nowhere"}, 1, "no such table"},
 		{"sql empty", "", []string{"sql", "  "}, 2, "needs a query"},
 		{"missing db folder", filepath.Join(dir, "no", "such", "cat.db"), []string{"build", "queens:4"}, 1, "does not exist"},

@@ -98,8 +98,16 @@ func (s *sqlCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	rows, err := cat.DB().QueryxContext(e.ctx, s.Query)
+	conn, err := cat.QueryConn(e.ctx)
 	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	rows, err := conn.QueryxContext(e.ctx, s.Query)
+	if err != nil {
+		if strings.Contains(err.Error(), "not authorized") {
+			return usagef("sql runs read-only queries; SQLite refused this one: %v", err)
+		}
 		return fmt.Errorf("sql: %w", err)
 	}
 	defer rows.Close()
