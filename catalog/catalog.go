@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/pressly/goose/v3"
@@ -38,7 +39,12 @@ type Catalog struct {
 func Create(ctx context.Context, path string) (*Catalog, error) {
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("cannot create catalog %s: folder %s does not exist; create it or choose another --db", path, dir)
+		return nil, fmt.Errorf("cannot create catalog %s: folder %s does not exist or cannot be reached; create it or choose another --db", path, dir)
+	}
+	// SQLite keeps its write-ahead log beside the catalog, so writing needs
+	// the folder, not just the file, to be writable.
+	if syscall.Access(dir, 2 /* W_OK */) != nil {
+		return nil, fmt.Errorf("cannot write catalog %s: folder %s is not writable; fix its permissions or choose another --db", path, dir)
 	}
 	if err := checkHeader(path); err != nil {
 		return nil, err
@@ -92,6 +98,12 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		return nil, err
 	}
 	dsn := "file:" + path + "?mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"
+	if syscall.Access(filepath.Dir(path), 2 /* W_OK */) != nil {
+		// Reading a WAL catalog normally needs its -shm file beside it. In a
+		// folder nobody here may write to, nobody here can be writing the
+		// catalog either, so it is read as an immutable file.
+		dsn += "&immutable=1"
+	}
 	c, err := open(ctx, path, dsn)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,7 @@ func binary(t *testing.T) string {
 			binaryErr = err
 			return
 		}
+		os.Chmod(dir, 0o755) // other users run it in TestReadOnlyFolder
 		binaryPath = filepath.Join(dir, "solcat")
 		out, err := exec.Command("go", "build", "-o", binaryPath, ".").CombinedOutput()
 		if err != nil {
@@ -93,5 +94,49 @@ func TestCountOnlySurvivesKill(t *testing.T) {
 	code, out, errOut := solcatDB(db, "build", "queens:16", "--count-only")
 	if code != 0 || !strings.Contains(errOut, "resuming") || !strings.Contains(out, "14772512 solutions, 1846955 classes  matches OEIS") {
 		t.Errorf("after SIGKILL: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestReadOnlyFolder queries a catalog in a folder the user may not write to
+// (as another user when the tests run as root, who ignores permissions), and
+// expects a clear refusal, not a crash or a partial file, when asked to build.
+func TestReadOnlyFolder(t *testing.T) {
+	bin := binary(t)
+	base := t.TempDir()
+	dir := filepath.Join(base, "readonly")
+	os.Mkdir(dir, 0o755)
+	data, _ := os.ReadFile(catalogPath)
+	db := filepath.Join(dir, "cat.db")
+	os.WriteFile(db, data, 0o644)
+	os.Chmod(filepath.Dir(base), 0o755) // the test's own temporary folders are private
+	os.Chmod(base, 0o755)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	run := func(args ...string) (string, error) {
+		args = append([]string{"--db", db}, args...)
+		cmd := exec.Command(bin, args...)
+		if os.Geteuid() == 0 {
+			// Root may write anywhere: run as the unprivileged user nobody.
+			cmd = exec.Command("setpriv", append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", bin}, args...)...)
+		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	before := fileHash(t, db)
+	if out, err := run("count", "queens:8"); err != nil || out != "92\n" {
+		t.Errorf("count in a read-only folder: %v, %q", err, out)
+	}
+	if out, err := run("verify", "queens:8"); err != nil || !strings.Contains(out, "queens:8: ok") {
+		t.Errorf("verify in a read-only folder: %v, %q", err, out)
+	}
+	out, err := run("build", "queens:9", "--force")
+	if err == nil || !strings.Contains(out, "is not writable") || strings.Count(out, "\n") != 1 {
+		t.Errorf("build in a read-only folder: %v, %q", err, out)
+	}
+	if fileHash(t, db) != before {
+		t.Error("the catalog changed")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder now holds %d files, want 1", len(entries))
 	}
 }
