@@ -117,3 +117,39 @@ func (k *Classifier) Add(sol []byte) (Placement, error) {
 
 // Classes is how many classes have been met.
 func (k *Classifier) Classes() int64 { return int64(len(k.ids)) }
+
+// Images hands out the distinct images of solutions, each with the first
+// symmetry in All that produces it (the one a stored solution records). It
+// reuses its buffers, so use one per goroutine.
+type Images struct {
+	p   Puzzle
+	buf [8][]byte
+}
+
+// NewImages returns an Images for p.
+func NewImages(p Puzzle) *Images {
+	m := &Images{p: p}
+	for i := range m.buf {
+		m.buf[i] = make([]byte, p.Len())
+	}
+	return m
+}
+
+// Distinct calls fn for each distinct image of sol: 8 divided by the size of
+// its stabilizer. img is only valid during the call.
+func (m *Images) Distinct(sol []byte, fn func(s Symmetry, img []byte) error) error {
+	for k, s := range All {
+		img := m.buf[k]
+		m.p.Apply(s, img, sol)
+		repeated := false
+		for j := 0; j < k && !repeated; j++ {
+			repeated = bytes.Equal(m.buf[j], img)
+		}
+		if !repeated {
+			if err := fn(s, img); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

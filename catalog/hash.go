@@ -14,7 +14,7 @@ import (
 // classes and solutions may be added in any interleaving.
 type ContentHash struct {
 	classes, solutions hash.Hash
-	buf                [8]byte
+	pending            []byte // solution bytes not yet hashed: one Write per 64 KiB, not three per row
 }
 
 // NewContentHash starts a hash.
@@ -30,14 +30,19 @@ func (c *ContentHash) AddClass(canonical []byte, orbit int) {
 
 // AddSolution adds the next solution.
 func (c *ContentHash) AddSolution(cells []byte, classID int64, symmetry int) {
-	c.solutions.Write(cells)
-	binary.BigEndian.PutUint64(c.buf[:], uint64(classID))
-	c.solutions.Write(c.buf[:])
-	c.solutions.Write([]byte{byte(symmetry)})
+	c.pending = append(c.pending, cells...)
+	c.pending = binary.BigEndian.AppendUint64(c.pending, uint64(classID))
+	c.pending = append(c.pending, byte(symmetry))
+	if len(c.pending) >= 1<<16 {
+		c.solutions.Write(c.pending)
+		c.pending = c.pending[:0]
+	}
 }
 
 // Sum returns the hash in hex.
 func (c *ContentHash) Sum() string {
+	c.solutions.Write(c.pending)
+	c.pending = c.pending[:0]
 	both := sha256.New()
 	both.Write(c.classes.Sum(nil))
 	both.Write(c.solutions.Sum(nil))

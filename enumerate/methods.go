@@ -172,25 +172,9 @@ func queensSymmetric(ctx context.Context, n, workers int, emit Emit) (Stats, err
 		c, err := CountQueens(ctx, n, workers)
 		return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
 	}
-	p := canon.Puzzle{Kind: canon.Queens, N: n}
-	var images [8][]byte
-	for i := range images {
-		images[i] = make([]byte, n)
-	}
+	images := canon.NewImages(canon.Puzzle{Kind: canon.Queens, N: n})
 	c, err := QueensClasses(ctx, n, Options{Workers: workers}, func(form []byte, orbit int) error {
-		for k, s := range canon.All {
-			p.Apply(s, images[k], form)
-			seen := false
-			for j := 0; j < k && !seen; j++ {
-				seen = string(images[j]) == string(images[k])
-			}
-			if !seen {
-				if err := emit(images[k]); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return images.Distinct(form, func(_ canon.Symmetry, img []byte) error { return emit(img) })
 	})
 	return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
 }

@@ -125,25 +125,16 @@ func expandMembers(ctx context.Context, n int, forms []byte, workers int) ([][]m
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
-			p := canon.Puzzle{Kind: canon.Queens, N: n}
+			images := canon.NewImages(canon.Puzzle{Kind: canon.Queens, N: n})
 			buckets := make([][]member, n)
-			var images [8][32]byte
 			for c := w; c < classes; c += workers {
 				if c%65536 == 0 && gctx.Err() != nil {
 					return gctx.Err()
 				}
-				form := forms[c*n : (c+1)*n]
-				for k, s := range canon.All {
-					img := images[k][:n]
-					p.Apply(s, img, form)
-					seen := false
-					for j := 0; j < k && !seen; j++ {
-						seen = string(images[j][:n]) == string(img)
-					}
-					if !seen {
-						buckets[img[0]] = append(buckets[img[0]], member{rank: permutationRank(img), class: uint32(c + 1), from: s})
-					}
-				}
+				images.Distinct(forms[c*n:(c+1)*n], func(s canon.Symmetry, img []byte) error {
+					buckets[img[0]] = append(buckets[img[0]], member{rank: permutationRank(img), class: uint32(c + 1), from: s})
+					return nil
+				})
 			}
 			parts[w] = buckets
 			return nil

@@ -200,21 +200,13 @@ func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := make([]byte, len(class.Canonical))
-	seen := map[int64]bool{}
 	var ids []int64
-	for _, s := range canon.All {
-		t.Puzzle.Apply(s, img, class.Canonical)
+	err = canon.NewImages(t.Puzzle).Distinct(class.Canonical, func(_ canon.Symmetry, img []byte) error {
 		id, err := t.lowerBound(ctx, img)
-		if err != nil {
-			return nil, err
-		}
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	return ids, nil
+		ids = append(ids, id)
+		return err
+	})
+	return ids, err
 }
 
 // lowerBound returns the smallest solution ID whose cells are >= key, or
