@@ -81,6 +81,35 @@ func (ps Property) String() string {
 	return "-"
 }
 
+// queensSymmetry are the queens properties: each is one orbit size.
+const queensSymmetry = Rot90Symmetric | Rot180Only | Asymmetric
+
+// SymmetryType is the queens property that an orbit size implies.
+func SymmetryType(orbit int) Property {
+	return map[int]Property{2: Rot90Symmetric, 4: Rot180Only, 8: Asymmetric}[orbit]
+}
+
+// Stored is the part of ps a catalog stores: the queens symmetry types are
+// left out, since the stored orbit size gives them (and a zero costs no
+// bytes, which keeps queens:17 within its size budget).
+func (ps Property) Stored() Property { return ps &^ queensSymmetry }
+
+// OrbitOf returns the orbit size a set of queens properties requires: 0 if
+// it requires none, -1 if it asks for two symmetry types at once.
+func (ps Property) OrbitOf() int {
+	switch ps & queensSymmetry {
+	case 0:
+		return 0
+	case Rot90Symmetric:
+		return 2
+	case Rot180Only:
+		return 4
+	case Asymmetric:
+		return 8
+	}
+	return -1
+}
+
 // Properties computes the properties of a solution (any member of its class
 // gives the same answer).
 func (p Puzzle) Properties(sol []byte) Property {

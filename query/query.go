@@ -123,7 +123,8 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 	return strings.Join(clauses, " AND "), args, nil
 }
 
-// classConditions are the filter's conditions on the classes table.
+// classConditions are the filter's conditions on the classes table. The
+// queens symmetry types are not stored: they are conditions on the orbit.
 func classConditions(f Filter) (string, []any) {
 	conds := []string{"1"}
 	var args []any
@@ -131,11 +132,23 @@ func classConditions(f Filter) (string, []any) {
 		conds = append(conds, "orbit = ?")
 		args = append(args, f.Orbit)
 	}
-	if f.Props != 0 {
+	if o := f.Props.OrbitOf(); o != 0 {
+		conds = append(conds, "orbit = ?")
+		args = append(args, o)
+	}
+	if stored := f.Props.Stored(); stored != 0 {
 		conds = append(conds, "props & ? = ?")
-		args = append(args, int64(f.Props), int64(f.Props))
+		args = append(args, int64(stored), int64(stored))
 	}
 	return strings.Join(conds, " AND "), args
+}
+
+// withDerived completes a class's properties with those its orbit gives.
+func (t *Target) withDerived(c Class) Class {
+	if t.Puzzle.Kind == canon.Queens {
+		c.Props |= canon.SymmetryType(c.Orbit)
+	}
+	return c
 }
 
 // cellClauses turns cell conditions into SQL conditions on s.cells.
@@ -295,10 +308,10 @@ func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class
 	}
 	if f.IsZero() {
 		q := "SELECT id, canonical, orbit, props, orbit AS matching FROM " + t.classes + " ORDER BY id LIMIT ? OFFSET ?"
-		return each(ctx, t.db, q, []any{page.Limit, page.Offset}, fn)
+		return each(ctx, t.db, q, []any{page.Limit, page.Offset}, func(c Class) error { return fn(t.withDerived(c)) })
 	}
 	if t.scanClasses(f) {
-		return t.classesByScan(ctx, f, page, fn)
+		return t.classesByScan(ctx, f, page, func(c Class) error { return fn(t.withDerived(c)) })
 	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {
@@ -306,7 +319,7 @@ func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class
 	}
 	q := "SELECT c.id, c.canonical, c.orbit, c.props, count(*) AS matching FROM " + t.solutions + " s JOIN " + t.classes +
 		" c ON c.id = s.class_id WHERE " + where + " GROUP BY s.class_id ORDER BY s.class_id LIMIT ? OFFSET ?"
-	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), fn)
+	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), func(c Class) error { return fn(t.withDerived(c)) })
 }
 
 // ErrNoClass means a class ID is not in the puzzle.
@@ -322,7 +335,7 @@ func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, id)
 	}
-	return c, err
+	return t.withDerived(c), err
 }
 
 func each[T any](ctx context.Context, db *sqlx.DB, q string, args []any, fn func(T) error) error {

@@ -157,9 +157,8 @@ func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Option
 	var written int64
 	counts, err := enumerate.QueensCatalog(e.ctx, p.N, opt,
 		func(id int64, form []byte, orbit int) error {
-			// For queens the properties are the symmetry type, which the orbit gives.
-			props := map[int]canon.Property{2: canon.Rot90Symmetric, 4: canon.Rot180Only, 8: canon.Asymmetric}[orbit]
-			return w.AddClass(id, form, orbit, uint32(props))
+			// The queens properties are the symmetry type, which the orbit gives.
+			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
 		},
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
@@ -186,7 +185,7 @@ func storeClassified(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Op
 			return err
 		}
 		if place.NewClass {
-			if err := w.AddClass(place.ClassID, sol, place.Orbit, uint32(p.Properties(sol))); err != nil {
+			if err := w.AddClass(place.ClassID, sol, place.Orbit, uint32(p.Properties(sol).Stored())); err != nil {
 				return err
 			}
 		}
