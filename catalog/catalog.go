@@ -198,6 +198,16 @@ type Record struct {
 	ContentHash    string        `db:"content_hash" json:"content_hash"` // see ContentHash; empty for counts only
 }
 
+// Orbits returns the classes by orbit size, indexed 1, 2, 4 and 8.
+func (r Record) Orbits() [9]int64 {
+	return [9]int64{1: r.Orbit1, 2: r.Orbit2, 4: r.Orbit4, 8: r.Orbit8}
+}
+
+// SetOrbits stores the classes by orbit size, indexed 1, 2, 4 and 8.
+func (r *Record) SetOrbits(o [9]int64) {
+	r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8 = o[1], o[2], o[4], o[8]
+}
+
 // Puzzles lists the puzzles the catalog holds, magic squares first, by size.
 func (c *Catalog) Puzzles(ctx context.Context) ([]Record, error) {
 	var recs []Record

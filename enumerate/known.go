@@ -1,6 +1,10 @@
 package enumerate
 
-import "solcat/canon"
+import (
+	"fmt"
+
+	"solcat/canon"
+)
 
 // Known holds the published counts for one puzzle.
 type Known struct {
@@ -39,6 +43,17 @@ func KnownCounts(p canon.Puzzle) (Known, bool) {
 		return k, true
 	}
 	return Known{}, false
+}
+
+// Mismatch describes how counts differ from the published ones, or returns
+// "" if they agree. The orbit split is compared where it is recorded here.
+func (k Known) Mismatch(solutions, classes int64, orbits [9]int64) string {
+	if solutions == k.Solutions && classes == k.Classes && (k.Orbits == [9]int64{} || orbits == k.Orbits) {
+		return ""
+	}
+	return fmt.Sprintf("%d solutions, %d classes, orbits %d/%d/%d/%d differ from the published %d, %d, %d/%d/%d/%d",
+		solutions, classes, orbits[1], orbits[2], orbits[4], orbits[8],
+		k.Solutions, k.Classes, k.Orbits[1], k.Orbits[2], k.Orbits[4], k.Orbits[8])
 }
 
 var knownMagic = map[int]Known{

@@ -256,7 +256,7 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 			return 0, err
 		}
 		r := t.Record
-		classCount := map[int]int64{1: r.Orbit1, 2: r.Orbit2, 4: r.Orbit4, 8: r.Orbit8}[f.Orbit]
+		classCount := r.Orbits()[f.Orbit]
 		if classes {
 			return classCount, nil
 		}

@@ -66,9 +66,12 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		if by.What != "orbit" || !f.IsZero() {
 			return nil, err
 		}
-		r := t.Record
-		return finishStats(map[int][2]int64{1: {r.Orbit1, r.Orbit1}, 2: {2 * r.Orbit2, r.Orbit2},
-			4: {4 * r.Orbit4, r.Orbit4}, 8: {8 * r.Orbit8, r.Orbit8}}), nil
+		acc := map[int][2]int64{}
+		for _, orbit := range []int{1, 2, 4, 8} {
+			classes := t.Record.Orbits()[orbit]
+			acc[orbit] = [2]int64{int64(orbit) * classes, classes}
+		}
+		return finishStats(acc), nil
 	}
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
 	n := t.Puzzle.N

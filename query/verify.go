@@ -20,11 +20,8 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	p, rec := t.Puzzle, t.Record
 	problem := func(format string, args ...any) { report(fmt.Sprintf(format, args...)) }
 	if known, ok := enumerate.KnownCounts(p); ok {
-		got := [9]int64{1: rec.Orbit1, 2: rec.Orbit2, 4: rec.Orbit4, 8: rec.Orbit8}
-		if rec.Solutions != known.Solutions || rec.Classes != known.Classes || (known.Orbits != [9]int64{} && got != known.Orbits) {
-			problem("recorded counts %d solutions, %d classes, orbits %d/%d/%d/%d differ from the published %d, %d, %d/%d/%d/%d",
-				rec.Solutions, rec.Classes, got[1], got[2], got[4], got[8], known.Solutions, known.Classes,
-				known.Orbits[1], known.Orbits[2], known.Orbits[4], known.Orbits[8])
+		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
+			problem("recorded counts %s", m)
 		}
 	}
 	if rec.Storage == "counts" {
@@ -106,14 +103,13 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 			problem("class %d: %d members found, orbit size %d", i+1, m, orbits[i])
 		}
 	}
-	gotOrbits := [9]int64{1: rec.Orbit1, 2: rec.Orbit2, 4: rec.Orbit4, 8: rec.Orbit8}
 	switch {
 	case count != rec.Solutions:
 		problem("%d solutions stored, %d recorded", count, rec.Solutions)
 	case int64(len(forms)) != rec.Classes:
 		problem("%d classes stored, %d recorded", len(forms), rec.Classes)
-	case orbitCounts != gotOrbits:
-		problem("classes by orbit size stored %v, recorded %v", orbitCounts, gotOrbits)
+	case orbitCounts != rec.Orbits():
+		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits())
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)

@@ -171,7 +171,7 @@ func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Option
 		return fmt.Errorf("%s: %d solutions written but the classes have %d members; nothing was stored (this is a bug, please report it)", p, written, counts.Solutions())
 	}
 	rec.Solutions, rec.Classes, rec.SearchNodes = written, counts.Classes(), counts.Nodes
-	rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8 = counts.Orbits[1], counts.Orbits[2], counts.Orbits[4], counts.Orbits[8]
+	rec.SetOrbits(counts.Orbits)
 	return nil
 }
 
@@ -195,7 +195,7 @@ func storeClassified(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Op
 		return err
 	}
 	rec.Solutions, rec.Classes, rec.SearchNodes = stats.Solutions, classifier.Classes(), stats.Nodes
-	rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8 = classifier.Orbits[1], classifier.Orbits[2], classifier.Orbits[4], classifier.Orbits[8]
+	rec.SetOrbits(classifier.Orbits)
 	return nil
 }
 
@@ -208,15 +208,8 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 	}
 	rec.KnownSolutions = sql.NullInt64{Int64: known.Solutions, Valid: true}
 	rec.KnownClasses = sql.NullInt64{Int64: known.Classes, Valid: true}
-	got := [9]int64{1: rec.Orbit1, 2: rec.Orbit2, 4: rec.Orbit4, 8: rec.Orbit8}
-	switch {
-	case rec.Solutions != known.Solutions:
-		return fmt.Errorf("%s: found %d solutions but the published count is %d; nothing was stored (this is a bug, please report it)", p, rec.Solutions, known.Solutions)
-	case rec.Classes != known.Classes:
-		return fmt.Errorf("%s: found %d classes but the published count is %d; nothing was stored (this is a bug, please report it)", p, rec.Classes, known.Classes)
-	case known.Orbits != [9]int64{} && got != known.Orbits:
-		return fmt.Errorf("%s: classes by orbit size 1/2/4/8 are %d/%d/%d/%d but the published split is %d/%d/%d/%d; nothing was stored (this is a bug, please report it)",
-			p, got[1], got[2], got[4], got[8], known.Orbits[1], known.Orbits[2], known.Orbits[4], known.Orbits[8])
+	if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
+		return fmt.Errorf("%s: found %s; nothing was stored (this is a bug, please report it)", p, m)
 	}
 	rec.Verified = true
 	return nil

@@ -81,10 +81,10 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 	rec := catalog.Record{
 		Kind: string(p.Kind), N: p.N, Storage: "counts",
 		Solutions: total.Solutions(), Classes: total.Classes(),
-		Orbit1: total.Orbits[1], Orbit2: total.Orbits[2], Orbit4: total.Orbits[4], Orbit8: total.Orbits[8],
 		SearchNodes: total.Nodes, Workers: workers,
 		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
 	}
+	rec.SetOrbits(total.Orbits)
 	if err := checkKnown(p, &rec); err != nil {
 		return rec, err
 	}
