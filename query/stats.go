@@ -75,17 +75,12 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 	}
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
 	n := t.Puzzle.N
-	// where[s] is the stored byte that holds the statistic in member s(C).
+	// where[k] is the cell of C that symmetry k carries onto the asked cell
+	// (used by --by cell; for queens it asks "is the queen of row r in column c").
 	var where [8]int
 	for k, s := range canon.All {
-		inv := s.Inverse()
-		switch by.What {
-		case "cell":
-			r, c := inv.Map(n, by.Row-1, by.Col-1)
-			where[k] = r*n + c // for queens: "is the queen of row r in column c"
-		case "row":
-			where[k] = by.Row - 1
-		}
+		r, c := s.Inverse().Map(n, max(by.Row-1, 0), max(by.Col-1, 0))
+		where[k] = r*n + c
 	}
 	cw, args := classConditions(f)
 	q := "SELECT id, canonical, orbit FROM " + t.classes + " WHERE " + cw
