@@ -25,7 +25,28 @@ const (
 	Rot180Only
 	// Asymmetric (queens): fixed by no symmetry but the identity (orbit 8).
 	Asymmetric
+	// DudeneyI (order 4) is the first of twelve bits, one per Dudeney group
+	// (dudeney.go); a square is in exactly one.
+	DudeneyI
 )
+
+// Dudeney is the property of Dudeney group g (1-12); none for other g.
+func Dudeney(g int) Property {
+	if g < 1 || g > 12 {
+		return 0
+	}
+	return DudeneyI << (g - 1)
+}
+
+// DudeneyOf returns the Dudeney group in ps, or 0.
+func (ps Property) DudeneyOf() int {
+	for g := 1; g <= 12; g++ {
+		if ps&Dudeney(g) != 0 {
+			return g
+		}
+	}
+	return 0
+}
 
 var propertyNames = []struct {
 	p    Property
@@ -39,6 +60,16 @@ var propertyNames = []struct {
 	{Rot90Symmetric, Queens, "rot90-symmetric"},
 	{Rot180Only, Queens, "rot180-only"},
 	{Asymmetric, Queens, "asymmetric"},
+}
+
+func init() {
+	for g := 1; g <= 12; g++ {
+		propertyNames = append(propertyNames, struct {
+			p    Property
+			kind Kind
+			name string
+		}{Dudeney(g), Magic, "dudeney-" + DudeneyNumeral(g)})
+	}
 }
 
 // PropertyNames lists the properties of a kind of puzzle.
@@ -159,6 +190,9 @@ func (p Puzzle) Properties(sol []byte) Property {
 		if most {
 			props |= MostPerfect
 		}
+	}
+	if n == 4 {
+		props |= Dudeney(DudeneyGroup(sol))
 	}
 	complement := make([]byte, len(sol))
 	for i, v := range sol {

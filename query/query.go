@@ -66,6 +66,20 @@ func (t *Target) NeedSolutions() error {
 	return nil
 }
 
+// NeedDudeney refuses to answer on Dudeney groups from a magic:4 stored
+// before they were: every class would seem to be in none.
+func (t *Target) NeedDudeney(ctx context.Context) error {
+	var with int
+	mask := canon.Dudeney(1)<<12 - canon.Dudeney(1)
+	if err := t.db.GetContext(ctx, &with, "SELECT count(*) FROM "+t.classes+" WHERE props & ? != 0", mask); err != nil {
+		return err
+	}
+	if with == 0 {
+		return fmt.Errorf("%s was built before Dudeney groups were stored; rebuild it with 'solcat build %s --force' (a second or less)", t.Puzzle, t.Puzzle)
+	}
+	return nil
+}
+
 // where turns a filter into a WHERE clause over the solutions table (alias
 // s). Conditions that fix a prefix of the cells become an ID range found by
 // binary search, since IDs follow the lexicographic order of the cells.

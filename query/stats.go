@@ -12,22 +12,33 @@ import (
 
 // StatsBy names what a distribution is taken over: the value of one cell
 // (magic squares: 1..n²; queens: 1 for a queen, 0 for an empty square), the
-// column of the queen in one row (queens), or the orbit size.
+// column of the queen in one row (queens), the orbit size, whether a
+// property holds (1 or 0), or the Dudeney group (magic:4, 1-12).
 type StatsBy struct {
-	What     string // "cell", "row" or "orbit"
+	What     string // "cell", "row", "orbit", "prop" or "group"
 	Row, Col int    // 1-based
+	Prop     canon.Property
 }
 
-// ParseStatsBy reads "cell:R,C", "row:R" or "orbit".
+// ParseStatsBy reads "cell:R,C", "row:R", "orbit", "prop:NAME" or "group".
 func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 	what, arg, _ := strings.Cut(text, ":")
-	bad := fmt.Errorf("%w: --by %q: use cell:R,C, row:R (queens) or orbit", ErrFilter, text)
+	bad := fmt.Errorf("%w: --by %q: use cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)", ErrFilter, text)
 	switch what {
-	case "orbit":
+	case "orbit", "group":
 		if arg != "" {
 			return StatsBy{}, bad
 		}
-		return StatsBy{What: "orbit"}, nil
+		if what == "group" && (p.Kind != canon.Magic || p.N != 4) {
+			return StatsBy{}, fmt.Errorf("%w: --by group: Dudeney groups are defined for magic:4 only", ErrFilter)
+		}
+		return StatsBy{What: what}, nil
+	case "prop":
+		prop, ok := canon.ParseProperty(p.Kind, arg)
+		if !ok {
+			return StatsBy{}, fmt.Errorf("%w: --by %q: no property %q for %s; choose from %s", ErrFilter, text, arg, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
+		}
+		return StatsBy{What: "prop", Prop: prop}, nil
 	case "cell":
 		c, err := ParseCell(arg + "=1")
 		if err != nil {
@@ -53,6 +64,7 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 // StatsRow is one value of a distribution.
 type StatsRow struct {
 	Value     int     `json:"value"`
+	Label     string  `json:"label,omitempty"` // group: its numeral; prop: "yes" or "no"
 	Solutions int64   `json:"solutions"`
 	Classes   int64   `json:"classes"` // classes with at least one such solution
 	Share     float64 `json:"share"`   // of the matching solutions
@@ -71,7 +83,7 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 			classes := t.Record.Orbits()[orbit]
 			acc[orbit] = [2]int64{int64(orbit) * classes, classes}
 		}
-		return finishStats(acc), nil
+		return finishStats(acc, by), nil
 	}
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
 	n := t.Puzzle.N
@@ -83,7 +95,7 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		where[k] = r*n + c
 	}
 	cw, args := classConditions(f)
-	q := "SELECT id, canonical, orbit FROM " + t.classes + " WHERE " + cw
+	q := "SELECT id, canonical, orbit, props FROM " + t.classes + " WHERE " + cw
 	if f.Class != 0 {
 		q += " AND id = ?"
 		args = append(args, f.Class)
@@ -97,16 +109,18 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 	for rows.Next() {
 		var id, orbit int64
 		var form []byte
-		if err := rows.Scan(&id, &form, &orbit); err != nil {
+		var props canon.Property
+		if err := rows.Scan(&id, &form, &orbit, &props); err != nil {
 			return nil, err
 		}
+		props |= canon.SymmetryType(int(orbit))
 		anyImage := f.UpToSymmetry && slices.ContainsFunc(pulled[:], func(c []byteCondition) bool { return meets(form, c) })
 		seen := map[int]bool{}
 		for k, s := range canon.All {
 			if !anyImage && !meets(form, pulled[k]) {
 				continue
 			}
-			v := t.statValue(by, s, form, where[k], orbit)
+			v := t.statValue(by, s, form, where[k], orbit, props)
 			a := acc[v]
 			a[0] += orbit
 			if !seen[v] {
@@ -123,15 +137,22 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		a[0] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
 		acc[v] = a
 	}
-	return finishStats(acc), nil
+	return finishStats(acc, by), nil
 }
 
 // statValue is the statistic of member s(C).
-func (t *Target) statValue(by StatsBy, s canon.Symmetry, form []byte, at int, orbit int64) int {
+func (t *Target) statValue(by StatsBy, s canon.Symmetry, form []byte, at int, orbit int64, props canon.Property) int {
 	n := t.Puzzle.N
 	switch {
 	case by.What == "orbit":
 		return int(orbit)
+	case by.What == "group":
+		return props.DudeneyOf()
+	case by.What == "prop":
+		if props&by.Prop != 0 {
+			return 1
+		}
+		return 0
 	case by.What == "row":
 		// The queen of row R in s(C) comes from the queen of C that s moves there.
 		for r, c := range form {
@@ -148,7 +169,7 @@ func (t *Target) statValue(by StatsBy, s canon.Symmetry, form []byte, at int, or
 	return int(form[at])
 }
 
-func finishStats(acc map[int][2]int64) []StatsRow {
+func finishStats(acc map[int][2]int64, by StatsBy) []StatsRow {
 	var total int64
 	var out []StatsRow
 	for v, a := range acc {
@@ -156,7 +177,14 @@ func finishStats(acc map[int][2]int64) []StatsRow {
 			continue
 		}
 		total += a[0]
-		out = append(out, StatsRow{Value: v, Solutions: a[0], Classes: a[1]})
+		row := StatsRow{Value: v, Solutions: a[0], Classes: a[1]}
+		switch by.What {
+		case "group":
+			row.Label = canon.DudeneyNumeral(v)
+		case "prop":
+			row.Label = map[int]string{0: "no", 1: "yes"}[v]
+		}
+		out = append(out, row)
 	}
 	slices.SortFunc(out, func(a, b StatsRow) int { return a.Value - b.Value })
 	for i := range out {

@@ -45,7 +45,11 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 			problem("class %d: stored form is not canonical or its orbit %d is wrong (computed %d)", c.ID, c.Orbit, f.Orbit)
 		}
 		if want := p.Properties(c.Canonical).Stored(); p.Check(c.Canonical) == nil && c.Props != want {
-			problem("class %d: properties %s stored, %s computed", c.ID, c.Props, want)
+			hint := ""
+			if c.Props.DudeneyOf() == 0 && want.DudeneyOf() != 0 {
+				hint = fmt.Sprintf(" (built before Dudeney groups were stored: rebuild with 'solcat build %s --force')", p)
+			}
+			problem("class %d: properties %s stored, %s computed%s", c.ID, c.Props, want, hint)
 		}
 		if prev != nil && bytes.Compare(c.Canonical, prev) <= 0 {
 			problem("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1)

@@ -146,7 +146,10 @@ func (e *env) filtered(name string, flags filterFlags) (t *query.Target, f query
 	if err != nil {
 		return nil, f, nil, err
 	}
-	if f, err = flags.filter(t.Puzzle); err != nil {
+	if f, err = flags.filter(t.Puzzle); err == nil && f.Props.DudeneyOf() != 0 {
+		err = t.NeedDudeney(e.ctx)
+	}
+	if err != nil {
 		done()
 		return nil, f, nil, err
 	}
@@ -158,7 +161,7 @@ type filterFlags struct {
 	Cell         []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
 	Pattern      string   `name:"pattern" placeholder:"GRID" help:"Cells to match: magic \"1 . . . / . . . . / . . . . / . . . 16\" (rows split by /), queens \"2 4 . . . .\" (1-based column or . per row)."`
 	UpToSymmetry bool     `name:"up-to-symmetry" help:"Match the --cell and --pattern conditions in any of the 8 orientations (selects whole classes)."`
-	Prop         []string `name:"prop" placeholder:"NAME" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary; queens rot90-symmetric, rot180-only, asymmetric."`
+	Prop         []string `name:"prop" placeholder:"NAME" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary, dudeney-I to dudeney-XII (order 4); queens rot90-symmetric, rot180-only, asymmetric."`
 	Class        int64    `name:"class" placeholder:"ID" help:"Only members of this class."`
 	Orbit        int      `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
 }

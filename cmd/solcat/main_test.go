@@ -73,6 +73,11 @@ func TestReadmeExamples(t *testing.T) {
 		{[]string{"count", "queens:12", "--prop", "rot90-symmetric", "--classes"}, "4\n"},
 		{[]string{"count", "queens:14", "--prop", "asymmetric", "--classes"}, "45647\n"},
 		{[]string{"count", "magic:4", "--prop", "pandiagonal", "--cell", "1,1=1"}, "24\n"},
+		// Dudeney's table: I-III 48 classes each, IV-V 96, VI 304, VII-X 56, XI-XII 8.
+		{[]string{"count", "magic:4", "--prop", "dudeney-I", "--prop", "pandiagonal", "--classes"}, "48\n"},
+		{[]string{"count", "magic:4", "--prop", "dudeney-III", "--prop", "associative", "--classes"}, "48\n"},
+		{[]string{"count", "magic:4", "--prop", "dudeney-VI", "--classes"}, "304\n"},
+		{[]string{"count", "magic:4", "--prop", "dudeney-XII"}, "64\n"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -165,6 +170,10 @@ func TestGolden(t *testing.T) {
 		{"stats-queens8-row1-ascii", []string{"stats", "queens:8", "--by", "row:1", "--ascii"}},
 		{"stats-queens12-orbit-csv", []string{"stats", "queens:12", "--by", "orbit", "--format", "csv"}},
 		{"stats-magic4-filtered-json", []string{"stats", "magic:4", "--by", "cell:2,2", "--cell", "1,1=1", "--format", "json"}},
+		{"stats-magic4-group", []string{"stats", "magic:4", "--by", "group"}},
+		{"stats-magic4-group-json", []string{"stats", "magic:4", "--by", "group", "--format", "json"}},
+		{"stats-magic4-prop-csv", []string{"stats", "magic:4", "--by", "prop:self-complementary", "--cell", "1,1=1", "--format", "csv"}},
+		{"stats-queens10-prop", []string{"stats", "queens:10", "--by", "prop:rot180-only"}},
 		{"sql-puzzles", []string{"sql", "SELECT name, solutions, classes FROM puzzles WHERE kind = 'magic'"}},
 		{"sql-orbits-json", []string{"sql", "SELECT orbit, count(*) AS classes FROM classes_queens_10 GROUP BY orbit", "--format", "json"}},
 		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5 LIMIT 2", "--format", "jsonl"}},
@@ -264,6 +273,8 @@ func TestRefusals(t *testing.T) {
 		{"unknown property", "", []string{"count", "magic:4", "--prop", "perfect"}, 2, "use one of: pandiagonal"},
 		{"queens property on magic", "", []string{"count", "magic:4", "--prop", "asymmetric"}, 2, "not a property of magic"},
 		{"stats cell off board", "", []string{"stats", "magic:4", "--by", "cell:5,5"}, 2, "rows and columns 1 to 4"},
+		{"stats by group of queens", "", []string{"stats", "queens:8", "--by", "group"}, 2, "magic:4 only"},
+		{"stats by unknown property", "", []string{"stats", "magic:4", "--by", "prop:lucky"}, 2, "choose from pandiagonal"},
 		{"stats row on magic", "", []string{"stats", "magic:4", "--by", "row:1"}, 2, "use cell:R,C"},
 		{"stats without by", "", []string{"stats", "magic:4"}, 2, "--by"},
 		{"sql delete", "", []string{"sql", "DELETE FROM puzzles"}, 2, "read-only"},
@@ -658,6 +669,33 @@ func TestVerifyNamesTampering(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCatalogWithoutDudeneyGroups: a magic:4 built before the groups were
+// stored must not answer "0" to a question about groups.
+func TestCatalogWithoutDudeneyGroups(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "old.db")
+	if code, _, errOut := solcatDB(db, "build", "magic:4"); code != 0 {
+		t.Fatal(errOut)
+	}
+	cat, err := catalog.Create(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.DB().ExecContext(ctx, "UPDATE classes_magic_4 SET props = props & 127"); err != nil {
+		t.Fatal(err)
+	}
+	cat.Close()
+	for _, args := range [][]string{{"count", "magic:4", "--prop", "dudeney-I"}, {"stats", "magic:4", "--by", "group"}, {"verify", "magic:4"}} {
+		code, out, errOut := solcatDB(db, args...)
+		if code != 1 || !strings.Contains(out+errOut, "built before Dudeney groups were stored") {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	if code, out, _ := solcatDB(db, "count", "magic:4", "--prop", "pandiagonal", "--classes"); code != 0 || out != "48\n" {
+		t.Errorf("other properties: exit %d, %q", code, out)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 type statsCmd struct {
 	Puzzle string `arg:"" help:"The puzzle, for example magic:4."`
-	By     string `required:"" placeholder:"WHAT" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column) or orbit."`
+	By     string `required:"" placeholder:"WHAT" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
 	filterFlags
 }
@@ -25,7 +25,9 @@ Examples:
   solcat stats magic:4 --by cell:1,1          # which values the top-left cell takes
   solcat stats queens:8 --by row:1
   solcat stats queens:12 --by orbit --format csv
-  solcat stats magic:4 --by cell:2,2 --cell 1,1=1 --format json`
+  solcat stats magic:4 --by cell:2,2 --cell 1,1=1 --format json
+  solcat stats magic:4 --by group             # Dudeney's twelve groups
+  solcat stats magic:4 --by prop:pandiagonal --cell 1,1=1`
 }
 
 func (s *statsCmd) Run(e *env) error {
@@ -39,6 +41,9 @@ func (s *statsCmd) Run(e *env) error {
 	}
 	defer done()
 	by, err := query.ParseStatsBy(t.Puzzle, s.By)
+	if err == nil && (by.What == "group" || by.Prop.DudeneyOf() != 0) {
+		err = t.NeedDudeney(e.ctx)
+	}
 	if err != nil {
 		return err
 	}
@@ -54,9 +59,18 @@ func (s *statsCmd) Run(e *env) error {
 		return writeJSON(e.stdout, rows)
 	case query.CSV:
 		w := csv.NewWriter(e.stdout)
-		w.Write([]string{"value", "solutions", "classes", "share"})
+		labelled := by.What == "group" || by.What == "prop"
+		header := []string{"value", "solutions", "classes", "share"}
+		if labelled {
+			header = append(header, "label")
+		}
+		w.Write(header)
 		for _, r := range rows {
-			w.Write([]string{strconv.Itoa(r.Value), strconv.FormatInt(r.Solutions, 10), strconv.FormatInt(r.Classes, 10), strconv.FormatFloat(r.Share, 'f', 6, 64)})
+			record := []string{strconv.Itoa(r.Value), strconv.FormatInt(r.Solutions, 10), strconv.FormatInt(r.Classes, 10), strconv.FormatFloat(r.Share, 'f', 6, 64)}
+			if labelled {
+				record = append(record, r.Label)
+			}
+			w.Write(record)
 		}
 		w.Flush()
 		return w.Error()
@@ -67,7 +81,8 @@ func (s *statsCmd) Run(e *env) error {
 		total += r.Solutions
 		top = max(top, r.Share)
 	}
-	label := map[string]string{"cell": fmt.Sprintf("cell %d,%d", by.Row, by.Col), "row": fmt.Sprintf("the queen's column in row %d", by.Row), "orbit": "orbit size"}[by.What]
+	label := map[string]string{"cell": fmt.Sprintf("cell %d,%d", by.Row, by.Col), "row": fmt.Sprintf("the queen's column in row %d", by.Row),
+		"orbit": "orbit size", "group": "Dudeney group", "prop": by.Prop.String()}[by.What]
 	fmt.Fprintf(e.stdout, "%s by %s (%d matching solutions)\n", t.Puzzle, label, total)
 	glyph := "█"
 	if s.ASCII {
@@ -77,7 +92,11 @@ func (s *statsCmd) Run(e *env) error {
 	fmt.Fprintln(w, "value\tsolutions\tclasses\tshare\t\t")
 	for _, r := range rows {
 		bar := strings.Repeat(glyph, int(r.Share/top*40+0.5))
-		fmt.Fprintf(w, "%d\t%d\t%d\t%.1f%%\t\t%s\n", r.Value, r.Solutions, r.Classes, 100*r.Share, bar)
+		value := strconv.Itoa(r.Value)
+		if r.Label != "" {
+			value = r.Label
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%.1f%%\t\t%s\n", value, r.Solutions, r.Classes, 100*r.Share, bar)
 	}
 	return w.Flush()
 }
