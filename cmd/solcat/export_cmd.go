@@ -45,13 +45,25 @@ func (x *exportCmd) Run(e *env) error {
 	}
 	defer done()
 	rows := 0
+	// Rows come in ID order, so the ID reached tells how far the export is,
+	// filtered or not. The bar shows only when stdout is not the terminal.
+	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
+	if x.Output == "" && isTerminal(e.stdout) {
+		bar.tty = false
+	}
+	defer bar.finish()
+	tick := func(id, total int64) {
+		if rows++; rows%4096 == 0 {
+			bar.update(int(id), int(total))
+		}
+	}
 	write := func(out io.Writer) error {
 		if x.Classes {
 			var w query.RowWriter[query.Class] = query.NewClassWriter(out, format, t.Puzzle, t.Record.Classes)
 			if format == query.Parquet {
 				w = query.NewParquetClassWriter(out, t.Puzzle)
 			}
-			if err := t.Classes(e.ctx, f, query.Page{Limit: -1}, func(c query.Class) error { rows++; return w.Write(c) }); err != nil {
+			if err := t.Classes(e.ctx, f, query.Page{Limit: -1}, func(c query.Class) error { tick(c.ID, t.Record.Classes); return w.Write(c) }); err != nil {
 				return err
 			}
 			return w.Close()
@@ -60,7 +72,7 @@ func (x *exportCmd) Run(e *env) error {
 		if format == query.Parquet {
 			w = query.NewParquetSolutionWriter(out, t.Puzzle)
 		}
-		if err := t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error { rows++; return w.Write(s) }); err != nil {
+		if err := t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return w.Write(s) }); err != nil {
 			return err
 		}
 		return w.Close()

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/term"
 )
 
-// progress draws a bar on stderr for builds that last over about a second,
+// progress draws a bar on stderr for builds and exports that last over about a second,
 // and only when stderr is a terminal, so logs and pipes stay clean.
 type progress struct {
 	out   io.Writer
@@ -20,8 +20,12 @@ type progress struct {
 }
 
 func newProgress(out io.Writer, label string) *progress {
-	f, ok := out.(*os.File)
-	return &progress{out: out, label: label, start: time.Now(), tty: ok && term.IsTerminal(int(f.Fd()))}
+	return &progress{out: out, label: label, start: time.Now(), tty: isTerminal(out)}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (p *progress) update(done, total int) {
