@@ -102,6 +102,10 @@ func (b *buildCmd) Run(e *env) error {
 			}
 			return err
 		}
+		// Read back what was committed: the record as info shows it (name, content hash).
+		if stored, ok, err := cat.Puzzle(e.ctx, p.String()); err == nil && ok {
+			rec = stored
+		}
 		built = append(built, rec)
 		if format == query.Text {
 			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\t%s\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds, rec.Storage)

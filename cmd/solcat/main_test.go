@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -174,6 +175,7 @@ func TestGolden(t *testing.T) {
 		{"stats-magic4-group-json", []string{"stats", "magic:4", "--by", "group", "--format", "json"}},
 		{"stats-magic4-prop-csv", []string{"stats", "magic:4", "--by", "prop:self-complementary", "--cell", "1,1=1", "--format", "csv"}},
 		{"stats-queens10-prop", []string{"stats", "queens:10", "--by", "prop:rot180-only"}},
+		{"verify-queens6-magic3-json", []string{"verify", "queens:6", "magic:3", "--format", "json"}},
 		{"sql-puzzles", []string{"sql", "SELECT name, solutions, classes FROM puzzles WHERE kind = 'magic'"}},
 		{"sql-orbits-json", []string{"sql", "SELECT orbit, count(*) AS classes FROM classes_queens_10 GROUP BY orbit", "--format", "json"}},
 		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5 LIMIT 2", "--format", "jsonl"}},
@@ -389,6 +391,36 @@ func TestExportToFile(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		t.Errorf("export left %d files, want 1", len(entries))
+	}
+}
+
+// TestJSONShapes checks the JSON of the commands whose output holds times
+// (so no golden file): it parses, and carries the documented keys.
+func TestJSONShapes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "shapes.db")
+	cases := []struct {
+		args []string
+		keys []string
+	}{
+		{[]string{"build", "queens:6", "--format", "json"}, []string{"puzzle", "storage", "solutions", "classes", "orbit2", "verified", "build_seconds", "content_hash"}},
+		{[]string{"build", "queens:9", "--count-only", "--format", "json"}, []string{"puzzle", "storage", "solutions", "classes", "orbit8"}},
+		{[]string{"info", "--format", "json"}, []string{"puzzle", "kind", "n", "storage", "solutions", "classes", "built_at", "content_hash"}},
+		{[]string{"bench", "queens:6", "--runs", "1", "--format", "json"}, []string{"method", "solutions", "nodes", "seconds", "ratio", "about"}},
+	}
+	for _, tc := range cases {
+		code, out, errOut := solcatDB(db, tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
+			t.Fatalf("%v: not a JSON array of objects (%v):\n%s", tc.args, err, out)
+		}
+		for _, k := range tc.keys {
+			if _, ok := rows[0][k]; !ok {
+				t.Errorf("%v: no key %q in %v", tc.args, k, rows[0])
+			}
+		}
 	}
 }
 

@@ -21,15 +21,41 @@ the published values, the content hash equals the one recorded at build
 time, and SQLite's integrity check passes. Each problem is reported with the
 solution or class ID; the exit status is 1 if there is any.
 
+With --format json it prints one object: {"integrity": SQLite's answer,
+"puzzles": [{"puzzle", "storage", "solutions", "classes", "content_hash",
+"ok", "problems": [at most 20 lines], "problem_count"}]}.
+
 Examples:
   solcat verify
-  solcat verify queens:8 magic:4`
+  solcat verify queens:8 magic:4
+  solcat verify --format json | jq '.puzzles[] | select(.ok | not)'`
+}
+
+// verifyReport is the JSON shape of verify.
+type verifyReport struct {
+	Integrity string         `json:"integrity"`
+	Puzzles   []puzzleReport `json:"puzzles"`
+}
+
+type puzzleReport struct {
+	Puzzle       string   `json:"puzzle"`
+	Storage      string   `json:"storage"`
+	Solutions    int64    `json:"solutions"`
+	Classes      int64    `json:"classes"`
+	ContentHash  string   `json:"content_hash,omitempty"`
+	OK           bool     `json:"ok"`
+	Problems     []string `json:"problems"`
+	ProblemCount int      `json:"problem_count"`
 }
 
 // maxReported bounds the problems printed per puzzle.
 const maxReported = 20
 
 func (v *verifyCmd) Run(e *env) error {
+	format, err := e.format(query.Text, query.Text, query.JSON)
+	if err != nil {
+		return err
+	}
 	cat, err := catalog.Open(e.ctx, e.cli.DB)
 	if err != nil {
 		return err
@@ -62,8 +88,12 @@ func (v *verifyCmd) Run(e *env) error {
 	if err := cat.DB().GetContext(e.ctx, &integrity, "PRAGMA integrity_check"); err != nil {
 		return err
 	}
+	report := verifyReport{Integrity: integrity, Puzzles: []puzzleReport{}}
+	text := format == query.Text
 	if integrity != "ok" {
-		fmt.Fprintf(e.stdout, "catalog: SQLite integrity check: %s\n", integrity)
+		if text {
+			fmt.Fprintf(e.stdout, "catalog: SQLite integrity check: %s\n", integrity)
+		}
 		total++
 	}
 	for _, rec := range recs {
@@ -72,14 +102,24 @@ func (v *verifyCmd) Run(e *env) error {
 			return err
 		}
 		found := 0
+		pr := puzzleReport{Puzzle: rec.Name, Storage: rec.Storage, Solutions: rec.Solutions, Classes: rec.Classes, ContentHash: rec.ContentHash, Problems: []string{}}
 		err = query.NewTarget(cat.DB(), p, rec).Verify(e.ctx, func(problem string) {
 			found++
 			if found <= maxReported {
-				fmt.Fprintf(e.stdout, "%s: %s\n", rec.Name, problem)
+				pr.Problems = append(pr.Problems, problem)
+				if text {
+					fmt.Fprintf(e.stdout, "%s: %s\n", rec.Name, problem)
+				}
 			}
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", rec.Name, err)
+		}
+		pr.OK, pr.ProblemCount = found == 0, found
+		report.Puzzles = append(report.Puzzles, pr)
+		total += found
+		if !text {
+			continue
 		}
 		switch {
 		case found > maxReported:
@@ -89,7 +129,11 @@ func (v *verifyCmd) Run(e *env) error {
 		case found == 0:
 			fmt.Fprintf(e.stdout, "%s: ok (%d solutions, %d classes, content %s)\n", rec.Name, rec.Solutions, rec.Classes, rec.ContentHash[:16])
 		}
-		total += found
+	}
+	if !text {
+		if err := writeJSON(e.stdout, report); err != nil {
+			return err
+		}
 	}
 	if total > 0 {
 		return errors.New(fmt.Sprint(total, " problem(s) found; rebuild the affected puzzles with 'solcat build PUZZLE --force'"))
