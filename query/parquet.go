@@ -21,13 +21,15 @@ type RowWriter[T any] interface {
 // parquetSolution is a solution's Parquet row. cells is a list column read
 // the same way as the text output: a magic square's values row by row, or
 // the 1-based column of the queen in each row; DuckDB reads it as a LIST,
-// Polars as List[i32], pandas (pyarrow) as arrays.
+// Polars as List[i32], pandas (pyarrow) as arrays. props are its class's
+// property names, so a dataset can be grouped by them without a join.
 type parquetSolution struct {
-	ID       int64   `parquet:"id"`
-	Class    int64   `parquet:"class"`
-	Orbit    int32   `parquet:"orbit"`
-	Symmetry string  `parquet:"symmetry,dict"`
-	Cells    []int32 `parquet:"cells,list"`
+	ID       int64    `parquet:"id"`
+	Class    int64    `parquet:"class"`
+	Orbit    int32    `parquet:"orbit"`
+	Symmetry string   `parquet:"symmetry,dict"`
+	Props    []string `parquet:"props,list"`
+	Cells    []int32  `parquet:"cells,list"`
 }
 
 type parquetClass struct {
@@ -93,7 +95,7 @@ func cellsInt32(p canon.Puzzle, cells []byte) []int32 {
 // NewParquetSolutionWriter streams solutions as Parquet.
 func NewParquetSolutionWriter(out io.Writer, p canon.Puzzle) RowWriter[Solution] {
 	return newParquetWriter(out, func(s Solution) parquetSolution {
-		return parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), cellsInt32(p, s.Cells)}
+		return parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), s.Props.Names(), cellsInt32(p, s.Cells)}
 	})
 }
 

@@ -46,7 +46,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	}
 	for i, r := range rows {
 		s := sols[i]
-		want := parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), cellsInt32(p, s.Cells)}
+		want := parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), s.Props.Names(), cellsInt32(p, s.Cells)}
 		if r.ID != want.ID || r.Class != want.Class || r.Orbit != want.Orbit || r.Symmetry != want.Symmetry || !equalInt32(r.Cells, want.Cells) {
 			t.Fatalf("row %d: read %+v, wrote %+v", i, r, want)
 		}

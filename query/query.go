@@ -38,6 +38,7 @@ type Solution struct {
 	ClassID  int64          `db:"class_id"`
 	Symmetry canon.Symmetry `db:"symmetry"`
 	Orbit    int            `db:"orbit"`
+	Props    canon.Property `db:"props"` // its class's
 }
 
 // Class is one stored class, with how many of its members matched a filter.
@@ -309,9 +310,12 @@ func (t *Target) List(ctx context.Context, f Filter, page Page, fn func(Solution
 	if err != nil {
 		return err
 	}
-	q := "SELECT s.id, s.cells, s.class_id, s.symmetry, c.orbit FROM " + t.solutions + " s JOIN " + t.classes +
+	q := "SELECT s.id, s.cells, s.class_id, s.symmetry, c.orbit, c.props FROM " + t.solutions + " s JOIN " + t.classes +
 		" c ON c.id = s.class_id WHERE " + where + " ORDER BY s.id LIMIT ? OFFSET ?"
-	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), fn)
+	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), func(s Solution) error {
+		s.Props |= canon.SymmetryType(s.Orbit)
+		return fn(s)
+	})
 }
 
 // Classes streams, in class ID order, the classes with at least one member

@@ -762,11 +762,12 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 func TestExportParquetMatchesCSV(t *testing.T) {
 	dir := t.TempDir()
 	type solutionRow struct {
-		ID       int64   `parquet:"id"`
-		Class    int64   `parquet:"class"`
-		Orbit    int32   `parquet:"orbit"`
-		Symmetry string  `parquet:"symmetry"`
-		Cells    []int32 `parquet:"cells,list"`
+		ID       int64    `parquet:"id"`
+		Class    int64    `parquet:"class"`
+		Orbit    int32    `parquet:"orbit"`
+		Symmetry string   `parquet:"symmetry"`
+		Props    []string `parquet:"props,list"`
+		Cells    []int32  `parquet:"cells,list"`
 	}
 	path := filepath.Join(dir, "m4.parquet")
 	code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--output", path)
@@ -782,7 +783,11 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 	if len(rows) != len(lines) {
 		t.Fatalf("%d Parquet rows, %d CSV rows", len(rows), len(lines))
 	}
+	withProp := map[string]int{}
 	for i, r := range rows {
+		for _, p := range r.Props {
+			withProp[p]++
+		}
 		cells := make([]string, len(r.Cells))
 		for k, c := range r.Cells {
 			cells[k] = fmt.Sprint(c)
@@ -791,6 +796,9 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 		if got != lines[i] {
 			t.Fatalf("row %d: Parquet %s, CSV %s", i+1, got, lines[i])
 		}
+	}
+	if withProp["pandiagonal"] != 384 || withProp["dudeney-I"] != 384 || withProp["dudeney-VI"] != 2432 || withProp["self-complementary"] != 2816 {
+		t.Errorf("solutions by property in the Parquet file: %v", withProp)
 	}
 	again := filepath.Join(dir, "again.parquet")
 	solcat("export", "magic:4", "--format", "parquet", "--output", again)
