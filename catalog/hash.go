@@ -2,8 +2,10 @@ package catalog
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"hash"
 )
 
@@ -47,4 +49,36 @@ func (c *ContentHash) Sum() string {
 	both.Write(c.classes.Sum(nil))
 	both.Write(c.solutions.Sum(nil))
 	return hex.EncodeToString(both.Sum(nil))
+}
+
+// state returns the hash's state after everything added so far, so that a
+// resumed build can carry on from it.
+func (c *ContentHash) state() ([]byte, error) {
+	c.solutions.Write(c.pending)
+	c.pending = c.pending[:0]
+	a, err := c.classes.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.solutions.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(a))), append(a, b...)...), nil
+}
+
+// resumeContentHash restores a hash from its state.
+func resumeContentHash(state []byte) (*ContentHash, error) {
+	c := NewContentHash()
+	if len(state) < 4 || int(binary.BigEndian.Uint32(state)) > len(state)-4 {
+		return nil, errors.New("damaged content hash state")
+	}
+	split := 4 + int(binary.BigEndian.Uint32(state))
+	if err := c.classes.(encoding.BinaryUnmarshaler).UnmarshalBinary(state[4:split]); err != nil {
+		return nil, err
+	}
+	if err := c.solutions.(encoding.BinaryUnmarshaler).UnmarshalBinary(state[split:]); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

@@ -3,8 +3,12 @@ package catalog
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"solcat/migrations"
 )
@@ -13,62 +17,206 @@ import (
 // driver a multi-row INSERT is several times faster than one Exec per row.
 const DefaultBatch = 256
 
-// Writer writes one puzzle inside one transaction: until Commit, the
-// catalog keeps what it had before (the previous build of the puzzle, or
-// nothing), so an interrupted build loses nothing that was committed.
+// Writer writes one puzzle in units. Rows go to staging tables and are
+// committed every plan.UnitRows rows together with the builds row that
+// records how far the build got, so a build killed at any moment loses at
+// most the unit in flight and resumes from there. Until Commit, the puzzle's
+// previous content (if any) stays in place and readable; Commit swaps the
+// staging tables in and records the puzzle in one transaction.
 type Writer struct {
-	tx         *sql.Tx
+	db         *sqlx.DB
+	tx         *sqlx.Tx
 	ctx        context.Context
 	name       string
+	plan       BuildPlan
 	solTable   string
 	classTable string
 	batch      int
 	solutions  *table
 	classes    *table
-	added      int64  // solution rows queued so far
-	arena      []byte // copies of the cells of the batch being queued
 	hash       *ContentHash
+	arena      []byte // copies of the cells of the batch being queued
+
+	classesDone, solutionsDone int64 // committed, by this run or an earlier one
+	resumedRows                int64 // rows an earlier run had committed
+	discarded                  string // why a saved build could not be resumed
+	lastClass, seenSolutions   int64 // how far the caller's stream has come
+	pending                    int64 // rows queued since the last unit commit
 }
 
-// Begin starts writing puzzle, replacing any previous content of it when
-// the writer commits. Rows go out batch at a time (DefaultBatch if batch < 1).
-func (c *Catalog) Begin(ctx context.Context, puzzle string, batch int) (*Writer, error) {
+// BuildPlan says how a build is cut into units.
+type BuildPlan struct {
+	Layout    string // names the unit layout and solver; a saved build with another layout starts over
+	UnitRows  int64  // rows (classes and solutions) per committed unit
+	RowsTotal int64  // rows expected in all, for the percentage others see
+}
+
+// Building is the progress of an unfinished build, as the builds row has it.
+type Building struct {
+	Puzzle        string `db:"puzzle"`
+	ClassesDone   int64  `db:"classes_done"`
+	SolutionsDone int64  `db:"solutions_done"`
+	RowsTotal     int64  `db:"rows_total"`
+	StartedAt     string `db:"started_at"`
+	UpdatedAt     string `db:"updated_at"`
+}
+
+// Percent is how much of the build is committed.
+func (b Building) Percent() int {
+	if b.RowsTotal <= 0 {
+		return 0
+	}
+	return int(100 * (b.ClassesDone + b.SolutionsDone) / b.RowsTotal)
+}
+
+// Building returns the unfinished build of a puzzle, if there is one.
+func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
+	var has int
+	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'builds'`); err != nil || has == 0 {
+		return b, false, err // a catalog from before resumable builds
+	}
+	err = c.db.GetContext(ctx, &b, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
+	if errors.Is(err, sql.ErrNoRows) {
+		return b, false, nil
+	}
+	return b, err == nil, err
+}
+
+// Builds lists the unfinished builds.
+func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
+	var has int
+	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'builds'`); err != nil || has == 0 {
+		return nil, err
+	}
+	var out []Building
+	err := c.db.SelectContext(ctx, &out, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds ORDER BY puzzle`)
+	return out, err
+}
+
+// stagingSuffix marks the tables of a build in progress.
+const stagingSuffix = "_building"
+
+// Begin starts or resumes writing puzzle. Rows go out batch at a time
+// (DefaultBatch if batch < 1). A saved unfinished build with the same
+// layout is resumed: the caller streams every row again and the writer
+// skips those already committed. One that does not match its record is
+// started over (Discarded says why).
+func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batch int) (*Writer, error) {
 	if batch < 1 {
 		batch = DefaultBatch
 	}
-	tx, err := c.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	w := &Writer{tx: tx, ctx: ctx, name: puzzle, batch: batch, hash: NewContentHash()}
+	plan.UnitRows = max(plan.UnitRows, 1)
+	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch}
 	w.solTable, w.classTable = Tables(puzzle)
-	if _, err := tx.ExecContext(ctx, `DELETE FROM puzzles WHERE name = ?`, puzzle); err != nil {
-		tx.Rollback()
+	w.solTable += stagingSuffix
+	w.classTable += stagingSuffix
+	if err := w.start(); err != nil {
 		return nil, err
 	}
-	ddl := "DROP TABLE IF EXISTS " + w.solTable + "; DROP TABLE IF EXISTS " + w.classTable + ";" +
-		migrations.PuzzleTables(w.solTable, w.classTable)
-	if _, err := tx.ExecContext(ctx, ddl); err != nil {
-		tx.Rollback()
-		return nil, fmt.Errorf("cannot create tables for %s: %w", puzzle, err)
+	if err := w.begin(); err != nil {
+		return nil, err
 	}
-	// Solution rows take the next rowid, which is the solution ID because
-	// they are added in ID order to an empty table (Commit checks it).
-	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (cells, class_sym) VALUES ", columns: 2}
-	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit, props) VALUES ", columns: 4}
 	return w, nil
 }
 
+// start resumes the saved build or sets up a new one, and commits that.
+func (w *Writer) start() error {
+	tx, err := w.db.BeginTxx(w.ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var saved struct {
+		Layout        string `db:"layout"`
+		ClassesDone   int64  `db:"classes_done"`
+		SolutionsDone int64  `db:"solutions_done"`
+		HashState     []byte `db:"hash_state"`
+	}
+	err = tx.GetContext(w.ctx, &saved, `SELECT layout, classes_done, solutions_done, hash_state FROM builds WHERE puzzle = ?`, w.name)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if err == nil && saved.Layout == w.plan.Layout {
+		var classes, solutions int64
+		err := tx.QueryRowContext(w.ctx, "SELECT (SELECT coalesce(max(id), 0) FROM "+w.classTable+"), (SELECT coalesce(max(id), 0) FROM "+w.solTable+")").Scan(&classes, &solutions)
+		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone) {
+			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
+		}
+		if err == nil {
+			w.hash, err = resumeContentHash(saved.HashState)
+		}
+		if err == nil {
+			w.classesDone, w.solutionsDone = saved.ClassesDone, saved.SolutionsDone
+			w.resumedRows = w.classesDone + w.solutionsDone
+			return nil
+		}
+		w.discarded = err.Error()
+	}
+	w.hash = NewContentHash()
+	state, err := w.hash.state()
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	ddl := "DROP TABLE IF EXISTS " + w.solTable + "; DROP TABLE IF EXISTS " + w.classTable + ";" +
+		migrations.PuzzleTables(w.solTable, w.classTable)
+	if _, err := tx.ExecContext(w.ctx, ddl); err != nil {
+		return fmt.Errorf("cannot create tables for %s: %w", w.name, err)
+	}
+	if _, err := tx.ExecContext(w.ctx, `INSERT OR REPLACE INTO builds (puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at)
+		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, w.name, w.plan.Layout, w.plan.RowsTotal, state, now, now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// begin opens the transaction of the next unit.
+func (w *Writer) begin() error {
+	tx, err := w.db.BeginTxx(w.ctx, nil)
+	if err != nil {
+		return err
+	}
+	w.tx = tx
+	// Solution rows take the next rowid, which is the solution ID because
+	// they are added in ID order (Commit checks it).
+	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (cells, class_sym) VALUES ", columns: 2}
+	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit, props) VALUES ", columns: 4}
+	return nil
+}
+
+// Discarded says why a saved build was started over, or is empty.
+func (w *Writer) Discarded() string { return w.discarded }
+
+// Resumed is how many rows (classes and solutions) an earlier run had committed.
+func (w *Writer) Resumed() int64 { return w.resumedRows }
+
+// Saved is how many rows are committed so far, and how many are expected.
+func (w *Writer) Saved() (done, total int64) {
+	return w.classesDone + w.solutionsDone, w.plan.RowsTotal
+}
+
 // AddClass queues one class row; props is the class's property bit set.
+// Classes come in ID order; those already committed are skipped.
 func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
+	w.lastClass = id
+	if id <= w.classesDone {
+		return nil
+	}
 	w.hash.AddClass(canonical, orbit)
-	return w.classes.add(id, canonical, orbit, int64(props))
+	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
+		return err
+	}
+	return w.counted()
 }
 
 // AddSolution queues the next solution row; solutions must come in ID
-// order, 1, 2, 3, ... The cells are copied.
+// order, 1, 2, 3, ..., and those already committed are skipped. The cells
+// are copied.
 func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
-	w.added++
+	w.seenSolutions++
+	if w.seenSolutions <= w.solutionsDone {
+		return nil
+	}
 	w.hash.AddSolution(cells, classID, symmetry)
 	// Copies go to an arena that holds one batch, so a big build does not
 	// allocate once per row; the batch is sent before the arena is reused.
@@ -77,32 +225,89 @@ func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
 	}
 	start := len(w.arena)
 	w.arena = append(w.arena, cells...)
-	return w.solutions.add(w.arena[start:len(w.arena):len(w.arena)], classID<<3|int64(symmetry))
+	if err := w.solutions.add(w.arena[start:len(w.arena):len(w.arena)], classID<<3|int64(symmetry)); err != nil {
+		return err
+	}
+	return w.counted()
 }
 
-// Commit writes what is queued, records the puzzle and
-// makes it all visible at once.
-func (w *Writer) Commit(rec Record) error {
-	defer w.tx.Rollback()
+// counted commits a unit when enough rows are queued.
+func (w *Writer) counted() error {
+	if w.pending++; w.pending < w.plan.UnitRows {
+		return nil
+	}
+	return w.commitUnit()
+}
+
+// commitUnit writes what is queued and commits it with the builds row.
+func (w *Writer) commitUnit() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	state, err := w.hash.state()
+	if err != nil {
+		return err
+	}
+	classes, solutions := max(w.classesDone, w.lastClass), max(w.solutionsDone, w.seenSolutions)
+	res, err := w.tx.ExecContext(w.ctx, `UPDATE builds SET classes_done = ?, solutions_done = ?, hash_state = ?, updated_at = ?
+		WHERE puzzle = ? AND classes_done = ? AND solutions_done = ?`,
+		classes, solutions, state, time.Now().UTC().Format(time.RFC3339), w.name, w.classesDone, w.solutionsDone)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("the saved build of %s changed under this one: is another 'solcat build %s' writing to this catalog?", w.name, w.name)
+	}
+	if err := w.tx.Commit(); err != nil {
+		return err
+	}
+	w.classesDone, w.solutionsDone, w.pending = classes, solutions, 0
+	return w.begin()
+}
+
+func (w *Writer) flush() error {
 	if err := w.classes.flush(); err != nil {
 		return err
 	}
-	if err := w.solutions.flush(); err != nil {
+	return w.solutions.flush()
+}
+
+// Commit writes what is queued, puts the new tables in place of the
+// puzzle's old ones, records the puzzle and ends the build, all in one
+// transaction.
+func (w *Writer) Commit(rec Record) error {
+	defer w.tx.Rollback()
+	if err := w.flush(); err != nil {
 		return err
 	}
 	var rows, maxID int64
 	if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &maxID); err != nil {
 		return err
 	}
-	if rows != w.added || maxID != w.added || rec.Solutions != w.added {
-		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; nothing was stored", w.name, rec.Solutions, w.added, rows, maxID)
+	added := max(w.solutionsDone, w.seenSolutions)
+	if rows != added || maxID != added || rec.Solutions != added {
+		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
+	}
+	sol, cls := Tables(w.name)
+	swap := "DELETE FROM puzzles WHERE name = ?; DELETE FROM builds WHERE puzzle = ?;" +
+		"DROP TABLE IF EXISTS " + sol + "; DROP TABLE IF EXISTS " + cls + ";" +
+		"ALTER TABLE " + w.solTable + " RENAME TO " + sol + "; ALTER TABLE " + w.classTable + " RENAME TO " + cls
+	if _, err := w.tx.ExecContext(w.ctx, swap, w.name, w.name); err != nil {
+		return err
 	}
 	rec.Name = w.name
 	rec.ContentHash = w.hash.Sum()
-	if err := insertRecord(w.ctx, w.tx, rec); err != nil {
+	if err := insertRecord(w.ctx, w.tx.Tx, rec); err != nil {
 		return err
 	}
 	return w.tx.Commit()
+}
+
+// Abandon drops a saved unfinished build of puzzle, if there is one.
+func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
+	sol, cls := Tables(puzzle)
+	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DROP TABLE IF EXISTS "+sol+stagingSuffix+"; DROP TABLE IF EXISTS "+cls+stagingSuffix, puzzle)
+	return err
 }
 
 func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
@@ -119,7 +324,8 @@ func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
 	return nil
 }
 
-// Rollback abandons the writer's work; the catalog keeps its old content.
+// Rollback abandons the unit in flight; the units committed stay saved for
+// a later run to resume.
 func (w *Writer) Rollback() { w.tx.Rollback() }
 
 // table buffers rows and inserts them with one prepared multi-row statement

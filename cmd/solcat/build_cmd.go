@@ -29,10 +29,13 @@ type buildCmd struct {
 }
 
 func (b *buildCmd) Help() string {
-	return `Each puzzle is written in one transaction: it is either complete in the
-catalog or absent, and an interrupted build leaves the catalog as it was.
-Every count is compared with the published values (OEIS A006052, A000170,
-A002562, A260318, A260320); a mismatch fails the build.
+	return `A build commits its rows in units (about a million rows each for the
+largest puzzles). Interrupted, even by SIGKILL, it loses at most the unit in
+flight: run the same command again and it resumes. Until it finishes,
+queries on the puzzle say how far it is, and a puzzle being rebuilt with
+--force keeps answering from its previous build. Every count is compared
+with the published values (OEIS A006052, A000170, A002562, A260318,
+A260320); a mismatch fails the build.
 
 Examples:
   solcat build                      # magic:1-4 and queens:1-14
@@ -80,7 +83,11 @@ func (b *buildCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if ok && !b.Force {
+		_, building, err := cat.Building(e.ctx, p.String())
+		if err != nil {
+			return err
+		}
+		if ok && !b.Force && !building {
 			if format == query.Text {
 				fmt.Fprintf(out, "%s\talready built: %d solutions, %d classes; use --force to rebuild\n", p, rec.Solutions, rec.Classes)
 			}
@@ -94,12 +101,6 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		if err != nil {
 			out.Flush()
-			if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil && !b.CountOnly {
-				return fmt.Errorf("interrupted while building %s; it was not stored and the catalog keeps what it had: run the same command again", p)
-			}
-			if msg := err.Error(); strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full") {
-				return fmt.Errorf("%s was not stored, the catalog keeps what it had: %w; check free disk space and the file size limit, then run the same command again", p, err)
-			}
 			return err
 		}
 		// Read back what was committed: the record as info shows it (name, content hash).
@@ -117,15 +118,40 @@ func (b *buildCmd) Run(e *env) error {
 	return out.Flush()
 }
 
-// build enumerates p, classifies each solution as it streams in, writes
-// the rows, compares the counts with the published ones and commits.
+// unitRows is how many rows a stored build commits at a time: about 64
+// units per puzzle, at least 4096 rows and at most about a million, so a
+// killed build loses seconds of work. It depends on the puzzle only.
+func unitRows(known enumerate.Known) int64 {
+	rows := (known.Solutions + known.Classes) / 64
+	unit := int64(4096)
+	for unit < rows && unit < 1<<20 {
+		unit *= 2
+	}
+	return unit
+}
+
+// build enumerates p and writes its classes and solutions unit by unit,
+// resuming a saved build of it if there is one, compares the counts with
+// the published ones and puts the puzzle in place.
 func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.Record, error) {
 	start := time.Now()
-	w, err := cat.Begin(e.ctx, p.String(), 0)
+	known, _ := enumerate.KnownCounts(p)
+	plan := catalog.BuildPlan{
+		UnitRows:  unitRows(known),
+		RowsTotal: known.Solutions + known.Classes,
+	}
+	plan.Layout = fmt.Sprintf("%s, %d rows per unit", solverVersion, plan.UnitRows)
+	w, err := cat.Begin(e.ctx, p.String(), plan, 0)
 	if err != nil {
 		return catalog.Record{}, err
 	}
 	defer w.Rollback()
+	if why := w.Discarded(); why != "" {
+		fmt.Fprintf(e.stderr, "%s: the saved unfinished build could not be resumed (%s); starting over\n", p, why)
+	}
+	if resumed := w.Resumed(); resumed > 0 {
+		fmt.Fprintf(e.stderr, "%s: resuming from %d%% saved by an earlier run\n", p, 100*resumed/max(plan.RowsTotal, 1))
+	}
 	workers := b.Workers
 	if workers == 0 {
 		workers = runtime.NumCPU()
@@ -142,14 +168,24 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		err = storeClassified(e, w, p, opt, &rec)
 	}
 	bar.finish()
+	if err == nil {
+		if err = checkKnown(p, &rec); err != nil {
+			cat.Abandon(e.ctx, p.String())
+			return rec, err
+		}
+		rec.BuildSeconds = time.Since(start).Seconds()
+		err = w.Commit(rec)
+	}
 	if err != nil {
-		return rec, err
-	}
-	if err := checkKnown(p, &rec); err != nil {
-		return rec, err
-	}
-	rec.BuildSeconds = time.Since(start).Seconds()
-	if err := w.Commit(rec); err != nil {
+		w.Rollback()
+		done, total := w.Saved()
+		saved := fmt.Sprintf("%d%% of %s is saved (%d of %d rows)", 100*done/max(total, 1), p, done, total)
+		switch msg := err.Error(); {
+		case errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil:
+			return rec, fmt.Errorf("interrupted: %s; run the same command to resume", saved)
+		case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full"):
+			return rec, fmt.Errorf("%s: %w; %s: free disk space (or raise the file size limit) and run the same command to resume", p, err, saved)
+		}
 		return rec, err
 	}
 	return rec, nil

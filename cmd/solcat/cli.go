@@ -130,13 +130,29 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 	}
 	rec, ok, err := cat.Puzzle(e.ctx, p.String())
 	if err == nil && !ok {
-		err = fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
+		err = notBuilt(e, cat, p)
 	}
 	if err != nil {
 		cat.Close()
 		return nil, nil, err
 	}
 	return query.NewTarget(cat.DB(), p, rec), func() { cat.Close() }, nil
+}
+
+// notBuilt explains why a puzzle has no record: a build of it is under way
+// (or was interrupted), or it was never built.
+func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
+	b, building, err := cat.Building(e.ctx, p.String())
+	if err != nil {
+		return err
+	}
+	if building {
+		return fmt.Errorf("%s is being built: %d%% done; wait for the build to finish (if none is running, 'solcat build %s' resumes it)", p, b.Percent(), p)
+	}
+	if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
+		return fmt.Errorf("%s is being counted: %d work units done; wait for the count to finish (if none is running, 'solcat build %s --count-only' resumes it)", p, len(units), p)
+	}
+	return fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
 }
 
 // filtered opens the named stored puzzle and reads the filter flags

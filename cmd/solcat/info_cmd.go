@@ -58,6 +58,16 @@ func (i *infoCmd) Run(e *env) error {
 	if format == query.JSON {
 		return writeJSON(e.stdout, infoRecords(recs))
 	}
+	builds, err := cat.Builds(e.ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, b := range builds {
+			fmt.Fprintf(e.stdout, "%s is being built: %d%% saved (started %s, last unit saved %s); if no build is running, 'solcat build %s' resumes it\n",
+				b.Puzzle, b.Percent(), b.StartedAt, b.UpdatedAt, b.Puzzle)
+		}
+	}()
 	if len(recs) == 0 {
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
 		return err

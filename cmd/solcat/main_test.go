@@ -748,7 +748,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	before := fileHash(t, db)
 	for _, args := range [][]string{{"count", "queens:4"}, {"build", "queens:5"}, {"info"}} {
 		code, _, errOut := solcatDB(db, args...)
-		if code != 1 || !strings.Contains(errOut, "schema version 99, this solcat knows versions up to 3") {
+		if code != 1 || !strings.Contains(errOut, "schema version 99, this solcat knows versions up to 4") {
 			t.Errorf("%v: exit %d, %q", args, code, errOut)
 		}
 	}
