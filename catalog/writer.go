@@ -37,11 +37,11 @@ type Writer struct {
 	hash       *ContentHash
 	arena      []byte // copies of the cells of the batch being queued
 
-	classesDone, solutionsDone int64 // committed, by this run or an earlier one
-	resumedRows                int64 // rows an earlier run had committed
+	classesDone, solutionsDone int64  // committed, by this run or an earlier one
+	resumedRows                int64  // rows an earlier run had committed
 	discarded                  string // why a saved build could not be resumed
-	lastClass, seenSolutions   int64 // how far the caller's stream has come
-	pending                    int64 // rows queued since the last unit commit
+	lastClass, seenSolutions   int64  // how far the caller's stream has come
+	pending                    int64  // rows queued since the last unit commit
 }
 
 // BuildPlan says how a build is cut into units.
