@@ -39,9 +39,31 @@ func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
 	return err
 }
 
-// RecordCounts stores a puzzle known by its counts only, replacing whatever
-// the catalog held for it, in one transaction.
-func (c *Catalog) RecordCounts(ctx context.Context, rec Record) error {
+// Breakdown is one row of a count-only puzzle's counts split by a
+// statistic, such as the centre value of magic:5 ("cell:3,3").
+type Breakdown struct {
+	Stat      string `db:"stat"`
+	Value     int    `db:"value"`
+	Solutions int64  `db:"solutions"`
+	Classes   int64  `db:"classes"`
+}
+
+// Breakdown returns a puzzle's counts split by stat, in value order (none
+// if the build did not record that split).
+func (c *Catalog) Breakdown(ctx context.Context, puzzle, stat string) ([]Breakdown, error) {
+	var has int
+	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'count_breakdown'`); err != nil || has == 0 {
+		return nil, err
+	}
+	var out []Breakdown
+	err := c.db.SelectContext(ctx, &out, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, stat)
+	return out, err
+}
+
+// RecordCounts stores a puzzle known by its counts only (and their
+// breakdown, if any), replacing whatever the catalog held for it, in one
+// transaction.
+func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Breakdown) error {
 	if rec.Storage != "counts" {
 		return fmt.Errorf("RecordCounts needs storage 'counts', not %q", rec.Storage)
 	}
@@ -53,6 +75,15 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record) error {
 	sol, cls := Tables(rec.Name)
 	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?; DROP TABLE IF EXISTS "+sol+"; DROP TABLE IF EXISTS "+cls, rec.Name); err != nil {
 		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM count_breakdown WHERE puzzle = ?", rec.Name); err != nil {
+		return err
+	}
+	for _, b := range breakdown {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES (?, ?, ?, ?, ?)",
+			rec.Name, b.Stat, b.Value, b.Solutions, b.Classes); err != nil {
+			return err
+		}
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {
 		return err

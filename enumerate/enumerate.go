@@ -10,6 +10,9 @@ import (
 // MaxStoredQueens is the largest board whose solutions are enumerated one by one.
 const MaxStoredQueens = 17
 
+// MaxCountedMagic is the order of magic squares counted without storing them.
+const MaxCountedMagic = 5
+
 // MaxCountedQueens is the largest board counted without storing solutions;
 // each size takes about eight times as long as the one before.
 const MaxCountedQueens = 21
@@ -18,10 +21,12 @@ const MaxCountedQueens = 21
 // with countOnly, counted), or nil.
 func Supported(p canon.Puzzle, countOnly bool) error {
 	switch {
-	case p.Kind == canon.Magic && countOnly:
-		return fmt.Errorf("%s: magic squares cannot be counted without storing them yet; drop --count-only", p)
-	case p.Kind == canon.Magic && p.N > MaxMagicOrder:
-		return fmt.Errorf("%s cannot be built yet: magic squares are enumerated up to order %d", p, MaxMagicOrder)
+	case p.Kind == canon.Magic && p.N > MaxCountedMagic:
+		return fmt.Errorf("%s cannot be built: magic squares are stored up to order %d and counted up to order %d", p, MaxMagicOrder, MaxCountedMagic)
+	case p.Kind == canon.Magic && countOnly && p.N != MaxCountedMagic:
+		return fmt.Errorf("%s: --count-only is for magic:%d; smaller orders are stored whole, so drop --count-only", p, MaxCountedMagic)
+	case p.Kind == canon.Magic && !countOnly && p.N > MaxMagicOrder:
+		return fmt.Errorf("%s cannot be stored yet (its 275,305,224 classes are planned); count it with 'solcat build %s --count-only'", p, p)
 	case p.Kind == canon.Queens && countOnly && p.N > MaxCountedQueens:
 		return fmt.Errorf("%s cannot be counted yet: queens are counted up to N=%d", p, MaxCountedQueens)
 	case p.Kind == canon.Queens && !countOnly && p.N > MaxStoredQueens:

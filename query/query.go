@@ -58,13 +58,29 @@ var ErrCountsOnly = errors.New("stored as counts only")
 func (t *Target) NeedSolutions() error {
 	if t.Record.Storage == "counts" {
 		fix := fmt.Sprintf("store them with 'solcat build %s --force'", t.Puzzle)
-		if t.Puzzle.N > enumerate.MaxStoredQueens {
+		switch {
+		case t.Puzzle.Kind == canon.Magic && t.Puzzle.N > enumerate.MaxMagicOrder:
+			fix = "order-5 squares are counted, not stored, so far; count and stats also answer by the centre, cell 3,3"
+		case t.Puzzle.N > enumerate.MaxStoredQueens:
 			fix = fmt.Sprintf("solutions are stored up to queens:%d", enumerate.MaxStoredQueens)
 		}
 		return fmt.Errorf("%s is %w (%d solutions, %d classes): filters, list, classes, show and export need its solutions; %s",
 			t.Puzzle, ErrCountsOnly, t.Record.Solutions, t.Record.Classes, fix)
 	}
 	return nil
+}
+
+// breakdown returns the recorded counts of a counts-only puzzle by the
+// value of cell (row, col), or nil if the build recorded none.
+func (t *Target) breakdown(ctx context.Context, row, col int) ([]catalog.Breakdown, error) {
+	var has int
+	if err := t.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'count_breakdown'`); err != nil || has == 0 {
+		return nil, err
+	}
+	var rows []catalog.Breakdown
+	err := t.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`,
+		t.Puzzle.String(), fmt.Sprintf("cell:%d,%d", row, col))
+	return rows, err
 }
 
 // NeedDudeney refuses to answer on Dudeney groups from a magic:4 stored
@@ -266,6 +282,23 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 		return t.Record.Solutions, nil
 	}
 	if err := t.NeedSolutions(); err != nil {
+		// One cell fixed: the build may have recorded counts by that cell.
+		if len(f.Cells) == 1 && f.Class == 0 && f.Props == 0 && f.Orbit == 0 && !f.UpToSymmetry {
+			c := f.Cells[0]
+			rows, berr := t.breakdown(ctx, c.Row, c.Col)
+			if berr != nil || rows == nil {
+				return 0, errors.Join(err, berr)
+			}
+			for _, r := range rows {
+				if r.Value == c.Value {
+					if classes {
+						return r.Classes, nil
+					}
+					return r.Solutions, nil
+				}
+			}
+			return 0, nil
+		}
 		// Counts by orbit size are in the record itself.
 		if len(f.Cells) > 0 || f.Class != 0 || f.Props != 0 {
 			return 0, err

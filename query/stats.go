@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -75,6 +76,18 @@ type StatsRow struct {
 // cell what C holds at the cell that s carries there.
 func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, error) {
 	if err := t.NeedSolutions(); err != nil {
+		if by.What == "cell" && f.IsZero() {
+			// The build may have recorded counts by this cell.
+			rows, berr := t.breakdown(ctx, by.Row, by.Col)
+			if berr != nil || rows == nil {
+				return nil, errors.Join(err, berr)
+			}
+			acc := map[int][2]int64{}
+			for _, r := range rows {
+				acc[r.Value] = [2]int64{r.Solutions, r.Classes}
+			}
+			return finishStats(acc, by), nil
+		}
 		if by.What != "orbit" || !f.IsZero() {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ var defaultBuild = []string{"magic:1-4", "queens:1-14"}
 type buildCmd struct {
 	Puzzles   []string `arg:"" optional:"" name:"puzzle" help:"Puzzles to build: KIND:N or KIND:A-B (default: magic:1-4 queens:1-14)."`
 	Force     bool     `help:"Rebuild puzzles that are already complete."`
-	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21). Resumable: run the same command again after an interruption."`
+	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
 	Workers   int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
 }
 
@@ -42,6 +42,7 @@ Examples:
   solcat build queens:15 --workers 2
   solcat build magic:4 --force      # rebuild
   solcat build queens:18-20 --count-only
+  solcat build magic:5 --count-only   # 2,202,441,792 squares, about 2 minutes
   solcat --db /tmp/cat.db build queens:1-8`
 }
 

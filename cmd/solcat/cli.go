@@ -48,8 +48,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // exitRequest carries kong's request to exit (after --help) out of Parse.
 type exitRequest int
 
-const description = `solcat keeps every normal magic square (orders 1-4) and every N-queens
-solution (N=1-17; counts only up to N=21) in a SQLite catalog, with each
+const description = `solcat keeps every normal magic square (orders 1-4; order 5 as counts) and
+every N-queens solution (N=1-17; counts only up to N=21) in a SQLite catalog, with each
 solution's canonical form under the 8 symmetries of the square, and answers
 questions over it.
 

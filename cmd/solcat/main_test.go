@@ -253,10 +253,12 @@ func TestRefusals(t *testing.T) {
 		{"unknown format", "", []string{"count", "queens:8", "--format", "xml"}, 2, "--format"},
 		{"unknown command", "", []string{"frobnicate"}, 2, "unexpected argument"},
 		{"not built", "", []string{"count", "queens:15"}, 1, "solcat build queens:15"},
-		{"magic 5 not yet", "", []string{"build", "magic:5"}, 2, "up to order 4"},
+		{"magic 7", "", []string{"build", "magic:7"}, 2, "counted up to order 5"},
 		{"queens 18 too many to store", "", []string{"build", "queens:18"}, 2, "--count-only"},
 		{"queens 22 too big to count", "", []string{"build", "queens:22", "--count-only"}, 2, "up to N=21"},
 		{"magic count-only", "", []string{"build", "magic:4", "--count-only"}, 2, "drop --count-only"},
+		{"magic 5 stored", "", []string{"build", "magic:5"}, 2, "build magic:5 --count-only"},
+		{"magic 6", "", []string{"build", "magic:6", "--count-only"}, 2, "counted up to order 5"},
 		{"bench unknown method", "", []string{"bench", "queens:8", "--methods", "dancing"}, 2, "no method"},
 		{"bench too big", "", []string{"bench", "queens:30"}, 2, "up to size 17"},
 		{"range backwards", "", []string{"build", "queens:8-4"}, 2, "runs backwards"},
@@ -701,6 +703,49 @@ func TestVerifyNamesTampering(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMagic5CountsOnly queries a magic:5 count record as the count-only
+// build writes it (the numbers of a full run; the run itself is too long
+// for the default tests: .ci/bench/magic5.sh does it).
+func TestMagic5CountsOnly(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "m5.db")
+	cat, err := catalog.Create(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Classes by centre 1..13 from a full run; 14..25 mirror them.
+	half := []int64{4365792, 5464716, 7659936, 7835348, 9727224, 10403516, 12067524, 12448644, 13890160, 13376136, 15735272, 15138472, 19079744}
+	var breakdown []catalog.Breakdown
+	for c := 1; c <= 25; c++ {
+		k := min(c, 26-c) - 1
+		breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: c, Solutions: 8 * half[k], Classes: half[k]})
+	}
+	rec := catalog.Record{Name: "magic:5", Kind: "magic", N: 5, Storage: "counts", Solutions: 2202441792, Classes: 275305224,
+		Orbit8: 275305224, Verified: true, BuiltAt: "2026-11-29T21:40:00Z", SolverVersion: "test"}
+	if err := cat.RecordCounts(ctx, rec, breakdown); err != nil {
+		t.Fatal(err)
+	}
+	cat.Close()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"count", "magic:5"}, 0, "2202441792\n"},
+		{[]string{"count", "magic:5", "--classes"}, 0, "275305224\n"},
+		{[]string{"count", "magic:5", "--cell", "3,3=13", "--classes"}, 0, "19079744\n"},
+		{[]string{"count", "magic:5", "--cell", "3,3=1"}, 0, "34926336\n"},
+		{[]string{"count", "magic:5", "--cell", "1,1=1"}, 1, "counted, not stored"},
+		{[]string{"list", "magic:5"}, 1, "counted, not stored"},
+		{[]string{"stats", "magic:5", "--by", "cell:3,3", "--format", "csv"}, 0, "13,152637952,19079744,0.069304\n"},
+	} {
+		code, out, errOut := solcatDB(db, tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q %q; want %d and %q", tc.args, code, out, errOut, tc.code, tc.want)
+		}
 	}
 }
 

@@ -1,0 +1,296 @@
+package enumerate
+
+import (
+	"context"
+	"testing"
+
+	"solcat/canon"
+)
+
+// TestMagic5LineSets: 1,394 sets of five values from 1..25 sum to 65.
+func TestMagic5LineSets(t *testing.T) {
+	n := 0
+	var pick func(from, left, sum int)
+	pick = func(from, left, sum int) {
+		if left == 0 {
+			if sum == 65 {
+				n++
+			}
+			return
+		}
+		for v := from; v <= 25 && sum+v <= 65; v++ {
+			pick(v+1, left-1, sum+v)
+		}
+	}
+	pick(1, 5, 0)
+	if n != 1394 {
+		t.Errorf("%d line sets, want 1394", n)
+	}
+	// The units' diagonal sets are these lines through the centre.
+	lines := 0
+	for c := 1; c <= 25; c++ {
+		lines += len(magic5Sets(c))
+	}
+	if lines != 1394*5 {
+		t.Errorf("%d (centre, diagonal set) pairs, want 5 per line: %d", lines, 1394*5)
+	}
+}
+
+// referenceComplete counts the completions of a square whose diagonals are
+// set by plain loops over the values with forced cells (the method of the
+// baseline counter, written independently of the frames): rows 0 and 4,
+// then the middle of column 2, row 2, and row 1 with column 0 forcing row 3.
+func referenceComplete(a *[25]int, used uint32, emit func(*[25]int)) int64 {
+	const s = 65
+	free := func(v int, u uint32) bool { return v >= 1 && v <= 25 && u>>v&1 == 0 }
+	var n int64
+	for a[1] = 1; a[1] <= 25; a[1]++ {
+		if !free(a[1], used) {
+			continue
+		}
+		u1 := used | 1<<a[1]
+		for a[2] = 1; a[2] <= 25; a[2]++ {
+			a[3] = s - a[0] - a[1] - a[2] - a[4]
+			if !free(a[2], u1) || !free(a[3], u1|1<<a[2]) {
+				continue
+			}
+			u2 := u1 | 1<<a[2] | 1<<a[3]
+			for a[21] = 1; a[21] <= 25; a[21]++ {
+				a[11] = s - a[1] - a[6] - a[16] - a[21]
+				if !free(a[21], u2) || !free(a[11], u2|1<<a[21]) {
+					continue
+				}
+				u3 := u2 | 1<<a[21] | 1<<a[11]
+				for a[22] = 1; a[22] <= 25; a[22]++ {
+					a[23] = s - a[20] - a[21] - a[22] - a[24]
+					if !free(a[22], u3) || !free(a[23], u3|1<<a[22]) {
+						continue
+					}
+					u4 := u3 | 1<<a[22] | 1<<a[23]
+					a[13] = s - a[3] - a[8] - a[18] - a[23]
+					if !free(a[13], u4) {
+						continue
+					}
+					u4 |= 1 << a[13]
+					for a[7] = 1; a[7] <= 25; a[7]++ {
+						a[17] = s - a[2] - a[7] - a[12] - a[22]
+						if !free(a[7], u4) || !free(a[17], u4|1<<a[7]) {
+							continue
+						}
+						u5 := u4 | 1<<a[7] | 1<<a[17]
+						for a[10] = 1; a[10] <= 25; a[10]++ {
+							a[14] = s - a[10] - a[11] - a[12] - a[13]
+							if !free(a[10], u5) || !free(a[14], u5|1<<a[10]) {
+								continue
+							}
+							u6 := u5 | 1<<a[10] | 1<<a[14]
+							for a[5] = 1; a[5] <= 25; a[5]++ {
+								a[9] = s - a[5] - a[6] - a[7] - a[8]
+								a[15] = s - a[0] - a[5] - a[10] - a[20]
+								a[19] = s - a[15] - a[16] - a[17] - a[18]
+								if !free(a[5], u6) || !free(a[9], u6|1<<a[5]) || !free(a[15], u6|1<<a[5]|1<<a[9]) ||
+									!free(a[19], u6|1<<a[5]|1<<a[9]|1<<a[15]) || a[4]+a[9]+a[14]+a[19]+a[24] != s {
+									continue
+								}
+								n++
+								if emit != nil {
+									emit(a)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+// referenceUnit counts a unit with referenceComplete over the same ordered
+// diagonals.
+func referenceUnit(u Magic5Unit, emit func(*[25]int)) int64 {
+	var n int64
+	var a [25]int
+	c := u.Centre
+	for _, anti := range magic5Sets(c) {
+		used := uint32(1) << c
+		for _, v := range u.Diag {
+			used |= 1 << v
+		}
+		clash := anti[0] < u.Diag[0]
+		for _, v := range anti {
+			clash = clash || used>>v&1 == 1
+		}
+		if clash {
+			continue
+		}
+		for _, v := range anti {
+			used |= 1 << v
+		}
+		for _, pm := range [][3]int{{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}} {
+			a[0], a[6], a[18], a[24], a[12] = int(u.Diag[0]), int(u.Diag[pm[0]]), int(u.Diag[pm[1]]), int(u.Diag[pm[2]]), c
+			if a[6] > a[18] {
+				continue
+			}
+			for _, pa := range antiPerms {
+				a[4], a[8], a[16], a[20] = int(anti[pa[0]]), int(anti[pa[1]]), int(anti[pa[2]]), int(anti[pa[3]])
+				if a[4] > a[20] {
+					continue
+				}
+				n += referenceComplete(&a, used, emit)
+			}
+		}
+	}
+	return n
+}
+
+func magic5Key(sq []byte) string { return string(sq) }
+
+// TestMagic5AgainstReference compares the frame count with the reference
+// loops on a sample of units (every 97th of the 3,636; two with -short), square
+// by square.
+func TestMagic5AgainstReference(t *testing.T) {
+	units := Magic5Units()
+	var sample []Magic5Unit
+	for i := 0; i < len(units); i += 97 {
+		sample = append(sample, units[i])
+	}
+	if testing.Short() {
+		sample = sample[:2]
+	}
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	for _, u := range sample {
+		found := map[string]bool{}
+		got := magic5Emit(u, func(sq *[25]byte) {
+			if err := p.Check(sq[:]); err != nil {
+				t.Fatalf("unit %v: not a magic square %v: %v", u, sq, err)
+			}
+			found[magic5Key(sq[:])] = true
+		})
+		if int64(len(found)) != got.Basic {
+			t.Errorf("unit %v: %d squares emitted, %d distinct", u, got.Basic, len(found))
+		}
+		if fast := CountMagic5Unit(u); fast != got {
+			t.Errorf("unit %v: counting %+v, emitting %+v", u, fast, got)
+		}
+		want := referenceUnit(u, func(a *[25]int) {
+			var sq [25]byte
+			for k, v := range a {
+				sq[k] = byte(v)
+			}
+			if !found[magic5Key(sq[:])] {
+				t.Fatalf("unit %v: the reference finds %v, the frames do not", u, sq)
+			}
+		})
+		if want != got.Basic {
+			t.Errorf("unit %v: frames %d, reference %d", u, got.Basic, want)
+		}
+	}
+}
+
+// m5Transform permutes rows and columns alike: the M-transformations.
+func m5Transform(sq []byte, perm [5]int) []byte {
+	out := make([]byte, 25)
+	for r := 0; r < 5; r++ {
+		for c := 0; c < 5; c++ {
+			out[r*5+c] = sq[perm[r]*5+perm[c]]
+		}
+	}
+	return out
+}
+
+// basicOrder holds for the one square of a 32-element class that is counted.
+func basicOrder(sq []byte) bool {
+	diag := []byte{sq[4], sq[6], sq[8], sq[16], sq[18], sq[20], sq[24]}
+	for _, v := range diag {
+		if v < sq[0] {
+			return false
+		}
+	}
+	return sq[6] < sq[18] && sq[4] < sq[20]
+}
+
+// TestMagic5Group32 checks the 32-element group on basic squares: every
+// image is magic, the 32 are distinct, they fall into 4 classes of 8 under
+// the symmetries of the square, and exactly one of them is basic.
+func TestMagic5Group32(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	canonicalizer := canon.NewCanonicalizer(p)
+	// Swap rows and columns 1 and 5; swap rows and columns 1, 2 and 4, 5.
+	ms := [][5]int{{0, 1, 2, 3, 4}, {4, 1, 2, 3, 0}, {1, 0, 2, 4, 3}}
+	units := Magic5Units()
+	checked := 0
+	for _, u := range []Magic5Unit{units[0], units[len(units)/2], units[len(units)-1]} {
+		magic5Emit(u, func(sq *[25]byte) {
+			if checked%7 != 0 { // a sample keeps the test short
+				checked++
+				return
+			}
+			checked++
+			// The closure of the square under the symmetries of the square and
+			// the two M-transformations.
+			images := map[string]bool{string(sq[:]): true}
+			queue := [][]byte{append([]byte(nil), sq[:]...)}
+			for len(queue) > 0 {
+				cur := queue[0]
+				queue = queue[1:]
+				next := [][]byte{m5Transform(cur, ms[1]), m5Transform(cur, ms[2])}
+				for _, s := range canon.All {
+					img := make([]byte, 25)
+					p.Apply(s, img, cur)
+					next = append(next, img)
+				}
+				for _, img := range next {
+					if !images[string(img)] {
+						if err := p.Check(img); err != nil {
+							t.Fatalf("image %v of %v: %v", img, sq, err)
+						}
+						images[string(img)] = true
+						queue = append(queue, img)
+					}
+				}
+			}
+			classes := map[string]bool{}
+			basic := 0
+			for img := range images {
+				classes[string(canonicalizer.Canonical([]byte(img)).Canonical)] = true
+				if basicOrder([]byte(img)) {
+					basic++
+				}
+			}
+			if len(images) != 32 || len(classes) != 4 || basic != 1 {
+				t.Fatalf("%v: %d images, %d classes, %d basic; want 32, 4, 1", sq, len(images), len(classes), basic)
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("no squares emitted")
+	}
+}
+
+// TestMagic5Centre1: 4,365,792 classes have centre 1 (1,091,448 basic
+// squares). Skipped with -short.
+func TestMagic5Centre1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts all of centre 1")
+	}
+	units := Magic5Units()
+	var todo []int
+	for i, u := range units {
+		if u.Centre == 1 {
+			todo = append(todo, i)
+		}
+	}
+	var total Magic5Count
+	err := CountMagic5Units(context.Background(), units, todo, 0, func(_ int, c Magic5Count) error {
+		total.Basic += c.Basic
+		total.Configs += c.Configs
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total.Basic*4 != 4365792 {
+		t.Errorf("centre 1: %d basic squares, %d classes; want 4,365,792 classes", total.Basic, total.Basic*4)
+	}
+}
