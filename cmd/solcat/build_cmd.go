@@ -26,6 +26,7 @@ type buildCmd struct {
 	Force     bool     `help:"Rebuild puzzles that are already complete."`
 	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
 	Workers   int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
+	Shard     string   `placeholder:"I/K" help:"With --count-only: count only shard I of K (the work units whose index mod K is I-1) into this catalog; combine the K shard catalogs with 'solcat merge'."`
 }
 
 func (b *buildCmd) Help() string {
@@ -53,6 +54,13 @@ func (b *buildCmd) Run(e *env) error {
 	}
 	if b.Workers < 0 {
 		return usagef("--workers %d is negative; give 1 or more, or 0 for one per core", b.Workers)
+	}
+	shard, err := parseShard(b.Shard)
+	if err != nil {
+		return err
+	}
+	if shard.of > 0 && !b.CountOnly {
+		return usagef("--shard splits count-only builds (add --count-only); stored builds are not split yet")
 	}
 	names := b.Puzzles
 	if len(names) == 0 {
@@ -96,7 +104,7 @@ func (b *buildCmd) Run(e *env) error {
 			continue
 		}
 		if b.CountOnly {
-			rec, err = b.count(e, cat, p)
+			rec, err = b.count(e, cat, p, shard)
 		} else {
 			rec, err = b.build(e, cat, p)
 		}
@@ -109,7 +117,11 @@ func (b *buildCmd) Run(e *env) error {
 			rec = stored
 		}
 		built = append(built, rec)
-		if format == query.Text {
+		switch {
+		case format != query.Text:
+		case rec.Storage == "shard":
+			fmt.Fprintf(out, "%s\tshard %d/%d counted\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard.i, shard.of, rec.BuildSeconds, shard.of)
+		default:
 			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\t%s\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds, rec.Storage)
 		}
 	}

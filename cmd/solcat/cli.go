@@ -30,6 +30,7 @@ type cli struct {
 	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column or the orbit size."`
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
+	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split count-only build into one catalog."`
 }
 
 // env is what every command's Run receives.
@@ -148,6 +149,12 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 	}
 	if building {
 		return fmt.Errorf("%s is being built: %d%% done; wait for the build to finish (if none is running, 'solcat build %s' resumes it)", p, b.Percent(), p)
+	}
+	if s, ok, err := cat.ShardOf(e.ctx, p.String()); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}
 	if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
 		return fmt.Errorf("%s is being counted: %d work units done; wait for the count to finish (if none is running, 'solcat build %s --count-only' resumes it)", p, len(units), p)

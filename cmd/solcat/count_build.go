@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"solcat/canon"
@@ -47,10 +49,11 @@ func newCountPlan(p canon.Puzzle) countPlan {
 	return plan
 }
 
-// count runs a count-only build. Each finished work unit is committed on
-// its own, so an interrupted count resumes from the units already saved;
-// the puzzle's record appears once every unit is done.
-func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.Record, error) {
+// count runs a count-only build, or with a shard set, one shard of it.
+// Each finished work unit is committed on its own, so an interrupted count
+// resumes from the units already saved; the puzzle's record appears once
+// every unit is done (a shard is marked done instead, for 'solcat merge').
+func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard shardSpec) (catalog.Record, error) {
 	start := time.Now()
 	name := p.String()
 	if b.Force {
@@ -79,20 +82,30 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		counts[u.Unit] = enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Nodes: u.Nodes}
 	}
 	var todo []int
+	mine := 0
 	for i, done := range finished {
+		if !shard.has(i) {
+			continue
+		}
+		mine++
 		if !done {
 			todo = append(todo, i)
+		}
+	}
+	if shard.of > 0 {
+		if err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine}); err != nil {
+			return catalog.Record{}, err
 		}
 	}
 	workers := b.Workers
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
-	if len(todo) < units {
-		fmt.Fprintf(e.stderr, "%s: resuming, %d of %d units already counted\n", name, units-len(todo), units)
+	if len(todo) < mine {
+		fmt.Fprintf(e.stderr, "%s%s: resuming, %d of %d units already counted\n", name, shard, mine-len(todo), mine)
 	}
-	bar := newProgress(e.stderr, name)
-	doneCount := units - len(todo)
+	bar := newProgress(e.stderr, name+shard.String())
+	doneCount := mine - len(todo)
 	// A unit that finished is saved even when the build is being interrupted.
 	saveCtx := context.WithoutCancel(e.ctx)
 	err = plan.run(e.ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
@@ -103,16 +116,39 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		}
 		counts[i] = c
 		doneCount++
-		bar.update(doneCount, units)
+		bar.update(doneCount, mine)
 		return nil
 	})
 	bar.finish()
 	if err != nil {
 		if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
-			return catalog.Record{}, fmt.Errorf("interrupted: %d of %d units of %s are counted and saved; run the same command to resume", doneCount, units, name)
+			return catalog.Record{}, fmt.Errorf("interrupted: %d of %d units of %s%s are counted and saved; run the same command to resume", doneCount, mine, name, shard)
 		}
 		return catalog.Record{}, err
 	}
+	if shard.of > 0 {
+		err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine, Done: true})
+		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: "shard", BuildSeconds: time.Since(start).Seconds()}, err
+	}
+	rec, breakdown := plan.record(p, counts)
+	rec.Workers = workers
+	rec.BuiltAt, rec.SolverVersion = start.UTC().Format(time.RFC3339), solverVersion
+	if err := checkKnown(p, &rec); err != nil {
+		return rec, err
+	}
+	rec.BuildSeconds = time.Since(start).Seconds()
+	return rec, cat.RecordCounts(e.ctx, rec, breakdown)
+}
+
+// layout names the solver and the split into units: shards merge only if
+// they were counted with the same.
+func (plan countPlan) layout() string {
+	return fmt.Sprintf("%s, %d units", solverVersion, len(plan.prefixes))
+}
+
+// record sums the units' counts into the puzzle's record (and, for
+// magic:5, its counts by centre).
+func (plan countPlan) record(p canon.Puzzle, counts []enumerate.ClassCounts) (catalog.Record, []catalog.Breakdown) {
 	var total enumerate.ClassCounts
 	var breakdown []catalog.Breakdown
 	if plan.centre == nil {
@@ -136,16 +172,35 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		}
 	}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: "counts",
-		Solutions: total.Solutions(), Classes: total.Classes(),
-		SearchNodes: total.Nodes, Workers: workers,
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
+		Name: p.String(), Kind: string(p.Kind), N: p.N, Storage: "counts",
+		Solutions: total.Solutions(), Classes: total.Classes(), SearchNodes: total.Nodes,
 	}
 	rec.SetOrbits(total.Orbits)
-	if err := checkKnown(p, &rec); err != nil {
-		return rec, err
+	return rec, breakdown
+}
+
+// shardSpec is --shard I/K: the work units i with i mod K = I-1. The zero
+// value is the whole build.
+type shardSpec struct{ i, of int }
+
+func parseShard(text string) (shardSpec, error) {
+	if text == "" {
+		return shardSpec{}, nil
 	}
-	rec.Name = name
-	rec.BuildSeconds = time.Since(start).Seconds()
-	return rec, cat.RecordCounts(e.ctx, rec, breakdown)
+	a, b, ok := strings.Cut(text, "/")
+	i, err1 := strconv.Atoi(a)
+	k, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || k < 1 || k > 100000 || i < 1 || i > k {
+		return shardSpec{}, usagef("--shard %q: write I/K with 1 <= I <= K, for example --shard 2/4", text)
+	}
+	return shardSpec{i, k}, nil
+}
+
+func (s shardSpec) has(unit int) bool { return s.of == 0 || unit%s.of == s.i-1 }
+
+func (s shardSpec) String() string {
+	if s.of == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" shard %d/%d", s.i, s.of)
 }

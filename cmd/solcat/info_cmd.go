@@ -62,13 +62,27 @@ func (i *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	shards, err := cat.Shards(e.ctx)
+	if err != nil {
+		return err
+	}
 	defer func() {
+		for _, s := range shards {
+			state := "finished"
+			if !s.Done {
+				state = "not finished: run its build again"
+			}
+			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, %s); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units, state)
+		}
 		for _, b := range builds {
 			fmt.Fprintf(e.stdout, "%s is being built: %d%% saved (started %s, last unit saved %s); if no build is running, 'solcat build %s' resumes it\n",
 				b.Puzzle, b.Percent(), b.StartedAt, b.UpdatedAt, b.Puzzle)
 		}
 	}()
 	if len(recs) == 0 {
+		if len(shards) > 0 || len(builds) > 0 {
+			return nil
+		}
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
 		return err
 	}

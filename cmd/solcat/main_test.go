@@ -254,6 +254,12 @@ func TestRefusals(t *testing.T) {
 		{"unknown command", "", []string{"frobnicate"}, 2, "unexpected argument"},
 		{"not built", "", []string{"count", "queens:15"}, 1, "solcat build queens:15"},
 		{"magic 7", "", []string{"build", "magic:7"}, 2, "counted up to order 5"},
+		{"shard zero", "", []string{"build", "queens:18", "--count-only", "--shard", "0/4"}, 2, "1 <= I <= K"},
+		{"shard past the end", "", []string{"build", "queens:18", "--count-only", "--shard", "5/4"}, 2, "1 <= I <= K"},
+		{"shard not a fraction", "", []string{"build", "queens:18", "--count-only", "--shard", "half"}, 2, "for example --shard 2/4"},
+		{"shard of a stored build", "", []string{"build", "queens:12", "--shard", "1/2"}, 2, "add --count-only"},
+		{"merge into a shard", "", []string{"merge", catalogPath, catalogPath}, 2, "also given as a shard"},
+		{"merge a catalog that is no shard", "", []string{"merge", filepath.Join(dir, "merged.db"), catalogPath}, 2, "holds no shard"},
 		{"queens 18 too many to store", "", []string{"build", "queens:18"}, 2, "--count-only"},
 		{"queens 22 too big to count", "", []string{"build", "queens:22", "--count-only"}, 2, "up to N=21"},
 		{"magic count-only", "", []string{"build", "magic:4", "--count-only"}, 2, "drop --count-only"},
@@ -427,7 +433,7 @@ func TestJSONShapes(t *testing.T) {
 }
 
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range []string{"build", "count", "list", "classes", "show", "export", "info", "sql", "stats", "bench", "verify"} {
+	for _, cmd := range []string{"build", "count", "list", "classes", "show", "export", "info", "sql", "stats", "bench", "verify", "merge"} {
 		code, out, _ := solcat(cmd, "--help")
 		if code != 0 || !strings.Contains(out, "Examples:") {
 			t.Errorf("solcat %s --help: exit %d, no examples:\n%s", cmd, code, out)

@@ -256,3 +256,78 @@ func TestReadOnlyFolder(t *testing.T) {
 		t.Errorf("the folder now holds %d files, want 1", len(entries))
 	}
 }
+
+// TestShardsMerge counts queens:13 and queens:12 split in 4 shards, each
+// built by its own OS process at the same time, merges them and compares
+// with a build in one process; then gives merge a missing, a repeated, a
+// foreign and an unfinished shard, and expects a refusal that writes nothing.
+func TestShardsMerge(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	shard := func(i, k int) string { return filepath.Join(dir, fmt.Sprintf("s%dof%d.db", i, k)) }
+	var cmds []*exec.Cmd
+	for i := 1; i <= 4; i++ {
+		cmd := exec.Command(bin, "--db", shard(i, 4), "build", "queens:12-13", "--count-only", "--shard", fmt.Sprintf("%d/4", i), "--workers", "1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merged := filepath.Join(dir, "merged.db")
+	code, out, errOut := solcat("merge", merged, shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4))
+	if code != 0 || !strings.Contains(out, "queens:13  73712 solutions, 9233 classes  matches OEIS  merged from 4 shards") {
+		t.Fatalf("merge: exit %d, %q %s", code, out, errOut)
+	}
+	single := filepath.Join(dir, "single.db")
+	if code, _, errOut := solcatDB(single, "build", "queens:12-13", "--count-only"); code != 0 {
+		t.Fatal(errOut)
+	}
+	query := "SELECT name, storage, solutions, classes, orbit1, orbit2, orbit4, orbit8, verified FROM puzzles ORDER BY name"
+	_, a, _ := solcatDB(merged, "sql", query)
+	_, b, _ := solcatDB(single, "sql", query)
+	if a != b || !strings.Contains(a, "queens:12") {
+		t.Errorf("merged:\n%s\none process:\n%s", a, b)
+	}
+	if code, _, errOut := solcatDB(shard(2, 4), "count", "queens:13"); code != 1 || !strings.Contains(errOut, "holds shard 2/4 of queens:13") {
+		t.Errorf("count on a shard: exit %d, %q", code, errOut)
+	}
+
+	// Refusals.
+	if code, _, errOut := solcatDB(shard(1, 3), "build", "queens:12", "--count-only", "--shard", "1/3"); code != 0 {
+		t.Fatal(errOut)
+	}
+	unfinished := filepath.Join(dir, "unfinished.db")
+	data, _ := os.ReadFile(shard(4, 4))
+	os.WriteFile(unfinished, data, 0o644)
+	cat, err := catalog.Create(context.Background(), unfinished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat.DB().Exec("UPDATE shards SET done = 0")
+	cat.Close()
+	for _, tc := range []struct {
+		name   string
+		shards []string
+		want   string
+	}{
+		{"missing", []string{shard(1, 4), shard(2, 4), shard(4, 4)}, "shard(s) 3 of 4 missing"},
+		{"repeated", []string{shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4), shard(2, 4)}, "shard 2/4 is in both"},
+		{"foreign", []string{shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4), shard(1, 3)}, "merge the shards of one split"},
+		{"unfinished", []string{shard(1, 4), shard(2, 4), shard(3, 4), unfinished}, "is not finished"},
+		{"not a shard", []string{shard(1, 4), single}, "holds no shard"},
+	} {
+		out := filepath.Join(dir, "refused-"+strings.ReplaceAll(tc.name, " ", "-")+".db")
+		code, _, errOut := solcat(append([]string{"merge", out}, tc.shards...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", tc.name, code, errOut, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: the refused merge wrote %s", tc.name, out)
+		}
+	}
+}

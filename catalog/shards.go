@@ -1,0 +1,55 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Shard says which part of a split build a catalog holds for a puzzle.
+type Shard struct {
+	Puzzle string `db:"puzzle"`
+	Shard  int    `db:"shard"` // 1-based
+	Of     int    `db:"of"`
+	Layout string `db:"layout"`
+	Units  int    `db:"units"`
+	Done   bool   `db:"done"`
+}
+
+// SaveShard records (or updates) the shard a catalog holds for a puzzle.
+func (c *Catalog) SaveShard(ctx context.Context, s Shard) error {
+	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done) VALUES (?, ?, ?, ?, ?, ?)`,
+		s.Puzzle, s.Shard, s.Of, s.Layout, s.Units, s.Done)
+	return err
+}
+
+// Shards lists the shards a catalog holds.
+func (c *Catalog) Shards(ctx context.Context) ([]Shard, error) {
+	var has int
+	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'shards'`); err != nil || has == 0 {
+		return nil, err
+	}
+	var out []Shard
+	err := c.db.SelectContext(ctx, &out, `SELECT puzzle, shard, of, layout, units, done FROM shards ORDER BY puzzle`)
+	return out, err
+}
+
+// ShardOf returns the shard a catalog holds for a puzzle, if any.
+func (c *Catalog) ShardOf(ctx context.Context, puzzle string) (s Shard, ok bool, err error) {
+	shards, err := c.Shards(ctx)
+	for _, s := range shards {
+		if s.Puzzle == puzzle {
+			return s, true, err
+		}
+	}
+	return s, false, err
+}
+
+// DropShard forgets that a catalog holds a shard of puzzle.
+func (c *Catalog) DropShard(ctx context.Context, puzzle string) error {
+	_, err := c.db.ExecContext(ctx, `DELETE FROM shards WHERE puzzle = ?`, puzzle)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
+}
