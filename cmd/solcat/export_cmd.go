@@ -11,9 +11,10 @@ import (
 )
 
 type exportCmd struct {
-	Puzzle  string `arg:"" help:"The puzzle, for example magic:4."`
-	Classes bool   `help:"One row per class (with its matching members) instead of one per solution."`
-	Output  string `short:"o" placeholder:"FILE" help:"Write to FILE instead of standard output; the file appears only when complete."`
+	Puzzle    string `arg:"" help:"The puzzle, for example magic:4."`
+	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
+	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE instead of standard output; the file appears only when complete."`
+	Partition string `name:"partition-by" placeholder:"COLUMN" help:"With --format parquet and --output DIR: write a Hive-style folder, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
 	filterFlags
 }
 
@@ -31,7 +32,8 @@ Examples:
   solcat export magic:4 --output magic4.csv
   solcat export queens:10 --format jsonl --classes
   solcat export magic:4 --format parquet --output magic4.parquet
-  solcat export magic:4 --cell 1,1=1 --format jsonl | jq .grid`
+  solcat export magic:4 --cell 1,1=1 --format jsonl | jq .grid
+  solcat export magic:4 --format parquet --partition-by cell:1,1 --output magic4/`
 }
 
 func (x *exportCmd) Run(e *env) error {
@@ -44,6 +46,9 @@ func (x *exportCmd) Run(e *env) error {
 		return err
 	}
 	defer done()
+	if x.Partition != "" {
+		return x.partitioned(e, t, f, format)
+	}
 	rows := 0
 	// Rows come in ID order, so the ID reached tells how far the export is,
 	// filtered or not. The bar shows only when stdout is not the terminal.
@@ -113,4 +118,82 @@ func writeFileAtomically(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// partitioned writes a Hive-style folder of Parquet files, one per value of
+// the partition column, through a temporary folder renamed at the end.
+func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format query.Format) error {
+	switch {
+	case format != query.Parquet:
+		return usagef("--partition-by writes Parquet files; add --format parquet")
+	case x.Output == "":
+		return usagef("--partition-by writes a folder; name it with --output DIR")
+	case x.Classes:
+		return usagef("--partition-by splits solutions; drop --classes")
+	}
+	pt, err := query.ParsePartition(t.Puzzle, x.Partition)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Clean(x.Output)
+	parent := filepath.Dir(dir)
+	if info, err := os.Stat(parent); err != nil || !info.IsDir() {
+		return usagef("cannot write %s: folder %s does not exist; create it or choose another --output", dir, parent)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return usagef("%s already exists; a partitioned export writes a new folder: remove it or choose another --output", dir)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	type part struct {
+		file *os.File
+		w    query.RowWriter[query.Solution]
+		rows int64
+	}
+	parts := map[string]*part{}
+	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
+	defer bar.finish()
+	var rows int64
+	err = t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error {
+		folder := pt.Folder(s)
+		pa := parts[folder]
+		if pa == nil {
+			if err := os.Mkdir(filepath.Join(tmp, folder), 0o755); err != nil {
+				return err
+			}
+			file, err := os.Create(filepath.Join(tmp, folder, "part-0.parquet"))
+			if err != nil {
+				return err
+			}
+			pa = &part{file: file, w: query.NewParquetSolutionWriter(file, t.Puzzle)}
+			parts[folder] = pa
+		}
+		pa.rows++
+		if rows++; rows%4096 == 0 {
+			bar.update(int(s.ID), int(t.Record.Solutions))
+		}
+		return pa.w.Write(s)
+	})
+	for _, pa := range parts {
+		if cerr := pa.w.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := pa.file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	fmt.Fprintf(e.stderr, "wrote %d rows to %s in %d partitions by %s\n", rows, dir, len(parts), pt.Key)
+	return nil
 }

@@ -258,6 +258,9 @@ func TestRefusals(t *testing.T) {
 		{"shard past the end", "", []string{"build", "queens:18", "--count-only", "--shard", "5/4"}, 2, "1 <= I <= K"},
 		{"shard not a fraction", "", []string{"build", "queens:18", "--count-only", "--shard", "half"}, 2, "for example --shard 2/4"},
 		{"shard of a stored build", "", []string{"build", "queens:12", "--shard", "1/2"}, 2, "add --count-only"},
+		{"partition csv", "", []string{"export", "magic:4", "--partition-by", "orbit", "--output", filepath.Join(dir, "p")}, 2, "add --format parquet"},
+		{"partition to stdout", "", []string{"export", "magic:4", "--format", "parquet", "--partition-by", "orbit"}, 2, "name it with --output DIR"},
+		{"partition by a queens row on magic", "", []string{"export", "magic:4", "--format", "parquet", "--partition-by", "row:1", "--output", filepath.Join(dir, "p")}, 2, "cell:R,C (magic squares)"},
 		{"merge into a shard", "", []string{"merge", catalogPath, catalogPath}, 2, "also given as a shard"},
 		{"merge a catalog that is no shard", "", []string{"merge", filepath.Join(dir, "merged.db"), catalogPath}, 2, "holds no shard"},
 		{"queens 18 too many to store", "", []string{"build", "queens:18"}, 2, "--count-only"},
@@ -805,6 +808,50 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	}
 	if fileHash(t, db) != before {
 		t.Error("the newer catalog was changed")
+	}
+}
+
+// TestExportPartitioned writes magic:4 partitioned by the top-left value
+// and reads every file back: each row sits in the folder of its value, and
+// together they are the plain export, row for row.
+func TestExportPartitioned(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "magic4")
+	code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--partition-by", "cell:1,1", "--output", dir)
+	if code != 0 || !strings.Contains(errOut, "wrote 7040 rows to") || !strings.Contains(errOut, "16 partitions by r1c1") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+	type row struct {
+		ID    int64   `parquet:"id"`
+		Cells []int32 `parquet:"cells,list"`
+	}
+	byID := map[int64]string{}
+	folders, _ := os.ReadDir(dir)
+	for _, folder := range folders {
+		rows, err := parquet.ReadFile[row](filepath.Join(dir, folder.Name(), "part-0.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if want := fmt.Sprintf("r1c1=%d", r.Cells[0]); folder.Name() != want {
+				t.Fatalf("solution %d with top-left %d is in %s", r.ID, r.Cells[0], folder.Name())
+			}
+			byID[r.ID] = fmt.Sprint(r.Cells)
+		}
+	}
+	_, csvText, _ := solcat("export", "magic:4")
+	lines := strings.Split(strings.TrimSpace(csvText), "\n")[1:]
+	if len(byID) != len(lines) {
+		t.Fatalf("%d rows in the partitions, %d in the export", len(byID), len(lines))
+	}
+	for _, line := range lines {
+		f := strings.Split(line, ",")
+		id, _ := strconv.ParseInt(f[0], 10, 64)
+		if want := "[" + strings.Join(f[4:], " ") + "]"; byID[id] != want {
+			t.Fatalf("solution %d: partitions have %s, export %s", id, byID[id], want)
+		}
+	}
+	if code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--partition-by", "cell:1,1", "--output", dir); code != 2 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second export into the same folder: exit %d, %q", code, errOut)
 	}
 }
 
