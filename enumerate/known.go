@@ -92,3 +92,10 @@ var queensAsymmetric = []int64{0,
 	329, 1765, 9197, 45647, 284743, 1846189, 11975869, 83259065, 621001708, 4878630533,
 	39333230881, 336375931369, 3029241762900, 28439270037332, 275986675209470, 2789712437580722,
 }
+
+// Published counts of order-5 classes with properties (under the 8
+// symmetries): associative, and associative and pandiagonal (ultramagic).
+const (
+	Magic5AssociativeClasses = 48544
+	Magic5UltramagicClasses  = 16
+)

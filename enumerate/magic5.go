@@ -3,6 +3,9 @@ package enumerate
 import (
 	"context"
 	"math/bits"
+	"slices"
+
+	"solcat/canon"
 )
 
 // Order-5 magic squares are counted, not listed: 2,202,441,792 of them.
@@ -95,10 +98,11 @@ type magic5Counter struct {
 	buf   []uint32
 	// emit, for tests, receives every basic square; B's fillings are then
 	// kept whole, by value set.
-	emit     func(square *[25]byte)
-	bCells   map[uint32][][8]byte
-	aCells   [][8]byte
-	bScratch [][8]byte
+	emit        func(square *[25]byte)
+	associative bool // with emit: only squares symmetric about the centre
+	bCells      map[uint32][][8]byte
+	aCells      [][8]byte
+	bScratch    [][8]byte
 }
 
 func newMagic5Counter() *magic5Counter {
@@ -161,6 +165,9 @@ func (m *magic5Counter) countUnit(u Magic5Unit) Magic5Count {
 			for _, pa := range antiPerms {
 				d.a04, d.a13, d.a31, d.a40 = int(anti[pa[0]]), int(anti[pa[1]]), int(anti[pa[2]]), int(anti[pa[3]])
 				if d.a04 > d.a40 {
+					continue
+				}
+				if m.associative && (d.a00+d.a44 != 26 || d.a11+d.a33 != 26 || d.a04+d.a40 != 26 || d.a13+d.a31 != 26) {
 					continue
 				}
 				out.Configs++
@@ -311,13 +318,18 @@ func (m *magic5Counter) emitArrangement(c int, d *diag5, rest uint32, b, a [4]in
 	m.bScratch = m.bScratch[:0]
 	m.buf = frameFillings(rest, b[0], b[1], b[2], b[3], m.buf[:0], &m.bScratch)
 	for k, set := range m.buf {
-		m.bCells[set] = append(m.bCells[set], m.bScratch[k])
+		if !m.associative || associativeFrame(m.bScratch[k]) {
+			m.bCells[set] = append(m.bCells[set], m.bScratch[k])
+		}
 	}
 	m.aCells = m.aCells[:0]
 	m.buf = frameFillings(rest, a[0], a[1], a[2], a[3], m.buf[:0], &m.aCells)
 	var n int64
 	var sq [25]byte
 	for k, set := range m.buf {
+		if m.associative && !associativeFrame(m.aCells[k]) {
+			continue
+		}
 		for _, bc := range m.bCells[rest&^set] {
 			ac := m.aCells[k]
 			// Frame A: p (0,1), top middle (0,2), q (0,3), left middle (2,1),
@@ -343,4 +355,62 @@ func magic5Emit(u Magic5Unit, emit func(square *[25]byte)) Magic5Count {
 	m := newMagic5Counter()
 	m.emit, m.bCells = emit, map[uint32][][8]byte{}
 	return m.countUnit(u)
+}
+
+// Magic5Associative finds the associative order-5 squares (x and 26-x
+// symmetric about the centre, so the centre is 13) one per 32-element class,
+// and hands each to emit. Central symmetry maps each frame onto itself, so
+// a frame filling qualifies on its own: corners p, s and q, r, and the
+// opposite middles, are complementary; the diagonals pair up the same way.
+// It returns how many it found.
+func Magic5Associative(emit func(square *[25]byte)) int64 {
+	m := newMagic5Counter()
+	m.emit, m.bCells = emit, map[uint32][][8]byte{}
+	m.associative = true
+	var n int64
+	for _, u := range Magic5Units() {
+		if u.Centre == 13 && int(u.Diag[0]+u.Diag[3]) == 26 && int(u.Diag[1]+u.Diag[2]) == 26 {
+			n += m.countUnit(u).Basic
+		}
+	}
+	return n
+}
+
+// associativeFrame reports whether a frame filling (p, top middle, q, left
+// middle, right middle, r, bottom middle, s) is symmetric about the centre.
+func associativeFrame(f [8]byte) bool {
+	return f[0]+f[7] == 26 && f[2]+f[5] == 26 && f[1]+f[6] == 26 && f[3]+f[4] == 26
+}
+
+// magic5Ms generate, with the symmetries of the square, the 32-element
+// group: swap rows and columns 1 and 5; swap rows and columns 1, 2 and 4, 5.
+var magic5Ms = [2][5]int{{4, 1, 2, 3, 0}, {1, 0, 2, 4, 3}}
+
+// Magic5Classes returns one member of each of the 4 classes (under the 8
+// symmetries of the square) that a square's 32-element class holds: the
+// images under the M-transformations, two per class, the first of each kept.
+func Magic5Classes(square []byte) [][]byte {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	c := canon.NewCanonicalizer(p)
+	seen := map[string]bool{}
+	var out [][]byte
+	images := [][]byte{append([]byte(nil), square...)}
+	for i := 0; i < len(images); i++ {
+		if form := string(c.Canonical(images[i]).Canonical); !seen[form] {
+			seen[form] = true
+			out = append(out, images[i])
+		}
+		for _, perm := range magic5Ms {
+			img := make([]byte, 25)
+			for r := 0; r < 5; r++ {
+				for col := 0; col < 5; col++ {
+					img[r*5+col] = images[i][perm[r]*5+perm[col]]
+				}
+			}
+			if !slices.ContainsFunc(images, func(x []byte) bool { return string(x) == string(img) }) {
+				images = append(images, img)
+			}
+		}
+	}
+	return out
 }

@@ -294,3 +294,28 @@ func TestMagic5Centre1(t *testing.T) {
 		t.Errorf("centre 1: %d basic squares, %d classes; want 4,365,792 classes", total.Basic, total.Basic*4)
 	}
 }
+
+// TestMagic5Associative: 48,544 classes of associative squares, 16 of them
+// also pandiagonal (ultramagic), as published.
+func TestMagic5Associative(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	var ultra int
+	basic := Magic5Associative(func(sq *[25]byte) {
+		classes := Magic5Classes(sq[:])
+		if len(classes) != 4 {
+			t.Fatalf("%v: %d classes, want 4", sq, len(classes))
+		}
+		for _, c := range classes {
+			props := p.Properties(c)
+			if props&canon.Associative == 0 {
+				t.Fatalf("%v is not associative", c)
+			}
+			if props&canon.Pandiagonal != 0 {
+				ultra++
+			}
+		}
+	})
+	if basic*4 != 48544 || ultra != 16 {
+		t.Errorf("%d associative classes, %d ultramagic; want 48,544 and 16", basic*4, ultra)
+	}
+}

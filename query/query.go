@@ -73,13 +73,18 @@ func (t *Target) NeedSolutions() error {
 // breakdown returns the recorded counts of a counts-only puzzle by the
 // value of cell (row, col), or nil if the build recorded none.
 func (t *Target) breakdown(ctx context.Context, row, col int) ([]catalog.Breakdown, error) {
+	return t.breakdownBy(ctx, fmt.Sprintf("cell:%d,%d", row, col))
+}
+
+// breakdownBy returns the recorded counts by stat ("cell:3,3", "props").
+func (t *Target) breakdownBy(ctx context.Context, stat string) ([]catalog.Breakdown, error) {
 	var has int
 	if err := t.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'count_breakdown'`); err != nil || has == 0 {
 		return nil, err
 	}
 	var rows []catalog.Breakdown
 	err := t.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`,
-		t.Puzzle.String(), fmt.Sprintf("cell:%d,%d", row, col))
+		t.Puzzle.String(), stat)
 	return rows, err
 }
 
@@ -298,6 +303,24 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 				}
 			}
 			return 0, nil
+		}
+		// Properties alone: the build may have recorded counts of them.
+		if f.Props != 0 && len(f.Cells) == 0 && f.Class == 0 && f.Orbit == 0 {
+			rows, berr := t.breakdownBy(ctx, "props")
+			if berr != nil || rows == nil {
+				return 0, errors.Join(err, berr)
+			}
+			var recorded []string
+			for _, r := range rows {
+				if canon.Property(r.Value) == f.Props {
+					if classes {
+						return r.Classes, nil
+					}
+					return r.Solutions, nil
+				}
+				recorded = append(recorded, canon.Property(r.Value).String())
+			}
+			return 0, fmt.Errorf("%w; of its properties only these are counted: %s", err, strings.Join(recorded, "; "))
 		}
 		// Counts by orbit size are in the record itself.
 		if len(f.Cells) > 0 || f.Class != 0 || f.Props != 0 {

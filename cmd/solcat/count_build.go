@@ -130,7 +130,10 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine, Done: true})
 		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: "shard", BuildSeconds: time.Since(start).Seconds()}, err
 	}
-	rec, breakdown := plan.record(p, counts)
+	rec, breakdown, err := plan.record(p, counts)
+	if err != nil {
+		return rec, err
+	}
 	rec.Workers = workers
 	rec.BuiltAt, rec.SolverVersion = start.UTC().Format(time.RFC3339), solverVersion
 	if err := checkKnown(p, &rec); err != nil {
@@ -147,8 +150,8 @@ func (plan countPlan) layout() string {
 }
 
 // record sums the units' counts into the puzzle's record (and, for
-// magic:5, its counts by centre).
-func (plan countPlan) record(p canon.Puzzle, counts []enumerate.ClassCounts) (catalog.Record, []catalog.Breakdown) {
+// magic:5, its counts by centre and of two properties).
+func (plan countPlan) record(p canon.Puzzle, counts []enumerate.ClassCounts) (catalog.Record, []catalog.Breakdown, error) {
 	var total enumerate.ClassCounts
 	var breakdown []catalog.Breakdown
 	if plan.centre == nil {
@@ -170,13 +173,18 @@ func (plan countPlan) record(p canon.Puzzle, counts []enumerate.ClassCounts) (ca
 		for centre := 1; centre <= 25; centre++ {
 			breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: centre, Solutions: 8 * byCentre[centre], Classes: byCentre[centre]})
 		}
+		props, err := magic5Properties()
+		if err != nil {
+			return catalog.Record{}, nil, err
+		}
+		breakdown = append(breakdown, props...)
 	}
 	rec := catalog.Record{
 		Name: p.String(), Kind: string(p.Kind), N: p.N, Storage: "counts",
 		Solutions: total.Solutions(), Classes: total.Classes(), SearchNodes: total.Nodes,
 	}
 	rec.SetOrbits(total.Orbits)
-	return rec, breakdown
+	return rec, breakdown, nil
 }
 
 // shardSpec is --shard I/K: the work units i with i mod K = I-1. The zero
@@ -203,4 +211,28 @@ func (s shardSpec) String() string {
 		return ""
 	}
 	return fmt.Sprintf(" shard %d/%d", s.i, s.of)
+}
+
+// magic5Properties counts the associative order-5 classes, and those also
+// pandiagonal (ultramagic), by the restricted search (under a second), for
+// count --prop on the count-only record.
+func magic5Properties() ([]catalog.Breakdown, error) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	var associative, ultramagic int64
+	enumerate.Magic5Associative(func(sq *[25]byte) {
+		for _, member := range enumerate.Magic5Classes(sq[:]) {
+			associative++
+			if p.Properties(member)&canon.Pandiagonal != 0 {
+				ultramagic++
+			}
+		}
+	})
+	if associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses {
+		return nil, fmt.Errorf("magic:5: %d associative and %d ultramagic classes found, %d and %d published; nothing was stored (this is a bug, please report it)",
+			associative, ultramagic, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses)
+	}
+	return []catalog.Breakdown{
+		{Stat: "props", Value: int(canon.Associative), Solutions: 8 * associative, Classes: associative},
+		{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * ultramagic, Classes: ultramagic},
+	}, nil
 }

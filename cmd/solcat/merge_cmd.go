@@ -150,7 +150,10 @@ func mergeShards(name string, files []shardFile) (catalog.Record, []catalog.Brea
 			return catalog.Record{}, nil, usagef("%s: unit %d is in no shard; rebuild shard %d", name, i, i%first.shard.Of+1)
 		}
 	}
-	rec, breakdown := plan.record(p, counts)
+	rec, breakdown, err := plan.record(p, counts)
+	if err != nil {
+		return rec, nil, err
+	}
 	rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Format(time.RFC3339), solverVersion
 	if err := checkKnown(p, &rec); err != nil {
 		return rec, nil, err
