@@ -42,6 +42,8 @@ type Writer struct {
 	discarded                  string // why a saved build could not be resumed
 	lastClass, seenSolutions   int64  // how far the caller's stream has come
 	pending                    int64  // rows queued since the last unit commit
+	maxSolutionID              int64  // in the saved staging table, for a shard's check in SetFirstID
+	firstID                    int64  // a shard's first solution ID
 }
 
 // BuildPlan says how a build is cut into units.
@@ -49,6 +51,7 @@ type BuildPlan struct {
 	Layout    string // names the unit layout and solver; a saved build with another layout starts over
 	UnitRows  int64  // rows (classes and solutions) per committed unit
 	RowsTotal int64  // rows expected in all, for the percentage others see
+	Shard     bool   // a shard of a split build: its solution IDs start at SetFirstID's, and it ends with CommitShard
 }
 
 // Building is the progress of an unfinished build, as the builds row has it.
@@ -139,13 +142,15 @@ func (w *Writer) start() error {
 	if err == nil && saved.Layout == w.plan.Layout {
 		var classes, solutions int64
 		err := tx.QueryRowContext(w.ctx, "SELECT (SELECT coalesce(max(id), 0) FROM "+w.classTable+"), (SELECT coalesce(max(id), 0) FROM "+w.solTable+")").Scan(&classes, &solutions)
-		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone) {
+		// A shard's solution IDs start further on: SetFirstID checks them.
+		if err == nil && (classes != saved.ClassesDone || (solutions != saved.SolutionsDone && !w.plan.Shard)) {
 			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
 		}
 		if err == nil {
 			w.hash, err = resumeContentHash(saved.HashState)
 		}
 		if err == nil {
+			w.maxSolutionID = solutions
 			w.classesDone, w.solutionsDone = saved.ClassesDone, saved.SolutionsDone
 			w.resumedRows = w.classesDone + w.solutionsDone
 			return nil
@@ -298,6 +303,58 @@ func (w *Writer) Commit(rec Record) error {
 	rec.Name = w.name
 	rec.ContentHash = w.hash.Sum()
 	if err := insertRecord(w.ctx, w.tx.Tx, rec); err != nil {
+		return err
+	}
+	return w.tx.Commit()
+}
+
+// SetFirstID tells a shard's writer the ID of its first solution; call it
+// before AddSolution. A placeholder row just below it makes the rowids
+// that follow count on from there; CommitShard deletes it.
+func (w *Writer) SetFirstID(id int64) error {
+	w.firstID = id
+	if w.solutionsDone > 0 && w.maxSolutionID != id-1+w.solutionsDone {
+		return fmt.Errorf("the saved shard of %s ends at solution %d, but %d solutions from %d would end at %d; start it over with --force",
+			w.name, w.maxSolutionID, w.solutionsDone, id, id-1+w.solutionsDone)
+	}
+	if id <= 1 {
+		return nil
+	}
+	_, err := w.tx.ExecContext(w.ctx, "INSERT OR IGNORE INTO "+w.solTable+" (id, cells, class_sym) VALUES (?, x'', 0)", id-1)
+	return err
+}
+
+// CommitShard finishes a shard of a split build: its tables take the
+// puzzle's names in this catalog, and the shard is recorded as done, for
+// 'solcat merge'; the puzzle itself is not recorded here.
+func (w *Writer) CommitShard(shard Shard) error {
+	defer w.tx.Rollback()
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if w.firstID > 1 {
+		if _, err := w.tx.ExecContext(w.ctx, "DELETE FROM "+w.solTable+" WHERE id = ?", w.firstID-1); err != nil {
+			return err
+		}
+	}
+	var rows, minID, maxID int64
+	if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &minID, &maxID); err != nil {
+		return err
+	}
+	added := max(w.solutionsDone, w.seenSolutions)
+	if rows != added || (rows > 0 && (minID != w.firstID || maxID != w.firstID+rows-1)) {
+		return fmt.Errorf("%s: the shard has %d rows with IDs %d to %d, %d added from %d; it is not finished (this is a bug, please report it)", w.name, rows, minID, maxID, added, w.firstID)
+	}
+	sol, cls := Tables(w.name)
+	swap := "DELETE FROM builds WHERE puzzle = ?;" +
+		"DROP TABLE IF EXISTS " + sol + "; DROP TABLE IF EXISTS " + cls + ";" +
+		"ALTER TABLE " + w.solTable + " RENAME TO " + sol + "; ALTER TABLE " + w.classTable + " RENAME TO " + cls
+	if _, err := w.tx.ExecContext(w.ctx, swap, w.name); err != nil {
+		return err
+	}
+	shard.Puzzle, shard.Done = w.name, true
+	if _, err := w.tx.ExecContext(w.ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done) VALUES (?, ?, ?, ?, ?, 1)`,
+		shard.Puzzle, shard.Shard, shard.Of, shard.Layout, shard.Units); err != nil {
 		return err
 	}
 	return w.tx.Commit()

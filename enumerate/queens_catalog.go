@@ -22,6 +22,21 @@ import (
 func QueensCatalog(ctx context.Context, n int, opt Options,
 	onClass func(id int64, canonical []byte, orbit int) error,
 	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
+	return QueensCatalogPart(ctx, n, opt, FirstRows{0, n}, onClass, nil, onSolution)
+}
+
+// FirstRows selects the solutions whose first-row queen stands in columns
+// From to To-1 (0-based): a contiguous range of solution IDs.
+type FirstRows struct{ From, To int }
+
+// QueensCatalogPart is QueensCatalog for the solutions of some first-row
+// columns only, as a shard of a split build writes them. onFirstID (if not
+// nil) learns the ID of the first of them before onSolution sees it. Only
+// the members in range are kept in memory.
+func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
+	onClass func(id int64, canonical []byte, orbit int) error,
+	onFirstID func(id int64) error,
+	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
 
 	if n > 20 {
 		panic("QueensCatalog: members are ranked in 64 bits, which holds 20! but not 21!")
@@ -45,9 +60,22 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 	if err != nil {
 		return counts, err
 	}
-	buckets, err := expandMembers(ctx, n, forms, opt.Workers)
+	buckets, sizes, err := expandMembers(ctx, n, forms, opt.Workers, part)
 	if err != nil {
 		return counts, err
+	}
+	firstID := int64(1)
+	for col := 0; col < part.From; col++ {
+		firstID += sizes[col]
+	}
+	if onFirstID != nil {
+		if err := onFirstID(firstID); err != nil {
+			return counts, err
+		}
+	}
+	var inPart int64
+	for col := part.From; col < part.To; col++ {
+		inPart += sizes[col]
 	}
 	// Sort the next bucket and write out its members' cells while the
 	// current one streams to onSolution, which is usually the slow part.
@@ -61,6 +89,9 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 		defer close(sorted)
 		p := canon.Puzzle{Kind: canon.Queens, N: n}
 		for k, b := range buckets {
+			if k < part.From || k >= part.To {
+				continue
+			}
 			buckets[k] = nil // the bucket lives on in what is sent below, then goes
 			slices.SortFunc(b, func(x, y member) int { return compareUint64(x.rank, y.rank) })
 			cells := make([]byte, len(b)*n)
@@ -77,7 +108,7 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 	})
 	g.Go(func() error {
 		var written int64
-		total := max(counts.Solutions(), 1)
+		total := max(inPart, 1)
 		for r := range sorted {
 			for i, m := range r.members {
 				if err := onSolution(r.cells[i*n:(i+1)*n], int64(m.class), m.from); err != nil {
@@ -115,33 +146,45 @@ func compareUint64(a, b uint64) int {
 
 // expandMembers turns every class into its distinct images, bucketed by the
 // first-row column (the most significant part of the rank), so the buckets
-// taken in order and sorted give all solutions in lexicographic order.
-func expandMembers(ctx context.Context, n int, forms []byte, workers int) ([][]member, error) {
+// taken in order and sorted give all solutions in lexicographic order. Only
+// the buckets in part are kept; sizes counts every bucket.
+func expandMembers(ctx context.Context, n int, forms []byte, workers int, part FirstRows) ([][]member, []int64, error) {
 	if workers < 1 {
 		workers = runtime.NumCPU()
 	}
 	classes := len(forms) / n
 	parts := make([][][]member, workers)
+	sizes := make([][]int64, workers)
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
 			images := canon.NewImages(canon.Puzzle{Kind: canon.Queens, N: n})
 			buckets := make([][]member, n)
+			counts := make([]int64, n)
 			for c := w; c < classes; c += workers {
 				if c%65536 == 0 && gctx.Err() != nil {
 					return gctx.Err()
 				}
 				images.Distinct(forms[c*n:(c+1)*n], func(s canon.Symmetry, img []byte) error {
-					buckets[img[0]] = append(buckets[img[0]], member{rank: permutationRank(img), class: uint32(c + 1), from: s})
+					counts[img[0]]++
+					if int(img[0]) >= part.From && int(img[0]) < part.To {
+						buckets[img[0]] = append(buckets[img[0]], member{rank: permutationRank(img), class: uint32(c + 1), from: s})
+					}
 					return nil
 				})
 			}
-			parts[w] = buckets
+			parts[w], sizes[w] = buckets, counts
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	total := make([]int64, n)
+	for _, counts := range sizes {
+		for k, c := range counts {
+			total[k] += c
+		}
 	}
 	out := make([][]member, n)
 	for k := range out {
@@ -155,7 +198,7 @@ func expandMembers(ctx context.Context, n int, forms []byte, workers int) ([][]m
 			part[k] = nil // let the collector take it before the next bucket grows
 		}
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // permutationRank is the rank of a permutation of 0..n-1 in lexicographic

@@ -26,7 +26,7 @@ type buildCmd struct {
 	Force     bool     `help:"Rebuild puzzles that are already complete."`
 	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
 	Workers   int      `help:"Search goroutines (default: one per core). The catalog is the same for any value." default:"0"`
-	Shard     string   `placeholder:"I/K" help:"With --count-only: count only shard I of K (the work units whose index mod K is I-1) into this catalog; combine the K shard catalogs with 'solcat merge'."`
+	Shard     string   `placeholder:"I/K" help:"Build only shard I of K into this catalog: with --count-only the work units whose index mod K is I-1; stored queens, the solutions whose first-row queen is in the I-th of K column ranges. Combine the K shard catalogs with 'solcat merge'."`
 }
 
 func (b *buildCmd) Help() string {
@@ -59,9 +59,7 @@ func (b *buildCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if shard.of > 0 && !b.CountOnly {
-		return usagef("--shard splits count-only builds (add --count-only); stored builds are not split yet")
-	}
+
 	names := b.Puzzles
 	if len(names) == 0 {
 		names = defaultBuild
@@ -75,6 +73,13 @@ func (b *buildCmd) Run(e *env) error {
 		for _, p := range ps {
 			if err := enumerate.Supported(p, b.CountOnly); err != nil {
 				return usageError{err}
+			}
+			switch {
+			case shard.of == 0 || b.CountOnly:
+			case p.Kind == canon.Magic:
+				return usagef("--shard: %s builds in under a second; build it whole, or split magic:5 --count-only", p)
+			case shard.of > p.N:
+				return usagef("--shard %d/%d: a stored %s splits by the first row's queen into at most %d shards", shard.i, shard.of, p, p.N)
 			}
 		}
 		puzzles = append(puzzles, ps...)
@@ -96,6 +101,14 @@ func (b *buildCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
+		if saved, has, err := cat.ShardOf(e.ctx, p.String()); err != nil {
+			return err
+		} else if has && saved.Done && saved.Shard == shard.i && saved.Of == shard.of && !b.Force && !building {
+			if format == query.Text {
+				fmt.Fprintf(out, "%s\tshard %d/%d already done; use --force to redo it\n", p, shard.i, shard.of)
+			}
+			continue
+		}
 		if ok && !b.Force && !building {
 			if format == query.Text {
 				fmt.Fprintf(out, "%s\talready built: %d solutions, %d classes; use --force to rebuild\n", p, rec.Solutions, rec.Classes)
@@ -106,7 +119,7 @@ func (b *buildCmd) Run(e *env) error {
 		if b.CountOnly {
 			rec, err = b.count(e, cat, p, shard)
 		} else {
-			rec, err = b.build(e, cat, p)
+			rec, err = b.build(e, cat, p, shard)
 		}
 		if err != nil {
 			out.Flush()
@@ -120,7 +133,7 @@ func (b *buildCmd) Run(e *env) error {
 		switch {
 		case format != query.Text:
 		case rec.Storage == "shard":
-			fmt.Fprintf(out, "%s\tshard %d/%d counted\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard.i, shard.of, rec.BuildSeconds, shard.of)
+			fmt.Fprintf(out, "%s\tshard %d/%d done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard.i, shard.of, rec.BuildSeconds, shard.of)
 		default:
 			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\t%s\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds, rec.Storage)
 		}
@@ -143,17 +156,31 @@ func unitRows(known enumerate.Known) int64 {
 	return unit
 }
 
+// storedSplitLayout names how a stored build is split into shards.
+func storedSplitLayout(p canon.Puzzle) string {
+	known, _ := enumerate.KnownCounts(p)
+	return fmt.Sprintf("%s, %d rows per unit, stored by first row", solverVersion, unitRows(known))
+}
+
 // build enumerates p and writes its classes and solutions unit by unit,
 // resuming a saved build of it if there is one, compares the counts with
 // the published ones and puts the puzzle in place.
-func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.Record, error) {
+func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard shardSpec) (catalog.Record, error) {
 	start := time.Now()
 	known, _ := enumerate.KnownCounts(p)
 	plan := catalog.BuildPlan{
 		UnitRows:  unitRows(known),
 		RowsTotal: known.Solutions + known.Classes,
+		Shard:     shard.of > 0,
 	}
 	plan.Layout = fmt.Sprintf("%s, %d rows per unit", solverVersion, plan.UnitRows)
+	part := enumerate.FirstRows{From: 0, To: p.N}
+	splitLayout := storedSplitLayout(p) // the same in every shard: merge checks it
+	if shard.of > 0 {
+		part = shard.firstRows(p.N)
+		plan.RowsTotal = plan.RowsTotal * int64(part.To-part.From) / int64(p.N) // about
+		plan.Layout = splitLayout + shard.String()
+	}
 	w, err := cat.Begin(e.ctx, p.String(), plan, 0)
 	if err != nil {
 		return catalog.Record{}, err
@@ -176,12 +203,15 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
 	}
 	if p.Kind == canon.Queens {
-		err = storeQueens(e, w, p, opt, &rec)
+		err = storeQueens(e, w, p, opt, &rec, part, shard.i <= 1)
 	} else {
 		err = storeClassified(e, w, p, opt, &rec)
 	}
 	bar.finish()
-	if err == nil {
+	if err == nil && shard.of > 0 {
+		err = w.CommitShard(catalog.Shard{Shard: shard.i, Of: shard.of, Layout: splitLayout, Units: part.To - part.From})
+		rec.Storage, rec.BuildSeconds = "shard", time.Since(start).Seconds()
+	} else if err == nil {
 		if err = checkKnown(p, &rec); err != nil {
 			cat.Abandon(e.ctx, p.String())
 			return rec, err
@@ -206,13 +236,17 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.
 
 // storeQueens writes queens:n from the symmetry-reduced search: classes
 // first, then their members in lexicographic order.
-func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
+func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool) error {
 	var written int64
-	counts, err := enumerate.QueensCatalog(e.ctx, p.N, opt,
+	counts, err := enumerate.QueensCatalogPart(e.ctx, p.N, opt, part,
 		func(id int64, form []byte, orbit int) error {
+			if !classes {
+				return nil // a shard after the first: the first writes the classes
+			}
 			// The queens properties are the symmetry type, which the orbit gives.
 			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
 		},
+		w.SetFirstID,
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
 			return w.AddSolution(sol, class, int(from))
@@ -220,7 +254,7 @@ func storeQueens(e *env, w *catalog.Writer, p canon.Puzzle, opt enumerate.Option
 	if err != nil {
 		return err
 	}
-	if written != counts.Solutions() {
+	if part.From == 0 && part.To == p.N && written != counts.Solutions() {
 		return fmt.Errorf("%s: %d solutions written but the classes have %d members; nothing was stored (this is a bug, please report it)", p, written, counts.Solutions())
 	}
 	rec.Solutions, rec.Classes, rec.SearchNodes = written, counts.Classes(), counts.Nodes

@@ -236,3 +236,9 @@ func magic5Properties() ([]catalog.Breakdown, error) {
 		{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * ultramagic, Classes: ultramagic},
 	}, nil
 }
+
+// firstRows is the range of first-row columns a shard of a stored queens
+// build holds: the I-th of K near-equal ranges of the n columns.
+func (s shardSpec) firstRows(n int) enumerate.FirstRows {
+	return enumerate.FirstRows{From: (s.i - 1) * n / s.of, To: s.i * n / s.of}
+}

@@ -75,14 +75,31 @@ func (m *mergeCmd) Run(e *env) error {
 	type merged struct {
 		rec       catalog.Record
 		breakdown []catalog.Breakdown
+		stored    []string // a stored build's shard files, in shard order
 	}
 	var results []merged
 	for _, name := range names {
-		rec, breakdown, err := mergeShards(name, byPuzzle[name])
+		files := byPuzzle[name]
+		p, err := canon.ParsePuzzle(name)
 		if err != nil {
 			return err
 		}
-		results = append(results, merged{rec, breakdown})
+		if strings.HasSuffix(files[0].shard.Layout, "stored by first row") {
+			if err := checkSplit(name, files, storedSplitLayout(p)); err != nil {
+				return err
+			}
+			paths := make([]string, len(files))
+			for _, f := range files {
+				paths[f.shard.Shard-1] = f.path
+			}
+			results = append(results, merged{rec: catalog.Record{Name: name}, stored: paths})
+			continue
+		}
+		rec, breakdown, err := mergeCounts(p, files)
+		if err != nil {
+			return err
+		}
+		results = append(results, merged{rec: rec, breakdown: breakdown})
 	}
 	out, err := catalog.Create(e.ctx, m.Out)
 	if err != nil {
@@ -91,7 +108,19 @@ func (m *mergeCmd) Run(e *env) error {
 	defer out.Close()
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, r := range results {
-		if err := out.RecordCounts(e.ctx, r.rec, r.breakdown); err != nil {
+		if r.stored != nil {
+			start := time.Now()
+			p, _ := canon.ParsePuzzle(r.rec.Name)
+			err := out.MergeStored(e.ctx, r.rec.Name, r.stored, func(rec *catalog.Record) error {
+				rec.Kind, rec.N, rec.SolverVersion = string(p.Kind), p.N, solverVersion
+				rec.BuiltAt, rec.BuildSeconds = start.UTC().Format(time.RFC3339), time.Since(start).Seconds()
+				r.rec = *rec
+				return checkKnown(p, rec)
+			})
+			if err != nil {
+				return err
+			}
+		} else if err := out.RecordCounts(e.ctx, r.rec, r.breakdown); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "%s\t%d solutions, %d classes\tmatches OEIS\tmerged from %d shards\n", r.rec.Name, r.rec.Solutions, r.rec.Classes, len(byPuzzle[r.rec.Name]))
@@ -99,28 +128,23 @@ func (m *mergeCmd) Run(e *env) error {
 	return w.Flush()
 }
 
-// mergeShards checks that files hold each shard of one split of puzzle
-// exactly once, finished, and sums their units.
-func mergeShards(name string, files []shardFile) (catalog.Record, []catalog.Breakdown, error) {
-	p, err := canon.ParsePuzzle(name)
-	if err != nil {
-		return catalog.Record{}, nil, err
-	}
-	plan := newCountPlan(p)
+// checkSplit checks that files hold each shard of one split of puzzle
+// exactly once, all finished and made with the given layout.
+func checkSplit(name string, files []shardFile, layout string) error {
 	first := files[0]
 	seen := map[int]string{}
 	for _, f := range files {
 		s := f.shard
 		switch {
 		case s.Of != first.shard.Of:
-			return catalog.Record{}, nil, usagef("%s: %s holds shard %d of a split in %d, %s shard %d of a split in %d; merge the shards of one split",
+			return usagef("%s: %s holds shard %d of a split in %d, %s shard %d of a split in %d; merge the shards of one split",
 				name, f.path, s.Shard, s.Of, first.path, first.shard.Shard, first.shard.Of)
-		case s.Layout != plan.layout():
-			return catalog.Record{}, nil, usagef("%s: %s was counted by %q, this solcat counts by %q; merge shards made by this solcat", name, f.path, s.Layout, plan.layout())
+		case s.Layout != layout:
+			return usagef("%s: %s was made by %q, this solcat makes %q; merge shards made by this solcat", name, f.path, s.Layout, layout)
 		case seen[s.Shard] != "":
-			return catalog.Record{}, nil, usagef("%s: shard %d/%d is in both %s and %s; give each shard once", name, s.Shard, s.Of, seen[s.Shard], f.path)
+			return usagef("%s: shard %d/%d is in both %s and %s; give each shard once", name, s.Shard, s.Of, seen[s.Shard], f.path)
 		case !s.Done:
-			return catalog.Record{}, nil, usagef("%s: shard %d/%d in %s is not finished (%d of %d units); run its build again to finish it", name, s.Shard, s.Of, f.path, len(f.units), s.Units)
+			return usagef("%s: shard %d/%d in %s is not finished; run its build again to finish it", name, s.Shard, s.Of, f.path)
 		}
 		seen[s.Shard] = f.path
 	}
@@ -131,8 +155,20 @@ func mergeShards(name string, files []shardFile) (catalog.Record, []catalog.Brea
 		}
 	}
 	if len(missing) > 0 {
-		return catalog.Record{}, nil, usagef("%s: shard(s) %s of %d missing; give the catalogs of all %d shards", name, strings.Join(missing, ", "), first.shard.Of, first.shard.Of)
+		return usagef("%s: shard(s) %s of %d missing; give the catalogs of all %d shards", name, strings.Join(missing, ", "), first.shard.Of, first.shard.Of)
 	}
+	return nil
+}
+
+// mergeCounts checks the shards of a split count-only build and sums
+// their units.
+func mergeCounts(p canon.Puzzle, files []shardFile) (catalog.Record, []catalog.Breakdown, error) {
+	name := p.String()
+	plan := newCountPlan(p)
+	if err := checkSplit(name, files, plan.layout()); err != nil {
+		return catalog.Record{}, nil, err
+	}
+	first := files[0]
 	counts := make([]enumerate.ClassCounts, len(plan.prefixes))
 	found := make([]bool, len(plan.prefixes))
 	for _, f := range files {
