@@ -168,6 +168,15 @@ func (c *Catalog) Close() error { return c.db.Close() }
 // DB gives queries read access to the database.
 func (c *Catalog) DB() *sqlx.DB { return c.db }
 
+// HasTable reports whether the database has a table of that name. A
+// catalog opened read-only is not migrated, so tables added by later
+// schema versions may be missing from it.
+func HasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {
+	var n int
+	err := sqlx.GetContext(ctx, db, &n, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name)
+	return n > 0, err
+}
+
 // Tables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func Tables(puzzle string) (solutions, classes string) {

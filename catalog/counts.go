@@ -48,18 +48,6 @@ type Breakdown struct {
 	Classes   int64  `db:"classes"`
 }
 
-// Breakdown returns a puzzle's counts split by stat, in value order (none
-// if the build did not record that split).
-func (c *Catalog) Breakdown(ctx context.Context, puzzle, stat string) ([]Breakdown, error) {
-	var has int
-	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'count_breakdown'`); err != nil || has == 0 {
-		return nil, err
-	}
-	var out []Breakdown
-	err := c.db.SelectContext(ctx, &out, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, stat)
-	return out, err
-}
-
 // RecordCounts stores a puzzle known by its counts only (and their
 // breakdown, if any), replacing whatever the catalog held for it, in one
 // transaction.

@@ -25,8 +25,7 @@ func (c *Catalog) SaveShard(ctx context.Context, s Shard) error {
 
 // Shards lists the shards a catalog holds.
 func (c *Catalog) Shards(ctx context.Context) ([]Shard, error) {
-	var has int
-	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'shards'`); err != nil || has == 0 {
+	if has, err := HasTable(ctx, c.db, "shards"); err != nil || !has {
 		return nil, err
 	}
 	var out []Shard

@@ -74,8 +74,7 @@ func (b Building) Percent() int {
 
 // Building returns the unfinished build of a puzzle, if there is one.
 func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
-	var has int
-	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'builds'`); err != nil || has == 0 {
+	if has, err := HasTable(ctx, c.db, "builds"); err != nil || !has {
 		return b, false, err // a catalog from before resumable builds
 	}
 	err = c.db.GetContext(ctx, &b, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
@@ -87,8 +86,7 @@ func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok b
 
 // Builds lists the unfinished builds.
 func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
-	var has int
-	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'builds'`); err != nil || has == 0 {
+	if has, err := HasTable(ctx, c.db, "builds"); err != nil || !has {
 		return nil, err
 	}
 	var out []Building

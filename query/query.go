@@ -78,8 +78,7 @@ func (t *Target) breakdown(ctx context.Context, row, col int) ([]catalog.Breakdo
 
 // breakdownBy returns the recorded counts by stat ("cell:3,3", "props").
 func (t *Target) breakdownBy(ctx context.Context, stat string) ([]catalog.Breakdown, error) {
-	var has int
-	if err := t.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'count_breakdown'`); err != nil || has == 0 {
+	if has, err := catalog.HasTable(ctx, t.db, "count_breakdown"); err != nil || !has {
 		return nil, err
 	}
 	var rows []catalog.Breakdown
