@@ -18,6 +18,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/enumerate"
+	"solcat/migrations"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -812,7 +813,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	before := fileHash(t, db)
 	for _, args := range [][]string{{"count", "queens:4"}, {"build", "queens:5"}, {"info"}} {
 		code, _, errOut := solcatDB(db, args...)
-		if code != 1 || !strings.Contains(errOut, "schema version 99, this solcat knows versions up to 4") {
+		if code != 1 || !strings.Contains(errOut, fmt.Sprintf("schema version 99, this solcat knows versions up to %d", migrations.Latest())) {
 			t.Errorf("%v: exit %d, %q", args, code, errOut)
 		}
 	}
