@@ -103,7 +103,7 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		if saved, has, err := cat.ShardOf(e.ctx, p.String()); err != nil {
 			return err
-		} else if has && saved.Done && saved.Shard == shard.i && saved.Of == shard.of && !b.Force && !building {
+		} else if has && saved.Done && saved.Shard == shard.i && saved.Of == shard.of && saved.Layout == b.shardLayout(p) && !b.Force && !building {
 			if format == query.Text {
 				fmt.Fprintf(out, "%s\tshard %d/%d already done; use --force to redo it\n", p, shard.i, shard.of)
 			}
@@ -154,6 +154,14 @@ func unitRows(known enumerate.Known) int64 {
 		unit *= 2
 	}
 	return unit
+}
+
+// shardLayout is the layout a shard of p made by this build records.
+func (b *buildCmd) shardLayout(p canon.Puzzle) string {
+	if b.CountOnly {
+		return newCountPlan(p).layout()
+	}
+	return storedSplitLayout(p)
 }
 
 // storedSplitLayout names how a stored build is split into shards.
