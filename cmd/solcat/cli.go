@@ -30,7 +30,7 @@ type cli struct {
 	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column or the orbit size."`
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
-	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split count-only build into one catalog."`
+	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
 }
 
 // env is what every command's Run receives.

@@ -16,18 +16,21 @@ import (
 
 type mergeCmd struct {
 	Out    string   `arg:"" name:"out" help:"Catalog to write the merged puzzles into (created if needed)."`
-	Shards []string `arg:"" name:"shard" help:"Shard catalogs made by 'solcat build PUZZLE --count-only --shard I/K'."`
+	Shards []string `arg:"" name:"shard" help:"Shard catalogs made by 'solcat build PUZZLE [--count-only] --shard I/K'."`
 }
 
 func (m *mergeCmd) Help() string {
-	return `Combines the shard catalogs of a split count-only build into one catalog.
-Every shard of the split must be given once and be finished, all made by
-the same solver with the same split; otherwise nothing is written. The
+	return `Combines the shard catalogs of a split build into one catalog. Every
+shard of the split must be given once and be finished, all made by the same
+solver with the same split; otherwise nothing is written. Count shards are
+summed; stored shards are copied in solution ID order and their content
+hash is computed anew, so the result equals a build in one process. The
 merged counts are checked against the published values like any build.
 
 Examples:
   solcat --db s1.db build queens:20 --count-only --shard 1/4   # ... up to 4/4
   solcat merge queens20.db s1.db s2.db s3.db s4.db
+  solcat --db q1.db build queens:16 --shard 1/2                # stored
   solcat merge all.db shards/*.db`
 }
 
@@ -51,7 +54,7 @@ func (m *mergeCmd) Run(e *env) error {
 		}
 		shards, err := cat.Shards(e.ctx)
 		if err == nil && len(shards) == 0 {
-			err = usagef("%s holds no shard; give catalogs made with 'solcat build PUZZLE --count-only --shard I/K'", path)
+			err = usagef("%s holds no shard; give catalogs made with 'solcat build PUZZLE --shard I/K'", path)
 		}
 		for _, s := range shards {
 			if err != nil {
