@@ -157,7 +157,9 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}
 	if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
-		return fmt.Errorf("%s is being counted: %d work units done; wait for the count to finish (if none is running, 'solcat build %s --count-only' resumes it)", p, len(units), p)
+		total := len(newCountPlan(p).prefixes)
+		return fmt.Errorf("%s is being counted: %d%% done (%d of %d work units); wait for the count to finish (if none is running, 'solcat build %s --count-only' resumes it)",
+			p, 100*len(units)/total, len(units), total, p)
 	}
 	return fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
 }

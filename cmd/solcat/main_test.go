@@ -558,6 +558,9 @@ func TestCountOnlyResumes(t *testing.T) {
 	}
 	resumed := filepath.Join(dir, "resumed.db")
 	seed(resumed, func(i int) []byte { return units[i].Prefix })
+	if code, _, errOut := solcatDB(resumed, "count", "queens:13"); code != 1 || !strings.Contains(errOut, fmt.Sprintf("queens:13 is being counted: 49%% done (%d of %d work units)", len(units)/2, len(units))) {
+		t.Errorf("count during the count: exit %d, %q", code, errOut)
+	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
 	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73712 solutions, 9233 classes") {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
