@@ -19,15 +19,15 @@ type cli struct {
 	DB     string `name:"db" env:"SOLCAT_DB" default:"./solcat.db" help:"Catalog file."`
 	Format string `name:"format" enum:",text,json,jsonl,csv,parquet" default:"" help:"Output format: text, json, jsonl, csv or (export) parquet, where the command supports it."`
 
-	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution in the catalog."`
+	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution (or, with --count-only, the counts) in the catalog."`
 	Count   countCmd   `cmd:"" help:"Count the solutions (or classes) that match filters."`
 	List    listCmd    `cmd:"" help:"List matching solutions in lexicographic order."`
 	Classes classesCmd `cmd:"" help:"List classes: ID, orbit size, matching members, canonical form."`
 	Show    showCmd    `cmd:"" help:"Draw one class and its members."`
-	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as CSV or JSON lines."`
+	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as CSV, JSON lines or Parquet."`
 	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
 	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
-	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column or the orbit size."`
+	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column, the orbit size, a property or the Dudeney group."`
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
