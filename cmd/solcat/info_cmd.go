@@ -26,6 +26,27 @@ type infoRecord struct {
 	KnownClasses   *int64 `json:"known_classes"`
 }
 
+// buildingJSON is an unfinished stored build in info's JSON.
+type buildingJSON struct {
+	Puzzle        string `json:"puzzle"`
+	Storage       string `json:"storage"` // "building"
+	Percent       int    `json:"percent"`
+	ClassesDone   int64  `json:"classes_done"`
+	SolutionsDone int64  `json:"solutions_done"`
+	StartedAt     string `json:"started_at"`
+	UpdatedAt     string `json:"updated_at"`
+}
+
+// shardJSON is a shard of a split build in info's JSON.
+type shardJSON struct {
+	Puzzle  string `json:"puzzle"`
+	Storage string `json:"storage"` // "shard"
+	Shard   int    `json:"shard"`
+	Of      int    `json:"of"`
+	Units   int    `json:"units"`
+	Done    bool   `json:"done"`
+}
+
 func infoRecords(recs []catalog.Record) []infoRecord {
 	out := make([]infoRecord, 0, len(recs))
 	for _, r := range recs {
@@ -55,9 +76,6 @@ func (i *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if format == query.JSON {
-		return writeJSON(e.stdout, infoRecords(recs))
-	}
 	builds, err := cat.Builds(e.ctx)
 	if err != nil {
 		return err
@@ -65,6 +83,23 @@ func (i *infoCmd) Run(e *env) error {
 	shards, err := cat.Shards(e.ctx)
 	if err != nil {
 		return err
+	}
+	if format == query.JSON {
+		// Puzzles first, then unfinished builds and shards, told apart by storage.
+		var out []any
+		for _, r := range infoRecords(recs) {
+			out = append(out, r)
+		}
+		for _, b := range builds {
+			out = append(out, buildingJSON{b.Puzzle, "building", b.Percent(), b.ClassesDone, b.SolutionsDone, b.StartedAt, b.UpdatedAt})
+		}
+		for _, s := range shards {
+			out = append(out, shardJSON{s.Puzzle, "shard", s.Shard, s.Of, s.Units, s.Done})
+		}
+		if out == nil {
+			out = []any{}
+		}
+		return writeJSON(e.stdout, out)
 	}
 	defer func() {
 		for _, s := range shards {

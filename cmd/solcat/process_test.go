@@ -300,6 +300,9 @@ func TestShardsMerge(t *testing.T) {
 	if code, _, errOut := solcatDB(shard(2, 4), "count", "queens:13"); code != 1 || !strings.Contains(errOut, "holds shard 2/4 of queens:13") {
 		t.Errorf("count on a shard: exit %d, %q", code, errOut)
 	}
+	if _, out, _ := solcatDB(shard(2, 4), "info", "--format", "json"); !strings.Contains(out, `"storage": "shard"`) || !strings.Contains(out, `"of": 4`) {
+		t.Errorf("info --format json on a shard: %s", out)
+	}
 
 	// Refusals.
 	if code, _, errOut := solcatDB(shard(1, 3), "build", "queens:12", "--count-only", "--shard", "1/3"); code != 0 {
