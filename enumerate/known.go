@@ -94,8 +94,10 @@ var queensAsymmetric = []int64{0,
 }
 
 // Published counts of order-5 classes with properties (under the 8
-// symmetries): associative, and associative and pandiagonal (ultramagic).
+// symmetries): associative, associative and pandiagonal (ultramagic), and
+// pandiagonal.
 const (
 	Magic5AssociativeClasses = 48544
 	Magic5UltramagicClasses  = 16
+	Magic5PandiagonalClasses = 3600
 )

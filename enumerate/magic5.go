@@ -414,3 +414,72 @@ func Magic5Classes(square []byte) [][]byte {
 	}
 	return out
 }
+
+// magic5MImages are the 8 permutations of rows and columns (applied to
+// both) that the M-transformations generate: a dihedral group of order 8
+// that meets the symmetries of the square in the identity and the half turn.
+var magic5MImages = func() [][5]int {
+	out := [][5]int{{0, 1, 2, 3, 4}}
+	for i := 0; i < len(out); i++ {
+		for _, m := range magic5Ms {
+			var next [5]int
+			for r := range next {
+				next[r] = out[i][m[r]]
+			}
+			if !slices.Contains(out, next) {
+				out = append(out, next)
+			}
+		}
+	}
+	return out
+}()
+
+// pandiagonal5 reports whether every broken diagonal of an order-5 square,
+// in both directions, sums to 65 (its rows and columns do already).
+func pandiagonal5(sq *[25]byte, perm *[5]int) bool {
+	for k := 0; k < 5; k++ {
+		down, up := 0, 0
+		for i := 0; i < 5; i++ {
+			down += int(sq[perm[i]*5+perm[(i+k)%5]])
+			up += int(sq[perm[i]*5+perm[(k-i+5)%5]])
+		}
+		if down != magic5Sum || up != magic5Sum {
+			return false
+		}
+	}
+	return true
+}
+
+// CountMagic5Pandiagonal counts the classes of pandiagonal order-5 squares.
+// A pandiagonal square stays pandiagonal (and magic) when its rows and
+// columns are shifted cyclically, and exactly one of its 25 shifts has 13
+// in the centre; so the pandiagonal squares are 25 times those with centre
+// 13, which the frame search lists (as basic squares, each standing for 4
+// classes: the M-images, two per class). It searches centre 13 only, on up
+// to workers goroutines.
+func CountMagic5Pandiagonal(ctx context.Context, workers int) (int64, error) {
+	units := Magic5Units()
+	var todo []int
+	for i, u := range units {
+		if u.Centre == 13 {
+			todo = append(todo, i)
+		}
+	}
+	var images int64 // pandiagonal M-images of basic squares with centre 13
+	err := runOrdered(ctx, len(todo), workers, func(k int) int64 {
+		var n int64
+		magic5Emit(units[todo[k]], func(sq *[25]byte) {
+			for i := range magic5MImages {
+				if pandiagonal5(sq, &magic5MImages[i]) {
+					n++
+				}
+			}
+		})
+		return n
+	}, func(_ int, n int64) error {
+		images += n
+		return nil
+	})
+	// images/2 classes with centre 13, each of 8 squares; 25 shifts of each.
+	return 25 * images / 2, err
+}

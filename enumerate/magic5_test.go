@@ -319,3 +319,18 @@ func TestMagic5Associative(t *testing.T) {
 		t.Errorf("%d associative classes, %d ultramagic; want 48,544 and 16", basic*4, ultra)
 	}
 }
+
+// TestMagic5Pandiagonal: 3,600 classes of pandiagonal order-5 squares, as
+// published (28,800 squares). Skipped with -short.
+func TestMagic5Pandiagonal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches all of centre 13")
+	}
+	if len(magic5MImages) != 8 {
+		t.Fatalf("%d M-images, want 8", len(magic5MImages))
+	}
+	classes, err := CountMagic5Pandiagonal(context.Background(), 0)
+	if err != nil || classes != 3600 {
+		t.Errorf("%d pandiagonal classes (%v), want 3,600", classes, err)
+	}
+}

@@ -130,7 +130,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine, Done: true})
 		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: "shard", BuildSeconds: time.Since(start).Seconds()}, err
 	}
-	rec, breakdown, err := plan.record(p, counts)
+	rec, breakdown, err := plan.record(e.ctx, p, counts, workers)
 	if err != nil {
 		return rec, err
 	}
@@ -151,7 +151,7 @@ func (plan countPlan) layout() string {
 
 // record sums the units' counts into the puzzle's record (and, for
 // magic:5, its counts by centre and of two properties).
-func (plan countPlan) record(p canon.Puzzle, counts []enumerate.ClassCounts) (catalog.Record, []catalog.Breakdown, error) {
+func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enumerate.ClassCounts, workers int) (catalog.Record, []catalog.Breakdown, error) {
 	var total enumerate.ClassCounts
 	var breakdown []catalog.Breakdown
 	if plan.centre == nil {
@@ -173,7 +173,7 @@ func (plan countPlan) record(p canon.Puzzle, counts []enumerate.ClassCounts) (ca
 		for centre := 1; centre <= 25; centre++ {
 			breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: centre, Solutions: 8 * byCentre[centre], Classes: byCentre[centre]})
 		}
-		props, err := magic5Properties()
+		props, err := magic5Properties(ctx, workers)
 		if err != nil {
 			return catalog.Record{}, nil, err
 		}
@@ -213,10 +213,11 @@ func (s shardSpec) String() string {
 	return fmt.Sprintf(" shard %d/%d", s.i, s.of)
 }
 
-// magic5Properties counts the associative order-5 classes, and those also
-// pandiagonal (ultramagic), by the restricted search (under a second), for
+// magic5Properties counts the associative order-5 classes, those also
+// pandiagonal (ultramagic), and the pandiagonal ones, by restricted searches
+// (under a second, and about 15 seconds for pandiagonal on 2 cores), for
 // count --prop on the count-only record.
-func magic5Properties() ([]catalog.Breakdown, error) {
+func magic5Properties(ctx context.Context, workers int) ([]catalog.Breakdown, error) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 5}
 	var associative, ultramagic int64
 	enumerate.Magic5Associative(func(sq *[25]byte) {
@@ -227,13 +228,18 @@ func magic5Properties() ([]catalog.Breakdown, error) {
 			}
 		}
 	})
-	if associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses {
-		return nil, fmt.Errorf("magic:5: %d associative and %d ultramagic classes found, %d and %d published; nothing was stored (this is a bug, please report it)",
-			associative, ultramagic, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses)
+	pandiagonal, err := enumerate.CountMagic5Pandiagonal(ctx, workers)
+	if err != nil {
+		return nil, err
+	}
+	if associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses || pandiagonal != enumerate.Magic5PandiagonalClasses {
+		return nil, fmt.Errorf("magic:5: %d associative, %d ultramagic and %d pandiagonal classes found, %d, %d and %d published; nothing was stored (this is a bug, please report it)",
+			associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
 	}
 	return []catalog.Breakdown{
 		{Stat: "props", Value: int(canon.Associative), Solutions: 8 * associative, Classes: associative},
 		{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * ultramagic, Classes: ultramagic},
+		{Stat: "props", Value: int(canon.Pandiagonal), Solutions: 8 * pandiagonal, Classes: pandiagonal},
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -98,7 +99,7 @@ func (m *mergeCmd) Run(e *env) error {
 			results = append(results, merged{rec: catalog.Record{Name: name}, stored: paths})
 			continue
 		}
-		rec, breakdown, err := mergeCounts(p, files)
+		rec, breakdown, err := mergeCounts(e.ctx, p, files)
 		if err != nil {
 			return err
 		}
@@ -165,7 +166,7 @@ func checkSplit(name string, files []shardFile, layout string) error {
 
 // mergeCounts checks the shards of a split count-only build and sums
 // their units.
-func mergeCounts(p canon.Puzzle, files []shardFile) (catalog.Record, []catalog.Breakdown, error) {
+func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalog.Record, []catalog.Breakdown, error) {
 	name := p.String()
 	plan := newCountPlan(p)
 	if err := checkSplit(name, files, plan.layout()); err != nil {
@@ -189,7 +190,7 @@ func mergeCounts(p canon.Puzzle, files []shardFile) (catalog.Record, []catalog.B
 			return catalog.Record{}, nil, usagef("%s: unit %d is in no shard; rebuild shard %d", name, i, i%first.shard.Of+1)
 		}
 	}
-	rec, breakdown, err := plan.record(p, counts)
+	rec, breakdown, err := plan.record(ctx, p, counts, 0)
 	if err != nil {
 		return rec, nil, err
 	}
