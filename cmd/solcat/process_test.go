@@ -269,19 +269,9 @@ func TestShardsMerge(t *testing.T) {
 	bin := binary(t)
 	dir := t.TempDir()
 	shard := func(i, k int) string { return filepath.Join(dir, fmt.Sprintf("s%dof%d.db", i, k)) }
-	var cmds []*exec.Cmd
-	for i := 1; i <= 4; i++ {
-		cmd := exec.Command(bin, "--db", shard(i, 4), "build", "queens:12-13", "--count-only", "--shard", fmt.Sprintf("%d/4", i), "--workers", "1")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	buildShards(t, bin, 4, func(i int) []string {
+		return []string{"--db", shard(i, 4), "build", "queens:12-13", "--count-only", "--shard", fmt.Sprintf("%d/4", i), "--workers", "1"}
+	})
 	merged := filepath.Join(dir, "merged.db")
 	code, out, errOut := solcat("merge", merged, shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4))
 	if code != 0 || !strings.Contains(out, "queens:13  73712 solutions, 9233 classes  matches OEIS  merged from 4 shards") {
@@ -346,22 +336,13 @@ func TestShardsMerge(t *testing.T) {
 func TestStoredShardsMerge(t *testing.T) {
 	bin := binary(t)
 	dir := t.TempDir()
-	var cmds []*exec.Cmd
 	var shards []string
 	for i := 1; i <= 4; i++ {
-		db := filepath.Join(dir, fmt.Sprintf("stored%d.db", i))
-		shards = append(shards, db)
-		cmd := exec.Command(bin, "--db", db, "build", "queens:11", "--shard", fmt.Sprintf("%d/4", i))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
+		shards = append(shards, filepath.Join(dir, fmt.Sprintf("stored%d.db", i)))
 	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	buildShards(t, bin, 4, func(i int) []string {
+		return []string{"--db", shards[i-1], "build", "queens:11", "--shard", fmt.Sprintf("%d/4", i)}
+	})
 	merged := filepath.Join(dir, "merged.db")
 	// Given in any order: merge puts the shards in order.
 	code, out, errOut := solcat("merge", merged, shards[2], shards[0], shards[3], shards[1])
@@ -386,5 +367,24 @@ func TestStoredShardsMerge(t *testing.T) {
 	missing := filepath.Join(dir, "missing.db")
 	if code, _, errOut := solcat("merge", missing, shards[0], shards[1], shards[3]); code != 2 || !strings.Contains(errOut, "shard(s) 3 of 4 missing") {
 		t.Errorf("merge without shard 3: exit %d, %q", code, errOut)
+	}
+}
+
+// buildShards runs solcat with args(i) for shards 1 to k, all at once, as
+// separate processes, and waits for them.
+func buildShards(t *testing.T, bin string, k int, args func(i int) []string) {
+	t.Helper()
+	var cmds []*exec.Cmd
+	for i := 1; i <= k; i++ {
+		cmd := exec.Command(bin, args(i)...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
