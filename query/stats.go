@@ -88,6 +88,23 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 			}
 			return finishStats(acc, by), nil
 		}
+		if by.What == "prop" && f.IsZero() {
+			// Or counts of the property: the rest lack it.
+			rows, berr := t.breakdownBy(ctx, "props")
+			if berr != nil {
+				return nil, berr
+			}
+			for _, r := range rows {
+				if canon.Property(r.Value) == by.Prop {
+					acc := map[int][2]int64{
+						1: {r.Solutions, r.Classes},
+						0: {t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes},
+					}
+					return finishStats(acc, by), nil
+				}
+			}
+			return nil, err
+		}
 		if by.What != "orbit" || !f.IsZero() {
 			return nil, err
 		}

@@ -766,6 +766,8 @@ func TestMagic5CountsOnly(t *testing.T) {
 		{[]string{"count", "magic:5", "--prop", "pandiagonal", "--classes"}, 0, "3600\n"},
 		{[]string{"count", "magic:5", "--prop", "self-complementary", "--classes"}, 1, "only these are counted: pandiagonal; associative; pandiagonal,associative"},
 		{[]string{"stats", "magic:5", "--by", "cell:3,3", "--format", "csv"}, 0, "13,152637952,19079744,0.069304\n"},
+		{[]string{"stats", "magic:5", "--by", "prop:associative", "--format", "csv"}, 0, "0,2202053440,275256680,0.999824,no\n1,388352,48544,0.000176,yes\n"},
+		{[]string{"stats", "magic:5", "--by", "prop:self-complementary"}, 1, "counted, not stored"},
 	} {
 		code, out, errOut := solcatDB(db, tc.args...)
 		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
