@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"solcat/canon"
@@ -134,6 +135,68 @@ func FuzzParsePattern(f *testing.F) {
 			}
 			if err := (Filter{Cells: cells}).Validate(p); err != nil {
 				t.Fatalf("%s %q: parsed cells %v fail validation: %v", p, s, cells, err)
+			}
+		}
+	})
+}
+
+func FuzzParseStatsBy(f *testing.F) {
+	for _, s := range []string{"cell:1,1", "cell:3,3", "row:1", "orbit", "group", "prop:pandiagonal", "prop:dudeney-VI", "prop:", "cell:9,9", "row:x", ":"} {
+		f.Add(s)
+	}
+	puzzles := []canon.Puzzle{{Kind: canon.Magic, N: 4}, {Kind: canon.Magic, N: 5}, {Kind: canon.Queens, N: 8}}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range puzzles {
+			by, err := ParseStatsBy(p, s)
+			if err != nil {
+				if !errors.Is(err, ErrFilter) {
+					t.Fatalf("%s %q: error %v does not wrap ErrFilter", p, s, err)
+				}
+				continue
+			}
+			switch by.What {
+			case "cell":
+				if by.Row < 1 || by.Row > p.N || by.Col < 1 || by.Col > p.N {
+					t.Fatalf("%s %q: cell %d,%d off the board", p, s, by.Row, by.Col)
+				}
+			case "row":
+				if p.Kind != canon.Queens || by.Row < 1 || by.Row > p.N {
+					t.Fatalf("%s %q: row %d", p, s, by.Row)
+				}
+			case "prop":
+				if by.Prop == 0 {
+					t.Fatalf("%s %q: no property", p, s)
+				}
+			case "orbit":
+			case "group":
+				if p.Kind != canon.Magic || p.N != 4 {
+					t.Fatalf("%s %q: groups are for magic:4", p, s)
+				}
+			default:
+				t.Fatalf("%s %q: unknown statistic %q", p, s, by.What)
+			}
+		}
+	})
+}
+
+func FuzzParsePartition(f *testing.F) {
+	for _, s := range []string{"orbit", "symmetry", "cell:1,1", "cell:4,4", "row:1", "row:8", "cell:0,1", "row:", "class", "cell:1,1,1"} {
+		f.Add(s)
+	}
+	puzzles := []canon.Puzzle{{Kind: canon.Magic, N: 4}, {Kind: canon.Queens, N: 8}}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range puzzles {
+			pt, err := ParsePartition(p, s)
+			if err != nil {
+				if !errors.Is(err, ErrFilter) {
+					t.Fatalf("%s %q: error %v does not wrap ErrFilter", p, s, err)
+				}
+				continue
+			}
+			// Any solution of the puzzle has a folder, named KEY=VALUE.
+			sol := Solution{Cells: make([]byte, p.Len()), Orbit: 8, Symmetry: 5}
+			if folder := pt.Folder(sol); !strings.HasPrefix(folder, pt.Key+"=") || strings.ContainsAny(folder, "/\\\\") {
+				t.Fatalf("%s %q: folder %q", p, s, folder)
 			}
 		}
 	})
