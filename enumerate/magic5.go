@@ -96,8 +96,8 @@ type magic5Counter struct {
 	pack  [4][256]uint16
 	shift [4]uint
 	buf   []uint32
-	// emit, for tests, receives every basic square; B's fillings are then
-	// kept whole, by value set.
+	// emit, when set, receives every basic square (the property counts and
+	// the tests use it); B's fillings are then kept whole, by value set.
 	emit        func(square *[25]byte)
 	associative bool // with emit: only squares symmetric about the centre
 	bCells      map[uint32][][8]byte
@@ -312,7 +312,8 @@ func CountMagic5Units(ctx context.Context, units []Magic5Unit, todo []int, worke
 	})
 }
 
-// emitArrangement is countArrangement for tests: it builds every square.
+// emitArrangement is countArrangement when squares are wanted: it builds
+// every one.
 func (m *magic5Counter) emitArrangement(c int, d *diag5, rest uint32, b, a [4]int) int64 {
 	clear(m.bCells)
 	m.bScratch = m.bScratch[:0]
