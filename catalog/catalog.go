@@ -75,8 +75,7 @@ var ErrNewerSchema = errors.New("catalog schema is newer than this solcat")
 // checkVersion refuses a catalog whose schema is newer than the migrations
 // this program embeds: reading or writing it could lose what it holds.
 func (c *Catalog) checkVersion(ctx context.Context) error {
-	var has int
-	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'goose_db_version'`); err != nil || has == 0 {
+	if has, err := HasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
 		return err
 	}
 	var version int64
@@ -114,8 +113,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		c.Close()
 		return nil, err
 	}
-	var n int
-	if err := c.db.GetContext(ctx, &n, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'puzzles'`); err != nil || n == 0 {
+	if has, err := HasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
 		return nil, fmt.Errorf("%s is %w (it has no puzzles table); point --db at a file made by 'solcat build'", path, ErrNotCatalog)
 	}

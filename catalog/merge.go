@@ -101,10 +101,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, paths []string
 	if err := finish(&rec); err != nil {
 		return err
 	}
-	swap := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;" +
-		"DROP TABLE IF EXISTS main." + sol + "; DROP TABLE IF EXISTS main." + cls + ";" +
-		"ALTER TABLE " + stSol + " RENAME TO " + sol + "; ALTER TABLE " + stCls + " RENAME TO " + cls
-	if _, err := tx.ExecContext(ctx, swap, puzzle, puzzle); err != nil {
+	if err := swapIn(ctx, tx, puzzle); err != nil {
 		return err
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {

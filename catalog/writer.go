@@ -291,11 +291,7 @@ func (w *Writer) Commit(rec Record) error {
 	if rows != added || maxID != added || rec.Solutions != added {
 		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
 	}
-	sol, cls := Tables(w.name)
-	swap := "DELETE FROM puzzles WHERE name = ?; DELETE FROM builds WHERE puzzle = ?;" +
-		"DROP TABLE IF EXISTS " + sol + "; DROP TABLE IF EXISTS " + cls + ";" +
-		"ALTER TABLE " + w.solTable + " RENAME TO " + sol + "; ALTER TABLE " + w.classTable + " RENAME TO " + cls
-	if _, err := w.tx.ExecContext(w.ctx, swap, w.name, w.name); err != nil {
+	if err := swapIn(w.ctx, w.tx.Tx, w.name); err != nil {
 		return err
 	}
 	rec.Name = w.name
@@ -343,11 +339,7 @@ func (w *Writer) CommitShard(shard Shard) error {
 	if rows != added || (rows > 0 && (minID != w.firstID || maxID != w.firstID+rows-1)) {
 		return fmt.Errorf("%s: the shard has %d rows with IDs %d to %d, %d added from %d; it is not finished (this is a bug, please report it)", w.name, rows, minID, maxID, added, w.firstID)
 	}
-	sol, cls := Tables(w.name)
-	swap := "DELETE FROM builds WHERE puzzle = ?;" +
-		"DROP TABLE IF EXISTS " + sol + "; DROP TABLE IF EXISTS " + cls + ";" +
-		"ALTER TABLE " + w.solTable + " RENAME TO " + sol + "; ALTER TABLE " + w.classTable + " RENAME TO " + cls
-	if _, err := w.tx.ExecContext(w.ctx, swap, w.name); err != nil {
+	if err := swapIn(w.ctx, w.tx.Tx, w.name); err != nil {
 		return err
 	}
 	shard.Puzzle, shard.Done = w.name, true
@@ -356,6 +348,19 @@ func (w *Writer) CommitShard(shard Shard) error {
 		return err
 	}
 	return w.tx.Commit()
+}
+
+// swapIn puts a puzzle's staging tables in place of its tables inside tx,
+// dropping the old tables, the puzzle's record and its builds row. Every
+// name is qualified with main: merge attaches shards that have the same
+// table names, and SQLite would look an unqualified name up in them too.
+func swapIn(ctx context.Context, tx *sql.Tx, puzzle string) error {
+	sol, cls := Tables(puzzle)
+	_, err := tx.ExecContext(ctx, "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;"+
+		"DROP TABLE IF EXISTS main."+sol+"; DROP TABLE IF EXISTS main."+cls+";"+
+		"ALTER TABLE main."+sol+stagingSuffix+" RENAME TO "+sol+"; ALTER TABLE main."+cls+stagingSuffix+" RENAME TO "+cls,
+		puzzle, puzzle)
+	return err
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.
