@@ -388,29 +388,22 @@ func associativeFrame(f [8]byte) bool {
 var magic5Ms = [2][5]int{{4, 1, 2, 3, 0}, {1, 0, 2, 4, 3}}
 
 // Magic5Classes returns one member of each of the 4 classes (under the 8
-// symmetries of the square) that a square's 32-element class holds: the
+// symmetries of the square) that a square's 32-element class holds: its
 // images under the M-transformations, two per class, the first of each kept.
 func Magic5Classes(square []byte) [][]byte {
-	p := canon.Puzzle{Kind: canon.Magic, N: 5}
-	c := canon.NewCanonicalizer(p)
+	c := canon.NewCanonicalizer(canon.Puzzle{Kind: canon.Magic, N: 5})
 	seen := map[string]bool{}
 	var out [][]byte
-	images := [][]byte{append([]byte(nil), square...)}
-	for i := 0; i < len(images); i++ {
-		if form := string(c.Canonical(images[i]).Canonical); !seen[form] {
-			seen[form] = true
-			out = append(out, images[i])
+	for _, perm := range magic5MImages {
+		img := make([]byte, 25)
+		for r := 0; r < 5; r++ {
+			for col := 0; col < 5; col++ {
+				img[r*5+col] = square[perm[r]*5+perm[col]]
+			}
 		}
-		for _, perm := range magic5Ms {
-			img := make([]byte, 25)
-			for r := 0; r < 5; r++ {
-				for col := 0; col < 5; col++ {
-					img[r*5+col] = images[i][perm[r]*5+perm[col]]
-				}
-			}
-			if !slices.ContainsFunc(images, func(x []byte) bool { return string(x) == string(img) }) {
-				images = append(images, img)
-			}
+		if form := string(c.Canonical(img).Canonical); !seen[form] {
+			seen[form] = true
+			out = append(out, img)
 		}
 	}
 	return out
