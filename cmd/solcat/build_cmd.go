@@ -164,11 +164,18 @@ func (b *buildCmd) shardLayout(p canon.Puzzle) string {
 	return storedSplitLayout(p)
 }
 
-// storedSplitLayout names how a stored build is split into shards.
-func storedSplitLayout(p canon.Puzzle) string {
+// storedLayout names how a stored build of p is cut into units: a saved
+// build with another layout starts over.
+func storedLayout(p canon.Puzzle) string {
 	known, _ := enumerate.KnownCounts(p)
-	return fmt.Sprintf("%s, %d rows per unit, stored by first row", solverVersion, unitRows(known))
+	return fmt.Sprintf("%s, %d rows per unit", solverVersion, unitRows(known))
 }
+
+// storedSplit ends the layout of a stored build split into shards.
+const storedSplit = ", stored by first row"
+
+// storedSplitLayout names how a stored build is split into shards.
+func storedSplitLayout(p canon.Puzzle) string { return storedLayout(p) + storedSplit }
 
 // build enumerates p and writes its classes and solutions unit by unit,
 // resuming a saved build of it if there is one, compares the counts with
@@ -181,7 +188,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		RowsTotal: known.Solutions + known.Classes,
 		Shard:     shard.of > 0,
 	}
-	plan.Layout = fmt.Sprintf("%s, %d rows per unit", solverVersion, plan.UnitRows)
+	plan.Layout = storedLayout(p)
 	part := enumerate.FirstRows{From: 0, To: p.N}
 	splitLayout := storedSplitLayout(p) // the same in every shard: merge checks it
 	if shard.of > 0 {

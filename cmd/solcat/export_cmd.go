@@ -94,13 +94,22 @@ func (x *exportCmd) Run(e *env) error {
 	return err
 }
 
+// outputFolder refuses an --output whose folder does not exist.
+func outputFolder(path string) error {
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return usagef("cannot write %s: folder %s does not exist; create it or choose another --output", path, dir)
+	}
+	return nil
+}
+
 // writeFileAtomically writes through a temporary file in the same folder
 // and renames it into place, so a failed or interrupted export leaves no
 // partial file behind.
 func writeFileAtomically(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return usagef("cannot write %s: folder %s does not exist; create it or choose another --output", path, dir)
+	if err := outputFolder(path); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -137,8 +146,8 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format 
 	}
 	dir := filepath.Clean(x.Output)
 	parent := filepath.Dir(dir)
-	if info, err := os.Stat(parent); err != nil || !info.IsDir() {
-		return usagef("cannot write %s: folder %s does not exist; create it or choose another --output", dir, parent)
+	if err := outputFolder(dir); err != nil {
+		return err
 	}
 	if _, err := os.Stat(dir); err == nil {
 		return usagef("%s already exists; a partitioned export writes a new folder: remove it or choose another --output", dir)

@@ -88,7 +88,7 @@ func (m *mergeCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if strings.HasSuffix(files[0].shard.Layout, "stored by first row") {
+		if strings.HasSuffix(files[0].shard.Layout, storedSplit) {
 			if err := checkSplit(name, files, storedSplitLayout(p)); err != nil {
 				return err
 			}

@@ -78,7 +78,7 @@ func (v *verifyCmd) Run(e *env) error {
 				return err
 			}
 			if !ok {
-				return fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
+				return notBuilt(e, cat, p)
 			}
 			recs = append(recs, rec)
 		}
