@@ -334,3 +334,89 @@ func TestMagic5Pandiagonal(t *testing.T) {
 		t.Errorf("%d pandiagonal classes (%v), want 3,600", classes, err)
 	}
 }
+
+// TestMagic5ClassForms: the fast class forms of sampled units are the
+// canonical forms the general canonicalizer gives for the classes that
+// Magic5Classes finds (and their complements), each class once.
+func TestMagic5ClassForms(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	cz := canon.NewCanonicalizer(p)
+	units := Magic5Units()
+	var todo []int
+	for i := 0; i < len(units); i += 401 {
+		todo = append(todo, i)
+	}
+	todo = append(todo, len(units)-1) // a centre-13 unit: no complements
+	err := Magic5ClassForms(context.Background(), units, todo, 2, func(i int, f Magic5Forms) error {
+		u := units[i]
+		want := map[canon.Packed25]bool{}
+		magic5Emit(u, func(sq *[25]byte) {
+			squares := Magic5Classes(sq[:])
+			if u.Centre != 13 {
+				var comp [25]byte
+				for k, v := range sq {
+					comp[k] = 26 - v
+				}
+				squares = append(squares, Magic5Classes(comp[:])...)
+			}
+			for _, s := range squares {
+				var form [25]byte
+				copy(form[:], cz.Canonical(s).Canonical)
+				want[canon.Pack25(&form)] = true
+			}
+		})
+		per := int64(8)
+		if u.Centre == 13 {
+			per = 4
+		}
+		if int64(len(f.Forms)) != per*f.Basic || len(want) != len(f.Forms) {
+			t.Fatalf("unit %d: %d forms from %d basic squares, %d distinct classes expected", i, len(f.Forms), f.Basic, len(want))
+		}
+		for _, form := range f.Forms {
+			if !want[form] {
+				var cells [25]byte
+				canon.Unpack25(form, &cells)
+				t.Fatalf("unit %d: %v is not a canonical form of its classes", i, cells)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMagic5FormProperties: the fast properties of order-5 classes are the
+// general ones, on every class of sampled units and on the associative ones
+// (which are all self-complementary, and include the pandiagonal ultramagic
+// squares).
+func TestMagic5FormProperties(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	cz := canon.NewCanonicalizer(p)
+	check := func(sq []byte) canon.Property {
+		var form [25]byte
+		copy(form[:], cz.Canonical(sq).Canonical)
+		got, want := Magic5FormProperties(&form), p.Properties(form[:])
+		if got != want {
+			t.Fatalf("%v: properties %v, want %v", form, got, want)
+		}
+		return got
+	}
+	seen := map[canon.Property]int{}
+	Magic5Associative(func(sq *[25]byte) {
+		for _, c := range Magic5Classes(sq[:]) {
+			seen[check(c)]++
+		}
+	})
+	units := Magic5Units()
+	for i := len(units) - 1; i >= 0; i -= 151 {
+		magic5Emit(units[i], func(sq *[25]byte) {
+			for _, c := range Magic5Classes(sq[:]) {
+				seen[check(c)]++
+			}
+		})
+	}
+	if seen[canon.Associative|canon.SelfComplementary] == 0 || seen[canon.Associative|canon.Pandiagonal|canon.SelfComplementary] != 16 {
+		t.Errorf("properties seen: %v", seen)
+	}
+}
