@@ -182,6 +182,12 @@ func Tables(puzzle string) (solutions, classes string) {
 	return "solutions_" + suffix, "classes_" + suffix
 }
 
+// PropsTable names the table of class properties of a puzzle stored as its
+// classes only: "magic:5" has props_magic_5.
+func PropsTable(puzzle string) string {
+	return "props_" + strings.NewReplacer(":", "_", "-", "_").Replace(puzzle)
+}
+
 // Record is a puzzle's row in the puzzles table.
 type Record struct {
 	Name           string        `db:"name" json:"puzzle"`

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -61,20 +62,29 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	}
 	defer tx.Rollback()
 	sol, cls := Tables(rec.Name)
-	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?; DROP TABLE IF EXISTS "+sol+"; DROP TABLE IF EXISTS "+cls, rec.Name); err != nil {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?; DROP TABLE IF EXISTS "+sol+"; DROP TABLE IF EXISTS "+cls+
+		"; DROP TABLE IF EXISTS "+PropsTable(rec.Name), rec.Name); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM count_breakdown WHERE puzzle = ?", rec.Name); err != nil {
+	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {
 		return err
-	}
-	for _, b := range breakdown {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES (?, ?, ?, ?, ?)",
-			rec.Name, b.Stat, b.Value, b.Solutions, b.Classes); err != nil {
-			return err
-		}
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// insertBreakdown replaces the recorded breakdown of a puzzle.
+func insertBreakdown(ctx context.Context, tx *sql.Tx, puzzle string, breakdown []Breakdown) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM count_breakdown WHERE puzzle = ?", puzzle); err != nil {
+		return err
+	}
+	for _, b := range breakdown {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES (?, ?, ?, ?, ?)",
+			puzzle, b.Stat, b.Value, b.Solutions, b.Classes); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -31,9 +31,13 @@ type Writer struct {
 	plan       BuildPlan
 	solTable   string
 	classTable string
+	propsTable string // classes-only builds: the classes with properties
+	block      []byte // classes-only builds: the forms of the block being filled
+	formLen    int    // classes-only builds: bytes per canonical form
 	batch      int
 	solutions  *table
 	classes    *table
+	props      *table
 	hash       *ContentHash
 	arena      []byte // copies of the cells of the batch being queued
 
@@ -52,7 +56,20 @@ type BuildPlan struct {
 	UnitRows  int64  // rows (classes and solutions) per committed unit
 	RowsTotal int64  // rows expected in all, for the percentage others see
 	Shard     bool   // a shard of a split build: its solution IDs start at SetFirstID's, and it ends with CommitShard
+	// ClassesOnly stores classes and no solutions (storage 'classes'):
+	// canonical forms come packed and are stored ClassesPerBlock to a row;
+	// properties go to a table of their own. Units end at block boundaries.
+	ClassesOnly bool
 }
+
+// ClassesPerBlock is how many packed canonical forms a row of a
+// classes-only puzzle holds: block k holds classes 127(k-1)+1 to 127k, in
+// order. With this driver a row costs about a microsecond to write and a
+// few hundred nanoseconds to read, whatever its size, so one row per class
+// would make the 275 million classes of magic:5 slow to build and to scan;
+// 127 forms of 16 bytes (2,032 bytes) is the most that lets two rows share a
+// 4 KiB page whole.
+const ClassesPerBlock = 127
 
 // Building is the progress of an unfinished build, as the builds row has it.
 type Building struct {
@@ -111,6 +128,7 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batc
 	w.solTable, w.classTable = Tables(puzzle)
 	w.solTable += stagingSuffix
 	w.classTable += stagingSuffix
+	w.propsTable = PropsTable(puzzle) + stagingSuffix
 	if err := w.start(); err != nil {
 		return nil, err
 	}
@@ -139,7 +157,11 @@ func (w *Writer) start() error {
 	}
 	if err == nil && saved.Layout == w.plan.Layout {
 		var classes, solutions int64
-		err := tx.QueryRowContext(w.ctx, "SELECT (SELECT coalesce(max(id), 0) FROM "+w.classTable+"), (SELECT coalesce(max(id), 0) FROM "+w.solTable+")").Scan(&classes, &solutions)
+		q := "SELECT (SELECT coalesce(max(id), 0) FROM " + w.classTable + "), (SELECT coalesce(max(id), 0) FROM " + w.solTable + ")"
+		if w.plan.ClassesOnly {
+			q = fmt.Sprintf("SELECT (SELECT count(*) * %d FROM %s), 0", ClassesPerBlock, w.classTable) // units end at block boundaries
+		}
+		err := tx.QueryRowContext(w.ctx, q).Scan(&classes, &solutions)
 		// A shard's solution IDs start further on: SetFirstID checks them.
 		if err == nil && (classes != saved.ClassesDone || (solutions != saved.SolutionsDone && !w.plan.Shard)) {
 			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
@@ -161,8 +183,12 @@ func (w *Writer) start() error {
 		return err
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
-	ddl := "DROP TABLE IF EXISTS " + w.solTable + "; DROP TABLE IF EXISTS " + w.classTable + ";" +
-		migrations.PuzzleTables(w.solTable, w.classTable)
+	ddl := "DROP TABLE IF EXISTS " + w.solTable + "; DROP TABLE IF EXISTS " + w.classTable + "; DROP TABLE IF EXISTS " + w.propsTable + ";"
+	if w.plan.ClassesOnly {
+		ddl += migrations.ClassOnlyTables(w.classTable, w.propsTable)
+	} else {
+		ddl += migrations.PuzzleTables(w.solTable, w.classTable)
+	}
 	if _, err := tx.ExecContext(w.ctx, ddl); err != nil {
 		return fmt.Errorf("cannot create tables for %s: %w", w.name, err)
 	}
@@ -184,6 +210,10 @@ func (w *Writer) begin() error {
 	// they are added in ID order (Commit checks it).
 	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (cells, class_sym) VALUES ", columns: 2}
 	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit, props) VALUES ", columns: 4}
+	if w.plan.ClassesOnly {
+		w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (block, forms) VALUES ", columns: 2}
+		w.props = &table{w: w, insert: "INSERT INTO " + w.propsTable + " (id, props) VALUES ", columns: 2}
+	}
 	return nil
 }
 
@@ -206,10 +236,29 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) e
 		return nil
 	}
 	w.hash.AddClass(canonical, orbit)
+	if w.plan.ClassesOnly {
+		if props != 0 {
+			if err := w.props.add(id, int64(props)); err != nil {
+				return err
+			}
+		}
+		if w.formLen == 0 {
+			w.formLen = len(canonical)
+			w.block = make([]byte, 0, ClassesPerBlock*w.formLen)
+		}
+		w.block = append(w.block, canonical...)
+		if id%ClassesPerBlock != 0 {
+			return nil // a unit ends with a full block
+		}
+		if err := w.addBlock(id); err != nil {
+			return err
+		}
+		return w.counted(ClassesPerBlock)
+	}
 	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
 		return err
 	}
-	return w.counted()
+	return w.counted(1)
 }
 
 // AddSolution queues the next solution row; solutions must come in ID
@@ -231,12 +280,23 @@ func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
 	if err := w.solutions.add(w.arena[start:len(w.arena):len(w.arena)], classID<<3|int64(symmetry)); err != nil {
 		return err
 	}
-	return w.counted()
+	return w.counted(1)
+}
+
+// addBlock queues the block that ends with class id; the table keeps the
+// slice until its statement runs, so the next block gets a new one.
+func (w *Writer) addBlock(id int64) error {
+	if len(w.block) == 0 {
+		return nil
+	}
+	err := w.classes.add((id-1)/ClassesPerBlock+1, w.block)
+	w.block = make([]byte, 0, ClassesPerBlock*w.formLen)
+	return err
 }
 
 // counted commits a unit when enough rows are queued.
-func (w *Writer) counted() error {
-	if w.pending++; w.pending < w.plan.UnitRows {
+func (w *Writer) counted(rows int64) error {
+	if w.pending += rows; w.pending < w.plan.UnitRows {
 		return nil
 	}
 	return w.commitUnit()
@@ -272,23 +332,64 @@ func (w *Writer) flush() error {
 	if err := w.classes.flush(); err != nil {
 		return err
 	}
+	if w.props != nil {
+		if err := w.props.flush(); err != nil {
+			return err
+		}
+	}
 	return w.solutions.flush()
 }
 
+// PropsCounts writes what is queued and counts the classes written so far
+// by their properties (classes-only builds, whose properties have a table).
+func (w *Writer) PropsCounts(ctx context.Context) (map[int64]int64, error) {
+	if err := w.flush(); err != nil {
+		return nil, err
+	}
+	rows, err := w.tx.QueryContext(ctx, "SELECT props, count(*) FROM "+w.propsTable+" GROUP BY props")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var props, n int64
+		if err := rows.Scan(&props, &n); err != nil {
+			return nil, err
+		}
+		out[props] = n
+	}
+	return out, rows.Err()
+}
+
 // Commit writes what is queued, puts the new tables in place of the
-// puzzle's old ones, records the puzzle and ends the build, all in one
-// transaction.
-func (w *Writer) Commit(rec Record) error {
+// puzzle's old ones, records the puzzle (with its breakdown, if any) and
+// ends the build, all in one transaction.
+func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
 	defer w.tx.Rollback()
 	if err := w.flush(); err != nil {
 		return err
 	}
 	var rows, maxID int64
-	if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &maxID); err != nil {
+	if w.plan.ClassesOnly {
+		added := max(w.classesDone, w.lastClass)
+		if err := w.addBlock(added); err != nil {
+			return err
+		}
+		if err := w.classes.flush(); err != nil {
+			return err
+		}
+		var bytes int64
+		if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(block), 0), coalesce(sum(length(forms)), 0) FROM "+w.classTable).Scan(&rows, &maxID, &bytes); err != nil {
+			return err
+		}
+		blocks := (added + ClassesPerBlock - 1) / ClassesPerBlock
+		if rows != blocks || maxID != blocks || bytes != added*int64(w.formLen) || rec.Classes != added {
+			return fmt.Errorf("%s: %d classes recorded, %d added, %d blocks with highest number %d and %d bytes; the build is not finished (this is a bug, please report it)", w.name, rec.Classes, added, rows, maxID, bytes)
+		}
+	} else if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &maxID); err != nil {
 		return err
-	}
-	added := max(w.solutionsDone, w.seenSolutions)
-	if rows != added || maxID != added || rec.Solutions != added {
+	} else if added := max(w.solutionsDone, w.seenSolutions); rows != added || maxID != added || rec.Solutions != added {
 		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
 	}
 	if err := swapIn(w.ctx, w.tx.Tx, w.name); err != nil {
@@ -297,6 +398,9 @@ func (w *Writer) Commit(rec Record) error {
 	rec.Name = w.name
 	rec.ContentHash = w.hash.Sum()
 	if err := insertRecord(w.ctx, w.tx.Tx, rec); err != nil {
+		return err
+	}
+	if err := insertBreakdown(w.ctx, w.tx.Tx, w.name, breakdown); err != nil {
 		return err
 	}
 	return w.tx.Commit()
@@ -356,17 +460,26 @@ func (w *Writer) CommitShard(shard Shard) error {
 // table names, and SQLite would look an unqualified name up in them too.
 func swapIn(ctx context.Context, tx *sql.Tx, puzzle string) error {
 	sol, cls := Tables(puzzle)
-	_, err := tx.ExecContext(ctx, "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;"+
-		"DROP TABLE IF EXISTS main."+sol+"; DROP TABLE IF EXISTS main."+cls+";"+
-		"ALTER TABLE main."+sol+stagingSuffix+" RENAME TO "+sol+"; ALTER TABLE main."+cls+stagingSuffix+" RENAME TO "+cls,
-		puzzle, puzzle)
+	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;"
+	for _, name := range []string{sol, cls, PropsTable(puzzle)} {
+		stmts += "DROP TABLE IF EXISTS main." + name + ";"
+		var staged int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&staged); err != nil {
+			return err
+		}
+		if staged > 0 {
+			stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + name + ";"
+		}
+	}
+	_, err := tx.ExecContext(ctx, stmts, puzzle, puzzle)
 	return err
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.
 func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
 	sol, cls := Tables(puzzle)
-	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DROP TABLE IF EXISTS "+sol+stagingSuffix+"; DROP TABLE IF EXISTS "+cls+stagingSuffix, puzzle)
+	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DROP TABLE IF EXISTS "+sol+stagingSuffix+"; DROP TABLE IF EXISTS "+cls+stagingSuffix+
+		"; DROP TABLE IF EXISTS "+PropsTable(puzzle)+stagingSuffix, puzzle)
 	return err
 }
 

@@ -47,13 +47,19 @@ var puzzleTables = template.Must(template.New("puzzle").Parse(puzzleTablesText))
 // PuzzleTables returns the DDL that creates one puzzle's class and solution
 // tables under the given names.
 func PuzzleTables(solutions, classes string) string {
-	return execute("tables", solutions, classes)
+	return execute("tables", solutions, classes, "")
 }
 
-func execute(part, solutions, classes string) string {
+// ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
+// as its classes only: packed canonical forms, and properties apart.
+func ClassOnlyTables(classes, props string) string {
+	return execute("classes only", "", classes, props)
+}
+
+func execute(part, solutions, classes, props string) string {
 	var b strings.Builder
-	if err := puzzleTables.ExecuteTemplate(&b, part, struct{ Solutions, Classes string }{solutions, classes}); err != nil {
-		panic(err) // the template and its two string fields are fixed
+	if err := puzzleTables.ExecuteTemplate(&b, part, struct{ Solutions, Classes, Props string }{solutions, classes, props}); err != nil {
+		panic(err) // the template and its string fields are fixed
 	}
 	return b.String()
 }

@@ -25,3 +25,21 @@ CREATE TABLE {{.Solutions}} (
     symmetry  INTEGER GENERATED ALWAYS AS (class_sym & 7) VIRTUAL   -- 0..7: carries the canonical form onto this solution
 );
 {{end}}
+
+-- A puzzle stored as its classes only (order-5 magic squares): no solution
+-- rows, and every class has 8 members. A canonical form is packed 5 bits a
+-- cell (value - 1, most significant first) in 16 bytes, which keeps
+-- lexicographic order, and a row holds a block of 127 consecutive classes
+-- (catalog.ClassesPerBlock): rows cost time, not bytes, with this driver.
+-- Properties are rare at this size, so they sit in a table of their own
+-- holding only the classes that have some.
+{{define "classes only"}}
+CREATE TABLE {{.Classes}} (
+    block     INTEGER PRIMARY KEY,  -- k holds classes 127(k-1)+1 to 127k
+    forms     BLOB NOT NULL         -- their Frénicle forms in class ID order, 16 bytes each
+);
+CREATE TABLE {{.Props}} (
+    id        INTEGER PRIMARY KEY,  -- class ID, for classes with properties only
+    props     INTEGER NOT NULL      -- a bit set, as in the classes table of other puzzles
+);
+{{end}}
