@@ -2,8 +2,9 @@ package query
 
 import (
 	"context"
-	"database/sql"
+	"errors"
 	"runtime"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -22,35 +23,25 @@ import (
 func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (int64, error) {
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
 	workers := runtime.NumCPU()
-	total := t.Record.Classes
+	first, total := int64(1), t.Record.Classes
+	if f.Class != 0 {
+		first, total, workers = f.Class, 1, 1
+	}
 	counts := make([]int64, workers)
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
-		lo, hi := total*int64(w)/int64(workers)+1, total*int64(w+1)/int64(workers)
+		lo, hi := first+total*int64(w)/int64(workers), first-1+total*int64(w+1)/int64(workers)
 		g.Go(func() error {
-			cw, cargs := classConditions(f)
-			q := "SELECT canonical, orbit FROM " + t.classes + " WHERE id BETWEEN ? AND ? AND " + cw
-			args := append([]any{lo, hi}, cargs...)
-			rows, err := t.db.QueryContext(gctx, q, args...)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			var form sql.RawBytes
-			var orbit int64
-			for rows.Next() {
-				if err := rows.Scan(&form, &orbit); err != nil {
-					return err
-				}
-				switch m := matchingMembers(&pulled, form, orbit, f.UpToSymmetry); {
+			return t.classRows(gctx, lo, hi, f, func(c classRow) error {
+				switch m := matchingMembers(&pulled, c.Form, c.Orbit, f.UpToSymmetry); {
 				case m == 0:
 				case classes:
 					counts[w]++
 				default:
 					counts[w] += m
 				}
-			}
-			return rows.Err()
+				return nil
+			})
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -85,34 +76,40 @@ func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToS
 // countByClasses.
 func (t *Target) classesByScan(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
-	cw, args := classConditions(f)
-	rows, err := t.db.QueryContext(ctx, "SELECT id, canonical, orbit, props FROM "+t.classes+" WHERE "+cw+" ORDER BY id", args...)
-	if err != nil {
-		return err
+	lo, hi := int64(1), t.Record.Classes
+	if f.Class != 0 {
+		lo, hi = f.Class, f.Class
 	}
-	defer rows.Close()
 	skip, left := page.Offset, page.Limit
-	for rows.Next() && left != 0 {
-		var c Class
-		var orbit int64
-		if err := rows.Scan(&c.ID, &c.Canonical, &orbit, &c.Props); err != nil {
-			return err
-		}
-		if c.Matching = matchingMembers(&pulled, c.Canonical, orbit, f.UpToSymmetry); c.Matching == 0 {
-			continue
+	if left == 0 {
+		return nil
+	}
+	err := t.classRows(ctx, lo, hi, f, func(r classRow) error {
+		matching := matchingMembers(&pulled, r.Form, r.Orbit, f.UpToSymmetry)
+		if matching == 0 {
+			return nil
 		}
 		if skip > 0 {
 			skip--
-			continue
+			return nil
 		}
-		c.Orbit = int(orbit)
+		c := Class{ID: r.ID, Canonical: slices.Clone(r.Form), Orbit: int(r.Orbit), Props: r.Props, Matching: matching}
 		if err := fn(c); err != nil {
 			return err
 		}
-		left--
+		if left--; left == 0 {
+			return errEnough
+		}
+		return nil
+	})
+	if err == errEnough {
+		return nil
 	}
-	return rows.Err()
+	return err
 }
+
+// errEnough stops a scan that has found all it was asked for.
+var errEnough = errors.New("enough")
 
 // pullBack maps the conditions, for each of the 8 symmetries s, to the
 // cells of the canonical form that s carries onto the conditions' cells.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"solcat/canon"
+	"solcat/catalog"
 )
 
 // StatsBy names what a distribution is taken over: the value of one cell
@@ -75,45 +76,8 @@ type StatsRow struct {
 // the classes only: member s(C) of a class with canonical form C holds at a
 // cell what C holds at the cell that s carries there.
 func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, error) {
-	if err := t.NeedSolutions(); err != nil {
-		if by.What == "cell" && f.IsZero() {
-			// The build may have recorded counts by this cell.
-			rows, berr := t.breakdown(ctx, by.Row, by.Col)
-			if berr != nil || rows == nil {
-				return nil, errors.Join(err, berr)
-			}
-			acc := map[int][2]int64{}
-			for _, r := range rows {
-				acc[r.Value] = [2]int64{r.Solutions, r.Classes}
-			}
-			return finishStats(acc, by), nil
-		}
-		if by.What == "prop" && f.IsZero() {
-			// Or counts of the property: the rest lack it.
-			rows, berr := t.breakdownBy(ctx, "props")
-			if berr != nil {
-				return nil, berr
-			}
-			for _, r := range rows {
-				if canon.Property(r.Value) == by.Prop {
-					acc := map[int][2]int64{
-						1: {r.Solutions, r.Classes},
-						0: {t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes},
-					}
-					return finishStats(acc, by), nil
-				}
-			}
-			return nil, err
-		}
-		if by.What != "orbit" || !f.IsZero() {
-			return nil, err
-		}
-		acc := map[int][2]int64{}
-		for _, orbit := range []int{1, 2, 4, 8} {
-			classes := t.Record.Orbits()[orbit]
-			acc[orbit] = [2]int64{int64(orbit) * classes, classes}
-		}
-		return finishStats(acc, by), nil
+	if rows, ok, err := t.statsFromRecord(ctx, f, by); err != nil || ok {
+		return rows, err
 	}
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
 	n := t.Puzzle.N
@@ -124,28 +88,19 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		r, c := s.Inverse().Map(n, max(by.Row-1, 0), max(by.Col-1, 0))
 		where[k] = r*n + c
 	}
-	cw, args := classConditions(f)
-	q := "SELECT id, canonical, orbit, props FROM " + t.classes + " WHERE " + cw
+	lo, hi := int64(1), t.Record.Classes
 	if f.Class != 0 {
-		q += " AND id = ?"
-		args = append(args, f.Class)
+		lo, hi = f.Class, f.Class
 	}
-	rows, err := t.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	acc := map[int][2]int64{} // value -> (solutions × 8, classes)
-	for rows.Next() {
-		var id, orbit int64
-		var form []byte
-		var props canon.Property
-		if err := rows.Scan(&id, &form, &orbit, &props); err != nil {
-			return nil, err
+	err := t.classRows(ctx, lo, hi, f, func(c classRow) error {
+		form, orbit, props := c.Form, c.Orbit, c.Props
+		if t.Puzzle.Kind == canon.Queens {
+			props |= canon.SymmetryType(int(orbit))
 		}
-		props |= canon.SymmetryType(int(orbit))
 		anyImage := f.UpToSymmetry && slices.ContainsFunc(pulled[:], func(c []byteCondition) bool { return meets(form, c) })
-		seen := map[int]bool{}
+		var seen [8]int // values this class has counted already
+		counted := 0
 		for k, s := range canon.All {
 			if !anyImage && !meets(form, pulled[k]) {
 				continue
@@ -153,14 +108,15 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 			v := t.statValue(by, s, form, where[k], orbit, props)
 			a := acc[v]
 			a[0] += orbit
-			if !seen[v] {
-				seen[v] = true
+			if !slices.Contains(seen[:counted], v) {
+				seen[counted], counted = v, counted+1
 				a[1]++
 			}
 			acc[v] = a
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for v, a := range acc {
@@ -168,6 +124,50 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		acc[v] = a
 	}
 	return finishStats(acc, by), nil
+}
+
+// statsFromRecord answers from the record and its breakdown what a
+// counts-only puzzle can answer at all, and what a classes-only one can
+// answer without reading 275 million classes; ok is false (and err nil)
+// when the classes must be read.
+func (t *Target) statsFromRecord(ctx context.Context, f Filter, by StatsBy) (rows []StatsRow, ok bool, err error) {
+	need := t.NeedSolutions()
+	if need == nil && !t.classesOnly() || !f.IsZero() {
+		return nil, false, need
+	}
+	acc := map[int][2]int64{}
+	switch by.What {
+	case "cell":
+		// The build may have recorded counts by this cell.
+		recorded, err := t.breakdown(ctx, by.Row, by.Col)
+		if err != nil || recorded == nil {
+			return nil, false, errors.Join(need, err)
+		}
+		for _, r := range recorded {
+			acc[r.Value] = [2]int64{r.Solutions, r.Classes}
+		}
+	case "prop":
+		// Or counts of the property: the rest lack it.
+		recorded, err := t.breakdownBy(ctx, "props")
+		if err != nil {
+			return nil, false, err
+		}
+		i := slices.IndexFunc(recorded, func(r catalog.Breakdown) bool { return canon.Property(r.Value) == by.Prop })
+		if i < 0 {
+			return nil, false, need
+		}
+		r := recorded[i]
+		acc[1] = [2]int64{r.Solutions, r.Classes}
+		acc[0] = [2]int64{t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes}
+	case "orbit":
+		for _, orbit := range []int{1, 2, 4, 8} {
+			classes := t.Record.Orbits()[orbit]
+			acc[orbit] = [2]int64{int64(orbit) * classes, classes}
+		}
+	default:
+		return nil, false, need
+	}
+	return finishStats(acc, by), true, nil
 }
 
 // statValue is the statistic of member s(C).

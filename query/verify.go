@@ -4,6 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -26,6 +31,9 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	}
 	if rec.Storage == "counts" {
 		return nil
+	}
+	if t.classesOnly() {
+		return t.verifyClasses(ctx, problem)
 	}
 	hash := catalog.NewContentHash()
 	canonicalizer := canon.NewCanonicalizer(p)
@@ -114,6 +122,96 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		problem("%d classes stored, %d recorded", len(forms), rec.Classes)
 	case orbitCounts != rec.Orbits():
 		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits())
+	}
+	if sum := hash.Sum(); sum != rec.ContentHash {
+		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
+	}
+	return nil
+}
+
+// verifyClasses re-checks a classes-only puzzle (magic:5): IDs 1, 2, ...,
+// forms in increasing order, each a magic square in Frénicle's standard form
+// (which for order 5, where no square is fixed by a symmetry, is a class of
+// exactly 8), properties as computed, the counts and the content hash. The
+// reading and hashing run in order on one goroutine; the checks of the
+// squares on one per core.
+func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
+	p, rec := t.Puzzle, t.Record
+	hash := catalog.NewContentHash()
+	type batch struct {
+		first int64
+		forms []byte // 25 bytes a class
+		props []canon.Property
+	}
+	batches := make(chan batch, 4)
+	var mu sync.Mutex
+	report := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		problem(format, args...)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for w := 0; w < runtime.NumCPU(); w++ {
+		g.Go(func() error {
+			for b := range batches {
+				for k := range b.props {
+					id, form := b.first+int64(k), b.forms[25*k:25*k+25]
+					if err := p.Check(form); err != nil {
+						report("class %d: canonical form is not a solution: %v", id, err)
+						continue
+					}
+					if form[0] > form[4] || form[0] > form[20] || form[0] > form[24] || form[1] > form[5] {
+						report("class %d: stored form is not in Frénicle's standard form", id)
+					}
+					want := enumerate.Magic5FormProperties((*[25]byte)(form))
+					if form[12] == 13 {
+						want = p.Properties(form).Stored() // the general computation, where properties are possible
+					}
+					if b.props[k] != want {
+						report("class %d: properties %s stored, %s computed", id, b.props[k], want)
+					}
+				}
+			}
+			return nil
+		})
+	}
+	var count int64
+	g.Go(func() error {
+		defer close(batches)
+		var prev []byte
+		b := batch{first: 1}
+		err := t.classRows(gctx, 1, math.MaxInt64, Filter{}, func(c classRow) error {
+			count++
+			if c.ID != count {
+				report("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, count)
+			}
+			if prev != nil && bytes.Compare(c.Form, prev) <= 0 {
+				report("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1)
+			}
+			prev = append(prev[:0], c.Form...)
+			packed := canon.Pack25((*[25]byte)(c.Form))
+			hash.AddClass(packed.Bytes(), 8)
+			b.forms, b.props = append(b.forms, c.Form...), append(b.props, c.Props)
+			if len(b.props) == 1<<14 {
+				select {
+				case batches <- b:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+				b = batch{first: c.ID + 1}
+			}
+			return nil
+		})
+		if err == nil && len(b.props) > 0 {
+			batches <- b
+		}
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if count != rec.Classes || rec.Solutions != 8*rec.Classes || rec.Orbit8 != rec.Classes {
+		problem("%d classes stored, recorded %d classes, %d solutions and %d classes of 8", count, rec.Classes, rec.Solutions, rec.Orbit8)
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
