@@ -11,6 +11,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/enumerate"
 	"solcat/query"
 )
 
@@ -49,7 +50,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // exitRequest carries kong's request to exit (after --help) out of Parse.
 type exitRequest int
 
-const description = `solcat keeps every normal magic square (orders 1-4; order 5 as counts) and
+const description = `solcat keeps every normal magic square (orders 1-4; order 5 as its classes) and
 every N-queens solution (N=1-17; counts only up to N=21) in a SQLite catalog, with each
 solution's canonical form under the 8 symmetries of the square, and answers
 questions over it.
@@ -149,6 +150,11 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 	}
 	if building {
 		return fmt.Errorf("%s is being built: %d%% done; wait for the build to finish (if none is running, 'solcat build %s' resumes it)", p, b.Percent(), p)
+	}
+	if done, ok := catalog.SpillUnitsDone(e.cli.DB + ".sort"); ok && p.Kind == canon.Magic && p.N == 5 {
+		total := len(enumerate.Magic5Units())
+		return fmt.Errorf("%s is being built: its class search is %d%% done (%d of %d units), then the classes are written; wait for the build to finish (if none is running, 'solcat build %s' resumes it)",
+			p, 100*done/total, done, total, p)
 	}
 	if s, ok, err := cat.ShardOf(e.ctx, p.String()); err != nil || ok {
 		if err != nil {
