@@ -243,3 +243,68 @@ func TestResumeAfterCrash(t *testing.T) {
 		t.Errorf("%d staging tables left", staging)
 	}
 }
+
+// TestClassesOnlyBlocks: a classes-only build stores its forms 127 to a
+// row, resumes at a block boundary, including one where every block was
+// committed before the crash, and ends with the same content hash.
+func TestClassesOnlyBlocks(t *testing.T) {
+	ctx := context.Background()
+	for _, classes := range []int64{254, 300} {
+		plan := BuildPlan{Layout: "test", UnitRows: 127, RowsTotal: classes, ClassesOnly: true}
+		form := func(id int64) []byte { return []byte{byte(id >> 8), byte(id), 0, 0} }
+		write := func(c *Catalog, stopAt int64) (string, error) {
+			w, err := c.Begin(ctx, "magic:5", plan, 4)
+			if err != nil {
+				return "", err
+			}
+			defer w.Rollback()
+			for id := int64(1); id <= classes; id++ {
+				if id == stopAt {
+					return "", nil // crash: the unit in flight is lost
+				}
+				var props uint32
+				if id%50 == 0 {
+					props = 2
+				}
+				if err := w.AddClass(id, form(id), 8, props); err != nil {
+					return "", err
+				}
+			}
+			if stopAt > classes {
+				return "", nil // crash before Commit
+			}
+			err = w.Commit(Record{Kind: "magic", N: 5, Storage: "classes", Solutions: 8 * classes, Classes: classes, Orbit8: classes, BuiltAt: "now", SolverVersion: "test"})
+			rec, _, _ := c.Puzzle(ctx, "magic:5")
+			return rec.ContentHash, err
+		}
+		open := func() *Catalog {
+			c, err := Create(ctx, filepath.Join(t.TempDir(), "cat.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		ref := open()
+		want, err := write(ref, -1)
+		if err != nil || want == "" {
+			t.Fatal(err)
+		}
+		var blocks, bytes, props int64
+		ref.DB().QueryRowx("SELECT count(*), sum(length(forms)), (SELECT count(*) FROM props_magic_5) FROM classes_magic_5").Scan(&blocks, &bytes, &props)
+		if blocks != (classes+126)/127 || bytes != 4*classes || props != classes/50 {
+			t.Errorf("%d classes: %d blocks, %d bytes, %d props rows", classes, blocks, bytes, props)
+		}
+		ref.Close()
+		c := open()
+		for _, stop := range []int64{200, classes + 1} { // the second crash comes after the last unit committed
+			if _, err := write(c, stop); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := write(c, -1)
+		if err != nil || got != want {
+			t.Errorf("%d classes: resumed build: hash %s, %v; uninterrupted %s", classes, got, err, want)
+		}
+		c.Close()
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"solcat/canon"
 )
@@ -33,6 +34,7 @@ type Spill struct {
 	dir     string
 	state   spillState
 	buckets map[int]*bucketFile
+	lock    *os.File // held while the spill is open: one build at a time
 }
 
 type spillState struct {
@@ -60,19 +62,38 @@ func OpenSpill(dir, layout string) (*Spill, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the build's sort folder %s: %w", dir, err)
 	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("another build is using the sort folder %s; wait for it to finish", dir)
+	}
+	s.lock = lock
 	data, err := os.ReadFile(filepath.Join(dir, spillStateFile))
 	if err == nil && json.Unmarshal(data, &s.state) == nil && s.state.Layout == layout {
-		return s, s.cutBack()
+		if err := s.cutBack(); err != nil {
+			s.Close()
+			return nil, err
+		}
+		return s, nil
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.Close()
 		return nil, err
 	}
 	s.state = spillState{Layout: layout, Lengths: map[int]int64{}}
 	if err := s.removeBuckets(); err != nil {
+		s.Close()
 		return nil, err
 	}
 	// A first checkpoint, so that others can see the build has begun.
-	return s, s.Checkpoint(0, nil)
+	if err := s.Checkpoint(0, nil); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // cutBack truncates every bucket file to its length at the checkpoint and
@@ -95,12 +116,17 @@ func (s *Spill) cutBack() error {
 			}
 			continue
 		}
+		// Longer than at the checkpoint is normal (a unit in flight); shorter
+		// means data was lost, and Truncate would pad it with zeros.
+		if info, err := e.Info(); err != nil || info.Size() < length {
+			return fmt.Errorf("the build's sort folder %s lost part of bucket %d since its last checkpoint; delete the folder to start the build over", s.dir, b)
+		}
 		if err := os.Truncate(path, length); err != nil {
 			return err
 		}
 	}
-	for b, length := range s.state.Lengths {
-		if info, err := os.Stat(s.bucketPath(b)); err != nil || info.Size() != length {
+	for b := range s.state.Lengths {
+		if _, err := os.Stat(s.bucketPath(b)); err != nil {
 			return fmt.Errorf("the build's sort folder %s lost bucket %d since its last checkpoint; delete the folder to start the build over", s.dir, b)
 		}
 	}
@@ -244,6 +270,10 @@ func (s *Spill) Close() error {
 	for b, bf := range s.buckets {
 		errs = append(errs, bf.w.Flush(), bf.f.Close())
 		delete(s.buckets, b)
+	}
+	if s.lock != nil {
+		errs = append(errs, s.lock.Close()) // releases the lock
+		s.lock = nil
 	}
 	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"solcat/canon"
@@ -37,6 +38,9 @@ func TestSpillSortsAndResumes(t *testing.T) {
 	lost := []canon.Packed25{key(), key(), key()}
 	if err := s.Add(lost); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := OpenSpill(dir, "v1"); err == nil || !strings.Contains(err.Error(), "another build") {
+		t.Fatalf("a second spill on the same folder: %v", err)
 	}
 	s.Close() // flushes the lost keys to the files, as a crash after a write could
 	s, err = OpenSpill(dir, "v1")

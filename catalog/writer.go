@@ -232,6 +232,11 @@ func (w *Writer) Saved() (done, total int64) {
 // Classes come in ID order; those already committed are skipped.
 func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
 	w.lastClass = id
+	if w.plan.ClassesOnly && w.formLen == 0 {
+		// Set even when every class is skipped, for Commit's byte check.
+		w.formLen = len(canonical)
+		w.block = make([]byte, 0, ClassesPerBlock*w.formLen)
+	}
 	if id <= w.classesDone {
 		return nil
 	}
@@ -241,10 +246,6 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) e
 			if err := w.props.add(id, int64(props)); err != nil {
 				return err
 			}
-		}
-		if w.formLen == 0 {
-			w.formLen = len(canonical)
-			w.block = make([]byte, 0, ClassesPerBlock*w.formLen)
 		}
 		w.block = append(w.block, canonical...)
 		if id%ClassesPerBlock != 0 {

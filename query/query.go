@@ -94,6 +94,9 @@ func (t *Target) breakdownBy(ctx context.Context, stat string) ([]catalog.Breakd
 // NeedDudeney refuses to answer on Dudeney groups from a magic:4 stored
 // before they were: every class would seem to be in none.
 func (t *Target) NeedDudeney(ctx context.Context) error {
+	if t.Puzzle.Kind != canon.Magic || t.Puzzle.N != 4 {
+		return fmt.Errorf("Dudeney's groups classify magic squares of order 4 only, not %s; ask magic:4", t.Puzzle)
+	}
 	var with int
 	mask := canon.Dudeney(1)<<12 - canon.Dudeney(1)
 	if err := t.db.GetContext(ctx, &with, "SELECT count(*) FROM "+t.classes+" WHERE props & ? != 0", mask); err != nil {

@@ -210,6 +210,20 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	// Rows the scan above cannot see: blocks or properties past the last class.
+	var blocks, formBytes, strayProps int64
+	if err := t.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+t.classes).Scan(&blocks, &formBytes); err != nil {
+		return err
+	}
+	if want := (rec.Classes + catalog.ClassesPerBlock - 1) / catalog.ClassesPerBlock; blocks != want || formBytes != 16*rec.Classes {
+		problem("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", blocks, formBytes, want, 16*rec.Classes, rec.Classes)
+	}
+	if err := t.db.QueryRowContext(ctx, "SELECT count(*) FROM "+t.propsTable+" WHERE id < 1 OR id > ?", rec.Classes).Scan(&strayProps); err != nil {
+		return err
+	}
+	if strayProps > 0 {
+		problem("%d rows of %s name no class", strayProps, t.propsTable)
+	}
 	if count != rec.Classes || rec.Solutions != 8*rec.Classes || rec.Orbit8 != rec.Classes {
 		problem("%d classes stored, recorded %d classes, %d solutions and %d classes of 8", count, rec.Classes, rec.Solutions, rec.Orbit8)
 	}

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"solcat/canon"
@@ -97,7 +97,23 @@ func (b *buildCmd) storeMagic5Units(e *env, cat *catalog.Catalog, p canon.Puzzle
 	if err := b.magic5Insert(e, cat, p, spill, &rec, progress, start, published, len(units)); err != nil {
 		return rec, err
 	}
-	return rec, spill.Remove()
+	if err := spill.Remove(); err != nil { // the puzzle is stored: say so, do not fail
+		fmt.Fprintf(e.stderr, "%s: stored, but its sort folder could not be deleted (%v); delete %s.sort by hand\n", p, err, e.cli.DB)
+	}
+	return rec, nil
+}
+
+// removeStaleSort deletes the sort folder a finished magic:5 build left if
+// it was killed between its last commit and the folder's removal.
+func removeStaleSort(e *env) {
+	dir := e.cli.DB + ".sort"
+	if _, ok := catalog.SpillUnitsDone(dir); !ok {
+		return
+	}
+	// Opening it takes its lock: a build still using it is left alone.
+	if spill, err := catalog.OpenSpill(dir, "stale"); err == nil && spill.Remove() == nil {
+		fmt.Fprintf(e.stderr, "magic:5: deleted %s, left by an earlier build that finished\n", dir)
+	}
 }
 
 // magic5Forms runs phase 1 from the last checkpoint on.
@@ -116,10 +132,12 @@ func (b *buildCmd) magic5Forms(e *env, spill *catalog.Spill, units []enumerate.M
 	bar := newProgress(e.stderr, "magic:5 classes 1/2")
 	defer bar.finish()
 	last := time.Now()
+	consumed := from // units whose forms are all in the spill
 	err := enumerate.Magic5ClassForms(e.ctx, units, todo, workers, func(i int, f enumerate.Magic5Forms) error {
 		if err := spill.Add(f.Forms); err != nil {
 			return err
 		}
+		consumed = i + 1
 		progress.Basic[units[i].Centre] += f.Basic
 		var form [25]byte
 		for _, k := range f.Forms {
@@ -136,11 +154,15 @@ func (b *buildCmd) magic5Forms(e *env, spill *catalog.Spill, units []enumerate.M
 		}
 		return nil
 	})
-	if err != nil {
-		if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
+	if err != nil && e.ctx.Err() != nil {
+		// Interrupted: keep every unit handed over so far.
+		if cerr := spill.Checkpoint(consumed, progress); cerr != nil {
 			return fmt.Errorf("interrupted: the class search of magic:5 is saved up to unit %d of %d; run the same command to resume", spill.UnitsDone(), len(units))
 		}
-		return err
+		return fmt.Errorf("interrupted: the class search of magic:5 is saved up to unit %d of %d; run the same command to resume", consumed, len(units))
+	}
+	if err != nil {
+		return fmt.Errorf("magic:5: writing the sort folder %s.sort: %w; saved up to unit %d of %d: free disk space and run the same command to resume", e.cli.DB, err, spill.UnitsDone(), len(units))
 	}
 	return nil
 }
@@ -223,6 +245,7 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 	}
 	breakdown, err := magic5Breakdown(e.ctx, w, progress, published)
 	if err != nil {
+		w.Rollback() // Abandon needs the catalog's one connection
 		cat.Abandon(e.ctx, p.String())
 		return err
 	}
@@ -240,6 +263,9 @@ func (b *buildCmd) magic5Stopped(e *env, p canon.Puzzle, w *catalog.Writer, err 
 	saved := fmt.Sprintf("%d%% of the classes of %s are saved (%d of %d)", 100*done/max(total, 1), p, done, total)
 	if e.ctx.Err() != nil { // the driver may report a cancelled context as a closed statement
 		return fmt.Errorf("interrupted: %s; run the same command to resume", saved)
+	}
+	if strings.Contains(err.Error(), "this is a bug") {
+		return err
 	}
 	return fmt.Errorf("%s: %w; %s: run the same command to resume once the cause is fixed", p, err, saved)
 }

@@ -233,6 +233,11 @@ func TestMagic5StoredSample(t *testing.T) {
 	if code, out, _ := solcatDB(whole, "export", "magic:5", "--prop", "associative"); code != 0 || strings.Count(out, "\n")-1 != func() int { s, _ := count(props(canon.Associative)); return s }() {
 		t.Errorf("export: exit %d, %d lines", code, strings.Count(out, "\n"))
 	}
+	for _, args := range [][]string{{"count", "magic:5", "--prop", "dudeney-I"}, {"stats", "magic:5", "--by", "prop:dudeney-II"}} {
+		if code, _, errOut := solcatDB(whole, args...); code != 1 || !strings.Contains(errOut, "order 4 only") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
 	// A sample has not the published counts; that must be the only problem.
 	if code, out, errOut := solcatDB(whole, "verify", "magic:5"); code != 1 || !strings.Contains(out, "differ from the published") || !strings.Contains(errOut, " 1 problem(s) found") {
 		t.Errorf("verify: exit %d, %q %q", code, out, errOut)
