@@ -34,6 +34,10 @@ func magic5TestUnits() []enumerate.Magic5Unit {
 // buildMagic5Sample stores magic:5 from a few units into db; stop, if not
 // empty, interrupts the build at that phase and count.
 func buildMagic5Sample(t *testing.T, db string, stopPhase string, stopAt int64) error {
+	return buildMagic5SampleWith(t, db, 2, stopPhase, stopAt)
+}
+
+func buildMagic5SampleWith(t *testing.T, db string, workers int, stopPhase string, stopAt int64) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -49,7 +53,7 @@ func buildMagic5Sample(t *testing.T, db string, stopPhase string, stopAt int64) 
 	}
 	defer cat.Close()
 	e := &env{ctx: ctx, stdout: io.Discard, stderr: io.Discard, cli: &cli{DB: db}}
-	b := &buildCmd{Workers: 2}
+	b := &buildCmd{Workers: workers}
 	_, err = b.storeMagic5Units(e, cat, canon.Puzzle{Kind: canon.Magic, N: 5}, magic5TestUnits(), false)
 	return err
 }
@@ -93,6 +97,13 @@ func TestMagic5StoredSample(t *testing.T) {
 	}
 	if hash(whole) != hash(resumed) {
 		t.Errorf("resumed build differs: %s vs %s", hash(resumed), hash(whole))
+	}
+	oneWorker := filepath.Join(dir, "one.db")
+	if err := buildMagic5SampleWith(t, oneWorker, 1, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	if hash(whole) != hash(oneWorker) {
+		t.Errorf("a 1-worker build differs: %s vs %s", hash(oneWorker), hash(whole))
 	}
 
 	// The members, expanded here from the class forms the search gives.
