@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"text/tabwriter"
 
 	"solcat/catalog"
+	"solcat/enumerate"
 	"solcat/query"
 )
 
@@ -87,6 +89,12 @@ func (i *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	// A stored magic:5 build has no builds row while it searches (phase 1):
+	// its sort folder says how far it is.
+	searching, searchUnits := -1, len(enumerate.Magic5Units())
+	if done, ok := catalog.SpillUnitsDone(e.cli.DB + ".sort"); ok && !slices.ContainsFunc(builds, func(b catalog.Building) bool { return b.Puzzle == "magic:5" }) {
+		searching = done
+	}
 	if format == query.JSON {
 		// Puzzles first, then unfinished builds and shards, told apart by storage.
 		var out []any
@@ -98,6 +106,9 @@ func (i *infoCmd) Run(e *env) error {
 		}
 		for _, s := range shards {
 			out = append(out, shardJSON{s.Puzzle, "shard", s.Shard, s.Of, s.Units, s.Done})
+		}
+		if searching >= 0 {
+			out = append(out, buildingJSON{Puzzle: "magic:5", Storage: "building", Percent: 0})
 		}
 		if out == nil {
 			out = []any{}
@@ -116,9 +127,13 @@ func (i *infoCmd) Run(e *env) error {
 			fmt.Fprintf(e.stdout, "%s is being built: %d%% saved (started %s, last unit saved %s); if no build is running, 'solcat build %s' resumes it\n",
 				b.Puzzle, b.Percent(), b.StartedAt, b.UpdatedAt, b.Puzzle)
 		}
+		if searching >= 0 {
+			fmt.Fprintf(e.stdout, "magic:5 is being built: its class search is %d%% done (%d of %d units), then the classes are written; if no build is running, 'solcat build magic:5' resumes it\n",
+				100*searching/searchUnits, searching, searchUnits)
+		}
 	}()
 	if len(recs) == 0 {
-		if len(shards) > 0 || len(builds) > 0 {
+		if len(shards) > 0 || len(builds) > 0 || searching >= 0 {
 			return nil
 		}
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)

@@ -83,6 +83,13 @@ func TestMagic5StoredSample(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, "is being built") {
 			t.Errorf("query during the build: exit %d, %s", code, errOut)
 		}
+		want := "% saved (started" // phase 2 has a builds row
+		if stop.phase == "forms" {
+			want = "magic:5 is being built: its class search is 0% done (2 of 3636 units)" // the CLI counts all units
+		}
+		if code, out, errOut := solcatDB(resumed, "info"); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("info during the build: exit %d, %q %q; want %q", code, out, errOut, want)
+		}
 	}
 	if err := buildMagic5Sample(t, resumed, "", 0); err != nil {
 		t.Fatal(err)
