@@ -198,12 +198,9 @@ func membersInOrder(p canon.Puzzle, form []byte) []member {
 func (t *Target) listExpanded(ctx context.Context, f Filter, page Page, fn func(Solution) error) error {
 	conds := f.byteConditions(t.Puzzle)
 	pulled := pullBack(t.Puzzle, conds)
-	lo, hi := int64(1), t.Record.Classes
-	if f.Class != 0 {
-		lo, hi = f.Class, f.Class
-	}
-	skip, left := page.Offset, page.Limit
-	if left == 0 {
+	lo, hi := t.classRange(f)
+	pg := pager{skip: page.Offset, left: page.Limit}
+	if pg.left == 0 {
 		return nil
 	}
 	err := t.classRows(ctx, lo, hi, f, func(c classRow) error {
@@ -215,16 +212,15 @@ func (t *Target) listExpanded(ctx context.Context, f Filter, page Page, fn func(
 			if !anyImage && !meets(m.cells, conds) {
 				continue
 			}
-			if skip > 0 {
-				skip--
+			if pg.skipped() {
 				continue
 			}
 			s := Solution{ID: (c.ID-1)*8 + int64(k) + 1, Cells: m.cells, ClassID: c.ID, Symmetry: m.from, Orbit: int(c.Orbit), Props: c.Props}
 			if err := fn(s); err != nil {
 				return err
 			}
-			if left--; left == 0 {
-				return errEnough
+			if err := pg.gave(); err != nil {
+				return err
 			}
 		}
 		return nil

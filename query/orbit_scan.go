@@ -22,29 +22,18 @@ import (
 // class IDs, one per core, each on its own read-only connection.
 func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (int64, error) {
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
-	workers := runtime.NumCPU()
-	first, total := int64(1), t.Record.Classes
-	if f.Class != 0 {
-		first, total, workers = f.Class, 1, 1
-	}
-	counts := make([]int64, workers)
-	g, gctx := errgroup.WithContext(ctx)
-	for w := 0; w < workers; w++ {
-		lo, hi := first+total*int64(w)/int64(workers), first-1+total*int64(w+1)/int64(workers)
-		g.Go(func() error {
-			return t.classRows(gctx, lo, hi, f, func(c classRow) error {
-				switch m := matchingMembers(&pulled, c.Form, c.Orbit, f.UpToSymmetry); {
-				case m == 0:
-				case classes:
-					counts[w]++
-				default:
-					counts[w] += m
-				}
-				return nil
-			})
-		})
-	}
-	if err := g.Wait(); err != nil {
+	counts := make([]int64, t.scanWorkers(f))
+	err := t.eachClassSplit(ctx, f, len(counts), func(w int, c classRow) error {
+		switch m := matchingMembers(&pulled, c.Form, c.Orbit, f.UpToSymmetry); {
+		case m == 0:
+		case classes:
+			counts[w]++
+		default:
+			counts[w] += m
+		}
+		return nil
+	})
+	if err != nil {
 		return 0, err
 	}
 	var sum int64
@@ -52,6 +41,60 @@ func (t *Target) countByClasses(ctx context.Context, f Filter, classes bool) (in
 		sum += c
 	}
 	return sum, nil
+}
+
+// classRange is the span of class IDs a filter covers: its class, or all.
+func (t *Target) classRange(f Filter) (lo, hi int64) {
+	if f.Class != 0 {
+		return f.Class, f.Class
+	}
+	return 1, t.Record.Classes
+}
+
+// scanWorkers is how many goroutines eachClassSplit uses for a filter: one
+// per core, or one for a single class.
+func (t *Target) scanWorkers(f Filter) int {
+	if f.Class != 0 {
+		return 1
+	}
+	return runtime.NumCPU()
+}
+
+// eachClassSplit reads the classes a filter covers as workers ranges of
+// class IDs, each on its own goroutine and read-only connection, and calls
+// fn with the index of the range, so callers can keep a partial result per
+// worker without locks.
+func (t *Target) eachClassSplit(ctx context.Context, f Filter, workers int, fn func(w int, c classRow) error) error {
+	first, last := t.classRange(f)
+	total := last - first + 1
+	g, gctx := errgroup.WithContext(ctx)
+	for w := 0; w < workers; w++ {
+		lo, hi := first+total*int64(w)/int64(workers), first-1+total*int64(w+1)/int64(workers)
+		g.Go(func() error {
+			return t.classRows(gctx, lo, hi, f, func(c classRow) error { return fn(w, c) })
+		})
+	}
+	return g.Wait()
+}
+
+// pager applies a Page to a stream: skipped reports (and counts) an item
+// that falls in the offset; gave, after an item is handed out, stops the
+// stream with errEnough once the limit is reached.
+type pager struct{ skip, left int64 }
+
+func (p *pager) skipped() bool {
+	if p.skip > 0 {
+		p.skip--
+		return true
+	}
+	return false
+}
+
+func (p *pager) gave() error {
+	if p.left--; p.left == 0 {
+		return errEnough
+	}
+	return nil
 }
 
 // matchingMembers counts the members of a class (canonical form, orbit
@@ -76,31 +119,21 @@ func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToS
 // countByClasses.
 func (t *Target) classesByScan(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
 	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
-	lo, hi := int64(1), t.Record.Classes
-	if f.Class != 0 {
-		lo, hi = f.Class, f.Class
-	}
-	skip, left := page.Offset, page.Limit
-	if left == 0 {
+	lo, hi := t.classRange(f)
+	pg := pager{skip: page.Offset, left: page.Limit}
+	if pg.left == 0 {
 		return nil
 	}
 	err := t.classRows(ctx, lo, hi, f, func(r classRow) error {
 		matching := matchingMembers(&pulled, r.Form, r.Orbit, f.UpToSymmetry)
-		if matching == 0 {
-			return nil
-		}
-		if skip > 0 {
-			skip--
+		if matching == 0 || pg.skipped() {
 			return nil
 		}
 		c := Class{ID: r.ID, Canonical: slices.Clone(r.Form), Orbit: int(r.Orbit), Props: r.Props, Matching: matching}
 		if err := fn(c); err != nil {
 			return err
 		}
-		if left--; left == 0 {
-			return errEnough
-		}
-		return nil
+		return pg.gave()
 	})
 	if err == errEnough {
 		return nil

@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sync/errgroup"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -91,46 +88,37 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		r, c := s.Inverse().Map(n, max(by.Row-1, 0), max(by.Col-1, 0))
 		where[k] = r*n + c
 	}
-	first, total := int64(1), t.Record.Classes
-	workers := runtime.NumCPU()
-	if f.Class != 0 {
-		first, total, workers = f.Class, 1, 1
-	}
 	// One range of class IDs per core, as countByClasses does; the partial
 	// distributions are added up at the end.
-	partial := make([]map[int][2]int64, workers) // value -> (solutions × 8, classes)
-	g, gctx := errgroup.WithContext(ctx)
+	partial := make([]map[int][2]int64, t.scanWorkers(f)) // value -> (solutions × 8, classes)
 	for w := range partial {
-		lo, hi := first+total*int64(w)/int64(workers), first-1+total*int64(w+1)/int64(workers)
-		acc := map[int][2]int64{}
-		partial[w] = acc
-		g.Go(func() error {
-			return t.classRows(gctx, lo, hi, f, func(c classRow) error {
-				form, orbit, props := c.Form, c.Orbit, c.Props
-				if t.Puzzle.Kind == canon.Queens {
-					props |= canon.SymmetryType(int(orbit))
-				}
-				anyImage := f.UpToSymmetry && slices.ContainsFunc(pulled[:], func(c []byteCondition) bool { return meets(form, c) })
-				var seen [8]int // values this class has counted already
-				counted := 0
-				for k, s := range canon.All {
-					if !anyImage && !meets(form, pulled[k]) {
-						continue
-					}
-					v := t.statValue(by, s, form, where[k], orbit, props)
-					a := acc[v]
-					a[0] += orbit
-					if !slices.Contains(seen[:counted], v) {
-						seen[counted], counted = v, counted+1
-						a[1]++
-					}
-					acc[v] = a
-				}
-				return nil
-			})
-		})
+		partial[w] = map[int][2]int64{}
 	}
-	if err := g.Wait(); err != nil {
+	err := t.eachClassSplit(ctx, f, len(partial), func(w int, c classRow) error {
+		acc := partial[w]
+		form, orbit, props := c.Form, c.Orbit, c.Props
+		if t.Puzzle.Kind == canon.Queens {
+			props |= canon.SymmetryType(int(orbit))
+		}
+		anyImage := f.UpToSymmetry && slices.ContainsFunc(pulled[:], func(c []byteCondition) bool { return meets(form, c) })
+		var seen [8]int // values this class has counted already
+		counted := 0
+		for k, s := range canon.All {
+			if !anyImage && !meets(form, pulled[k]) {
+				continue
+			}
+			v := t.statValue(by, s, form, where[k], orbit, props)
+			a := acc[v]
+			a[0] += orbit
+			if !slices.Contains(seen[:counted], v) {
+				seen[counted], counted = v, counted+1
+				a[1]++
+			}
+			acc[v] = a
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	acc := map[int][2]int64{}
