@@ -154,6 +154,14 @@ func (b *buildCmd) Run(e *env) error {
 	return out.Flush()
 }
 
+// workers is --workers, with 0 meaning one per core.
+func (b *buildCmd) workers() int {
+	if b.Workers == 0 {
+		return runtime.NumCPU()
+	}
+	return b.Workers
+}
+
 // unitRows is how many rows a stored build commits at a time: about 64
 // units per puzzle, at least 4096 rows and at most about a million, so a
 // killed build loses seconds of work. It depends on the puzzle only.
@@ -217,10 +225,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	if resumed := w.Resumed(); resumed > 0 {
 		fmt.Fprintf(e.stderr, "%s: resuming from %d%% saved by an earlier run\n", p, 100*resumed/max(plan.RowsTotal, 1))
 	}
-	workers := b.Workers
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
+	workers := b.workers()
 	bar := newProgress(e.stderr, p.String())
 	opt := enumerate.Options{Workers: workers, Progress: bar.update}
 	rec := catalog.Record{

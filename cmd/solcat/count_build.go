@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -97,10 +96,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 			return catalog.Record{}, err
 		}
 	}
-	workers := b.Workers
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
+	workers := b.workers()
 	if len(todo) < mine {
 		fmt.Fprintf(e.stderr, "%s%s: resuming, %d of %d units already counted\n", name, shard, mine-len(todo), mine)
 	}

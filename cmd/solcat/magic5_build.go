@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"time"
 
@@ -59,10 +58,7 @@ func (b *buildCmd) storeMagic5(e *env, cat *catalog.Catalog, p canon.Puzzle) (ca
 // when tests build from a few units, whose counts nobody has published.
 func (b *buildCmd) storeMagic5Units(e *env, cat *catalog.Catalog, p canon.Puzzle, units []enumerate.Magic5Unit, published bool) (catalog.Record, error) {
 	start := time.Now()
-	workers := b.Workers
-	if workers == 0 {
-		workers = runtime.NumCPU()
-	}
+	workers := b.workers()
 	spill, err := catalog.OpenSpill(e.cli.DB+".sort", magic5Layout(len(units)))
 	if err != nil {
 		return catalog.Record{}, err
