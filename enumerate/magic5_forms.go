@@ -52,26 +52,32 @@ var magic5Forms = func() [4][8][25]byte {
 }()
 
 // magic5ClassForms appends the packed canonical forms of the 4 classes a
-// basic square stands for. The canonical form is the image whose top-left
-// cell is the smallest corner, of the two such the one whose (0,1) is
-// smaller than its (1,0): values are distinct, so that decides.
+// basic square stands for.
 func magic5ClassForms(sq *[25]byte, out []canon.Packed25) []canon.Packed25 {
 	for m := range magic5Forms {
-		maps := &magic5Forms[m]
-		best := 0
-		for s := 1; s < 8; s++ {
-			a, b := sq[maps[s][0]], sq[maps[best][0]]
-			if a < b || a == b && sq[maps[s][1]] < sq[maps[best][1]] {
-				best = s
-			}
-		}
-		var form [25]byte
-		for i, from := range maps[best] {
-			form[i] = sq[from]
-		}
+		form := frenicle5(sq, &magic5Forms[m])
 		out = append(out, canon.Pack25(&form))
 	}
 	return out
+}
+
+// frenicle5 returns the canonical (Frénicle) form among the 8 images of sq
+// that maps gives: the image whose top-left cell is the smallest corner, of
+// the two such the one whose (0,1) is smaller than its (1,0). Values are
+// distinct, so that decides, in 16 lookups instead of 8 full comparisons.
+func frenicle5(sq *[25]byte, maps *[8][25]byte) [25]byte {
+	best := 0
+	for s := 1; s < 8; s++ {
+		a, b := sq[maps[s][0]], sq[maps[best][0]]
+		if a < b || a == b && sq[maps[s][1]] < sq[maps[best][1]] {
+			best = s
+		}
+	}
+	var form [25]byte
+	for i, from := range maps[best] {
+		form[i] = sq[from]
+	}
+	return form
 }
 
 // Magic5Forms is what one unit of the stored build found: the canonical
@@ -128,20 +134,8 @@ func Magic5FormProperties(form *[25]byte) canon.Property {
 	for i, v := range form {
 		complement[i] = 26 - v
 	}
-	// The complement's canonical form, by the same rule as magic5ClassForms.
-	maps := &magic5Forms[0] // the identity M-image: the 8 symmetries alone
-	best := 0
-	for s := 1; s < 8; s++ {
-		a, b := complement[maps[s][0]], complement[maps[best][0]]
-		if a < b || a == b && complement[maps[s][1]] < complement[maps[best][1]] {
-			best = s
-		}
-	}
-	self := true
-	for i, from := range maps[best] {
-		self = self && complement[from] == form[i]
-	}
-	if self {
+	// magic5Forms[0] is the identity M-image: the 8 symmetries alone.
+	if frenicle5(&complement, &magic5Forms[0]) == *form {
 		props |= canon.SelfComplementary
 	}
 	return props
