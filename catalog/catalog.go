@@ -178,14 +178,16 @@ func HasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, e
 // Tables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func Tables(puzzle string) (solutions, classes string) {
-	suffix := strings.NewReplacer(":", "_", "-", "_").Replace(puzzle)
-	return "solutions_" + suffix, "classes_" + suffix
+	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
 // PropsTable names the table of class properties of a puzzle stored as its
 // classes only: "magic:5" has props_magic_5.
-func PropsTable(puzzle string) string {
-	return "props_" + strings.NewReplacer(":", "_", "-", "_").Replace(puzzle)
+func PropsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }
+
+// tableSuffix is the puzzle's name as it ends its tables' names.
+func tableSuffix(puzzle string) string {
+	return strings.NewReplacer(":", "_", "-", "_").Replace(puzzle)
 }
 
 // Record is a puzzle's row in the puzzles table.
