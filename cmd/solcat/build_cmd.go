@@ -2,7 +2,6 @@ package main
 
 import (
 	"database/sql"
-	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -251,18 +250,31 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		err = w.Commit(rec)
 	}
 	if err != nil {
-		w.Rollback()
-		done, total := w.Saved()
-		saved := fmt.Sprintf("%d%% of %s is saved (%d of %d rows)", 100*done/max(total, 1), p, done, total)
-		switch msg := err.Error(); {
-		case errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil:
-			return rec, fmt.Errorf("interrupted: %s; run the same command to resume", saved)
-		case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full"):
-			return rec, fmt.Errorf("%s: %w; %s: free disk space (or raise the file size limit) and run the same command to resume", p, err, saved)
-		}
-		return rec, err
+		return rec, buildStopped(e, p, w, err, "rows")
 	}
 	return rec, nil
+}
+
+// buildStopped rolls back the unit in flight of a stored build that failed
+// or was interrupted, and says how much is saved and how to go on. what
+// names the units Saved counts (rows, classes).
+func buildStopped(e *env, p canon.Puzzle, w *catalog.Writer, err error, what string) error {
+	w.Rollback()
+	done, total := w.Saved()
+	saved := fmt.Sprintf("%d%% of %s is saved (%d of %d %s)", 100*done/max(total, 1), p, done, total, what)
+	msg := err.Error()
+	if !strings.HasPrefix(msg, p.String()+":") {
+		err = fmt.Errorf("%s: %w", p, err)
+	}
+	switch {
+	case e.ctx.Err() != nil: // the driver may report a cancelled context as a closed statement
+		return fmt.Errorf("interrupted: %s; run the same command to resume", saved)
+	case strings.Contains(msg, "this is a bug"):
+		return err
+	case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full"):
+		return fmt.Errorf("%w; %s: free disk space (or raise the file size limit) and run the same command to resume", err, saved)
+	}
+	return fmt.Errorf("%w; %s: run the same command to resume once the cause is fixed", err, saved)
 }
 
 // storeQueens writes queens:n from the symmetry-reduced search: classes

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"solcat/canon"
@@ -228,7 +227,7 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 			}
 			canon.Unpack25(key, &form)
 			if err := w.AddClass(id, key.Bytes(), 8, uint32(enumerate.Magic5FormProperties(&form))); err != nil {
-				return b.magic5Stopped(e, p, w, err)
+				return buildStopped(e, p, w, err, "classes")
 			}
 			magic5Hook("insert", id)
 			if id%(1<<16) == 0 {
@@ -237,7 +236,7 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 		}
 	}
 	if err := e.ctx.Err(); err != nil {
-		return b.magic5Stopped(e, p, w, err)
+		return buildStopped(e, p, w, err, "classes")
 	}
 	breakdown, err := magic5Breakdown(e.ctx, w, progress, published)
 	if err != nil {
@@ -247,23 +246,9 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()
 	if err := w.Commit(*rec, breakdown...); err != nil {
-		return b.magic5Stopped(e, p, w, err)
+		return buildStopped(e, p, w, err, "classes")
 	}
 	return nil
-}
-
-// magic5Stopped explains an interrupted or failed insert.
-func (b *buildCmd) magic5Stopped(e *env, p canon.Puzzle, w *catalog.Writer, err error) error {
-	w.Rollback()
-	done, total := w.Saved()
-	saved := fmt.Sprintf("%d%% of the classes of %s are saved (%d of %d)", 100*done/max(total, 1), p, done, total)
-	if e.ctx.Err() != nil { // the driver may report a cancelled context as a closed statement
-		return fmt.Errorf("interrupted: %s; run the same command to resume", saved)
-	}
-	if strings.Contains(err.Error(), "this is a bug") {
-		return err
-	}
-	return fmt.Errorf("%s: %w; %s: run the same command to resume once the cause is fixed", p, err, saved)
 }
 
 // magic5Breakdown checks the stored properties against the published
