@@ -14,13 +14,14 @@ type UnitCounts struct {
 	Orbit2 int64  `db:"orbit2"`
 	Orbit4 int64  `db:"orbit4"`
 	Orbit8 int64  `db:"orbit8"`
+	Joined int64  `db:"joined"` // solutions not yet sorted into classes (the join counter)
 	Nodes  int64  `db:"nodes"`
 }
 
 // DoneUnits returns the finished units of puzzle's count-only build.
 func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
 	var units []UnitCounts
-	err := c.db.SelectContext(ctx, &units, `SELECT unit, prefix, orbit1, orbit2, orbit4, orbit8, nodes
+	err := c.db.SelectContext(ctx, &units, `SELECT unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes
 		FROM count_units WHERE puzzle = ? ORDER BY unit`, puzzle)
 	return units, err
 }
@@ -29,8 +30,8 @@ func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, e
 // interrupted build.
 func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) error {
 	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO count_units
-		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Nodes)
+		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Joined, u.Nodes)
 	return err
 }
 

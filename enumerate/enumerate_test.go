@@ -290,6 +290,14 @@ func TestCountQueensMatchesOEIS(t *testing.T) {
 		if c.Solutions() != known.Solutions || c.Classes() != known.Classes || c.Orbits != known.Orbits {
 			t.Errorf("queens:%d: %d solutions, orbits %v; published %d, %v", n, c.Solutions(), c.Orbits, known.Solutions, known.Orbits)
 		}
+		// The join counter, on one and on two goroutines (its units are
+		// taken in order, so the result cannot depend on their number).
+		for workers := 1; n >= 4 && workers <= 2; workers++ {
+			c, err := CountQueensJoin(context.Background(), n, workers)
+			if err != nil || c.Solutions() != known.Solutions || c.Orbits != known.Orbits || c.Joined != 0 {
+				t.Errorf("queens:%d join counter, %d workers: %d solutions, orbits %v, %v; published %d, %v", n, workers, c.Solutions(), c.Orbits, err, known.Solutions, known.Orbits)
+			}
+		}
 		if n <= 15 {
 			if tb := TextbookQueens(n); tb.Solutions != known.Solutions {
 				t.Errorf("queens:%d: textbook counter finds %d, published %d", n, tb.Solutions, known.Solutions)

@@ -36,8 +36,11 @@ func Methods(kind canon.Kind) []Method {
 		{"symmetric", "symmetry-reduced search of canonical forms, one thread", func(ctx context.Context, n int, emit Emit) (Stats, error) {
 			return queensSymmetric(ctx, n, 1, emit)
 		}},
-		{"solcat", "symmetry-reduced search on every core", func(ctx context.Context, n int, emit Emit) (Stats, error) {
-			return queensSymmetric(ctx, n, 0, emit)
+		{"join", "top and bottom halves joined per column set, symmetry (4x) and Burnside for classes, one thread", func(ctx context.Context, n int, emit Emit) (Stats, error) {
+			return queensJoin(ctx, n, 1, emit)
+		}},
+		{"solcat", "the join counter on every core", func(ctx context.Context, n int, emit Emit) (Stats, error) {
+			return queensJoin(ctx, n, 0, emit)
 		}},
 	}
 }

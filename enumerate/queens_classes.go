@@ -34,6 +34,7 @@ import (
 // ClassCounts holds the classes of a puzzle by orbit size.
 type ClassCounts struct {
 	Orbits [9]int64 // index 1, 2, 4, 8
+	Joined int64    // solutions counted by the join counter, not yet in Orbits (ClassifyJoined)
 	Nodes  int64
 }
 
@@ -42,7 +43,7 @@ func (c ClassCounts) Classes() int64 { return c.Orbits[1] + c.Orbits[2] + c.Orbi
 
 // Solutions is the number of solutions: each class counts its orbit size.
 func (c ClassCounts) Solutions() int64 {
-	return c.Orbits[1] + 2*c.Orbits[2] + 4*c.Orbits[4] + 8*c.Orbits[8]
+	return c.Orbits[1] + 2*c.Orbits[2] + 4*c.Orbits[4] + 8*c.Orbits[8] + c.Joined
 }
 
 // Add adds o's counts to c.
@@ -50,6 +51,7 @@ func (c *ClassCounts) Add(o ClassCounts) {
 	for i := range c.Orbits {
 		c.Orbits[i] += o.Orbits[i]
 	}
+	c.Joined += o.Joined
 	c.Nodes += o.Nodes
 }
 

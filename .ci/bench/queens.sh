@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures the N-queens speed targets side by side on this machine:
 #   1. count-only: the textbook counter (bitmask + first-row mirror halving,
-#      one thread) against solcat's counter on every core, at N=16 and 17;
+#      one thread) against the join counter on one thread and on every core
+#      (solcat), at N=16 and 17;
 #   2. stored builds of queens:16 and queens:17: wall time, solutions per
 #      second end to end, bytes per solution;
 #   3. queries on queens:17: a count with the first row fixed, and a count
@@ -21,7 +22,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "== count only (medians of $RUNS runs; ratio = textbook / solcat)"
 for n in $SIZES; do
-  "$bin" bench "queens:$n" --methods textbook,solcat --runs "$RUNS"
+  "$bin" bench "queens:$n" --methods textbook,join,solcat --runs "$RUNS"
 done
 
 echo

@@ -22,6 +22,10 @@ type countPlan struct {
 }
 
 func newCountPlan(p canon.Puzzle) countPlan {
+	if p.Kind == canon.Queens && p.N >= 4 {
+		counter := enumerate.NewQueensCounter(p.N)
+		return countPlan{prefixes: counter.Keys(), run: counter.Count}
+	}
 	if p.Kind == canon.Queens {
 		units := enumerate.QueensClassUnits(p.N)
 		plan := countPlan{run: func(ctx context.Context, todo []int, workers int, done func(int, enumerate.ClassCounts) error) error {
@@ -78,7 +82,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 			break
 		}
 		finished[u.Unit] = true
-		counts[u.Unit] = enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Nodes: u.Nodes}
+		counts[u.Unit] = unitCounts(u)
 	}
 	var todo []int
 	mine := 0
@@ -106,7 +110,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	saveCtx := context.WithoutCancel(e.ctx)
 	err = plan.run(e.ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
 		err := cat.SaveUnit(saveCtx, name, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
-			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Nodes: c.Nodes})
+			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
 		if err != nil {
 			return err
 		}
@@ -139,6 +143,11 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	return rec, cat.RecordCounts(e.ctx, rec, breakdown)
 }
 
+// unitCounts is what a saved unit found, as the counters report it.
+func unitCounts(u catalog.UnitCounts) enumerate.ClassCounts {
+	return enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Joined: u.Joined, Nodes: u.Nodes}
+}
+
 // layout names the solver and the split into units: shards merge only if
 // they were counted with the same.
 func (plan countPlan) layout() string {
@@ -153,6 +162,11 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 	if plan.centre == nil {
 		for _, c := range counts {
 			total.Add(c)
+		}
+		if total.Joined != 0 {
+			if err := total.ClassifyJoined(); err != nil {
+				return catalog.Record{}, nil, fmt.Errorf("%s: %w", p, err)
+			}
 		}
 	} else {
 		// Centres 1 to 12 also stand for their complements 26-c.

@@ -541,25 +541,29 @@ func TestCountOnlyAnswersFromTheRecord(t *testing.T) {
 func TestCountOnlyResumes(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	units := enumerate.QueensClassUnits(13)
+	counter := enumerate.NewQueensCounter(13)
+	units := counter.Keys()
 	seed := func(path string, prefixOf func(i int) []byte) {
 		cat, err := catalog.Create(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer cat.Close()
+		var todo []int
 		for i := 0; i < len(units)/2; i++ {
-			c := enumerate.CountQueensUnit(13, units[i])
-			err := cat.SaveUnit(ctx, "queens:13", catalog.UnitCounts{Unit: i, Prefix: prefixOf(i),
-				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Nodes: c.Nodes})
-			if err != nil {
-				t.Fatal(err)
-			}
+			todo = append(todo, i)
+		}
+		err = counter.Count(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
+			return cat.SaveUnit(ctx, "queens:13", catalog.UnitCounts{Unit: i, Prefix: prefixOf(i),
+				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	resumed := filepath.Join(dir, "resumed.db")
-	seed(resumed, func(i int) []byte { return units[i].Prefix })
-	if code, _, errOut := solcatDB(resumed, "count", "queens:13"); code != 1 || !strings.Contains(errOut, fmt.Sprintf("queens:13 is being counted: 49%% done (%d of %d work units)", len(units)/2, len(units))) {
+	seed(resumed, func(i int) []byte { return units[i] })
+	if code, _, errOut := solcatDB(resumed, "count", "queens:13"); code != 1 || !strings.Contains(errOut, fmt.Sprintf("queens:13 is being counted: %d%% done (%d of %d work units)", 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
 		t.Errorf("count during the count: exit %d, %q", code, errOut)
 	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")

@@ -182,7 +182,7 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 				return catalog.Record{}, nil, usagef("%s: %s holds unit %d, which is not one of its shard's; rebuild that shard", name, f.path, u.Unit)
 			}
 			found[u.Unit] = true
-			counts[u.Unit] = enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Nodes: u.Nodes}
+			counts[u.Unit] = unitCounts(u)
 		}
 	}
 	for i, ok := range found {
