@@ -35,7 +35,8 @@ import (
 // (m, D) onto joins of their images (the mirror reverses D and m; the flip
 // swaps the halves, so D becomes the columns left to the bottom half). Only
 // the smallest of the up to four images is searched, its count weighted by
-// their number: four times less work.
+// their number: about four times less work (a join that is its own image
+// has fewer).
 //
 // This gives the number of solutions, not their classes. Burnside's lemma
 // gives those from two small counts: no solution of n >= 2 is its own
@@ -59,9 +60,9 @@ type JoinKey struct {
 }
 
 // QueensJoinUnits lists the work units of the join counter for queens:n
-// (n >= 4): the joins that are the smallest of their images, by increasing
-// D (a set next to its mirror image), cut into units of equal numbers of joins (16, or more for at most
-// about 4,000 units).
+// (n >= 4): the joins that are the smallest of their images, a column set
+// next to its mirror image, cut into units of equal numbers of joins (16,
+// or more to keep to about 4,000 units; the last unit takes the rest).
 func QueensJoinUnits(n int) []JoinUnit {
 	h := n / 2
 	all := uint32(1)<<n - 1
@@ -686,15 +687,18 @@ func queensJoin(ctx context.Context, n, workers int, emit Emit) (Stats, error) {
 		return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
 	}
 	j := newJoiner(n, emit)
+	var st Stats
 	for _, u := range QueensJoinUnits(n) {
 		if err := ctx.Err(); err != nil {
-			return Stats{}, err
+			return st, err
 		}
-		for _, k := range u.Keys {
-			j.join(k.M, k.D)
+		solutions, nodes := j.countUnit(u)
+		st.Solutions, st.Nodes = st.Solutions+solutions, st.Nodes+nodes
+		if j.err != nil {
+			return st, j.err
 		}
 	}
-	return Stats{Solutions: j.solutions, Nodes: j.nodes}, j.err
+	return st, nil
 }
 
 // transpose64 transposes a 64x64 bit matrix in place: bit p of a[i] becomes

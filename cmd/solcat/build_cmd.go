@@ -15,8 +15,8 @@ import (
 )
 
 // solverVersion is recorded with every build, so a catalog says which
-// enumerators produced it.
-const solverVersion = "solcat-1"
+// enumerators produced it. solcat-2: queens counts by the join counter.
+const solverVersion = "solcat-2"
 
 var defaultBuild = []string{"magic:1-4", "queens:1-14"}
 
@@ -263,14 +263,14 @@ func buildStopped(e *env, p canon.Puzzle, w *catalog.Writer, err error, what str
 	done, total := w.Saved()
 	saved := fmt.Sprintf("%d%% of %s is saved (%d of %d %s)", 100*done/max(total, 1), p, done, total, what)
 	msg := err.Error()
-	if !strings.HasPrefix(msg, p.String()+":") {
+	if !strings.HasPrefix(msg, p.String()) {
 		err = fmt.Errorf("%s: %w", p, err)
 	}
 	switch {
 	case e.ctx.Err() != nil: // the driver may report a cancelled context as a closed statement
 		return fmt.Errorf("interrupted: %s; run the same command to resume", saved)
 	case strings.Contains(msg, "this is a bug"):
-		return err
+		return err // says itself what was stored
 	case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full"):
 		return fmt.Errorf("%w; %s: free disk space (or raise the file size limit) and run the same command to resume", err, saved)
 	}
