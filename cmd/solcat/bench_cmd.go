@@ -26,8 +26,9 @@ the solutions found, search nodes visited, median time and the ratio to the
 fastest. Methods count only: nothing is stored and no catalog is opened.
 
 Queens methods: array, bitmask, textbook (bitmask with first-row mirror
-halving, one thread: the baseline), symmetric (one thread), solcat (all
-cores). Magic square methods: celldfs, rowset, solcat.
+halving, one thread: the baseline), symmetric (the stored builds' search,
+one thread), join (the join counter, one thread), solcat (the join counter
+on all cores). Magic square methods: celldfs, rowset, solcat.
 
 Examples:
   solcat bench queens:12
