@@ -572,6 +572,9 @@ func TestCountOnlyResumes(t *testing.T) {
 	}
 	foreign := filepath.Join(dir, "foreign.db")
 	seed(foreign, func(i int) []byte { return []byte{9, 9, 9} })
+	if code, _, errOut := solcatDB(foreign, "count", "queens:13"); code != 1 || !strings.Contains(errOut, "was being counted by an earlier solcat") {
+		t.Errorf("count with foreign units saved: exit %d, %q", code, errOut)
+	}
 	code, out, errOut = solcatDB(foreign, "build", "queens:13", "--count-only")
 	if code != 0 || strings.Contains(errOut, "resuming") || !strings.Contains(out, "73712 solutions, 9233 classes") {
 		t.Errorf("foreign units: exit %d, stdout %q, stderr %q", code, out, errOut)
