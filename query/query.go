@@ -80,6 +80,34 @@ func (t *Target) breakdown(ctx context.Context, row, col int) ([]catalog.Breakdo
 	return t.breakdownBy(ctx, fmt.Sprintf("cell:%d,%d", row, col))
 }
 
+// recordedCell answers a count with one cell fixed from the counts the build
+// recorded by that cell; recorded is false if it recorded none.
+func (t *Target) recordedCell(ctx context.Context, c Cell, classes bool) (n int64, recorded bool, err error) {
+	rows, err := t.breakdown(ctx, c.Row, c.Col)
+	if err != nil || rows == nil {
+		return 0, false, err
+	}
+	for _, r := range rows {
+		if r.Value == c.Value {
+			if classes {
+				return r.Classes, true, nil
+			}
+			return r.Solutions, true, nil
+		}
+	}
+	return 0, true, nil
+}
+
+// orbitCount is how many classes (or solutions) of the given orbit size
+// the record holds.
+func (t *Target) orbitCount(orbit int, classes bool) int64 {
+	n := t.Record.Orbits()[orbit]
+	if classes {
+		return n
+	}
+	return n * int64(orbit)
+}
+
 // breakdownBy returns the recorded counts by stat ("cell:3,3", "props").
 func (t *Target) breakdownBy(ctx context.Context, stat string) ([]catalog.Breakdown, error) {
 	if has, err := catalog.HasTable(ctx, t.db, "count_breakdown"); err != nil || !has {
@@ -295,20 +323,11 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 	if err := t.NeedSolutions(); err != nil {
 		// One cell fixed: the build may have recorded counts by that cell.
 		if len(f.Cells) == 1 && f.Class == 0 && f.Props == 0 && f.Orbit == 0 && !f.UpToSymmetry {
-			c := f.Cells[0]
-			rows, berr := t.breakdown(ctx, c.Row, c.Col)
-			if berr != nil || rows == nil {
+			n, recorded, berr := t.recordedCell(ctx, f.Cells[0], classes)
+			if berr != nil || !recorded {
 				return 0, errors.Join(err, berr)
 			}
-			for _, r := range rows {
-				if r.Value == c.Value {
-					if classes {
-						return r.Classes, nil
-					}
-					return r.Solutions, nil
-				}
-			}
-			return 0, nil
+			return n, nil
 		}
 		// Properties alone: the build may have recorded counts of them.
 		if f.Props != 0 && len(f.Cells) == 0 && f.Class == 0 && f.Orbit == 0 {
@@ -332,34 +351,16 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 		if len(f.Cells) > 0 || f.Class != 0 || f.Props != 0 {
 			return 0, err
 		}
-		r := t.Record
-		classCount := r.Orbits()[f.Orbit]
-		if classes {
-			return classCount, nil
-		}
-		return classCount * int64(f.Orbit), nil
+		return t.orbitCount(f.Orbit, classes), nil
 	}
 	if t.classesOnly() && len(f.Cells) == 0 && f.Class == 0 && f.Props == 0 && f.Orbit != 0 {
 		// Counts by orbit size are in the record (all 8 for magic:5).
-		classCount := t.Record.Orbits()[f.Orbit]
-		if classes {
-			return classCount, nil
-		}
-		return classCount * int64(f.Orbit), nil
+		return t.orbitCount(f.Orbit, classes), nil
 	}
 	if t.classesOnly() && len(f.Cells) == 1 && f.Class == 0 && f.Props == 0 && f.Orbit == 0 && !f.UpToSymmetry {
 		// The build recorded every single-cell count.
-		c := f.Cells[0]
-		if rows, err := t.breakdown(ctx, c.Row, c.Col); err != nil || rows != nil {
-			for _, r := range rows {
-				if r.Value == c.Value {
-					if classes {
-						return r.Classes, err
-					}
-					return r.Solutions, err
-				}
-			}
-			return 0, err
+		if n, recorded, err := t.recordedCell(ctx, f.Cells[0], classes); err != nil || recorded {
+			return n, err
 		}
 	}
 	if t.scanClasses(f) {
