@@ -69,12 +69,19 @@ func TestWriteAndReadBack(t *testing.T) {
 	}
 }
 
-func TestRollbackKeepsPreviousContent(t *testing.T) {
-	ctx := context.Background()
-	c, err := Create(ctx, filepath.Join(t.TempDir(), "cat.db"))
+// newTestCatalog creates an empty catalog in a folder of the test's own.
+func newTestCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	c, err := Create(context.Background(), filepath.Join(t.TempDir(), "cat.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+func TestRollbackKeepsPreviousContent(t *testing.T) {
+	ctx := context.Background()
+	c := newTestCatalog(t)
 	defer c.Close()
 	writePuzzle(t, c, 3, 10, 0)
 	w, err := c.Begin(ctx, "queens:3", oneUnit, 0)
@@ -198,20 +205,13 @@ func TestResumeAfterCrash(t *testing.T) {
 		rec, _, _ := c.Puzzle(ctx, "queens:5")
 		return rec.ContentHash, err
 	}
-	open := func() *Catalog {
-		c, err := Create(ctx, filepath.Join(t.TempDir(), "cat.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	ref := open()
+	ref := newTestCatalog(t)
 	defer ref.Close()
 	want, err := write(ref, -1)
 	if err != nil || want == "" {
 		t.Fatal(err)
 	}
-	c := open()
+	c := newTestCatalog(t)
 	defer c.Close()
 	for _, stop := range []int{250, 250, 777} {
 		if _, err := write(c, stop); err != nil {
@@ -277,14 +277,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 			rec, _, _ := c.Puzzle(ctx, "magic:5")
 			return rec.ContentHash, err
 		}
-		open := func() *Catalog {
-			c, err := Create(ctx, filepath.Join(t.TempDir(), "cat.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return c
-		}
-		ref := open()
+		ref := newTestCatalog(t)
 		want, err := write(ref, -1)
 		if err != nil || want == "" {
 			t.Fatal(err)
@@ -295,7 +288,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 			t.Errorf("%d classes: %d blocks, %d bytes, %d props rows", classes, blocks, bytes, props)
 		}
 		ref.Close()
-		c := open()
+		c := newTestCatalog(t)
 		for _, stop := range []int64{200, classes + 1} { // the second crash comes after the last unit committed
 			if _, err := write(c, stop); err != nil {
 				t.Fatal(err)
