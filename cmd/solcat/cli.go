@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -164,10 +163,10 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}
 	if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
-		prefixes := newCountPlan(p).prefixes
+		plan := newCountPlan(p)
 		done := 0
 		for _, u := range units {
-			if u.Unit < len(prefixes) && bytes.Equal(u.Prefix, prefixes[u.Unit]) {
+			if plan.owns(u) {
 				done++
 			}
 		}
@@ -175,7 +174,7 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 			return fmt.Errorf("%s was being counted by an earlier solcat, whose work this one cannot use; 'solcat build %s --count-only' counts it again", p, p)
 		}
 		return fmt.Errorf("%s is being counted: %d%% done (%d of %d work units); wait for the count to finish (if none is running, 'solcat build %s --count-only' resumes it)",
-			p, 100*done/len(prefixes), done, len(prefixes), p)
+			p, 100*done/len(plan.prefixes), done, len(plan.prefixes), p)
 	}
 	return fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
 }

@@ -73,7 +73,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	counts := make([]enumerate.ClassCounts, units)
 	finished := make([]bool, units)
 	for _, u := range saved {
-		if u.Unit >= units || !bytes.Equal(u.Prefix, plan.prefixes[u.Unit]) {
+		if !plan.owns(u) {
 			// Saved by a solver that split the work differently: start over.
 			if err := cat.ClearUnits(e.ctx, name); err != nil {
 				return catalog.Record{}, err
@@ -141,6 +141,12 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()
 	return rec, cat.RecordCounts(e.ctx, rec, breakdown)
+}
+
+// owns reports whether a saved unit is one of this plan's (same index and
+// prefix), not left by a solver that split the work differently.
+func (plan countPlan) owns(u catalog.UnitCounts) bool {
+	return u.Unit < len(plan.prefixes) && bytes.Equal(u.Prefix, plan.prefixes[u.Unit])
 }
 
 // unitCounts is what a saved unit found, as the counters report it.

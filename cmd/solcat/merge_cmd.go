@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -178,7 +177,7 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 	for _, f := range files {
 		spec := shardSpec{f.shard.Shard, f.shard.Of}
 		for _, u := range f.units {
-			if u.Unit >= len(plan.prefixes) || !bytes.Equal(u.Prefix, plan.prefixes[u.Unit]) || !spec.has(u.Unit) || found[u.Unit] {
+			if !plan.owns(u) || !spec.has(u.Unit) || found[u.Unit] {
 				return catalog.Record{}, nil, usagef("%s: %s holds unit %d, which is not one of its shard's; rebuild that shard", name, f.path, u.Unit)
 			}
 			found[u.Unit] = true
