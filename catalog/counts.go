@@ -73,7 +73,11 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	}
 	defer tx.Rollback()
 	sol, cls := Tables(rec.Name)
-	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?; DROP TABLE IF EXISTS "+sol+"; DROP TABLE IF EXISTS "+cls+
+	dropSol, err := dropSolutions(ctx, tx, "main", sol)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+dropSol+"DROP TABLE IF EXISTS "+BlocksTable(rec.Name)+"; DROP TABLE IF EXISTS "+cls+
 		"; DROP TABLE IF EXISTS "+PropsTable(rec.Name), rec.Name); err != nil {
 		return err
 	}

@@ -12,14 +12,16 @@ import (
 // solutions from each in turn. It checks that the shards' solution IDs
 // run on from one shard to the next, from 1, recomputes the content hash
 // from the merged rows, lets finish complete (and check) the record, and
-// puts the puzzle in place in one transaction.
-func (c *Catalog) MergeStored(ctx context.Context, puzzle string, paths []string, finish func(rec *Record) error) error {
+// puts the puzzle in place in one transaction. cellBytes is the length of
+// one solution's cells.
+func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int, paths []string, finish func(rec *Record) error) error {
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	sol, cls := Tables(puzzle)
+	_, cls := Tables(puzzle)
+	blocks := BlocksTable(puzzle)
 	for i, path := range paths {
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf("ATTACH DATABASE ? AS shard%d", i), "file:"+path+"?mode=ro"); err != nil {
 			return fmt.Errorf("cannot read shard %s: %w", path, err)
@@ -29,7 +31,8 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, paths []string
 	next := int64(1)
 	for i, path := range paths {
 		var rows, lo, hi int64
-		q := fmt.Sprintf("SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM shard%d.%s", i, sol)
+		q := fmt.Sprintf("SELECT coalesce(sum(length(cells)), 0) / %d, coalesce(min(first_id), 0), coalesce(max(first_id + length(cells) / %d - 1), 0) FROM shard%d.%s",
+			cellBytes, cellBytes, i, blocks)
 		if err := conn.QueryRowContext(ctx, q).Scan(&rows, &lo, &hi); err != nil {
 			return fmt.Errorf("%s: %s: %w", puzzle, path, err)
 		}
@@ -45,8 +48,8 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, paths []string
 	defer tx.Rollback()
 	// Every name in main is qualified: an unqualified one that main lacks
 	// would be looked up in the attached shards.
-	stSol, stCls := "main."+sol+stagingSuffix, "main."+cls+stagingSuffix
-	ddl := "DROP TABLE IF EXISTS " + stSol + "; DROP TABLE IF EXISTS " + stCls + ";" + migrations.PuzzleTables(stSol, stCls)
+	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
+	ddl := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";" + migrations.PuzzleTables(stBlocks, stCls)
 	if _, err := tx.ExecContext(ctx, ddl); err != nil {
 		return err
 	}
@@ -54,7 +57,9 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, paths []string
 		return err
 	}
 	for i := range paths {
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (id, cells, class_sym) SELECT id, cells, class_sym FROM shard%d.%s ORDER BY id", stSol, i, sol)); err != nil {
+		// Blocks are copied as they are: where two shards meet, the blocks
+		// on either side are shorter than the others.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (first_id, cells, class_syms) SELECT first_id, cells, class_syms FROM shard%d.%s ORDER BY first_id", stBlocks, i, blocks)); err != nil {
 			return err
 		}
 	}
@@ -78,30 +83,25 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, paths []string
 		}
 		rec.Classes++
 	}
-	rows.Close()
-	rows, err = tx.QueryContext(ctx, "SELECT cells, class_sym FROM "+stSol+" ORDER BY id")
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var cells []byte
-		var classSym int64
-		if err := rows.Scan(&cells, &classSym); err != nil {
-			rows.Close()
-			return err
-		}
-		hash.AddSolution(cells, classSym>>3, int(classSym&7))
-	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
 	rows.Close()
+	staged := PuzzleBlocks(puzzle, cellBytes, rec.Classes)
+	staged.Table = stBlocks
+	err = staged.Scan(ctx, tx, 1, rec.Solutions, func(s StoredSolution) error {
+		hash.AddSolution(s.Cells, s.ClassID, s.Symmetry)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", puzzle, err)
+	}
 	rec.SetOrbits(orbits)
 	rec.ContentHash = hash.Sum()
 	if err := finish(&rec); err != nil {
 		return err
 	}
-	if err := swapIn(ctx, tx, puzzle); err != nil {
+	if err := swapIn(ctx, tx, puzzle, cellBytes, staged.Digits); err != nil {
 		return err
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {

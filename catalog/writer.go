@@ -29,7 +29,9 @@ type Writer struct {
 	ctx        context.Context
 	name       string
 	plan       BuildPlan
-	solTable   string
+	blocks     Blocks // where the solutions go, in blocks of perBlock
+	perBlock   int64
+	maxClass   int64 // the largest class ID that fits the blocks' digits
 	classTable string
 	propsTable string // classes-only builds: the classes with properties
 	block      []byte // classes-only builds: the forms of the block being filled
@@ -39,15 +41,25 @@ type Writer struct {
 	classes    *table
 	props      *table
 	hash       *ContentHash
-	arena      []byte // copies of the cells of the batch being queued
+	checkpoint *checkpointer
+
+	// The block of solutions being filled: it is queued when full and
+	// hashed then, so a unit commit saves whole blocks only.
+	blockFirst     int64
+	blockCells     []byte
+	blockSyms      []byte
+	blockClassSyms []int64
 
 	classesDone, solutionsDone int64  // committed, by this run or an earlier one
 	resumedRows                int64  // rows an earlier run had committed
 	discarded                  string // why a saved build could not be resumed
 	lastClass, seenSolutions   int64  // how far the caller's stream has come
 	pending                    int64  // rows queued since the last unit commit
+	units                      int    // committed by this run
+	blockSolutions             int64  // solutions in the blocks queued by this run
 	maxSolutionID              int64  // in the saved staging table, for a shard's check in SetFirstID
-	firstID                    int64  // a shard's first solution ID
+	resumedSolutions           int64  // in the saved staging table
+	firstID                    int64  // the first solution's ID: 1, or a shard's
 }
 
 // BuildPlan says how a build is cut into units.
@@ -56,6 +68,8 @@ type BuildPlan struct {
 	UnitRows  int64  // rows (classes and solutions) per committed unit
 	RowsTotal int64  // rows expected in all, for the percentage others see
 	Shard     bool   // a shard of a split build: its solution IDs start at SetFirstID's, and it ends with CommitShard
+	CellBytes int    // the length of one solution's cells
+	Classes   int64  // how many classes to expect: it sets the width of the stored class IDs
 	// ClassesOnly stores classes and no solutions (storage 'classes'):
 	// canonical forms come packed and are stored ClassesPerBlock to a row;
 	// properties go to a table of their own. Units end at block boundaries.
@@ -124,15 +138,29 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batc
 		batch = DefaultBatch
 	}
 	plan.UnitRows = max(plan.UnitRows, 1)
-	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch}
-	w.solTable, w.classTable = Tables(puzzle)
-	w.solTable += stagingSuffix
+	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch, firstID: 1}
+	_, w.classTable = Tables(puzzle)
 	w.classTable += stagingSuffix
+	if !plan.ClassesOnly {
+		if plan.CellBytes < 1 {
+			return nil, fmt.Errorf("%s: a build plan needs the length of a solution's cells (this is a bug, please report it)", puzzle)
+		}
+		w.blocks = PuzzleBlocks(puzzle, plan.CellBytes, plan.Classes)
+		w.blocks.Table += stagingSuffix
+		w.perBlock = int64(SolutionsPerBlock(plan.CellBytes, w.blocks.Digits))
+		w.maxClass = (pow10(w.blocks.Digits) - 8) / 8
+	}
 	w.propsTable = PropsTable(puzzle) + stagingSuffix
 	if err := w.start(); err != nil {
 		return nil, err
 	}
+	cp, err := startCheckpointer(ctx, c.path, c.db)
+	if err != nil {
+		return nil, err
+	}
+	w.checkpoint = cp
 	if err := w.begin(); err != nil {
+		w.checkpoint.stop()
 		return nil, err
 	}
 	return w, nil
@@ -156,22 +184,24 @@ func (w *Writer) start() error {
 		return err
 	}
 	if err == nil && saved.Layout == w.plan.Layout {
-		var classes, solutions int64
-		q := "SELECT (SELECT coalesce(max(id), 0) FROM " + w.classTable + "), (SELECT coalesce(max(id), 0) FROM " + w.solTable + ")"
+		var classes, solutions, maxID int64
+		q := fmt.Sprintf("SELECT (SELECT coalesce(max(id), 0) FROM %s), (SELECT coalesce(sum(length(cells)), 0) / %d FROM %s), (SELECT coalesce(max(first_id + length(cells) / %d - 1), 0) FROM %s)",
+			w.classTable, w.plan.CellBytes, w.blocks.Table, w.plan.CellBytes, w.blocks.Table)
 		if w.plan.ClassesOnly {
-			q = fmt.Sprintf("SELECT (SELECT count(*) * %d FROM %s), 0", ClassesPerBlock, w.classTable) // units end at block boundaries
+			q = fmt.Sprintf("SELECT (SELECT count(*) * %d FROM %s), 0, 0", ClassesPerBlock, w.classTable) // units end at block boundaries
 		}
-		err := tx.QueryRowContext(w.ctx, q).Scan(&classes, &solutions)
+		err := tx.QueryRowContext(w.ctx, q).Scan(&classes, &solutions, &maxID)
 		// A shard's solution IDs start further on: SetFirstID checks them.
-		if err == nil && (classes != saved.ClassesDone || (solutions != saved.SolutionsDone && !w.plan.Shard)) {
+		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone || (maxID != solutions && !w.plan.Shard)) {
 			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
 		}
 		if err == nil {
 			w.hash, err = resumeContentHash(saved.HashState)
 		}
 		if err == nil {
-			w.maxSolutionID = solutions
+			w.maxSolutionID = maxID
 			w.classesDone, w.solutionsDone = saved.ClassesDone, saved.SolutionsDone
+			w.resumedSolutions = solutions
 			w.resumedRows = w.classesDone + w.solutionsDone
 			return nil
 		}
@@ -183,11 +213,11 @@ func (w *Writer) start() error {
 		return err
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
-	ddl := "DROP TABLE IF EXISTS " + w.solTable + "; DROP TABLE IF EXISTS " + w.classTable + "; DROP TABLE IF EXISTS " + w.propsTable + ";"
+	ddl := dropStaging(w.name)
 	if w.plan.ClassesOnly {
 		ddl += migrations.ClassOnlyTables(w.classTable, w.propsTable)
 	} else {
-		ddl += migrations.PuzzleTables(w.solTable, w.classTable)
+		ddl += migrations.PuzzleTables(w.blocks.Table, w.classTable)
 	}
 	if _, err := tx.ExecContext(w.ctx, ddl); err != nil {
 		return fmt.Errorf("cannot create tables for %s: %w", w.name, err)
@@ -206,9 +236,7 @@ func (w *Writer) begin() error {
 		return err
 	}
 	w.tx = tx
-	// Solution rows take the next rowid, which is the solution ID because
-	// they are added in ID order (Commit checks it).
-	w.solutions = &table{w: w, insert: "INSERT INTO " + w.solTable + " (cells, class_sym) VALUES ", columns: 2}
+	w.solutions = &table{w: w, insert: "INSERT INTO " + w.blocks.Table + " (first_id, cells, class_syms) VALUES ", columns: 3, batch: blockBatch}
 	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit, props) VALUES ", columns: 4}
 	if w.plan.ClassesOnly {
 		w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (block, forms) VALUES ", columns: 2}
@@ -262,26 +290,59 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) e
 	return w.counted(1)
 }
 
-// AddSolution queues the next solution row; solutions must come in ID
-// order, 1, 2, 3, ..., and those already committed are skipped. The cells
-// are copied.
+// blockBatch is how many block rows one INSERT statement carries.
+const blockBatch = 16
+
+// catchUpUnits is how many units a writer commits between waits for the
+// checkpoints to catch up: the log holds at most about that many units.
+const catchUpUnits = 4
+
+// AddSolution adds the next solution; solutions must come in ID order, 1,
+// 2, 3, ... (a shard's from SetFirstID's), and those already committed
+// are skipped. The cells are copied. A block is queued when it is full:
+// it ends at an ID that is a multiple of the block size.
 func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
 	w.seenSolutions++
 	if w.seenSolutions <= w.solutionsDone {
 		return nil
 	}
-	w.hash.AddSolution(cells, classID, symmetry)
-	// Copies go to an arena that holds one batch, so a big build does not
-	// allocate once per row; the batch is sent before the arena is reused.
-	if len(w.arena)+len(cells) > cap(w.arena) {
-		w.arena = make([]byte, 0, w.batch*len(cells))
+	if len(cells) != w.plan.CellBytes || classID < 1 || classID > w.maxClass {
+		return fmt.Errorf("%s: solution %d has %d cells and class %d, the build expects %d cells and at most %d classes (this is a bug, please report it)",
+			w.name, w.seenSolutions, len(cells), classID, w.plan.CellBytes, w.plan.Classes)
 	}
-	start := len(w.arena)
-	w.arena = append(w.arena, cells...)
-	if err := w.solutions.add(w.arena[start:len(w.arena):len(w.arena)], classID<<3|int64(symmetry)); err != nil {
+	id := w.firstID + w.seenSolutions - 1
+	if len(w.blockClassSyms) == 0 {
+		w.blockFirst = id
+		w.blockCells = make([]byte, 0, w.perBlock*int64(w.plan.CellBytes))
+		w.blockSyms = make([]byte, 0, w.perBlock*int64(w.blocks.Digits))
+	}
+	classSym := classID<<3 | int64(symmetry)
+	w.blockCells = append(w.blockCells, cells...)
+	w.blockSyms = appendDigits(w.blockSyms, classSym, w.blocks.Digits)
+	w.blockClassSyms = append(w.blockClassSyms, classSym)
+	if id%w.perBlock != 0 {
+		return nil
+	}
+	return w.closeBlock()
+}
+
+// closeBlock hashes and queues the block being filled, if any. The table
+// keeps its slices until the statement runs; the next block gets new ones.
+func (w *Writer) closeBlock() error {
+	n := len(w.blockClassSyms)
+	if n == 0 {
+		return nil
+	}
+	size := w.plan.CellBytes
+	for k, classSym := range w.blockClassSyms {
+		w.hash.AddSolution(w.blockCells[k*size:(k+1)*size], classSym>>3, int(classSym&7))
+	}
+	w.blockClassSyms = w.blockClassSyms[:0]
+	w.blockSolutions += int64(n)
+	if err := w.solutions.add(w.blockFirst, w.blockCells, string(w.blockSyms)); err != nil {
 		return err
 	}
-	return w.counted(1)
+	return w.counted(int64(n))
 }
 
 // addBlock queues the block that ends with class id; the table keeps the
@@ -312,7 +373,8 @@ func (w *Writer) commitUnit() error {
 	if err != nil {
 		return err
 	}
-	classes, solutions := max(w.classesDone, w.lastClass), max(w.solutionsDone, w.seenSolutions)
+	// The solutions of a block still being filled are not saved yet.
+	classes, solutions := max(w.classesDone, w.lastClass), max(w.solutionsDone, w.seenSolutions-int64(len(w.blockClassSyms)))
 	res, err := w.tx.ExecContext(w.ctx, `UPDATE builds SET classes_done = ?, solutions_done = ?, hash_state = ?, updated_at = ?
 		WHERE puzzle = ? AND classes_done = ? AND solutions_done = ?`,
 		classes, solutions, state, time.Now().UTC().Format(time.RFC3339), w.name, w.classesDone, w.solutionsDone)
@@ -324,6 +386,11 @@ func (w *Writer) commitUnit() error {
 	}
 	if err := w.tx.Commit(); err != nil {
 		return err
+	}
+	if w.units++; w.units%catchUpUnits == 0 {
+		w.checkpoint.catchUp()
+	} else {
+		w.checkpoint.committed()
 	}
 	w.classesDone, w.solutionsDone, w.pending = classes, solutions, 0
 	return w.begin()
@@ -388,12 +455,14 @@ func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
 		if rows != blocks || maxID != blocks || bytes != added*int64(w.formLen) || rec.Classes != added {
 			return fmt.Errorf("%s: %d classes recorded, %d added, %d blocks with highest number %d and %d bytes; the build is not finished (this is a bug, please report it)", w.name, rec.Classes, added, rows, maxID, bytes)
 		}
-	} else if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &maxID); err != nil {
+	} else if err := w.finishBlocks(); err != nil {
+		return err
+	} else if rows, _, maxID, err = w.storedSolutions(); err != nil {
 		return err
 	} else if added := max(w.solutionsDone, w.seenSolutions); rows != added || maxID != added || rec.Solutions != added {
-		return fmt.Errorf("%s: %d solutions recorded, %d added, %d rows with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
+		return fmt.Errorf("%s: %d solutions recorded, %d added, %d stored with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
 	}
-	if err := swapIn(w.ctx, w.tx.Tx, w.name); err != nil {
+	if err := swapIn(w.ctx, w.tx.Tx, w.name, w.plan.CellBytes, w.blocks.Digits); err != nil {
 		return err
 	}
 	rec.Name = w.name
@@ -404,23 +473,42 @@ func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
 	if err := insertBreakdown(w.ctx, w.tx.Tx, w.name, breakdown); err != nil {
 		return err
 	}
-	return w.tx.Commit()
+	return w.end(w.tx.Commit())
+}
+
+// end stops the writer's checkpoints once its last transaction is over.
+func (w *Writer) end(err error) error {
+	w.checkpoint.stop()
+	w.checkpoint = nil
+	return err
+}
+
+// finishBlocks queues the last, partly filled block and writes what is queued.
+func (w *Writer) finishBlocks() error {
+	if err := w.closeBlock(); err != nil {
+		return err
+	}
+	return w.flush()
+}
+
+// storedSolutions counts the solutions in the staging blocks (those an
+// earlier run saved, as start found them, and those added since) and reads
+// the lowest and highest ID; reading every block would take seconds.
+func (w *Writer) storedSolutions() (count, minID, maxID int64, err error) {
+	err = w.tx.QueryRowContext(w.ctx, fmt.Sprintf("SELECT coalesce((SELECT min(first_id) FROM %[1]s), 0), coalesce((SELECT first_id + length(cells) / %[2]d - 1 FROM %[1]s ORDER BY first_id DESC LIMIT 1), 0)",
+		w.blocks.Table, w.plan.CellBytes)).Scan(&minID, &maxID)
+	return w.resumedSolutions + w.blockSolutions, minID, maxID, err
 }
 
 // SetFirstID tells a shard's writer the ID of its first solution; call it
-// before AddSolution. A placeholder row just below it makes the rowids
-// that follow count on from there; CommitShard deletes it.
+// before AddSolution. The shard's first block starts there.
 func (w *Writer) SetFirstID(id int64) error {
 	w.firstID = id
 	if w.solutionsDone > 0 && w.maxSolutionID != id-1+w.solutionsDone {
 		return fmt.Errorf("the saved shard of %s ends at solution %d, but %d solutions from %d would end at %d; start it over with --force",
 			w.name, w.maxSolutionID, w.solutionsDone, id, id-1+w.solutionsDone)
 	}
-	if id <= 1 {
-		return nil
-	}
-	_, err := w.tx.ExecContext(w.ctx, "INSERT OR IGNORE INTO "+w.solTable+" (id, cells, class_sym) VALUES (?, x'', 0)", id-1)
-	return err
+	return nil
 }
 
 // CommitShard finishes a shard of a split build: its tables take the
@@ -428,23 +516,18 @@ func (w *Writer) SetFirstID(id int64) error {
 // 'solcat merge'; the puzzle itself is not recorded here.
 func (w *Writer) CommitShard(shard Shard) error {
 	defer w.tx.Rollback()
-	if err := w.flush(); err != nil {
+	if err := w.finishBlocks(); err != nil {
 		return err
 	}
-	if w.firstID > 1 {
-		if _, err := w.tx.ExecContext(w.ctx, "DELETE FROM "+w.solTable+" WHERE id = ?", w.firstID-1); err != nil {
-			return err
-		}
-	}
-	var rows, minID, maxID int64
-	if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM "+w.solTable).Scan(&rows, &minID, &maxID); err != nil {
+	rows, minID, maxID, err := w.storedSolutions()
+	if err != nil {
 		return err
 	}
 	added := max(w.solutionsDone, w.seenSolutions)
 	if rows != added || (rows > 0 && (minID != w.firstID || maxID != w.firstID+rows-1)) {
-		return fmt.Errorf("%s: the shard has %d rows with IDs %d to %d, %d added from %d; it is not finished (this is a bug, please report it)", w.name, rows, minID, maxID, added, w.firstID)
+		return fmt.Errorf("%s: the shard has %d solutions with IDs %d to %d, %d added from %d; it is not finished (this is a bug, please report it)", w.name, rows, minID, maxID, added, w.firstID)
 	}
-	if err := swapIn(w.ctx, w.tx.Tx, w.name); err != nil {
+	if err := swapIn(w.ctx, w.tx.Tx, w.name, w.plan.CellBytes, w.blocks.Digits); err != nil {
 		return err
 	}
 	shard.Puzzle, shard.Done = w.name, true
@@ -452,17 +535,27 @@ func (w *Writer) CommitShard(shard Shard) error {
 		shard.Puzzle, shard.Shard, shard.Of, shard.Layout, shard.Units); err != nil {
 		return err
 	}
-	return w.tx.Commit()
+	return w.end(w.tx.Commit())
 }
 
 // swapIn puts a puzzle's staging tables in place of its tables inside tx,
-// dropping the old tables, the puzzle's record and its builds row. Every
-// name is qualified with main: merge attaches shards that have the same
-// table names, and SQLite would look an unqualified name up in them too.
-func swapIn(ctx context.Context, tx *sql.Tx, puzzle string) error {
+// dropping the old tables, the puzzle's record and its builds row, and
+// shows staged solution blocks through the solutions view (cellBytes and
+// digits as they were written). Every name is qualified with main: merge
+// attaches shards that have the same table names, and SQLite would look
+// an unqualified name up in them too.
+func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits int) error {
 	sol, cls := Tables(puzzle)
-	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;"
-	for _, name := range []string{sol, cls, PropsTable(puzzle)} {
+	blocks := BlocksTable(puzzle)
+	// The view goes first: renaming a table fails while a view names a
+	// table that is gone.
+	dropSol, err := dropSolutions(ctx, tx, "main", sol)
+	if err != nil {
+		return err
+	}
+	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;" + dropSol
+	stagedBlocks := false
+	for _, name := range []string{blocks, cls, PropsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 		var staged int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&staged); err != nil {
@@ -470,17 +563,42 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string) error {
 		}
 		if staged > 0 {
 			stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + name + ";"
+			stagedBlocks = stagedBlocks || name == blocks
 		}
 	}
-	_, err := tx.ExecContext(ctx, stmts, puzzle, puzzle)
+	if stagedBlocks {
+		stmts += migrations.SolutionsView("main."+sol, blocks, cls, cellBytes, digits)
+	}
+	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle)
 	return err
+}
+
+// dropSolutions is the SQL that drops a puzzle's solutions: a view over
+// its blocks, or the table of a puzzle stored before blocks.
+func dropSolutions(ctx context.Context, tx rowQueryer, schema, name string) (string, error) {
+	var kind string
+	err := tx.QueryRowContext(ctx, "SELECT type FROM "+schema+".sqlite_master WHERE name = ? AND type IN ('table', 'view')", name).Scan(&kind)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return "DROP " + strings.ToUpper(kind) + " " + schema + "." + name + ";", err
+}
+
+// dropStaging is the SQL that drops a puzzle's staging tables, including
+// the one-row-per-solution staging table of a build begun by a solcat
+// before solution blocks.
+func dropStaging(puzzle string) string {
+	sol, cls := Tables(puzzle)
+	var ddl string
+	for _, name := range []string{sol, BlocksTable(puzzle), cls, PropsTable(puzzle)} {
+		ddl += "DROP TABLE IF EXISTS " + name + stagingSuffix + ";"
+	}
+	return ddl
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.
 func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
-	sol, cls := Tables(puzzle)
-	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DROP TABLE IF EXISTS "+sol+stagingSuffix+"; DROP TABLE IF EXISTS "+cls+stagingSuffix+
-		"; DROP TABLE IF EXISTS "+PropsTable(puzzle)+stagingSuffix, puzzle)
+	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?;"+dropStaging(puzzle), puzzle)
 	return err
 }
 
@@ -500,7 +618,10 @@ func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
 
 // Rollback abandons the unit in flight; the units committed stay saved for
 // a later run to resume.
-func (w *Writer) Rollback() { w.tx.Rollback() }
+func (w *Writer) Rollback() {
+	w.tx.Rollback()
+	w.end(nil)
+}
 
 // table buffers rows and inserts them with one prepared multi-row statement
 // per full batch.
@@ -508,17 +629,21 @@ type table struct {
 	w       *Writer
 	insert  string
 	columns int
+	batch   int // rows per statement; the writer's batch if 0
 	args    []any
 	full    *sql.Stmt
 }
 
 func (t *table) add(values ...any) error {
 	t.args = append(t.args, values...)
-	if len(t.args) < t.w.batch*t.columns {
+	if t.batch == 0 {
+		t.batch = t.w.batch
+	}
+	if len(t.args) < t.batch*t.columns {
 		return nil
 	}
 	if t.full == nil {
-		stmt, err := t.w.tx.PrepareContext(t.w.ctx, t.statement(t.w.batch))
+		stmt, err := t.w.tx.PrepareContext(t.w.ctx, t.statement(t.batch))
 		if err != nil {
 			return err
 		}

@@ -44,22 +44,34 @@ var puzzleTablesText string
 
 var puzzleTables = template.Must(template.New("puzzle").Parse(puzzleTablesText))
 
-// PuzzleTables returns the DDL that creates one puzzle's class and solution
-// tables under the given names.
-func PuzzleTables(solutions, classes string) string {
-	return execute("tables", solutions, classes, "")
+// PuzzleTables returns the DDL that creates one puzzle's class table and
+// solution blocks table under the given names.
+func PuzzleTables(blocks, classes string) string {
+	return execute("tables", tableNames{Blocks: blocks, Classes: classes})
+}
+
+// SolutionsView returns the DDL of the view that shows a puzzle's solution
+// blocks one row per solution: cellBytes is the length of a solution's
+// cells, digits the width of its class_syms entries.
+func SolutionsView(view, blocks, classes string, cellBytes, digits int) string {
+	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits})
 }
 
 // ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
 // as its classes only: packed canonical forms, and properties apart.
 func ClassOnlyTables(classes, props string) string {
-	return execute("classes only", "", classes, props)
+	return execute("classes only", tableNames{Classes: classes, Props: props})
 }
 
-func execute(part, solutions, classes, props string) string {
+type tableNames struct {
+	Solutions, Blocks, Classes, Props string
+	CellBytes, Digits                 int
+}
+
+func execute(part string, names tableNames) string {
 	var b strings.Builder
-	if err := puzzleTables.ExecuteTemplate(&b, part, struct{ Solutions, Classes, Props string }{solutions, classes, props}); err != nil {
-		panic(err) // the template and its string fields are fixed
+	if err := puzzleTables.ExecuteTemplate(&b, part, names); err != nil {
+		panic(err) // the template and its fields are fixed
 	}
 	return b.String()
 }

@@ -1,12 +1,16 @@
--- The tables of one puzzle; {{.Solutions}} and {{.Classes}} become, for
--- example, solutions_queens_8 and classes_queens_8.
+-- The tables of one puzzle; {{.Classes}}, {{.Blocks}} and {{.Solutions}}
+-- become, for example, classes_queens_8, solution_blocks_queens_8 and
+-- solutions_queens_8.
 --
--- Solution IDs are the 1-based lexicographic ranks of the solutions and the
--- rowid is the ID, so rows are stored in lexicographic order of cells: a
--- binary search over IDs finds a solution or a prefix range without a
--- second copy of the cells in an index. The members of a class are found
--- the same way, as the images of its canonical form, so class_id needs no
--- index either.
+-- Solution IDs are the 1-based lexicographic ranks of the solutions. The
+-- solutions are stored in blocks of consecutive IDs, one row per block
+-- (with this driver a row costs about a microsecond to write, whatever its
+-- size, so one row per solution would cap a build near half a million
+-- solutions a second); the view {{.Solutions}} shows one row per solution.
+-- Blocks are ordered by ID, so a binary search over IDs finds a solution or
+-- a prefix range without a second copy of the cells in an index. The
+-- members of a class are found the same way, as the images of its
+-- canonical form, so the class needs no index either.
 {{define "tables"}}
 CREATE TABLE {{.Classes}} (
     id        INTEGER PRIMARY KEY,  -- class ID: rank of the canonical form
@@ -14,16 +18,27 @@ CREATE TABLE {{.Classes}} (
     orbit     INTEGER NOT NULL,     -- members: 1, 2, 4 or 8
     props     INTEGER NOT NULL      -- class properties, a bit set (see canon.Property)
 );
--- class_id and symmetry are packed into one stored integer and read back
--- through virtual generated columns, which cost no space: one integer binds
--- and stores faster than two, and bulk insert speed is what limits a build.
-CREATE TABLE {{.Solutions}} (
-    id        INTEGER PRIMARY KEY,  -- solution ID: lexicographic rank
-    cells     BLOB NOT NULL,        -- magic: n² values row by row; queens: 0-based column per row
-    class_sym INTEGER NOT NULL,     -- class_id * 8 + symmetry
-    class_id  INTEGER GENERATED ALWAYS AS (class_sym >> 3) VIRTUAL, -- the class's id in {{.Classes}}
-    symmetry  INTEGER GENERATED ALWAYS AS (class_sym & 7) VIRTUAL   -- 0..7: carries the canonical form onto this solution
+-- A block holds solutions first_id, first_id+1, ...: up to a page's worth
+-- (catalog.SolutionsPerBlock), starting at IDs 1 more than a multiple of
+-- that, except where a shard of a split build begins.
+CREATE TABLE {{.Blocks}} (
+    first_id   INTEGER PRIMARY KEY, -- ID of the block's first solution
+    cells      BLOB NOT NULL,       -- each solution's cells in turn, as in the view
+    class_syms TEXT NOT NULL        -- each solution's class_id * 8 + symmetry in turn, in decimal, zero-padded to one width per puzzle
 );
+{{end}}
+
+-- One row per solution, read from the blocks: the public face of the
+-- solutions, for SQL users. Solution k of a block is its (k+1)-th.
+{{define "solutions view"}}
+CREATE VIEW {{.Solutions}} AS
+SELECT b.first_id + k.slot AS id,                                   -- solution ID: lexicographic rank
+       substr(b.cells, k.slot * {{.CellBytes}} + 1, {{.CellBytes}}) AS cells, -- magic: n² values row by row; queens: 0-based column per row
+       CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) >> 3 AS class_id, -- the class's id in {{.Classes}}
+       CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 AS symmetry,  -- 0..7: carries the canonical form onto this solution
+       CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) AS class_sym,     -- class_id * 8 + symmetry
+       b.first_id AS block, k.slot AS slot                           -- where it is stored: ORDER BY block, slot is ID order without a sort
+FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes}};
 {{end}}
 
 -- A puzzle stored as its classes only (order-5 magic squares): no solution

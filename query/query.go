@@ -21,18 +21,48 @@ type Target struct {
 	db         *sqlx.DB
 	Puzzle     canon.Puzzle
 	Record     catalog.Record
-	solutions  string
+	solutions  string          // a view over the blocks, or a table of one row per solution
+	blocks     *catalog.Blocks // nil for a puzzle stored before solution blocks
 	classes    string
 	propsTable string // classes-only puzzles: the classes with properties
 	propsCache
 }
 
 // NewTarget binds a puzzle's record to the database that holds its tables.
-func NewTarget(db *sqlx.DB, p canon.Puzzle, rec catalog.Record) *Target {
+func NewTarget(ctx context.Context, db *sqlx.DB, p canon.Puzzle, rec catalog.Record) (*Target, error) {
 	t := &Target{db: db, Puzzle: p, Record: rec}
 	t.solutions, t.classes = catalog.Tables(p.String())
 	t.propsTable = catalog.PropsTable(p.String())
-	return t
+	if rec.Storage == "solutions" {
+		has, err := catalog.HasBlocks(ctx, db, p.String())
+		if err != nil {
+			return nil, err
+		}
+		if has {
+			b := catalog.PuzzleBlocks(p.String(), p.Len(), rec.Classes)
+			t.blocks = &b
+		}
+	}
+	return t, nil
+}
+
+// idRange is the SQL condition that a solution's ID lies in [lo, hi), with
+// its arguments. Over the blocks it names the blocks too, so that SQLite
+// reads only those.
+func (t *Target) idRange(lo, hi int64) (string, []any) {
+	if t.blocks == nil {
+		return "s.id >= ? AND s.id < ?", []any{lo, hi}
+	}
+	return "s.block > ? AND s.block < ? AND s.id >= ? AND s.id < ?", []any{lo - catalog.MaxBlockSolutions, hi, lo, hi}
+}
+
+// idOrder is the ORDER BY that lists solutions in ID order; over the blocks
+// it is the order they are stored in, which needs no sort.
+func (t *Target) idOrder() string {
+	if t.blocks == nil {
+		return "s.id"
+	}
+	return "s.block, s.slot"
 }
 
 // Solution is one stored solution.
@@ -159,18 +189,13 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 	}
 	prefix, rest := splitPrefix(conds)
 	if len(prefix) > 0 {
-		lo, err := t.lowerBound(ctx, prefix)
+		lo, hi, err := t.prefixRange(ctx, prefix)
 		if err != nil {
 			return "", nil, err
 		}
-		hi := t.Record.Solutions + 1
-		if next, ok := successor(prefix); ok {
-			if hi, err = t.lowerBound(ctx, next); err != nil {
-				return "", nil, err
-			}
-		}
-		clauses = append(clauses, "s.id >= ? AND s.id < ?")
-		args = append(args, lo, hi)
+		cond, condArgs := t.idRange(lo, hi)
+		clauses = append(clauses, cond)
+		args = append(args, condArgs...)
 	}
 	restClauses, restArgs := cellClauses(rest)
 	clauses = append(clauses, restClauses...)
@@ -180,9 +205,21 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		clauses = append(clauses, "s.id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")+")")
+		inList := "(" + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + ")"
+		clauses = append(clauses, "s.id IN "+inList)
 		for _, id := range ids {
 			args = append(args, id)
+		}
+		if t.blocks != nil {
+			// The blocks that hold them: SQLite reads those only.
+			clauses = append(clauses, "s.block IN "+inList)
+			for _, id := range ids {
+				first, err := t.blocks.First(ctx, t.db, id)
+				if err != nil {
+					return "", nil, err
+				}
+				args = append(args, first)
+			}
 		}
 	}
 	if f.Orbit != 0 || f.Props != 0 {
@@ -263,6 +300,19 @@ func splitPrefix(conds []byteCondition) ([]byte, []byteCondition) {
 	return prefix, rest
 }
 
+// prefixRange returns the IDs [lo, hi) of the solutions whose cells start
+// with prefix.
+func (t *Target) prefixRange(ctx context.Context, prefix []byte) (lo, hi int64, err error) {
+	if lo, err = t.lowerBound(ctx, prefix); err != nil {
+		return 0, 0, err
+	}
+	hi = t.Record.Solutions + 1
+	if next, ok := successor(prefix); ok {
+		hi, err = t.lowerBound(ctx, next)
+	}
+	return lo, hi, err
+}
+
 // successor is the smallest byte string greater than every string that
 // starts with prefix; ok is false if there is none.
 func successor(prefix []byte) ([]byte, bool) {
@@ -298,8 +348,8 @@ func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
 	lo, hi := int64(1), t.Record.Solutions+1
 	for lo < hi {
 		mid := lo + (hi-lo)/2
-		var cells []byte
-		if err := t.db.GetContext(ctx, &cells, "SELECT cells FROM "+t.solutions+" WHERE id = ?", mid); err != nil {
+		cells, err := t.solutionCells(ctx, mid)
+		if err != nil {
 			return 0, fmt.Errorf("reading solution %d: %w", mid, err)
 		}
 		if bytes.Compare(cells, key) < 0 {
@@ -309,6 +359,20 @@ func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
 		}
 	}
 	return lo, nil
+}
+
+// solutionCells reads the cells of one solution.
+func (t *Target) solutionCells(ctx context.Context, id int64) ([]byte, error) {
+	if t.blocks == nil {
+		var cells []byte
+		err := t.db.GetContext(ctx, &cells, "SELECT cells FROM "+t.solutions+" WHERE id = ?", id)
+		return cells, err
+	}
+	cells, err := t.blocks.Cells(ctx, t.db, id)
+	if err == nil && cells == nil {
+		err = fmt.Errorf("no block of %s holds it; 'solcat verify %s' checks the catalog", t.Puzzle, t.Puzzle)
+	}
+	return cells, err
 }
 
 // Count returns how many solutions match f, or with classes set, how many
@@ -366,6 +430,11 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 	if t.scanClasses(f) {
 		return t.countByClasses(ctx, f, classes)
 	}
+	if prefix, rest := splitPrefix(f.byteConditions(t.Puzzle)); len(rest) == 0 && !classes && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry {
+		// Only a prefix: the answer is the size of its ID range.
+		lo, hi, err := t.prefixRange(ctx, prefix)
+		return hi - lo, err
+	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {
 		return 0, err
@@ -403,7 +472,7 @@ func (t *Target) List(ctx context.Context, f Filter, page Page, fn func(Solution
 		return err
 	}
 	q := "SELECT s.id, s.cells, s.class_id, s.symmetry, c.orbit, c.props FROM " + t.solutions + " s JOIN " + t.classes +
-		" c ON c.id = s.class_id WHERE " + where + " ORDER BY s.id LIMIT ? OFFSET ?"
+		" c ON c.id = s.class_id WHERE " + where + " ORDER BY " + t.idOrder() + " LIMIT ? OFFSET ?"
 	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), func(s Solution) error {
 		s.Props |= canon.SymmetryType(s.Orbit)
 		return fn(s)

@@ -79,7 +79,7 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	members := make([]int, len(forms))
 	var count, lastID int64
 	prev = nil
-	err = each(ctx, t.db, "SELECT s.id, s.cells, s.class_id, s.symmetry, 0 AS orbit FROM "+t.solutions+" s ORDER BY s.id", nil, func(s Solution) error {
+	err = t.eachStored(ctx, func(s Solution) error {
 		count++
 		if s.ID != lastID+1 {
 			problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1)
@@ -127,6 +127,17 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
 	}
 	return nil
+}
+
+// eachStored calls fn for every stored solution in ID order, without
+// its class's orbit and properties; Cells is valid only during the call.
+func (t *Target) eachStored(ctx context.Context, fn func(Solution) error) error {
+	if t.blocks == nil {
+		return each(ctx, t.db, "SELECT s.id, s.cells, s.class_id, s.symmetry, 0 AS orbit FROM "+t.solutions+" s ORDER BY s.id", nil, fn)
+	}
+	return t.blocks.Scan(ctx, t.db, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
+		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: s.ClassID, Symmetry: canon.Symmetry(s.Symmetry)})
+	})
 }
 
 // verifyClasses re-checks a classes-only puzzle (magic:5): IDs 1, 2, ...,

@@ -185,7 +185,7 @@ func (b *buildCmd) shardLayout(p canon.Puzzle) string {
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) string {
 	known, _ := enumerate.KnownCounts(p)
-	return fmt.Sprintf("%s, %d rows per unit", solverVersion, unitRows(known))
+	return fmt.Sprintf("%s, %d rows per unit, solution blocks", solverVersion, unitRows(known))
 }
 
 // storedSplit ends the layout of a stored build split into shards.
@@ -204,6 +204,8 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		UnitRows:  unitRows(known),
 		RowsTotal: known.Solutions + known.Classes,
 		Shard:     shard.of > 0,
+		CellBytes: p.Len(),
+		Classes:   known.Classes,
 	}
 	plan.Layout = storedLayout(p)
 	part := enumerate.FirstRows{From: 0, To: p.N}

@@ -138,7 +138,12 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 		cat.Close()
 		return nil, nil, err
 	}
-	return query.NewTarget(cat.DB(), p, rec), func() { cat.Close() }, nil
+	t, err := query.NewTarget(e.ctx, cat.DB(), p, rec)
+	if err != nil {
+		cat.Close()
+		return nil, nil, err
+	}
+	return t, func() { cat.Close() }, nil
 }
 
 // notBuilt explains why a puzzle has no record: a build of it is under way

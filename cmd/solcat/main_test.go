@@ -684,15 +684,18 @@ func TestVerifyNamesTampering(t *testing.T) {
 		sql   string
 		wants []string
 	}{
-		{"changed cell", "UPDATE solutions_queens_8 SET cells = x'0001020304050607' WHERE id = 5",
+		// queens:8 is one block: 92 solutions of 8 cells, class_sym in 3 digits.
+		{"changed cell", "UPDATE solution_blocks_queens_8 SET cells = CAST(substr(cells, 1, 32) || x'0001020304050607' || substr(cells, 41) AS BLOB)",
 			[]string{"queens:8: solution 5: not a solution", "class 3: 7 members found", "content hash"}},
-		{"deleted row", "DELETE FROM solutions_queens_8 WHERE id = 7",
-			[]string{"solution 8: expected solution ID 7", "91 solutions stored, 92 recorded"}},
-		{"duplicate row", "INSERT INTO solutions_queens_8 (cells, class_sym) SELECT cells, class_sym FROM solutions_queens_8 WHERE id = 3",
+		{"deleted solution", "UPDATE solution_blocks_queens_8 SET cells = CAST(substr(cells, 1, 48) || substr(cells, 57) AS BLOB), class_syms = substr(class_syms, 1, 18) || substr(class_syms, 22)",
+			[]string{"members found", "91 solutions stored, 92 recorded"}},
+		{"duplicate solution", "INSERT INTO solution_blocks_queens_8 (first_id, cells, class_syms) SELECT 93, substr(cells, 17, 8), substr(class_syms, 7, 3) FROM solution_blocks_queens_8",
 			[]string{"solution 93: not greater than the solution before it", "93 solutions stored, 92 recorded"}},
-		{"changed class", "UPDATE solutions_queens_8 SET class_sym = class_sym + 8 WHERE id = 10",
+		{"gap", "INSERT INTO solution_blocks_queens_8 (first_id, cells, class_syms) SELECT 95, substr(cells, 17, 8), substr(class_syms, 7, 3) FROM solution_blocks_queens_8",
+			[]string{"solution 95: expected solution ID 93"}},
+		{"changed class", "UPDATE solution_blocks_queens_8 SET class_syms = substr(class_syms, 1, 27) || printf('%03d', substr(class_syms, 28, 3) + 8) || substr(class_syms, 31)",
 			[]string{"solution 10: stored in class", "content hash"}},
-		{"changed symmetry", "UPDATE solutions_queens_8 SET class_sym = (class_sym & ~7) | ((class_sym + 1) & 7) WHERE id = 20",
+		{"changed symmetry", "UPDATE solution_blocks_queens_8 SET class_syms = substr(class_syms, 1, 57) || printf('%03d', (substr(class_syms, 58, 3) & ~7) | ((substr(class_syms, 58, 3) + 1) & 7)) || substr(class_syms, 61)",
 			[]string{"solution 20: symmetry"}},
 		{"changed orbit", "UPDATE classes_magic_3 SET orbit = 4 WHERE id = 1",
 			[]string{"magic:3: class 1: stored form is not canonical or its orbit 4 is wrong", "class 1: 8 members found, orbit size 4"}},

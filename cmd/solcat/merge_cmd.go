@@ -114,7 +114,7 @@ func (m *mergeCmd) Run(e *env) error {
 		if r.stored != nil {
 			start := time.Now()
 			p, _ := canon.ParsePuzzle(r.rec.Name)
-			err := out.MergeStored(e.ctx, r.rec.Name, r.stored, func(rec *catalog.Record) error {
+			err := out.MergeStored(e.ctx, r.rec.Name, p.Len(), r.stored, func(rec *catalog.Record) error {
 				rec.Kind, rec.N, rec.SolverVersion = string(p.Kind), p.N, solverVersion
 				rec.BuiltAt, rec.BuildSeconds = start.UTC().Format(time.RFC3339), time.Since(start).Seconds()
 				r.rec = *rec

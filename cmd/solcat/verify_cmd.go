@@ -103,7 +103,11 @@ func (v *verifyCmd) Run(e *env) error {
 		}
 		found := 0
 		pr := puzzleReport{Puzzle: rec.Name, Storage: rec.Storage, Solutions: rec.Solutions, Classes: rec.Classes, ContentHash: rec.ContentHash, Problems: []string{}}
-		err = query.NewTarget(cat.DB(), p, rec).Verify(e.ctx, func(problem string) {
+		t, err := query.NewTarget(e.ctx, cat.DB(), p, rec)
+		if err != nil {
+			return err
+		}
+		err = t.Verify(e.ctx, func(problem string) {
 			found++
 			if found <= maxReported {
 				pr.Problems = append(pr.Problems, problem)

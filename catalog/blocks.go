@@ -1,0 +1,185 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// MaxBlockSolutions is the most solutions a block row holds: the number of
+// rows in the block_slots table, which the solutions views join with.
+const MaxBlockSolutions = 1024
+
+// blockBytes is how many bytes of solutions a block row carries: with the
+// row's own few bytes, the most that fits in a 4 KiB page without overflow
+// pages (which the views would copy out once per solution).
+const blockBytes = 4000
+
+// SolutionsPerBlock is how many solutions fill a block of a puzzle whose
+// solutions have cellBytes cells and digits-wide class_syms entries.
+func SolutionsPerBlock(cellBytes, digits int) int {
+	return min(MaxBlockSolutions, max(1, blockBytes/(cellBytes+digits)))
+}
+
+// ClassSymDigits is the width of the class_syms entries of a puzzle with
+// this many classes: enough for the largest class_id * 8 + symmetry.
+func ClassSymDigits(classes int64) int {
+	return len(strconv.FormatInt(max(classes, 1)*8+7, 10))
+}
+
+// BlocksTable names the table that holds a puzzle's solutions in blocks:
+// "queens:8" has solution_blocks_queens_8 (the view solutions_queens_8
+// shows them one row each).
+func BlocksTable(puzzle string) string { return "solution_blocks_" + tableSuffix(puzzle) }
+
+// pow10 is 10 to the k.
+func pow10(k int) int64 {
+	p := int64(1)
+	for range k {
+		p *= 10
+	}
+	return p
+}
+
+// twoDigits holds "00" to "99": appendDigits writes two digits a step.
+var twoDigits = func() (t [200]byte) {
+	for i := range 100 {
+		t[2*i], t[2*i+1] = byte('0'+i/10), byte('0'+i%10)
+	}
+	return t
+}()
+
+// appendDigits appends v (>= 0) in decimal, zero-padded to width digits.
+func appendDigits(dst []byte, v int64, width int) []byte {
+	start := len(dst)
+	for range width {
+		dst = append(dst, '0')
+	}
+	i := len(dst)
+	for v >= 10 && i-2 >= start {
+		d := v % 100 * 2
+		dst[i-2], dst[i-1] = twoDigits[d], twoDigits[d+1]
+		v /= 100
+		i -= 2
+	}
+	if v > 0 && i > start {
+		dst[i-1] = byte('0' + v%10)
+	}
+	return dst
+}
+
+// parseDigits reads a zero-padded decimal.
+func parseDigits(b []byte) (int64, bool) {
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, len(b) > 0
+}
+
+// Blocks reads the solution blocks of one puzzle.
+type Blocks struct {
+	Table     string // the blocks table
+	CellBytes int    // the length of one solution's cells
+	Digits    int    // the width of one class_syms entry
+}
+
+// PuzzleBlocks describes the blocks of a puzzle with the given cell length
+// and number of classes.
+func PuzzleBlocks(puzzle string, cellBytes int, classes int64) Blocks {
+	return Blocks{Table: BlocksTable(puzzle), CellBytes: cellBytes, Digits: ClassSymDigits(classes)}
+}
+
+// rowQueryer is a database, connection or transaction.
+type rowQueryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// StoredSolution is one solution as read from its block. Cells points into
+// the block and is valid only during the callback.
+type StoredSolution struct {
+	ID       int64
+	Cells    []byte
+	ClassID  int64
+	Symmetry int
+}
+
+// Scan calls fn for the solutions with IDs from..to (inclusive), in ID
+// order, reading whole blocks.
+func (b Blocks) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error) error {
+	rows, err := db.QueryContext(ctx, "SELECT first_id, cells, class_syms FROM "+b.Table+" WHERE first_id > ? AND first_id <= ? ORDER BY first_id",
+		from-MaxBlockSolutions, to)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var first int64
+		var cells, syms []byte
+		if err := rows.Scan(&first, &cells, &syms); err != nil {
+			return err
+		}
+		if err := b.decode(first, cells, syms, func(s StoredSolution) error {
+			if s.ID < from || s.ID > to {
+				return nil
+			}
+			return fn(s)
+		}); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// decode calls fn for each solution of one block row.
+func (b Blocks) decode(first int64, cells, syms []byte, fn func(StoredSolution) error) error {
+	n := len(cells) / b.CellBytes
+	if n == 0 || n > MaxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits {
+		return fmt.Errorf("solution block %d is damaged: %d cell bytes and %d class bytes are not whole solutions of %d cells and %d digits",
+			first, len(cells), len(syms), b.CellBytes, b.Digits)
+	}
+	for k := range n {
+		entry := syms[k*b.Digits : (k+1)*b.Digits]
+		classSym, ok := parseDigits(entry)
+		if !ok {
+			return fmt.Errorf("solution %d is damaged: its class entry %q is not a number", first+int64(k), entry)
+		}
+		if err := fn(StoredSolution{ID: first + int64(k), Cells: cells[k*b.CellBytes : (k+1)*b.CellBytes], ClassID: classSym >> 3, Symmetry: int(classSym & 7)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Cells returns the cells of one solution, or nil if no block holds it.
+func (b Blocks) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, error) {
+	var cells []byte
+	err := db.QueryRowContext(ctx, "SELECT substr(cells, (? - first_id) * ? + 1, ?) FROM "+b.Table+" WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1",
+		id, b.CellBytes, b.CellBytes, id).Scan(&cells)
+	if errors.Is(err, sql.ErrNoRows) || len(cells) != b.CellBytes {
+		return nil, nil
+	}
+	return cells, err
+}
+
+// First returns the first ID of the block that holds solution id.
+func (b Blocks) First(ctx context.Context, db rowQueryer, id int64) (int64, error) {
+	var first int64
+	err := db.QueryRowContext(ctx, "SELECT first_id FROM "+b.Table+" WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1", id).Scan(&first)
+	return first, err
+}
+
+// HasBlocks reports whether a puzzle's solutions are stored in blocks; a
+// puzzle built by a solcat before them has one row per solution in a table
+// named like the view (solutions_queens_8), which reads the same.
+func HasBlocks(ctx context.Context, db sqlx.QueryerContext, puzzle string) (bool, error) {
+	return HasTable(ctx, db, BlocksTable(puzzle))
+}
