@@ -41,52 +41,76 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	if n > 20 {
 		panic("QueensCatalog: members are ranked in 64 bits, which holds 20! but not 21!")
 	}
-	// Progress is reported in thousandths: the search is the first tenth of
-	// the work, streaming the solutions out (the writes) the rest.
+	// Progress is reported in thousandths: the search (and writing the
+	// classes it finds) is the first fifth of the work, writing the
+	// solutions the rest.
 	progress := func(done, total int) {}
 	if opt.Progress != nil {
 		progress = opt.Progress
 	}
-	var forms []byte
-	var orbits []byte
 	search := Options{Workers: opt.Workers, Progress: func(done, total int) {
-		progress(100*done/total, 1000)
+		progress(200*done/total, 1000)
 	}}
-	counts, err := QueensClasses(ctx, n, search, func(form []byte, orbit int) error {
-		forms = append(forms, form...)
-		orbits = append(orbits, byte(orbit))
-		return onClass(int64(len(orbits)), form, orbit)
-	})
-	if err != nil {
-		return counts, err
+	// One goroutine searches for the classes, then expands them into their
+	// members and sorts those, bucket by bucket; the other writes the
+	// classes as they are found, then the members of each bucket as it
+	// comes. Writing is the slow part, so it never waits for long.
+	type classChunk struct {
+		forms, orbits []byte
 	}
-	buckets, sizes, err := expandMembers(ctx, n, forms, opt.Workers, part)
-	if err != nil {
-		return counts, err
-	}
-	firstID := int64(1)
-	for col := 0; col < part.From; col++ {
-		firstID += sizes[col]
-	}
-	if onFirstID != nil {
-		if err := onFirstID(firstID); err != nil {
-			return counts, err
-		}
-	}
-	var inPart int64
-	for col := part.From; col < part.To; col++ {
-		inPart += sizes[col]
-	}
-	// Sort the next bucket and write out its members' cells while the
-	// current one streams to onSolution, which is usually the slow part.
+	type span struct{ firstID, count int64 }
 	type ready struct {
 		cells   []byte
 		members []member
 	}
+	found := make(chan classChunk, 64)
+	spans := make(chan span, 1)
 	sorted := make(chan ready, 1)
+	var counts ClassCounts
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		defer close(sorted)
+		var forms []byte
+		var chunk classChunk
+		send := func() error {
+			select {
+			case found <- chunk:
+				chunk = classChunk{}
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		var err error
+		counts, err = QueensClasses(gctx, n, search, func(form []byte, orbit int) error {
+			forms = append(forms, form...)
+			chunk.forms = append(chunk.forms, form...)
+			chunk.orbits = append(chunk.orbits, byte(orbit))
+			if len(chunk.orbits) < 4096 {
+				return nil
+			}
+			return send()
+		})
+		if err == nil && len(chunk.orbits) > 0 {
+			err = send()
+		}
+		close(found)
+		if err != nil {
+			return err
+		}
+		buckets, sizes, err := expandMembers(gctx, n, forms, opt.Workers, part)
+		if err != nil {
+			return err
+		}
+		in := span{firstID: 1}
+		for col := range part.To {
+			if col < part.From {
+				in.firstID += sizes[col]
+			} else {
+				in.count += sizes[col]
+			}
+		}
+		spans <- in
 		p := canon.Puzzle{Kind: canon.Queens, N: n}
 		for k, b := range buckets {
 			if k < part.From || k >= part.To {
@@ -107,15 +131,35 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		return nil
 	})
 	g.Go(func() error {
+		var id int64
+		for chunk := range found {
+			for i, orbit := range chunk.orbits {
+				id++
+				if err := onClass(id, chunk.forms[i*n:(i+1)*n], int(orbit)); err != nil {
+					return err
+				}
+			}
+		}
+		var in span
+		select {
+		case in = <-spans:
+		case <-gctx.Done():
+			return gctx.Err()
+		}
+		if onFirstID != nil {
+			if err := onFirstID(in.firstID); err != nil {
+				return err
+			}
+		}
 		var written int64
-		total := max(inPart, 1)
+		total := max(in.count, 1)
 		for r := range sorted {
 			for i, m := range r.members {
 				if err := onSolution(r.cells[i*n:(i+1)*n], int64(m.class), m.from); err != nil {
 					return err
 				}
 				if written++; written%65536 == 0 {
-					progress(100+int(900*written/total), 1000)
+					progress(200+int(800*written/total), 1000)
 				}
 			}
 		}
