@@ -106,10 +106,19 @@ type rowQueryer interface {
 // StoredSolution is one solution as read from its block. Cells points into
 // the block and is valid only during the callback.
 type StoredSolution struct {
-	ID       int64
-	Cells    []byte
-	ClassID  int64
-	Symmetry int
+	ID    int64
+	Cells []byte
+	entry []byte // class_id * 8 + symmetry in decimal, read by Class
+}
+
+// Class returns the solution's class ID and the symmetry that carries the
+// class's canonical form onto it. Scans that need neither skip the parsing.
+func (s StoredSolution) Class() (classID int64, symmetry int, err error) {
+	classSym, ok := parseDigits(s.entry)
+	if !ok {
+		return 0, 0, fmt.Errorf("solution %d is damaged: its class entry %q is not a number", s.ID, s.entry)
+	}
+	return classSym >> 3, int(classSym & 7), nil
 }
 
 // Scan calls fn for the solutions with IDs from..to (inclusive), in ID
@@ -123,7 +132,7 @@ func (b Blocks) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func
 	defer rows.Close()
 	for rows.Next() {
 		var first int64
-		var cells, syms []byte
+		var cells, syms sql.RawBytes // valid until the next row, as Cells promises
 		if err := rows.Scan(&first, &cells, &syms); err != nil {
 			return err
 		}
@@ -147,12 +156,8 @@ func (b Blocks) decode(first int64, cells, syms []byte, fn func(StoredSolution) 
 			first, len(cells), len(syms), b.CellBytes, b.Digits)
 	}
 	for k := range n {
-		entry := syms[k*b.Digits : (k+1)*b.Digits]
-		classSym, ok := parseDigits(entry)
-		if !ok {
-			return fmt.Errorf("solution %d is damaged: its class entry %q is not a number", first+int64(k), entry)
-		}
-		if err := fn(StoredSolution{ID: first + int64(k), Cells: cells[k*b.CellBytes : (k+1)*b.CellBytes], ClassID: classSym >> 3, Symmetry: int(classSym & 7)}); err != nil {
+		s := StoredSolution{ID: first + int64(k), Cells: cells[k*b.CellBytes : (k+1)*b.CellBytes], entry: syms[k*b.Digits : (k+1)*b.Digits]}
+		if err := fn(s); err != nil {
 			return err
 		}
 	}

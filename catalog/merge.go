@@ -90,8 +90,9 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	staged := PuzzleBlocks(puzzle, cellBytes, rec.Classes)
 	staged.Table = stBlocks
 	err = staged.Scan(ctx, tx, 1, rec.Solutions, func(s StoredSolution) error {
-		hash.AddSolution(s.Cells, s.ClassID, s.Symmetry)
-		return nil
+		class, symmetry, err := s.Class()
+		hash.AddSolution(s.Cells, class, symmetry)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", puzzle, err)

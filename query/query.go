@@ -427,13 +427,18 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 			return n, err
 		}
 	}
-	if t.scanClasses(f) {
-		return t.countByClasses(ctx, f, classes)
-	}
-	if prefix, rest := splitPrefix(f.byteConditions(t.Puzzle)); len(rest) == 0 && !classes && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry {
+	if prefix, rest := splitPrefix(f.byteConditions(t.Puzzle)); len(prefix) > 0 && len(rest) == 0 && !classes && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry {
 		// Only a prefix: the answer is the size of its ID range.
 		lo, hi, err := t.prefixRange(ctx, prefix)
 		return hi - lo, err
+	}
+	// Solutions in blocks are read faster than the classes are, except
+	// where each queens solution would need its orbit worked out.
+	if t.blocks != nil && (!t.scanClasses(f) || t.Puzzle.Kind == canon.Magic || (f.Orbit == 0 && f.Props == 0)) {
+		return t.countStored(ctx, f, classes)
+	}
+	if t.scanClasses(f) {
+		return t.countByClasses(ctx, f, classes)
 	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {
@@ -466,6 +471,12 @@ type Page struct{ Limit, Offset int64 }
 func (t *Target) List(ctx context.Context, f Filter, page Page, fn func(Solution) error) error {
 	if t.classesOnly() {
 		return t.listExpanded(ctx, f, page, fn)
+	}
+	if err := t.NeedSolutions(); err != nil {
+		return err
+	}
+	if t.blocks != nil {
+		return t.listStored(ctx, f, page, fn)
 	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {

@@ -103,7 +103,7 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		if prev != nil && bytes.Compare(s.Cells, prev) <= 0 {
 			problem("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID)
 		}
-		prev = s.Cells
+		prev = append(prev[:0], s.Cells...) // s.Cells is gone with its block
 		hash.AddSolution(s.Cells, s.ClassID, int(s.Symmetry))
 		return nil
 	})
@@ -136,7 +136,11 @@ func (t *Target) eachStored(ctx context.Context, fn func(Solution) error) error 
 		return each(ctx, t.db, "SELECT s.id, s.cells, s.class_id, s.symmetry, 0 AS orbit FROM "+t.solutions+" s ORDER BY s.id", nil, fn)
 	}
 	return t.blocks.Scan(ctx, t.db, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
-		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: s.ClassID, Symmetry: canon.Symmetry(s.Symmetry)})
+		class, symmetry, err := s.Class()
+		if err != nil {
+			return err
+		}
+		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: class, Symmetry: canon.Symmetry(symmetry)})
 	})
 }
 

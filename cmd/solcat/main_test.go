@@ -603,6 +603,39 @@ func TestBenchMethodsAgree(t *testing.T) {
 // TestUpToSymmetry checks --up-to-symmetry against an independent count over
 // the export (1 in any corner), and the SQL path (list) against the classes
 // path (count).
+// TestCountMethodsAgree counts with filters that take each path of count
+// (a prefix range, a scan of the solution blocks, a scan of the classes)
+// and checks each answer against plain SQL over the solutions view.
+func TestCountMethodsAgree(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		sql  string
+	}{
+		{[]string{"queens:10", "--cell", "5,5=1"}, "count(*) FROM solutions_queens_10 WHERE substr(cells, 5, 1) = x'04'"},
+		{[]string{"queens:10", "--cell", "5,5=1", "--classes"}, "count(DISTINCT class_id) FROM solutions_queens_10 WHERE substr(cells, 5, 1) = x'04'"},
+		{[]string{"queens:10", "--cell", "1,2=1", "--cell", "4,4=0", "--orbit", "8"},
+			"count(*) FROM solutions_queens_10 s JOIN classes_queens_10 c ON c.id = s.class_id WHERE substr(cells, 1, 1) = x'01' AND substr(cells, 4, 1) <> x'03' AND c.orbit = 8"},
+		{[]string{"queens:10", "--cell", "3,3=1", "--orbit", "4", "--classes"},
+			"count(DISTINCT class_id) FROM solutions_queens_10 s JOIN classes_queens_10 c ON c.id = s.class_id WHERE substr(cells, 3, 1) = x'02' AND c.orbit = 4"},
+		{[]string{"queens:10", "--cell", "1,1=1", "--cell", "2,3=1"}, "count(*) FROM solutions_queens_10 WHERE substr(cells, 1, 2) = x'0002'"},
+		{[]string{"queens:10", "--cell", "1,1=1", "--classes"}, "count(DISTINCT class_id) FROM solutions_queens_10 WHERE substr(cells, 1, 1) = x'00'"},
+		{[]string{"queens:10", "--class", "5", "--cell", "2,2=0"}, "count(*) FROM solutions_queens_10 WHERE class_id = 5 AND substr(cells, 2, 1) <> x'01'"},
+		{[]string{"queens:12", "--cell", "7,2=1", "--prop", "rot90-symmetric"},
+			"count(*) FROM solutions_queens_12 s JOIN classes_queens_12 c ON c.id = s.class_id WHERE substr(cells, 7, 1) = x'01' AND c.orbit = 2"},
+		{[]string{"magic:4", "--cell", "2,3=9", "--prop", "pandiagonal"},
+			"count(*) FROM solutions_magic_4 s JOIN classes_magic_4 c ON c.id = s.class_id WHERE substr(cells, 7, 1) = x'09' AND c.props & 1 != 0"},
+		{[]string{"magic:4", "--cell", "1,1=16", "--cell", "3,3=2", "--classes"},
+			"count(DISTINCT class_id) FROM solutions_magic_4 WHERE substr(cells, 1, 1) = x'10' AND substr(cells, 11, 1) = x'02'"},
+	} {
+		_, got, errOut := solcat(append([]string{"count"}, tc.args...)...)
+		_, want, _ := solcat("sql", "SELECT "+tc.sql, "--format", "csv")
+		want = strings.TrimSpace(want[strings.Index(want, "\n")+1:])
+		if strings.TrimSpace(got) != want || want == "" {
+			t.Errorf("count %v = %q%s; SQL over the view: %q", tc.args, got, errOut, want)
+		}
+	}
+}
+
 func TestUpToSymmetry(t *testing.T) {
 	_, csvText, _ := solcat("export", "magic:4")
 	want := 0
