@@ -52,9 +52,9 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		progress(200*done/total, 1000)
 	}}
 	// One goroutine searches for the classes, then expands them into their
-	// members and sorts those, bucket by bucket; the other writes the
-	// classes as they are found, then the members of each bucket as it
-	// comes. Writing is the slow part, so it never waits for long.
+	// members; one per worker sorts the members, a bucket (first-row column)
+	// at a time; one writes the classes as they are found, then the buckets
+	// in order as they come. At most workers+1 sorted buckets wait in memory.
 	type classChunk struct {
 		forms, orbits []byte
 	}
@@ -65,11 +65,15 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	}
 	found := make(chan classChunk, 64)
 	spans := make(chan span, 1)
-	sorted := make(chan ready, 1)
+	workers := max(opt.Workers, 1)
+	sorted := make([]chan ready, n) // bucket k's members, sorted
+	for k := range sorted {
+		sorted[k] = make(chan ready, 1)
+	}
+	room := make(chan struct{}, workers+1) // a token per bucket in flight
 	var counts ClassCounts
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		defer close(sorted)
 		var forms []byte
 		var chunk classChunk
 		send := func() error {
@@ -111,22 +115,31 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 			}
 		}
 		spans <- in
-		p := canon.Puzzle{Kind: canon.Queens, N: n}
-		for k, b := range buckets {
-			if k < part.From || k >= part.To {
-				continue
-			}
-			buckets[k] = nil // the bucket lives on in what is sent below, then goes
-			slices.SortFunc(b, func(x, y member) int { return compareUint64(x.rank, y.rank) })
-			cells := make([]byte, len(b)*n)
-			for i, m := range b {
-				p.Apply(m.from, cells[i*n:(i+1)*n], forms[int(m.class-1)*n:int(m.class)*n])
-			}
+		next := make(chan int)
+		for range workers {
+			g.Go(func() error {
+				p := canon.Puzzle{Kind: canon.Queens, N: n}
+				for k := range next {
+					b := buckets[k]
+					buckets[k] = nil // the bucket lives on in what is sent below, then goes
+					slices.SortFunc(b, func(x, y member) int { return compareUint64(x.rank, y.rank) })
+					cells := make([]byte, len(b)*n)
+					for i, m := range b {
+						p.Apply(m.from, cells[i*n:(i+1)*n], forms[int(m.class-1)*n:int(m.class)*n])
+					}
+					sorted[k] <- ready{cells, b}
+				}
+				return nil
+			})
+		}
+		defer close(next)
+		for k := part.From; k < part.To; k++ {
 			select {
-			case sorted <- ready{cells, b}:
+			case room <- struct{}{}:
 			case <-gctx.Done():
 				return gctx.Err()
 			}
+			next <- k
 		}
 		return nil
 	})
@@ -153,7 +166,14 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		}
 		var written int64
 		total := max(in.count, 1)
-		for r := range sorted {
+		for k := part.From; k < part.To; k++ {
+			var r ready
+			select {
+			case r = <-sorted[k]:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			<-room
 			for i, m := range r.members {
 				if err := onSolution(r.cells[i*n:(i+1)*n], int64(m.class), m.from); err != nil {
 					return err
