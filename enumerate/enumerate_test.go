@@ -316,6 +316,60 @@ func TestPermutationRank(t *testing.T) {
 	}
 }
 
+// TestMemberLayout packs every permutation of 8 with class IDs large enough
+// to force buckets 1 to 4 rows deep, as queens:16 and 17 need 2 and 3, and
+// checks that the buckets in order, each sorted, list the permutations in
+// lexicographic order with their class and symmetry intact.
+func TestMemberLayout(t *testing.T) {
+	const n = 8
+	var perms [][]byte
+	var permute func(prefix []byte, used int)
+	permute = func(prefix []byte, used int) {
+		if len(prefix) == n {
+			perms = append(perms, slices.Clone(prefix))
+			return
+		}
+		for v := range n {
+			if used&(1<<v) == 0 {
+				permute(append(prefix, byte(v)), used|1<<v)
+			}
+		}
+	}
+	permute(nil, 0)
+	for _, tc := range []struct {
+		classes int
+		depth   int
+	}{{100, 1}, {1 << 48, 2}, {1 << 51, 3}, {1 << 54, 4}} {
+		l := newMemberLayout(n, tc.classes)
+		if l.depth != tc.depth {
+			t.Errorf("%d classes: depth %d, want %d", tc.classes, l.depth, tc.depth)
+		}
+		buckets := make([][]uint64, l.buckets)
+		classOf := func(i int) int { return 1 + (i*7919)%tc.classes }
+		for i := len(perms) - 1; i >= 0; i-- { // any order
+			b, key := l.key(permutationRank(perms[i]), classOf(i), canon.Symmetry(i%8))
+			buckets[b] = append(buckets[b], key)
+		}
+		i := 0
+		for b, keys := range buckets {
+			if b/l.perColumn != i/(len(perms)/n) && len(keys) > 0 {
+				t.Fatalf("%d classes: bucket %d holds first-row column %d", tc.classes, b, i/(len(perms)/n))
+			}
+			slices.Sort(keys)
+			for _, key := range keys {
+				class, from := l.member(key)
+				if class != classOf(i) || from != canon.Symmetry(i%8) {
+					t.Fatalf("%d classes: member %d (%v) reads back as class %d, %v", tc.classes, i, perms[i], class, from)
+				}
+				i++
+			}
+		}
+		if i != len(perms) {
+			t.Errorf("%d classes: %d members read back, want %d", tc.classes, i, len(perms))
+		}
+	}
+}
+
 // TestMethodsFindTheSameSolutions runs every bench method with an emit and
 // compares the sets of solutions they hand over.
 func TestMethodsFindTheSameSolutions(t *testing.T) {
