@@ -122,8 +122,14 @@ func (s StoredSolution) Class() (classID int64, symmetry int, err error) {
 }
 
 // Scan calls fn for the solutions with IDs from..to (inclusive), in ID
-// order, reading whole blocks.
+// order, reading whole blocks. A damaged block stops it with an error.
 func (b Blocks) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error) error {
+	return b.ScanReporting(ctx, db, from, to, fn, nil)
+}
+
+// ScanReporting is Scan that hands a damaged block (one whose bytes are not
+// whole solutions) to damaged, if not nil, and goes on with the next.
+func (b Blocks) ScanReporting(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
 	rows, err := db.QueryContext(ctx, "SELECT first_id, cells, class_syms FROM "+b.Table+" WHERE first_id > ? AND first_id <= ? ORDER BY first_id",
 		from-MaxBlockSolutions, to)
 	if err != nil {
@@ -136,24 +142,33 @@ func (b Blocks) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func
 		if err := rows.Scan(&first, &cells, &syms); err != nil {
 			return err
 		}
-		if err := b.decode(first, cells, syms, func(s StoredSolution) error {
+		err := b.decode(first, cells, syms, func(s StoredSolution) error {
 			if s.ID < from || s.ID > to {
 				return nil
 			}
 			return fn(s)
-		}); err != nil {
+		})
+		var bad damagedBlock
+		if errors.As(err, &bad) && damaged != nil {
+			damaged(err)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return rows.Err()
 }
 
+// damagedBlock is the error of a block whose bytes are not whole solutions.
+type damagedBlock struct{ error }
+
 // decode calls fn for each solution of one block row.
 func (b Blocks) decode(first int64, cells, syms []byte, fn func(StoredSolution) error) error {
 	n := len(cells) / b.CellBytes
 	if n == 0 || n > MaxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits {
-		return fmt.Errorf("solution block %d is damaged: %d cell bytes and %d class bytes are not whole solutions of %d cells and %d digits",
-			first, len(cells), len(syms), b.CellBytes, b.Digits)
+		return damagedBlock{fmt.Errorf("solution block %d is damaged: %d cell bytes and %d class bytes are not whole solutions of %d cells and %d digits",
+			first, len(cells), len(syms), b.CellBytes, b.Digits)}
 	}
 	for k := range n {
 		s := StoredSolution{ID: first + int64(k), Cells: cells[k*b.CellBytes : (k+1)*b.CellBytes], entry: syms[k*b.Digits : (k+1)*b.Digits]}

@@ -434,7 +434,7 @@ func (w *Writer) PropsCounts(ctx context.Context) (map[int64]int64, error) {
 // puzzle's old ones, records the puzzle (with its breakdown, if any) and
 // ends the build, all in one transaction.
 func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
-	defer w.tx.Rollback()
+	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
 	if err := w.flush(); err != nil {
 		return err
 	}
@@ -515,7 +515,7 @@ func (w *Writer) SetFirstID(id int64) error {
 // puzzle's names in this catalog, and the shard is recorded as done, for
 // 'solcat merge'; the puzzle itself is not recorded here.
 func (w *Writer) CommitShard(shard Shard) error {
-	defer w.tx.Rollback()
+	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
 	if err := w.finishBlocks(); err != nil {
 		return err
 	}

@@ -193,7 +193,8 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		progress(1000, 1000)
 		return nil
 	})
-	return counts, g.Wait()
+	err := g.Wait() // before counts is read: a goroutine of g sets it
+	return counts, err
 }
 
 // memberLayout packs a member (a solution before it is sorted) into one

@@ -427,8 +427,9 @@ func (t *Target) Count(ctx context.Context, f Filter, classes bool) (int64, erro
 			return n, err
 		}
 	}
-	if prefix, rest := splitPrefix(f.byteConditions(t.Puzzle)); len(prefix) > 0 && len(rest) == 0 && !classes && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry {
-		// Only a prefix: the answer is the size of its ID range.
+	if prefix, rest := splitPrefix(f.byteConditions(t.Puzzle)); len(prefix) > 0 && len(rest) == 0 && !classes && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry && !t.classesOnly() {
+		// Only a prefix: the answer is the size of its ID range (IDs
+		// follow lexicographic order, except for puzzles stored as classes).
 		lo, hi, err := t.prefixRange(ctx, prefix)
 		return hi - lo, err
 	}

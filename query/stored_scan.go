@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -195,9 +194,6 @@ func (t *Target) listStored(ctx context.Context, f Filter, page Page, fn func(So
 	pg := pager{skip: page.Offset, left: page.Limit}
 	if pg.left == 0 {
 		return nil
-	}
-	if pg.left < 0 {
-		pg.left = math.MaxInt64
 	}
 	images := canon.NewImages(t.Puzzle)
 	err = sc.run(ctx, sc.lo, sc.hi, func(s catalog.StoredSolution, c classInfo) error {

@@ -79,7 +79,7 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	members := make([]int, len(forms))
 	var count, lastID int64
 	prev = nil
-	err = t.eachStored(ctx, func(s Solution) error {
+	err = t.eachStored(ctx, func(err error) { problem("%v", err) }, func(s Solution) error {
 		count++
 		if s.ID != lastID+1 {
 			problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1)
@@ -131,17 +131,21 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 
 // eachStored calls fn for every stored solution in ID order, without
 // its class's orbit and properties; Cells is valid only during the call.
-func (t *Target) eachStored(ctx context.Context, fn func(Solution) error) error {
+// Damage that keeps a stored solution from being read (a block that is not
+// whole solutions, a class entry that is not a number) goes to damaged, and
+// the scan goes on.
+func (t *Target) eachStored(ctx context.Context, damaged func(error), fn func(Solution) error) error {
 	if t.blocks == nil {
 		return each(ctx, t.db, "SELECT s.id, s.cells, s.class_id, s.symmetry, 0 AS orbit FROM "+t.solutions+" s ORDER BY s.id", nil, fn)
 	}
-	return t.blocks.Scan(ctx, t.db, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
+	return t.blocks.ScanReporting(ctx, t.db, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
 		class, symmetry, err := s.Class()
 		if err != nil {
-			return err
+			damaged(err)
+			return nil
 		}
 		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: class, Symmetry: canon.Symmetry(symmetry)})
-	})
+	}, damaged)
 }
 
 // verifyClasses re-checks a classes-only puzzle (magic:5): IDs 1, 2, ...,

@@ -169,6 +169,7 @@ func TestMagic5StoredSample(t *testing.T) {
 		{[]string{"--cell", "1,1=2"}, cell(1, 1, 2)},                                           // from the recorded breakdown
 		{[]string{"--cell", "2,3=25"}, cell(2, 3, 25)},                                         // from the recorded breakdown
 		{[]string{"--cell", "1,1=2", "--cell", "5,5=24"}, both(cell(1, 1, 2), cell(5, 5, 24))}, // a scan
+		{[]string{"--cell", "1,1=2", "--cell", "1,2=3"}, both(cell(1, 1, 2), cell(1, 2, 3))},   // a prefix: IDs are not lexicographic here
 		{[]string{"--pattern", ". . . . . / . . . . . / . . 13 . . / . . . . . / . . . . 3"}, both(cell(3, 3, 13), cell(5, 5, 3))},
 		{[]string{"--prop", "associative"}, props(canon.Associative)},
 		{[]string{"--prop", "self-complementary"}, props(canon.SelfComplementary)},
