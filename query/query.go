@@ -504,6 +504,9 @@ func (t *Target) Classes(ctx context.Context, f Filter, page Page, fn func(Class
 	if t.scanClasses(f) {
 		return t.classesByScan(ctx, f, page, func(c Class) error { return fn(t.withDerived(c)) })
 	}
+	if t.blocks != nil {
+		return t.classesStored(ctx, f, page, fn)
+	}
 	where, args, err := t.where(ctx, f)
 	if err != nil {
 		return err

@@ -2,9 +2,11 @@ package query
 
 import (
 	"context"
+	"maps"
 	"math/bits"
 	"runtime"
 	"slices"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -183,6 +185,49 @@ func (t *Target) countStored(ctx context.Context, f Filter, classes bool) (int64
 		}
 	}
 	return n, nil
+}
+
+// classesStored streams, in class ID order, the classes with stored
+// solutions that match f (a prefix or a class: the filters that narrow the
+// solutions to read) and how many of their members match.
+func (t *Target) classesStored(ctx context.Context, f Filter, page Page, fn func(Class) error) error {
+	sc, err := t.newStoredScan(ctx, f)
+	if err != nil {
+		return err
+	}
+	matching := map[int64]int64{}
+	err = sc.run(ctx, sc.lo, sc.hi, func(s catalog.StoredSolution, _ classInfo) error {
+		id, _, err := s.Class()
+		matching[id]++
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	ids := slices.Sorted(maps.Keys(matching))
+	ids = ids[min(int64(len(ids)), page.Offset):]
+	if page.Limit >= 0 {
+		ids = ids[:min(int64(len(ids)), page.Limit)]
+	}
+	// The classes are read 500 to a statement: one query each costs more
+	// than the scan when a prefix leaves many.
+	for len(ids) > 0 {
+		batch := ids[:min(len(ids), 500)]
+		ids = ids[len(batch):]
+		args := make([]any, len(batch))
+		for i, id := range batch {
+			args[i] = id
+		}
+		q := "SELECT id, canonical, orbit, props, 0 AS matching FROM " + t.classes + " WHERE id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",") + ") ORDER BY id"
+		err := each(ctx, t.db, q, args, func(c Class) error {
+			c.Matching = matching[c.ID]
+			return fn(t.withDerived(c))
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listStored streams the stored solutions that match f in ID order.

@@ -1006,10 +1006,33 @@ func TestSchemaFixtureStillWorks(t *testing.T) {
 	}
 	checks("after a build")
 	fresh := filepath.Join(t.TempDir(), "fresh.db")
-	solcatDB(fresh, "build", "queens:8")
+	solcatDB(fresh, "build", "queens:8", "magic:3")
 	_, a, _ := solcatDB(db, "sql", "SELECT content_hash FROM puzzles WHERE name = 'queens:8'")
 	_, b, _ := solcatDB(fresh, "sql", "SELECT content_hash FROM puzzles WHERE name = 'queens:8'")
 	if a != b || len(a) < 64 {
 		t.Errorf("queens:8 content hash: old catalog %q, fresh build %q", a, b)
+	}
+	// The old catalog keeps a row per solution, read by SQL; the fresh one
+	// has solution blocks, read in Go: every answer must be the same.
+	for _, args := range [][]string{
+		{"classes", "queens:8", "--cell", "1,1=1"},
+		{"classes", "queens:8", "--cell", "1,2=1", "--cell", "2,4=1", "--orbit", "8"},
+		{"classes", "magic:3", "--cell", "1,1=2"},
+		{"classes", "queens:8", "--class", "10", "--cell", "1,3=1"},
+		{"classes", "queens:8", "--cell", "1,3=1", "--limit", "2", "--offset", "1"},
+		{"classes", "queens:8", "--cell", "1,4=1", "--prop", "asymmetric", "--format", "json"},
+		{"list", "queens:8", "--cell", "1,4=1", "--orbit", "4", "--format", "csv"},
+		{"list", "queens:8", "--cell", "3,3=0", "--limit", "5", "--offset", "7"},
+		{"list", "queens:8", "--pattern", ". 5 . . . . . .", "--up-to-symmetry"},
+		{"count", "queens:8", "--cell", "1,4=1", "--cell", "5,5=0", "--classes"},
+		{"count", "queens:8", "--cell", "2,2=1", "--prop", "rot180-only"},
+		{"export", "queens:8", "--cell", "1,5=1", "--format", "jsonl"},
+		{"show", "queens:8", "10"},
+	} {
+		_, old, oldErr := solcatDB(db, args...)
+		_, now, nowErr := solcatDB(fresh, args...)
+		if old != now || old == "" {
+			t.Errorf("%v: rows per solution %q%s, blocks %q%s", args, old, oldErr, now, nowErr)
+		}
 	}
 }
