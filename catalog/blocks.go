@@ -190,13 +190,6 @@ func (b Blocks) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, err
 	return cells, err
 }
 
-// First returns the first ID of the block that holds solution id.
-func (b Blocks) First(ctx context.Context, db rowQueryer, id int64) (int64, error) {
-	var first int64
-	err := db.QueryRowContext(ctx, "SELECT first_id FROM "+b.Table+" WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1", id).Scan(&first)
-	return first, err
-}
-
 // HasBlocks reports whether a puzzle's solutions are stored in blocks; a
 // puzzle built by a solcat before them has one row per solution in a table
 // named like the view (solutions_queens_8), which reads the same.

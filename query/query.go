@@ -46,25 +46,6 @@ func NewTarget(ctx context.Context, db *sqlx.DB, p canon.Puzzle, rec catalog.Rec
 	return t, nil
 }
 
-// idRange is the SQL condition that a solution's ID lies in [lo, hi), with
-// its arguments. Over the blocks it names the blocks too, so that SQLite
-// reads only those.
-func (t *Target) idRange(lo, hi int64) (string, []any) {
-	if t.blocks == nil {
-		return "s.id >= ? AND s.id < ?", []any{lo, hi}
-	}
-	return "s.block > ? AND s.block < ? AND s.id >= ? AND s.id < ?", []any{lo - catalog.MaxBlockSolutions, hi, lo, hi}
-}
-
-// idOrder is the ORDER BY that lists solutions in ID order; over the blocks
-// it is the order they are stored in, which needs no sort.
-func (t *Target) idOrder() string {
-	if t.blocks == nil {
-		return "s.id"
-	}
-	return "s.block, s.slot"
-}
-
 // Solution is one stored solution.
 type Solution struct {
 	ID       int64          `db:"id"`
@@ -167,8 +148,10 @@ func (t *Target) NeedDudeney(ctx context.Context) error {
 }
 
 // where turns a filter into a WHERE clause over the solutions table (alias
-// s). Conditions that fix a prefix of the cells become an ID range found by
-// binary search, since IDs follow the lexicographic order of the cells.
+// s) of a puzzle stored before solution blocks (blocks are filtered in Go,
+// in stored_scan.go). Conditions that fix a prefix of the cells become an
+// ID range found by binary search, since IDs follow the lexicographic order
+// of the cells.
 func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 	if err := t.NeedSolutions(); err != nil {
 		return "", nil, err
@@ -193,9 +176,8 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		cond, condArgs := t.idRange(lo, hi)
-		clauses = append(clauses, cond)
-		args = append(args, condArgs...)
+		clauses = append(clauses, "s.id >= ? AND s.id < ?")
+		args = append(args, lo, hi)
 	}
 	restClauses, restArgs := cellClauses(rest)
 	clauses = append(clauses, restClauses...)
@@ -205,21 +187,9 @@ func (t *Target) where(ctx context.Context, f Filter) (string, []any, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		inList := "(" + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + ")"
-		clauses = append(clauses, "s.id IN "+inList)
+		clauses = append(clauses, "s.id IN ("+strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")+")")
 		for _, id := range ids {
 			args = append(args, id)
-		}
-		if t.blocks != nil {
-			// The blocks that hold them: SQLite reads those only.
-			clauses = append(clauses, "s.block IN "+inList)
-			for _, id := range ids {
-				first, err := t.blocks.First(ctx, t.db, id)
-				if err != nil {
-					return "", nil, err
-				}
-				args = append(args, first)
-			}
 		}
 	}
 	if f.Orbit != 0 || f.Props != 0 {
@@ -484,7 +454,7 @@ func (t *Target) List(ctx context.Context, f Filter, page Page, fn func(Solution
 		return err
 	}
 	q := "SELECT s.id, s.cells, s.class_id, s.symmetry, c.orbit, c.props FROM " + t.solutions + " s JOIN " + t.classes +
-		" c ON c.id = s.class_id WHERE " + where + " ORDER BY " + t.idOrder() + " LIMIT ? OFFSET ?"
+		" c ON c.id = s.class_id WHERE " + where + " ORDER BY s.id LIMIT ? OFFSET ?"
 	return each(ctx, t.db, q, append(args, page.Limit, page.Offset), func(s Solution) error {
 		s.Props |= canon.SymmetryType(s.Orbit)
 		return fn(s)
