@@ -179,6 +179,14 @@ func (b Blocks) decode(first int64, cells, syms []byte, fn func(StoredSolution) 
 	return nil
 }
 
+// extent reads every block and returns how many solutions they hold and the
+// lowest and highest solution ID (zeros if there is none).
+func (b Blocks) extent(ctx context.Context, db rowQueryer) (count, minID, maxID int64, err error) {
+	err = db.QueryRowContext(ctx, fmt.Sprintf("SELECT coalesce(sum(length(cells)), 0) / %[1]d, coalesce(min(first_id), 0), coalesce(max(first_id + length(cells) / %[1]d - 1), 0) FROM %[2]s",
+		b.CellBytes, b.Table)).Scan(&count, &minID, &maxID)
+	return count, minID, maxID, err
+}
+
 // Cells returns the cells of one solution, or nil if no block holds it.
 func (b Blocks) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, error) {
 	var cells []byte

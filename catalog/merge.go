@@ -30,10 +30,9 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	}
 	next := int64(1)
 	for i, path := range paths {
-		var rows, lo, hi int64
-		q := fmt.Sprintf("SELECT coalesce(sum(length(cells)), 0) / %d, coalesce(min(first_id), 0), coalesce(max(first_id + length(cells) / %d - 1), 0) FROM shard%d.%s",
-			cellBytes, cellBytes, i, blocks)
-		if err := conn.QueryRowContext(ctx, q).Scan(&rows, &lo, &hi); err != nil {
+		shard := Blocks{Table: fmt.Sprintf("shard%d.%s", i, blocks), CellBytes: cellBytes}
+		rows, lo, hi, err := shard.extent(ctx, conn)
+		if err != nil {
 			return fmt.Errorf("%s: %s: %w", puzzle, path, err)
 		}
 		if rows > 0 && (lo != next || hi != lo+rows-1) {

@@ -185,12 +185,14 @@ func (w *Writer) start() error {
 	}
 	if err == nil && saved.Layout == w.plan.Layout {
 		var classes, solutions, maxID int64
-		q := fmt.Sprintf("SELECT (SELECT coalesce(max(id), 0) FROM %s), (SELECT coalesce(sum(length(cells)), 0) / %d FROM %s), (SELECT coalesce(max(first_id + length(cells) / %d - 1), 0) FROM %s)",
-			w.classTable, w.plan.CellBytes, w.blocks.Table, w.plan.CellBytes, w.blocks.Table)
+		q := "SELECT coalesce(max(id), 0) FROM " + w.classTable
 		if w.plan.ClassesOnly {
-			q = fmt.Sprintf("SELECT (SELECT count(*) * %d FROM %s), 0, 0", ClassesPerBlock, w.classTable) // units end at block boundaries
+			q = fmt.Sprintf("SELECT count(*) * %d FROM %s", ClassesPerBlock, w.classTable) // units end at block boundaries
 		}
-		err := tx.QueryRowContext(w.ctx, q).Scan(&classes, &solutions, &maxID)
+		err := tx.QueryRowContext(w.ctx, q).Scan(&classes)
+		if err == nil && !w.plan.ClassesOnly {
+			solutions, _, maxID, err = w.blocks.extent(w.ctx, tx)
+		}
 		// A shard's solution IDs start further on: SetFirstID checks them.
 		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone || (maxID != solutions && !w.plan.Shard)) {
 			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
