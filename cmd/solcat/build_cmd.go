@@ -215,7 +215,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		plan.RowsTotal = plan.RowsTotal * int64(part.To-part.From) / int64(p.N) // about
 		plan.Layout = splitLayout + shard.String()
 	}
-	w, err := cat.Begin(e.ctx, p.String(), plan, 0)
+	w, err := beginWriting(e, cat, p, plan)
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -255,6 +255,17 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 		return rec, buildStopped(e, p, w, err, "rows")
 	}
 	return rec, nil
+}
+
+// beginWriting opens the writer of a stored build. Ctrl-C while it opens
+// (the driver then reports only a cancelled context) is an interruption
+// like any other: what earlier runs saved stays.
+func beginWriting(e *env, cat *catalog.Catalog, p canon.Puzzle, plan catalog.BuildPlan) (*catalog.Writer, error) {
+	w, err := cat.Begin(e.ctx, p.String(), plan, 0)
+	if err != nil && e.ctx.Err() != nil {
+		return nil, fmt.Errorf("interrupted while %s's tables were being opened; run the same command to resume", p)
+	}
+	return w, err
 }
 
 // buildStopped rolls back the unit in flight of a stored build that failed

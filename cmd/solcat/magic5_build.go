@@ -166,7 +166,7 @@ func (b *buildCmd) magic5Forms(e *env, spill *catalog.Spill, units []enumerate.M
 // committed rows.
 func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, spill *catalog.Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
 	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes, ClassesOnly: true}
-	w, err := cat.Begin(e.ctx, p.String(), plan, 0)
+	w, err := beginWriting(e, cat, p, plan)
 	if err != nil {
 		return err
 	}

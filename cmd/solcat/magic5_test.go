@@ -262,3 +262,17 @@ func TestMagic5StoredSample(t *testing.T) {
 		t.Errorf("verify: exit %d, %q %q", code, out, errOut)
 	}
 }
+
+// TestMagic5StopBetweenPhases cancels the build right after the class
+// search's last unit, so the context is cancelled while phase 2 opens its
+// tables: the build must say it was interrupted, as at any other moment
+// (it used to return a bare "context canceled", which made
+// TestMagic5StoredSample fail now and then when its stop at unit 2 came late).
+func TestMagic5StopBetweenPhases(t *testing.T) {
+	defer func(rows int64) { magic5UnitRows = rows }(magic5UnitRows)
+	magic5UnitRows = 10000
+	err := buildMagic5Sample(t, filepath.Join(t.TempDir(), "stopped.db"), "forms", int64(len(magic5TestUnits())))
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "run the same command to resume") {
+		t.Errorf("stopped after the last unit of phase 1: %v", err)
+	}
+}
