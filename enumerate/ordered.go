@@ -47,6 +47,11 @@ func runOrdered[T any](ctx context.Context, units, workers int, work func(i int)
 	}
 	g.Go(func() error {
 		for i := 0; i < units; i++ {
+			// select picks at random between a ready result and a cancelled
+			// context: a cancelled run must stop at the unit it reached.
+			if err := gctx.Err(); err != nil {
+				return err
+			}
 			var r T
 			select {
 			case r = <-results[i]:
