@@ -292,11 +292,16 @@ func TestCountQueensMatchesOEIS(t *testing.T) {
 		}
 		// The join counter, on one and on two goroutines (its units are
 		// taken in order, so the result cannot depend on their number).
+		var nodes []int64
 		for workers := 1; n >= 4 && workers <= 2; workers++ {
 			c, err := CountQueensJoin(context.Background(), n, workers)
 			if err != nil || c.Solutions() != known.Solutions || c.Orbits != known.Orbits || c.Joined != 0 {
 				t.Errorf("queens:%d join counter, %d workers: %d solutions, orbits %v, %v; published %d, %v", n, workers, c.Solutions(), c.Orbits, err, known.Solutions, known.Orbits)
 			}
+			nodes = append(nodes, c.Nodes)
+		}
+		if len(nodes) == 2 && nodes[0] != nodes[1] {
+			t.Errorf("queens:%d join counter: %d nodes on one goroutine, %d on two", n, nodes[0], nodes[1])
 		}
 		if n <= 15 {
 			if tb := TextbookQueens(n); tb.Solutions != known.Solutions {

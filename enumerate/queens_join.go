@@ -17,16 +17,27 @@ import (
 // of the top half that use exactly the columns D with those of the bottom
 // half that use the other columns:
 //
-//   - The tops of D are listed by a search restricted to D. What a top means
-//     to the rows below is where its two diagonals cross the boundary row
-//     (row h): two masks of n bits.
+//   - The tops of D are not searched row by row: a top is an upper block
+//     of h/2 rows on a lower block of the rest, and the placements of
+//     each block on each column set are listed once for the whole count
+//     (rowBlocks). For each way to cut D in two, the pairs of placements
+//     that do not attack each other are the tops: one mask test a pair.
+//     What a top means to the rows below is where its two diagonals cross
+//     the boundary row (row h): two masks of n bits.
 //   - Each top becomes a bit position in bitsets, one per boundary square
 //     and direction: the tops whose diagonal crosses it. The bottom half is
 //     then searched from the boundary outward, carrying the set of tops it
 //     has not attacked yet: a queen at distance k from the boundary, column
 //     c, removes the tops whose diagonals cross the boundary at c+k and c-k
 //     (the only diagonals it shares with the top half). A bottom that leaves
-//     no top is abandoned at once; a complete bottom adds the tops left.
+//     no top is abandoned at once. Its far rows (the h/2 farthest from the
+//     boundary) are not searched either: they are a block too, joined with
+//     each placement of the rows above them by a mask test, and a complete
+//     bottom adds the tops left (see bottoms).
+//
+// Nodes, for this counter, are the squares the bottom search places queens
+// on and the pairs of blocks it tests (tops, and far rows below the rows
+// above them).
 //
 // When n is odd the middle row holds one queen, in column m: both halves
 // avoid its column and diagonals, and D covers h of the other columns.
@@ -66,7 +77,7 @@ type JoinKey struct {
 func QueensJoinUnits(n int) []JoinUnit {
 	h := n / 2
 	all := uint32(1)<<n - 1
-	j := newJoiner(n, nil)
+	j := newJoiner(n, nil, nil)
 	var keys []JoinKey
 	for d := uint32(1)<<h - 1; d <= all; {
 		for m := -1; m < n; m++ {
@@ -128,13 +139,12 @@ type joiner struct {
 	allL, allR []uint32 // the same for all tops of cachedD, middle queen or not
 	allCols    []byte
 	cached     bool
+	blocks     *halfBlocks // the tops' two blocks of rows
 	cachedD    uint32
 	words      int      // 64-bit words per bitset: one bit per top
 	crossL     []uint64 // n bitsets: the tops whose down-right diagonal crosses square c
 	crossR     []uint64 // n bitsets: ... whose down-left diagonal crosses square c
 	left       []uint64 // the tops not attacked yet, one bitset per bottom row
-
-	blockBottom [32]uint32 // squares the middle queen attacks, by row of the bottom half
 
 	weight    int64
 	solutions int64
@@ -143,12 +153,21 @@ type joiner struct {
 	emit   func(sol []byte) error // nil when counting
 	syms   []int                  // the symmetries giving the current join's images
 	bottom [32]byte               // with emit: the bottom's columns by distance from the boundary
-	sol    []byte
-	err    error
+
+	// The far rows (see bottoms).
+	farRank  [32]byte   // a column's bit in far sets
+	farAll   int        // the far set of all columns
+	farRange [][2]int32 // by far set: its placements in the far block
+	farSeen  []uint32   // by far placement: the generation its bitset is from
+	farSlot  []int32    // ... and where it is in farX
+	farGen   uint32
+	farX     []uint64
+	sol      []byte
+	err      error
 }
 
-func newJoiner(n int, emit func([]byte) error) *joiner {
-	return &joiner{n: n, h: n / 2, all: uint32(1)<<n - 1, middle: -1, emit: emit, sol: make([]byte, n)}
+func newJoiner(n int, emit func([]byte) error, blocks *halfBlocks) *joiner {
+	return &joiner{n: n, h: n / 2, all: uint32(1)<<n - 1, middle: -1, emit: emit, sol: make([]byte, n), blocks: blocks}
 }
 
 func reverseBits(x uint32, n int) uint32 { return bits.Reverse32(x) >> (32 - n) }
@@ -212,7 +231,7 @@ func (j *joiner) join(m int, d uint32) {
 		return
 	}
 	j.weight = int64(len(syms))
-	j.setMiddle(m)
+	j.middle = m
 	j.tops(d)
 	if len(j.topL) == 0 {
 		return
@@ -225,24 +244,6 @@ func (j *joiner) middleBit() uint32 {
 		return 0
 	}
 	return 1 << j.middle
-}
-
-// setMiddle records the middle queen's attacks on the bottom half's rows
-// (the tops it attacks are those crossing the middle row at its column).
-func (j *joiner) setMiddle(m int) {
-	j.middle = m
-	j.blockBottom = [32]uint32{}
-	if m < 0 {
-		return
-	}
-	for y := 0; y < j.h; y++ {
-		if k := y + 1; m+k < j.n { // k: distance from the middle row
-			j.blockBottom[y] |= 1 << (m + k)
-		}
-		if k := y + 1; m-k >= 0 {
-			j.blockBottom[y] |= 1 << (m - k)
-		}
-	}
 }
 
 // tops lists the placements of rows 0..h-1 using exactly the columns d
@@ -287,59 +288,73 @@ func (j *joiner) mirrorTops() {
 	}
 }
 
-// allTops lists the placements of rows 0..h-1 using exactly the columns d.
+// allTops lists the placements of rows 0..h-1 using exactly the columns d:
+// for each way to cut d into the columns of the upper block and those of
+// the lower one, the pairs of their placements that do not attack each
+// other.
 func (j *joiner) allTops(d uint32) {
 	j.cached, j.cachedD = true, d
-	h, all := j.h, j.all
+	all := j.all
+	up, low := j.blocks.upper, j.blocks.lower
+	shift := low.k // rows from below the upper block to below the lower one
 	tl, tr, cols := j.allL[:0], j.allR[:0], j.allCols[:0]
-	var free, left, down, right [32]uint32 // by row, indexed y&31 (no bounds checks)
-	var col [32]byte
 	nodes := int64(0)
-	y := 0
-	free[0] = d
-	for {
-		f := free[y&31]
-		if f == 0 {
-			if y == 0 {
-				break
+	// Every subset of d with up.k columns, as a submask of d.
+	for q := d; ; q = (q - 1) & d {
+		if bits.OnesCount32(q) == up.k {
+			uFrom, uTo := up.on(q)
+			lFrom, lTo := low.on(d ^ q)
+			lowAbove, lowBelow := low.above[lFrom:lTo], low.below[lFrom:lTo]
+			for u := uFrom; u < uTo; u++ {
+				ub := up.below[u]
+				nodes += int64(len(lowAbove))
+				if j.emit != nil {
+					for i, la := range lowAbove {
+						if ub&la == 0 {
+							cols = append(cols, up.cols[u*up.k:(u+1)*up.k]...)
+							cols = append(cols, low.cols[(lFrom+i)*low.k:(lFrom+i+1)*low.k]...)
+						}
+					}
+				}
+				// Append every pair, keep those that join: no branch to
+				// mispredict.
+				m := len(tl)
+				tl, tr = slices.Grow(tl, len(lowAbove)), slices.Grow(tr, len(lowAbove))
+				tl, tr = tl[:m+len(lowAbove)], tr[:m+len(lowAbove)]
+				ul, ur := uint32(ub)<<shift&all, uint32(ub>>32)>>shift
+				for i, la := range lowAbove {
+					lb := lowBelow[i]
+					tl[m], tr[m] = ul|uint32(lb), ur|uint32(lb>>32)
+					x := ub & la
+					m += int((x|-x)>>63) ^ 1
+				}
+				tl, tr = tl[:m], tr[:m]
 			}
-			y--
-			continue
 		}
-		bit := f & -f
-		free[y&31] = f ^ bit
-		nodes++
-		col[y&31] = byte(bits.TrailingZeros32(bit))
-		l, dn, r := (left[y&31]|bit)<<1&all, down[y&31]|bit, (right[y&31]|bit)>>1
-		if y == h-1 {
-			tl, tr = append(tl, l), append(tr, r)
-			if j.emit != nil {
-				cols = append(cols, col[:h]...)
-			}
-			continue
+		if q == 0 {
+			break
 		}
-		// The last row of the half must keep a free square.
-		if k := uint(h - 2 - y); d&^(l<<k|dn|r>>k) == 0 {
-			continue
-		}
-		y++
-		left[y&31], down[y&31], right[y&31] = l, dn, r
-		free[y&31] = d &^ (l | dn | r)
 	}
 	j.allL, j.allR, j.allCols = tl, tr, cols
 	j.nodes += nodes
 }
 
 // buildCrossings fills the bitsets of boundary crossings of the kept tops
-// (bit i stands for top kept[i]).
+// (bit i stands for top kept[i]). A bottom queen's diagonals may cross the
+// boundary row off the board: those squares get empty bitsets, so that
+// meets needs no range checks.
 func (j *joiner) buildCrossings() {
-	n, w := j.n, (len(j.kept)+63)/64
+	n, w, pad := j.n, (len(j.kept)+63)/64, j.h+1
 	j.words = w
-	if cap(j.crossL) < 2*n*w {
-		j.crossL = make([]uint64, 2*n*w)
+	size := 2 * (n + pad) * w
+	if cap(j.crossL) < size {
+		j.crossL = make([]uint64, size)
 	}
-	j.crossL = j.crossL[:2*n*w]
-	j.crossR = j.crossL[n*w:]
+	j.crossL = j.crossL[:size]
+	j.crossR = j.crossL[(n+pad)*w:]
+	clear(j.crossL[:pad*w]) // down-right crossings left of the board
+	clear(j.crossR[n*w:])   // down-left crossings right of it
+	onL := j.crossL[pad*w:] // squares 0..n-1
 	// 64 tops at a time: one row of bits per top (down-right crossings in
 	// the low half, down-left in the high half), transposed into one row
 	// of bits per square.
@@ -351,16 +366,34 @@ func (j *joiner) buildCrossings() {
 		}
 		transpose64(&block)
 		for c := 0; c < n; c++ {
-			j.crossL[c*w+word] = block[c]
+			onL[c*w+word] = block[c]
 			j.crossR[c*w+word] = block[32+c]
 		}
 	}
 }
 
-// bottoms searches the bottom half over the columns cols, from the
-// boundary outward, and adds the weighted joins. The first row's queen is
-// placed apart: the tops it leaves become the (smaller) set of bits the
-// rows below work on.
+// meets gives the bitsets of the tops that a bottom queen in column c at
+// distance k from the boundary row attacks: those whose down-right
+// diagonal crosses it at c-k, and those whose down-left one crosses at c+k.
+func (j *joiner) meets(c, k int) (downRight, downLeft []uint64) {
+	w, pad := j.words, j.h+1
+	i, o := (c-k+pad)*w, (c+k)*w
+	return j.crossL[i : i+w], j.crossR[o : o+w]
+}
+
+// bottoms counts the joins of the tops with the bottom halves on the
+// columns cols, adding them weighted.
+//
+// The bottom's rows are cut in three: its first row (the boundary row, or
+// the row below the middle queen), the near rows (1..split-1) and the far
+// rows (split..h-1). The first row's queen is placed apart: the tops it
+// leaves become the (smaller) set of bits the rows below work on. The near
+// rows are searched from the boundary outward, filtering the tops row by
+// row. The far rows are not searched under each near placement: their
+// placements come from the precomputed block of that many rows on the
+// columns the near rows leave; each is checked against the queens above
+// by a mask test, and its tops' bitset (the tops it attacks) is built the
+// first time it is used under a first-row queen.
 func (j *joiner) bottoms(cols uint32) {
 	n, h, all := j.n, j.h, j.all
 	offset := 0 // distance from the boundary row of the bottom's first row
@@ -370,16 +403,20 @@ func (j *joiner) bottoms(cols uint32) {
 	if cap(j.kept) < len(j.topL) {
 		j.kept = make([]int32, len(j.topL))
 	}
+	j.farIndex(cols)
+	// The middle queen's diagonals on the bottom's first row (its column
+	// is not in cols).
+	ml, mr := j.middleBit()<<1&all, j.middleBit()>>1
 	var joins int64
-	first := cols &^ j.blockBottom[0]
+	first := cols &^ (ml | mr)
 	for first != 0 {
 		bit := first & -first
 		first ^= bit
 		j.nodes++
 		c := bits.TrailingZeros32(bit)
 		j.bottom[0] = byte(c)
-		l, down, r := (bit<<1)&all, bit, bit>>1
-		if k := uint(h - 2); cols&^(l<<k|down|r>>k|j.blockBottom[h-1]) == 0 {
+		l, down, r := (ml|bit)<<1&all, bit, (mr|bit)>>1
+		if k := uint(h - 2); cols&^(l<<k|down|r>>k) == 0 {
 			continue // the outermost row has no free square left
 		}
 		// Keep the tops whose diagonals do not cross the boundary where
@@ -403,15 +440,48 @@ func (j *joiner) bottoms(cols uint32) {
 		}
 		j.kept = kept[:m]
 		j.buildCrossings()
-		joins += j.descend(cols, offset, l, down, r)
+		joins += j.descend(cols, offset, l, down, r, 1<<j.farRank[c])
 	}
 	j.solutions += j.weight * joins
 }
 
-// descend searches the bottom rows below the first, the kept tops as the
-// bitsets' universe, and returns the joins.
-func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32) int64 {
-	n, h, w, all := j.n, j.h, j.words, j.all
+// farIndex numbers the columns of cols (bit i of a far set stands for the
+// i-th column of cols) and finds each set's placements in the far block.
+func (j *joiner) farIndex(cols uint32) {
+	far := j.blocks.far
+	var col [32]int
+	i := 0
+	for c := cols; c != 0; c &= c - 1 {
+		col[i] = bits.TrailingZeros32(c)
+		j.farRank[col[i]] = byte(i)
+		i++
+	}
+	sets := 1 << i
+	if cap(j.farRange) < sets {
+		j.farRange = make([][2]int32, sets)
+	}
+	j.farRange = j.farRange[:sets]
+	j.farAll = sets - 1
+	for set := range j.farRange {
+		j.farRange[set] = [2]int32{}
+		if bits.OnesCount(uint(set)) != far.k {
+			continue
+		}
+		var mask uint32
+		for s := set; s != 0; s &= s - 1 {
+			mask |= 1 << col[bits.TrailingZeros(uint(s))]
+		}
+		from, to := far.on(mask)
+		j.farRange[set] = [2]int32{int32(from), int32(to)}
+	}
+}
+
+// descend counts the joins of the bottoms whose first queen is placed
+// (masks l0, down0, r0 on the second row, its column's bit used0), the
+// kept tops as the bitsets' universe.
+func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32, used0 int) int64 {
+	h, w, all := j.h, j.words, j.all
+	split := h - j.blocks.far.k
 	if cap(j.left) < (h+1)*w {
 		j.left = make([]uint64, (h+1)*w)
 	}
@@ -422,11 +492,17 @@ func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32) int64 {
 	if r := len(j.kept) % 64; r != 0 {
 		left[2*w-1] = 1<<r - 1
 	}
+	j.newFarGeneration()
 	var joins int64
-	var search func(y int, l, down, r uint32)
-	search = func(y int, l, down, r uint32) {
-		free := cols &^ (l | down | r | j.blockBottom[y])
-		cur, next := left[y*w:(y+1)*w], left[(y+1)*w:(y+2)*w]
+	var search func(y int, l, down, r uint32, used int)
+	search = func(y int, l, down, r uint32, used int) {
+		cur := left[y*w : (y+1)*w]
+		if y == split {
+			joins += j.joinFar(cur, left[(y+1)*w:(y+2)*w], l, r, used, split+offset)
+			return
+		}
+		next := left[(y+1)*w : (y+2)*w]
+		free := cols &^ (l | down | r)
 		k := y + offset
 		for free != 0 {
 			bit := free & -free
@@ -434,62 +510,96 @@ func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32) int64 {
 			j.nodes++
 			c := bits.TrailingZeros32(bit)
 			j.bottom[y] = byte(c)
-			// The tops whose down-right diagonal crosses the boundary at
-			// c-k, or whose down-left one crosses it at c+k, meet this queen.
-			var alive uint64
-			switch dr, dl := c-k, c+k; {
-			case dr >= 0 && dl < n:
-				a, b := j.crossL[dr*w:(dr+1)*w], j.crossR[dl*w:(dl+1)*w]
-				if y == h-1 && j.emit == nil {
-					for i, v := range cur {
-						joins += int64(bits.OnesCount64(v &^ (a[i] | b[i])))
-					}
-					continue
-				}
-				for i, v := range cur {
-					v &^= a[i] | b[i]
-					next[i] = v
-					alive |= v
-				}
-			case dr >= 0:
-				a := j.crossL[dr*w : (dr+1)*w]
-				for i, v := range cur {
-					v &^= a[i]
-					next[i] = v
-					alive |= v
-				}
-			case dl < n:
-				b := j.crossR[dl*w : (dl+1)*w]
-				for i, v := range cur {
-					v &^= b[i]
-					next[i] = v
-					alive |= v
-				}
-			default:
-				copy(next, cur)
-				alive = 1
-			}
-			if alive == 0 {
-				continue
-			}
-			if y == h-1 {
-				for _, v := range next {
-					joins += int64(bits.OnesCount64(v))
-				}
-				if j.emit != nil {
-					j.emitJoins(next)
-				}
-				continue
-			}
+			// The outermost row must keep a free square. Checked before the
+			// tops are filtered: many nodes fail it.
 			nl, nd, nr := (l|bit)<<1&all, down|bit, (r|bit)>>1
-			if k := uint(h - 2 - y); cols&^(nl<<k|nd|nr>>k|j.blockBottom[h-1]) == 0 {
-				continue // the outermost row has no free square left
+			s := uint(h - 2 - y)
+			if cols&^(nl<<s|nd|nr>>s) == 0 {
+				continue
 			}
-			search(y+1, nl, nd, nr)
+			a, b := j.meets(c, k)
+			var alive uint64
+			for i, v := range cur {
+				v &^= a[i] | b[i]
+				next[i] = v
+				alive |= v
+			}
+			if alive != 0 {
+				search(y+1, nl, nd, nr, used|1<<j.farRank[c])
+			}
 		}
 	}
-	search(1, l0, down0, r0)
+	search(1, l0, down0, r0, used0)
 	return joins
+}
+
+// joinFar counts the joins of a placement of the near rows (the tops left
+// in cur, masks l and r on row split, its columns' bits used) with the far
+// placements on the columns left, whose first row is at distance k from
+// the boundary.
+func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, k int) int64 {
+	far := j.blocks.far
+	rng := j.farRange[j.farAll^used]
+	above := uint64(l) | uint64(r)<<32
+	var joins int64
+	for p, a := range far.above[rng[0]:rng[1]] {
+		j.nodes++
+		if a&above != 0 {
+			continue
+		}
+		x := j.farTops(int(rng[0])+p, k)
+		if j.emit == nil {
+			for i, v := range cur {
+				joins += int64(bits.OnesCount64(v &^ x[i]))
+			}
+			continue
+		}
+		copy(j.bottom[j.h-far.k:j.h], far.cols[(int(rng[0])+p)*far.k:])
+		for i, v := range cur {
+			scratch[i] = v &^ x[i]
+			joins += int64(bits.OnesCount64(scratch[i]))
+		}
+		j.emitJoins(scratch)
+	}
+	return joins
+}
+
+// newFarGeneration forgets the far placements' bitsets: the kept tops
+// changed.
+func (j *joiner) newFarGeneration() {
+	if j.farSeen == nil {
+		j.farSeen = make([]uint32, j.blocks.far.placements)
+		j.farSlot = make([]int32, j.blocks.far.placements)
+	}
+	j.farGen++
+	if j.farGen == 0 { // wrapped around: no stamp may look current
+		clear(j.farSeen)
+		j.farGen = 1
+	}
+	j.farX = j.farX[:0]
+}
+
+// farTops gives the bitset of the kept tops that far placement p attacks,
+// its first row at distance k from the boundary.
+func (j *joiner) farTops(p, k int) []uint64 {
+	w := j.words
+	if j.farSeen[p] == j.farGen {
+		s := int(j.farSlot[p])
+		return j.farX[s : s+w]
+	}
+	far := j.blocks.far
+	s := len(j.farX)
+	j.farSeen[p], j.farSlot[p] = j.farGen, int32(s)
+	j.farX = slices.Grow(j.farX, w)[:s+w]
+	x := j.farX[s : s+w]
+	clear(x)
+	for i, c := range far.cols[p*far.k : (p+1)*far.k] {
+		a, b := j.meets(int(c), k+i)
+		for i := range x {
+			x[i] |= a[i] | b[i]
+		}
+	}
+	return x
 }
 
 // emitJoins hands over the solutions joining the current bottom with the
@@ -628,7 +738,8 @@ type QueensCounter struct {
 
 // NewQueensCounter lists the units of queens:n.
 func NewQueensCounter(n int) QueensCounter {
-	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil) }}}
+	blocks := newHalfBlocks(n)
+	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil, blocks) }}}
 }
 
 // Keys identifies each unit, for saved counts.
@@ -686,7 +797,7 @@ func queensJoin(ctx context.Context, n, workers int, emit Emit) (Stats, error) {
 		c, err := CountQueensJoin(ctx, n, workers)
 		return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
 	}
-	j := newJoiner(n, emit)
+	j := newJoiner(n, emit, newHalfBlocks(n))
 	var st Stats
 	for _, u := range QueensJoinUnits(n) {
 		if err := ctx.Err(); err != nil {

@@ -32,7 +32,7 @@ func TestTranspose64(t *testing.T) {
 func TestJoinUnitsStandForEveryJoin(t *testing.T) {
 	for n := 4; n <= 17; n++ {
 		var weighted int64
-		j := newJoiner(n, nil)
+		j := newJoiner(n, nil, nil)
 		for _, u := range QueensJoinUnits(n) {
 			for _, k := range u.Keys {
 				syms, smallest := j.images(k.M, k.D)
@@ -54,6 +54,68 @@ func TestJoinUnitsStandForEveryJoin(t *testing.T) {
 		}
 		if weighted != want {
 			t.Errorf("queens:%d: the units stand for %d joins, there are %d", n, weighted, want)
+		}
+	}
+}
+
+// TestRowBlocks checks the block tables against a plain search: every
+// placement of k queens on k rows is listed once, under its column set,
+// with the masks its joins are tested by.
+func TestRowBlocks(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{4, 1}, {5, 2}, {8, 3}, {9, 4}, {12, 4}, {13, 3}} {
+		b := newRowBlocks(tc.n, tc.k)
+		// A plain search for the placements, as column lists.
+		want := map[string]bool{}
+		var place func(cols []byte)
+		place = func(cols []byte) {
+			if len(cols) == tc.k {
+				want[string(cols)] = true
+				return
+			}
+			for c := 0; c < tc.n; c++ {
+				ok := true
+				for y, q := range cols {
+					d := len(cols) - y
+					ok = ok && int(q) != c && int(q)+d != c && int(q)-d != c
+				}
+				if ok {
+					place(append(cols, byte(c)))
+				}
+			}
+		}
+		place(nil)
+		if b.placements != len(want) {
+			t.Fatalf("queens:%d, %d rows: %d placements listed, a plain search finds %d", tc.n, tc.k, b.placements, len(want))
+		}
+		seen := map[string]bool{}
+		for set, r := range b.bySet {
+			for p := int(r[0]); p < int(r[1]); p++ {
+				cols := b.cols[p*tc.k : (p+1)*tc.k]
+				var gotSet, below, above uint64
+				for y, c := range cols {
+					gotSet |= 1 << c
+					// Its diagonals on the row below the block, and where a
+					// queen on the first row sits to attack it.
+					if d := tc.k - y; int(c)+d < tc.n {
+						below |= 1 << (int(c) + d)
+					}
+					if d := tc.k - y; int(c)-d >= 0 {
+						below |= 1 << (32 + int(c) - d)
+					}
+					if int(c)-y >= 0 {
+						above |= 1 << (int(c) - y)
+					}
+					if int(c)+y < tc.n {
+						above |= 1 << (32 + int(c) + y)
+					}
+				}
+				key := string(cols)
+				if !want[key] || seen[key] || gotSet != uint64(set) || b.below[p] != below || b.above[p] != above {
+					t.Fatalf("queens:%d, %d rows: placement %v under set %b: listed twice, not a placement, or masks %x %x (want %x %x)",
+						tc.n, tc.k, cols, set, b.below[p], b.above[p], below, above)
+				}
+				seen[key] = true
+			}
 		}
 	}
 }
