@@ -139,7 +139,7 @@ type joiner struct {
 	allL, allR []uint32 // the same for all tops of cachedD, middle queen or not
 	allCols    []byte
 	cached     bool
-	blocks     *halfBlocks // the tops' two blocks of rows
+	blocks     *halfBlocks // the blocks of rows both halves are made of
 	cachedD    uint32
 	words      int      // 64-bit words per bitset: one bit per top
 	crossL     []uint64 // n bitsets: the tops whose down-right diagonal crosses square c
@@ -344,7 +344,7 @@ func (j *joiner) allTops(d uint32) {
 // boundary row off the board: those squares get empty bitsets, so that
 // meets needs no range checks.
 func (j *joiner) buildCrossings() {
-	n, w, pad := j.n, (len(j.kept)+63)/64, j.h+1
+	n, w, pad := j.n, (len(j.kept)+63)/64, j.pad()
 	j.words = w
 	size := 2 * (n + pad) * w
 	if cap(j.crossL) < size {
@@ -372,11 +372,15 @@ func (j *joiner) buildCrossings() {
 	}
 }
 
+// pad is the number of empty bitsets beside the board in crossL and
+// crossR: a bottom queen is at most h-1+offset <= h rows from the boundary.
+func (j *joiner) pad() int { return j.h }
+
 // meets gives the bitsets of the tops that a bottom queen in column c at
 // distance k from the boundary row attacks: those whose down-right
 // diagonal crosses it at c-k, and those whose down-left one crosses at c+k.
 func (j *joiner) meets(c, k int) (downRight, downLeft []uint64) {
-	w, pad := j.words, j.h+1
+	w, pad := j.words, j.pad()
 	i, o := (c-k+pad)*w, (c+k)*w
 	return j.crossL[i : i+w], j.crossR[o : o+w]
 }
@@ -477,8 +481,8 @@ func (j *joiner) farIndex(cols uint32) {
 }
 
 // descend counts the joins of the bottoms whose first queen is placed
-// (masks l0, down0, r0 on the second row, its column's bit used0), the
-// kept tops as the bitsets' universe.
+// (masks l0, down0, r0 on the second row; used0, its column as a far set),
+// the kept tops as the bitsets' universe.
 func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32, used0 int) int64 {
 	h, w, all := j.h, j.words, j.all
 	split := h - j.blocks.far.k
@@ -498,7 +502,7 @@ func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32, used0 in
 	search = func(y int, l, down, r uint32, used int) {
 		cur := left[y*w : (y+1)*w]
 		if y == split {
-			joins += j.joinFar(cur, left[(y+1)*w:(y+2)*w], l, r, used, split+offset)
+			joins += j.joinFar(cur, left[(y+1)*w:(y+2)*w], l, r, used, split, offset)
 			return
 		}
 		next := left[(y+1)*w : (y+2)*w]
@@ -534,10 +538,9 @@ func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32, used0 in
 }
 
 // joinFar counts the joins of a placement of the near rows (the tops left
-// in cur, masks l and r on row split, its columns' bits used) with the far
-// placements on the columns left, whose first row is at distance k from
-// the boundary.
-func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, k int) int64 {
+// in cur, masks l and r on row split, its columns as a far set used) with
+// the far placements on the columns left.
+func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, split, offset int) int64 {
 	far := j.blocks.far
 	rng := j.farRange[j.farAll^used]
 	above := uint64(l) | uint64(r)<<32
@@ -547,14 +550,14 @@ func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, k int) int64 
 		if a&above != 0 {
 			continue
 		}
-		x := j.farTops(int(rng[0])+p, k)
+		x := j.farTops(int(rng[0])+p, split+offset)
 		if j.emit == nil {
 			for i, v := range cur {
 				joins += int64(bits.OnesCount64(v &^ x[i]))
 			}
 			continue
 		}
-		copy(j.bottom[j.h-far.k:j.h], far.cols[(int(rng[0])+p)*far.k:])
+		copy(j.bottom[split:j.h], far.cols[(int(rng[0])+p)*far.k:])
 		for i, v := range cur {
 			scratch[i] = v &^ x[i]
 			joins += int64(bits.OnesCount64(scratch[i]))
@@ -593,8 +596,8 @@ func (j *joiner) farTops(p, k int) []uint64 {
 	j.farX = slices.Grow(j.farX, w)[:s+w]
 	x := j.farX[s : s+w]
 	clear(x)
-	for i, c := range far.cols[p*far.k : (p+1)*far.k] {
-		a, b := j.meets(int(c), k+i)
+	for row, c := range far.cols[p*far.k : (p+1)*far.k] {
+		a, b := j.meets(int(c), k+row)
 		for i := range x {
 			x[i] |= a[i] | b[i]
 		}

@@ -119,3 +119,23 @@ func TestRowBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinUnitsIndependent checks that a unit's counts do not depend on
+// what its joiner did before (cached tops, far bitsets): each unit is
+// counted by a fresh joiner and by one that did the other units in
+// reverse order.
+func TestJoinUnitsIndependent(t *testing.T) {
+	for n := 4; n <= 12; n++ {
+		blocks := newHalfBlocks(n)
+		units := QueensJoinUnits(n)
+		reused := newJoiner(n, nil, blocks)
+		for i := len(units) - 1; i >= 0; i-- {
+			wantSolutions, wantNodes := newJoiner(n, nil, blocks).countUnit(units[i])
+			solutions, nodes := reused.countUnit(units[i])
+			if solutions != wantSolutions || nodes != wantNodes {
+				t.Fatalf("queens:%d unit %d: %d solutions, %d nodes after other units; %d, %d alone",
+					n, i, solutions, nodes, wantSolutions, wantNodes)
+			}
+		}
+	}
+}
