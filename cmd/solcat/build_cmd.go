@@ -279,13 +279,15 @@ func buildStopped(e *env, p canon.Puzzle, w *catalog.Writer, err error, what str
 	if !strings.HasPrefix(msg, p.String()) {
 		err = fmt.Errorf("%s: %w", p, err)
 	}
+	// A bug or a full disk is named even when an interrupt came at the
+	// same time: it is what the user has to act on.
 	switch {
-	case e.ctx.Err() != nil: // the driver may report a cancelled context as a closed statement
-		return fmt.Errorf("interrupted: %s; run the same command to resume", saved)
 	case strings.Contains(msg, "this is a bug"):
 		return err // says itself what was stored
 	case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full"):
 		return fmt.Errorf("%w; %s: free disk space (or raise the file size limit) and run the same command to resume", err, saved)
+	case e.ctx.Err() != nil: // the driver may report a cancelled context as a closed statement
+		return fmt.Errorf("interrupted: %s; run the same command to resume", saved)
 	}
 	return fmt.Errorf("%w; %s: run the same command to resume once the cause is fixed", err, saved)
 }
