@@ -36,77 +36,14 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		return t.verifyClasses(ctx, problem)
 	}
 	hash := catalog.NewContentHash()
-	canonicalizer := canon.NewCanonicalizer(p)
-
-	// Classes: IDs 1, 2, ... with canonical forms in increasing order.
-	var forms [][]byte
-	var orbits []int
-	var orbitCounts [9]int64
-	var prev []byte
-	err := each(ctx, t.db, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
-		if c.ID != int64(len(forms)+1) {
-			problem("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, len(forms)+1)
-		}
-		if err := p.Check(c.Canonical); err != nil {
-			problem("class %d: canonical form is not a solution: %v", c.ID, err)
-		} else if f := canonicalizer.Canonical(c.Canonical); !bytes.Equal(f.Canonical, c.Canonical) || f.Orbit != c.Orbit {
-			problem("class %d: stored form is not canonical or its orbit %d is wrong (computed %d)", c.ID, c.Orbit, f.Orbit)
-		}
-		if want := p.Properties(c.Canonical).Stored(); p.Check(c.Canonical) == nil && c.Props != want {
-			hint := ""
-			if c.Props.DudeneyOf() == 0 && want.DudeneyOf() != 0 {
-				hint = fmt.Sprintf(" (built before Dudeney groups were stored: rebuild with 'solcat build %s --force')", p)
-			}
-			problem("class %d: properties %s stored, %s computed%s", c.ID, c.Props, want, hint)
-		}
-		if prev != nil && bytes.Compare(c.Canonical, prev) <= 0 {
-			problem("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1)
-		}
-		prev = c.Canonical
-		forms = append(forms, c.Canonical)
-		orbits = append(orbits, c.Orbit)
-		if c.Orbit == 1 || c.Orbit == 2 || c.Orbit == 4 || c.Orbit == 8 {
-			orbitCounts[c.Orbit]++
-		}
-		hash.AddClass(c.Canonical, c.Orbit)
-		return nil
-	})
+	classes, err := t.verifyClassRows(ctx, hash, problem)
 	if err != nil {
 		return err
 	}
+	forms, orbits, orbitCounts := classes.forms, classes.orbits, classes.orbitCounts
 
 	// Solutions: IDs 1, 2, ... in increasing order, each in its class.
-	members := make([]int, len(forms))
-	var count, lastID int64
-	prev = nil
-	err = t.eachStored(ctx, func(err error) { problem("%v", err) }, func(s Solution) error {
-		count++
-		if s.ID != lastID+1 {
-			problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1)
-		}
-		lastID = s.ID
-		if err := p.Check(s.Cells); err != nil {
-			problem("solution %d: not a solution: %v", s.ID, err)
-		} else {
-			f := canonicalizer.Canonical(s.Cells)
-			switch {
-			case s.ClassID < 1 || s.ClassID > int64(len(forms)):
-				problem("solution %d: class %d does not exist", s.ID, s.ClassID)
-			case !bytes.Equal(f.Canonical, forms[s.ClassID-1]):
-				problem("solution %d: stored in class %d, but its canonical form is not that class's", s.ID, s.ClassID)
-			case f.From != s.Symmetry:
-				problem("solution %d: symmetry %s stored, %s computed", s.ID, s.Symmetry, f.From)
-			default:
-				members[s.ClassID-1]++
-			}
-		}
-		if prev != nil && bytes.Compare(s.Cells, prev) <= 0 {
-			problem("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID)
-		}
-		prev = append(prev[:0], s.Cells...) // s.Cells is gone with its block
-		hash.AddSolution(s.Cells, s.ClassID, int(s.Symmetry))
-		return nil
-	})
+	members, count, err := t.verifySolutions(ctx, forms, hash, problem)
 	if err != nil {
 		return err
 	}
@@ -118,8 +55,8 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	switch {
 	case count != rec.Solutions:
 		problem("%d solutions stored, %d recorded", count, rec.Solutions)
-	case int64(len(forms)) != rec.Classes:
-		problem("%d classes stored, %d recorded", len(forms), rec.Classes)
+	case int64(forms.len()) != rec.Classes:
+		problem("%d classes stored, %d recorded", forms.len(), rec.Classes)
 	case orbitCounts != rec.Orbits():
 		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits())
 	}
@@ -127,6 +64,258 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
 	}
 	return nil
+}
+
+// storedForms holds the classes' canonical forms one after the other.
+type storedForms struct {
+	bytes []byte
+	ends  []int // where form i+1 ends (a damaged one may be short)
+}
+
+func (f *storedForms) add(form []byte) {
+	f.bytes = append(f.bytes, form...)
+	f.ends = append(f.ends, len(f.bytes))
+}
+
+func (f *storedForms) len() int { return len(f.ends) }
+
+// of gives class id's form (IDs from 1).
+func (f *storedForms) of(id int64) []byte {
+	start := 0
+	if id > 1 {
+		start = f.ends[id-2]
+	}
+	return f.bytes[start:f.ends[id-1]]
+}
+
+// verifiedClasses is what the class rows' check keeps for the solutions'.
+type verifiedClasses struct {
+	forms       storedForms
+	orbits      []int
+	orbitCounts [9]int64
+}
+
+// verifyClassRows checks the class rows: IDs 1, 2, ... with canonical forms
+// in increasing order (read in order on one goroutine, with the hash), each
+// form a solution, canonical, with its orbit and properties (checked in
+// batches on every core).
+func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, problem func(string, ...any)) (*verifiedClasses, error) {
+	p := t.Puzzle
+	v := &verifiedClasses{}
+	read := func(ctx context.Context, send func(*verifyBatch) error) error {
+		b := &verifyBatch{}
+		var prev []byte
+		err := each(ctx, t.db, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
+			if want := int64(v.forms.len() + 1); c.ID != want {
+				b.problems = append(b.problems, fmt.Sprintf("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, want))
+			}
+			if prev != nil && bytes.Compare(c.Canonical, prev) <= 0 {
+				b.problems = append(b.problems, fmt.Sprintf("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1))
+			}
+			prev = c.Canonical
+			v.forms.add(c.Canonical)
+			v.orbits = append(v.orbits, c.Orbit)
+			if c.Orbit == 1 || c.Orbit == 2 || c.Orbit == 4 || c.Orbit == 8 {
+				v.orbitCounts[c.Orbit]++
+			}
+			hash.AddClass(c.Canonical, c.Orbit)
+			b.add(c.ID, c.Canonical, int64(c.Orbit), canon.Symmetry(0), c.Props)
+			if len(b.ids) == verifyBatchSize {
+				err := send(b)
+				b = &verifyBatch{}
+				return err
+			}
+			return nil
+		})
+		if err == nil && (len(b.ids) > 0 || len(b.problems) > 0) {
+			err = send(b)
+		}
+		return err
+	}
+	check := func() func(*verifyBatch) {
+		canonicalizer := canon.NewCanonicalizer(p)
+		return func(b *verifyBatch) {
+			b.each(func(id int64, form []byte, orbit int64, _ canon.Symmetry, props canon.Property) {
+				if err := p.Check(form); err != nil {
+					b.report("class %d: canonical form is not a solution: %v", id, err)
+					return
+				}
+				if f := canonicalizer.Canonical(form); !bytes.Equal(f.Canonical, form) || int64(f.Orbit) != orbit {
+					b.report("class %d: stored form is not canonical or its orbit %d is wrong (computed %d)", id, orbit, f.Orbit)
+				}
+				if want := p.Properties(form).Stored(); props != want {
+					hint := ""
+					if props.DudeneyOf() == 0 && want.DudeneyOf() != 0 {
+						hint = fmt.Sprintf(" (built before Dudeney groups were stored: rebuild with 'solcat build %s --force')", p)
+					}
+					b.report("class %d: properties %s stored, %s computed%s", id, props, want, hint)
+				}
+			})
+		}
+	}
+	return v, inBatches(ctx, read, check, func(b *verifyBatch) { b.reportAll(problem) })
+}
+
+// verifySolutions checks the stored solutions against the classes' forms
+// and adds them to the hash, returning each class's members and the number
+// of solutions: IDs, order and hash on one goroutine reading in ID order;
+// the rules, canonical form, class and symmetry in batches on every core.
+func (t *Target) verifySolutions(ctx context.Context, forms storedForms, hash *catalog.ContentHash, problem func(string, ...any)) ([]int, int64, error) {
+	p := t.Puzzle
+	var count int64
+	read := func(ctx context.Context, send func(*verifyBatch) error) error {
+		b := &verifyBatch{}
+		var lastID int64
+		var prev []byte
+		err := t.eachStored(ctx, func(err error) { b.problems = append(b.problems, err.Error()) }, func(s Solution) error {
+			count++
+			if s.ID != lastID+1 {
+				b.problems = append(b.problems, fmt.Sprintf("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1))
+			}
+			lastID = s.ID
+			if prev != nil && bytes.Compare(s.Cells, prev) <= 0 {
+				b.problems = append(b.problems, fmt.Sprintf("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID))
+			}
+			prev = append(prev[:0], s.Cells...) // s.Cells is gone with its block
+			hash.AddSolution(s.Cells, s.ClassID, int(s.Symmetry))
+			b.add(s.ID, s.Cells, s.ClassID, s.Symmetry, 0)
+			if len(b.ids) == verifyBatchSize {
+				err := send(b)
+				b = &verifyBatch{}
+				return err
+			}
+			return nil
+		})
+		if err == nil && (len(b.ids) > 0 || len(b.problems) > 0) {
+			err = send(b)
+		}
+		return err
+	}
+	check := func() func(*verifyBatch) {
+		canonicalizer := canon.NewCanonicalizer(p)
+		return func(b *verifyBatch) {
+			b.each(func(id int64, cells []byte, class int64, symmetry canon.Symmetry, _ canon.Property) {
+				if err := p.Check(cells); err != nil {
+					b.report("solution %d: not a solution: %v", id, err)
+					return
+				}
+				f := canonicalizer.Canonical(cells)
+				switch {
+				case class < 1 || class > int64(forms.len()):
+					b.report("solution %d: class %d does not exist", id, class)
+				case !bytes.Equal(f.Canonical, forms.of(class)):
+					b.report("solution %d: stored in class %d, but its canonical form is not that class's", id, class)
+				case f.From != symmetry:
+					b.report("solution %d: symmetry %s stored, %s computed", id, symmetry, f.From)
+				default:
+					b.found = append(b.found, class)
+				}
+			})
+		}
+	}
+	members := make([]int, forms.len())
+	err := inBatches(ctx, read, check, func(b *verifyBatch) {
+		b.reportAll(problem)
+		for _, class := range b.found {
+			members[class-1]++
+		}
+	})
+	return members, count, err
+}
+
+const verifyBatchSize = 1 << 14
+
+// A verifyBatch is a run of class or solution rows, read in ID order and
+// checked on another goroutine.
+type verifyBatch struct {
+	ids      []int64
+	cells    []byte           // the rows' forms or cells one after the other
+	ends     []int            // where each ends in cells (a damaged one may be short)
+	numbers  []int64          // classes: the orbit; solutions: the class ID
+	syms     []canon.Symmetry // solutions: the symmetry
+	props    []canon.Property // classes: the properties
+	problems []string         // found while reading: IDs, order, damage
+	checked  []string         // found by the check
+	found    []int64          // solutions: the class of each found in its class
+}
+
+func (b *verifyBatch) add(id int64, cells []byte, number int64, sym canon.Symmetry, props canon.Property) {
+	b.ids = append(b.ids, id)
+	b.cells = append(b.cells, cells...)
+	b.ends = append(b.ends, len(b.cells))
+	b.numbers, b.syms, b.props = append(b.numbers, number), append(b.syms, sym), append(b.props, props)
+}
+
+func (b *verifyBatch) each(fn func(id int64, cells []byte, number int64, sym canon.Symmetry, props canon.Property)) {
+	start := 0
+	for i, id := range b.ids {
+		fn(id, b.cells[start:b.ends[i]], b.numbers[i], b.syms[i], b.props[i])
+		start = b.ends[i]
+	}
+}
+
+func (b *verifyBatch) report(format string, args ...any) {
+	b.checked = append(b.checked, fmt.Sprintf(format, args...))
+}
+
+// reportAll hands over the batch's problems: those found reading, then
+// those the check found.
+func (b *verifyBatch) reportAll(problem func(string, ...any)) {
+	for _, m := range append(b.problems, b.checked...) {
+		problem("%s", m)
+	}
+}
+
+// inBatches runs read on one goroutine, which sends batches in order; each
+// batch is checked on one of one goroutine per core (newCheck gives each
+// goroutine its check), then handed to done in the order sent, from one
+// goroutine: what done does cannot depend on the number of cores.
+func inBatches[B any](ctx context.Context, read func(ctx context.Context, send func(B) error) error, newCheck func() func(B), done func(B)) error {
+	type item struct {
+		batch   B
+		checked chan struct{}
+	}
+	workers := runtime.NumCPU()
+	work := make(chan item, workers)
+	inOrder := make(chan item, 2*workers+2)
+	g, gctx := errgroup.WithContext(ctx)
+	for range workers {
+		g.Go(func() error {
+			check := newCheck()
+			for it := range work {
+				check(it.batch)
+				close(it.checked)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(work)
+		defer close(inOrder)
+		return read(gctx, func(b B) error {
+			it := item{b, make(chan struct{})}
+			for _, ch := range []chan item{inOrder, work} {
+				select {
+				case ch <- it:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	})
+	g.Go(func() error {
+		for it := range inOrder {
+			select {
+			case <-it.checked:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			done(it.batch)
+		}
+		return nil
+	})
+	return g.Wait()
 }
 
 // eachStored calls fn for every stored solution in ID order, without

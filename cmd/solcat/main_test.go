@@ -1036,3 +1036,41 @@ func TestSchemaFixtureStillWorks(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyReportsInOrder damages two solutions of queens:13 that are
+// checked in different batches, and checks that verify names them in ID
+// order, the same way on every run.
+func TestVerifyReportsInOrder(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "q13.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:13"); code != 0 {
+		t.Fatal(errOut)
+	}
+	cat, err := catalog.Create(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int{70000, 5} {
+		// The solution's 13 bytes become 0, 1, ..., 12: no longer a solution.
+		_, err := cat.DB().ExecContext(ctx, `UPDATE solution_blocks_queens_13
+			SET cells = CAST(substr(cells, 1, (?1 - first_id) * 13) || x'000102030405060708090a0b0c' || substr(cells, (?1 - first_id) * 13 + 14) AS BLOB)
+			WHERE first_id = (SELECT max(first_id) FROM solution_blocks_queens_13 WHERE first_id <= ?1)`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat.Close()
+	var first string
+	for run := range 3 {
+		code, out, _ := solcatDB(db, "verify")
+		five, far := strings.Index(out, "solution 5: not a solution"), strings.Index(out, "solution 70000: not a solution")
+		if code != 1 || five < 0 || far < five {
+			t.Fatalf("verify (exit %d) does not name solutions 5 and 70000 in that order:\n%s", code, out)
+		}
+		if run == 0 {
+			first = out
+		} else if out != first {
+			t.Fatalf("verify's report changed between runs:\n%s\n---\n%s", first, out)
+		}
+	}
+}
