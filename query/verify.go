@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -342,80 +341,59 @@ func (t *Target) eachStored(ctx context.Context, damaged func(error), fn func(So
 // (which for order 5, where no square is fixed by a symmetry, is a class of
 // exactly 8), properties as computed, the counts and the content hash. The
 // reading and hashing run in order on one goroutine; the checks of the
-// squares on one per core.
+// squares in batches on every core.
 func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
 	p, rec := t.Puzzle, t.Record
 	hash := catalog.NewContentHash()
-	type batch struct {
-		first int64
-		forms []byte // 25 bytes a class
-		props []canon.Property
-	}
-	batches := make(chan batch, 4)
-	var mu sync.Mutex
-	report := func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		problem(format, args...)
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	for w := 0; w < runtime.NumCPU(); w++ {
-		g.Go(func() error {
-			for b := range batches {
-				for k := range b.props {
-					id, form := b.first+int64(k), b.forms[25*k:25*k+25]
-					if err := p.Check(form); err != nil {
-						report("class %d: canonical form is not a solution: %v", id, err)
-						continue
-					}
-					if form[0] > form[4] || form[0] > form[20] || form[0] > form[24] || form[1] > form[5] {
-						report("class %d: stored form is not in Frénicle's standard form", id)
-					}
-					want := enumerate.Magic5FormProperties((*[25]byte)(form))
-					if form[12] == 13 {
-						want = p.Properties(form).Stored() // the general computation, where properties are possible
-					}
-					if b.props[k] != want {
-						report("class %d: properties %s stored, %s computed", id, b.props[k], want)
-					}
-				}
-			}
-			return nil
-		})
-	}
 	var count int64
-	g.Go(func() error {
-		defer close(batches)
+	read := func(ctx context.Context, send func(*verifyBatch) error) error {
+		b := &verifyBatch{}
 		var prev []byte
-		b := batch{first: 1}
-		err := t.classRows(gctx, 1, math.MaxInt64, Filter{}, func(c classRow) error {
+		err := t.classRows(ctx, 1, math.MaxInt64, Filter{}, func(c classRow) error {
 			count++
 			if c.ID != count {
-				report("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, count)
+				b.problems = append(b.problems, fmt.Sprintf("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, count))
 			}
 			if prev != nil && bytes.Compare(c.Form, prev) <= 0 {
-				report("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1)
+				b.problems = append(b.problems, fmt.Sprintf("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1))
 			}
 			prev = append(prev[:0], c.Form...)
 			packed := canon.Pack25((*[25]byte)(c.Form))
 			hash.AddClass(packed.Bytes(), 8)
-			b.forms, b.props = append(b.forms, c.Form...), append(b.props, c.Props)
-			if len(b.props) == 1<<14 {
-				select {
-				case batches <- b:
-				case <-gctx.Done():
-					return gctx.Err()
-				}
-				b = batch{first: c.ID + 1}
+			b.add(c.ID, c.Form, 8, 0, c.Props)
+			if len(b.ids) == verifyBatchSize {
+				err := send(b)
+				b = &verifyBatch{}
+				return err
 			}
 			return nil
 		})
-		if err == nil && len(b.props) > 0 {
-			batches <- b
+		if err == nil && (len(b.ids) > 0 || len(b.problems) > 0) {
+			err = send(b)
 		}
 		return err
-	})
-	if err := g.Wait(); err != nil {
+	}
+	check := func() func(*verifyBatch) {
+		return func(b *verifyBatch) {
+			b.each(func(id int64, form []byte, _ int64, _ canon.Symmetry, props canon.Property) {
+				if err := p.Check(form); err != nil {
+					b.report("class %d: canonical form is not a solution: %v", id, err)
+					return
+				}
+				if form[0] > form[4] || form[0] > form[20] || form[0] > form[24] || form[1] > form[5] {
+					b.report("class %d: stored form is not in Frénicle's standard form", id)
+				}
+				want := enumerate.Magic5FormProperties((*[25]byte)(form))
+				if form[12] == 13 {
+					want = p.Properties(form).Stored() // the general computation, where properties are possible
+				}
+				if props != want {
+					b.report("class %d: properties %s stored, %s computed", id, props, want)
+				}
+			})
+		}
+	}
+	if err := inBatches(ctx, read, check, func(b *verifyBatch) { b.reportAll(problem) }); err != nil {
 		return err
 	}
 	// Rows the scan above cannot see: blocks or properties past the last class.

@@ -261,6 +261,24 @@ func TestMagic5StoredSample(t *testing.T) {
 	if code, out, errOut := solcatDB(whole, "verify", "magic:5"); code != 1 || !strings.Contains(out, "differ from the published") || !strings.Contains(errOut, " 1 problem(s) found") {
 		t.Errorf("verify: exit %d, %q %q", code, out, errOut)
 	}
+	// Changed properties are named, the same way on every run.
+	cat, err := catalog.Create(context.Background(), whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tampered int64
+	if err := cat.DB().QueryRow("UPDATE props_magic_5 SET props = (props | 1) - (props & 1) WHERE id = (SELECT min(id) FROM props_magic_5) RETURNING id").Scan(&tampered); err != nil {
+		t.Fatal(err)
+	}
+	cat.Close()
+	var first string
+	for run := range 2 {
+		code, out, _ := solcatDB(whole, "verify", "magic:5")
+		if code != 1 || !strings.Contains(out, fmt.Sprintf("class %d: properties", tampered)) || run > 0 && out != first {
+			t.Errorf("verify after changing class %d's properties: exit %d\n%s", tampered, code, out)
+		}
+		first = out
+	}
 }
 
 // TestMagic5StopBetweenPhases cancels the build right after the class
