@@ -18,11 +18,10 @@ type rowBlocks struct {
 	// the block (down-right, down-left), where a queen above the block
 	// would have to cross the block's first row to attack one of them
 	// (down-right, down-left), and its columns (k bytes, top row first).
-	below      []uint64 // down-right | down-left<<32
-	above      []uint64 // the same
-	cols       []byte
-	bySet      map[uint32][2]int32 // column set -> placements [from, to)
-	placements int
+	below []uint64 // down-right | down-left<<32
+	above []uint64 // the same
+	cols  []byte
+	bySet map[uint32][2]int32 // column set -> placements [from, to)
 }
 
 // newRowBlocks lists the k-row placements of queens:n.
@@ -58,7 +57,7 @@ func newRowBlocks(n, k int) *rowBlocks {
 	}
 	place(0, 0, 0, 0)
 	slices.SortStableFunc(list, func(a, b placement) int { return cmp.Compare(a.set, b.set) })
-	b := &rowBlocks{n: n, k: k, bySet: map[uint32][2]int32{}, placements: len(list)}
+	b := &rowBlocks{n: n, k: k, bySet: map[uint32][2]int32{}}
 	b.below = make([]uint64, len(list))
 	b.above = make([]uint64, len(list))
 	b.cols = make([]byte, len(list)*k)
@@ -75,6 +74,9 @@ func newRowBlocks(n, k int) *rowBlocks {
 	}
 	return b
 }
+
+// placements is the number of placements listed.
+func (b *rowBlocks) placements() int { return len(b.below) }
 
 // on gives the range of placements using exactly the columns set.
 func (b *rowBlocks) on(set uint32) (from, to int) {

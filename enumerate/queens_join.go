@@ -571,8 +571,8 @@ func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, split, offset
 // changed.
 func (j *joiner) newFarGeneration() {
 	if j.farSeen == nil {
-		j.farSeen = make([]uint32, j.blocks.far.placements)
-		j.farSlot = make([]int32, j.blocks.far.placements)
+		j.farSeen = make([]uint32, j.blocks.far.placements())
+		j.farSlot = make([]int32, j.blocks.far.placements())
 	}
 	j.farGen++
 	if j.farGen == 0 { // wrapped around: no stamp may look current

@@ -84,8 +84,8 @@ func TestRowBlocks(t *testing.T) {
 			}
 		}
 		place(nil)
-		if b.placements != len(want) {
-			t.Fatalf("queens:%d, %d rows: %d placements listed, a plain search finds %d", tc.n, tc.k, b.placements, len(want))
+		if b.placements() != len(want) {
+			t.Fatalf("queens:%d, %d rows: %d placements listed, a plain search finds %d", tc.n, tc.k, b.placements(), len(want))
 		}
 		seen := map[string]bool{}
 		for set, r := range b.bySet {

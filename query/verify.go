@@ -102,15 +102,10 @@ func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash,
 	p := t.Puzzle
 	v := &verifiedClasses{}
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
-		b := &verifyBatch{}
+		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev []byte
-		err := each(ctx, t.db, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
-			if want := int64(v.forms.len() + 1); c.ID != want {
-				b.problems = append(b.problems, fmt.Sprintf("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, want))
-			}
-			if prev != nil && bytes.Compare(c.Canonical, prev) <= 0 {
-				b.problems = append(b.problems, fmt.Sprintf("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1))
-			}
+		return r.flush(each(ctx, t.db, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
+			r.classInOrder(c.ID, int64(v.forms.len()+1), c.Canonical, prev)
 			prev = c.Canonical
 			v.forms.add(c.Canonical)
 			v.orbits = append(v.orbits, c.Orbit)
@@ -118,18 +113,8 @@ func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash,
 				v.orbitCounts[c.Orbit]++
 			}
 			hash.AddClass(c.Canonical, c.Orbit)
-			b.add(c.ID, c.Canonical, int64(c.Orbit), canon.Symmetry(0), c.Props)
-			if len(b.ids) == verifyBatchSize {
-				err := send(b)
-				b = &verifyBatch{}
-				return err
-			}
-			return nil
-		})
-		if err == nil && (len(b.ids) > 0 || len(b.problems) > 0) {
-			err = send(b)
-		}
-		return err
+			return r.add(c.ID, c.Canonical, int64(c.Orbit), canon.Symmetry(0), c.Props)
+		}))
 	}
 	check := func() func(*verifyBatch) {
 		canonicalizer := canon.NewCanonicalizer(p)
@@ -163,32 +148,22 @@ func (t *Target) verifySolutions(ctx context.Context, forms storedForms, hash *c
 	p := t.Puzzle
 	var count int64
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
-		b := &verifyBatch{}
+		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var lastID int64
 		var prev []byte
-		err := t.eachStored(ctx, func(err error) { b.problems = append(b.problems, err.Error()) }, func(s Solution) error {
+		return r.flush(t.eachStored(ctx, func(err error) { r.problem("%v", err) }, func(s Solution) error {
 			count++
 			if s.ID != lastID+1 {
-				b.problems = append(b.problems, fmt.Sprintf("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1))
+				r.problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1)
 			}
 			lastID = s.ID
 			if prev != nil && bytes.Compare(s.Cells, prev) <= 0 {
-				b.problems = append(b.problems, fmt.Sprintf("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID))
+				r.problem("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID)
 			}
 			prev = append(prev[:0], s.Cells...) // s.Cells is gone with its block
 			hash.AddSolution(s.Cells, s.ClassID, int(s.Symmetry))
-			b.add(s.ID, s.Cells, s.ClassID, s.Symmetry, 0)
-			if len(b.ids) == verifyBatchSize {
-				err := send(b)
-				b = &verifyBatch{}
-				return err
-			}
-			return nil
-		})
-		if err == nil && (len(b.ids) > 0 || len(b.problems) > 0) {
-			err = send(b)
-		}
-		return err
+			return r.add(s.ID, s.Cells, s.ClassID, s.Symmetry, 0)
+		}))
 	}
 	check := func() func(*verifyBatch) {
 		canonicalizer := canon.NewCanonicalizer(p)
@@ -263,6 +238,47 @@ func (b *verifyBatch) reportAll(problem func(string, ...any)) {
 	for _, m := range append(b.problems, b.checked...) {
 		problem("%s", m)
 	}
+}
+
+// rowBatcher gathers rows read in ID order into batches of verifyBatchSize
+// and sends each when it is full; problems found while reading go into the
+// batch of the row they concern.
+type rowBatcher struct {
+	batch *verifyBatch
+	send  func(*verifyBatch) error
+}
+
+func (r *rowBatcher) problem(format string, args ...any) {
+	r.batch.problems = append(r.batch.problems, fmt.Sprintf(format, args...))
+}
+
+// classInOrder reports a class whose ID is not want, or whose form is not
+// greater than the previous class's (prev, nil for the first).
+func (r *rowBatcher) classInOrder(id, want int64, form, prev []byte) {
+	if id != want {
+		r.problem("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", id, want)
+	}
+	if prev != nil && bytes.Compare(form, prev) <= 0 {
+		r.problem("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", id, id-1)
+	}
+}
+
+func (r *rowBatcher) add(id int64, cells []byte, number int64, sym canon.Symmetry, props canon.Property) error {
+	r.batch.add(id, cells, number, sym, props)
+	if len(r.batch.ids) < verifyBatchSize {
+		return nil
+	}
+	err := r.send(r.batch)
+	r.batch = &verifyBatch{}
+	return err
+}
+
+// flush sends the last batch, unless reading failed (err).
+func (r *rowBatcher) flush(err error) error {
+	if err == nil && (len(r.batch.ids) > 0 || len(r.batch.problems) > 0) {
+		err = r.send(r.batch)
+	}
+	return err
 }
 
 // inBatches runs read on one goroutine, which sends batches in order; each
@@ -347,31 +363,16 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	hash := catalog.NewContentHash()
 	var count int64
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
-		b := &verifyBatch{}
+		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev []byte
-		err := t.classRows(ctx, 1, math.MaxInt64, Filter{}, func(c classRow) error {
+		return r.flush(t.classRows(ctx, 1, math.MaxInt64, Filter{}, func(c classRow) error {
 			count++
-			if c.ID != count {
-				b.problems = append(b.problems, fmt.Sprintf("class %d: expected class ID %d here (IDs must run 1, 2, 3, ...)", c.ID, count))
-			}
-			if prev != nil && bytes.Compare(c.Form, prev) <= 0 {
-				b.problems = append(b.problems, fmt.Sprintf("class %d: canonical form is not greater than class %d's (class IDs must follow lexicographic order)", c.ID, c.ID-1))
-			}
+			r.classInOrder(c.ID, count, c.Form, prev)
 			prev = append(prev[:0], c.Form...)
 			packed := canon.Pack25((*[25]byte)(c.Form))
 			hash.AddClass(packed.Bytes(), 8)
-			b.add(c.ID, c.Form, 8, 0, c.Props)
-			if len(b.ids) == verifyBatchSize {
-				err := send(b)
-				b = &verifyBatch{}
-				return err
-			}
-			return nil
-		})
-		if err == nil && (len(b.ids) > 0 || len(b.problems) > 0) {
-			err = send(b)
-		}
-		return err
+			return r.add(c.ID, c.Form, 8, 0, c.Props)
+		}))
 	}
 	check := func() func(*verifyBatch) {
 		return func(b *verifyBatch) {
