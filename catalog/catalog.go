@@ -10,14 +10,15 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"solcat/migrations"
 )
@@ -28,32 +29,71 @@ var ErrNoCatalog = errors.New("no catalog")
 // ErrNotCatalog means the file exists but is not a solcat catalog.
 var ErrNotCatalog = errors.New("not a solcat catalog")
 
+// ErrNoFolder means the folder a new catalog would go in does not exist.
+var ErrNoFolder = errors.New("its folder does not exist or cannot be reached")
+
+// ErrReadOnlyFolder means the catalog's folder cannot be written: SQLite
+// keeps its write-ahead log there.
+var ErrReadOnlyFolder = errors.New("its folder is not writable")
+
+// ErrDamaged means SQLite found the catalog file damaged.
+var ErrDamaged = errors.New("the catalog file is damaged")
+
+// applicationID marks an SQLite file as a solcat catalog ("SolC"), in the
+// header field SQLite keeps for that (PRAGMA application_id). Catalogs made
+// before it was set are recognised by their tables.
+const applicationID = 0x536F6C43
+
 // Catalog is an open catalog file.
 type Catalog struct {
-	db   *sqlx.DB
-	path string
+	db     *sqlx.DB
+	path   string
+	lock   *writeLock // held by a catalog opened for writing
+	tidyUp bool       // a reader that made the -wal and -shm files removes them
 }
 
 // Create opens the catalog at path for writing, creating the file if needed
-// and migrating its schema to the current version.
-func Create(ctx context.Context, path string) (*Catalog, error) {
-	dir := filepath.Dir(path)
+// and migrating its schema to the current version. It holds the catalog's
+// write lock for writer until Close: a second writer gets a *BusyError.
+// An SQLite file that is neither empty nor a solcat catalog is refused
+// before anything is written to it.
+func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	dir := parentOf(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("cannot create catalog %s: folder %s does not exist or cannot be reached; create it or choose another --db", path, dir)
+		return nil, fmt.Errorf("cannot create catalog %s: %w (%s)", path, ErrNoFolder, dir)
 	}
 	// SQLite keeps its write-ahead log beside the catalog, so writing needs
 	// the folder, not just the file, to be writable.
 	if syscall.Access(dir, 2 /* W_OK */) != nil {
-		return nil, fmt.Errorf("cannot write catalog %s: folder %s is not writable; fix its permissions or choose another --db", path, dir)
+		return nil, fmt.Errorf("cannot write catalog %s: %w (%s)", path, ErrReadOnlyFolder, dir)
 	}
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-262144)"
-	c, err := open(ctx, path, dsn)
+	if err := checkOwner(ctx, path); err != nil {
+		return nil, err
+	}
+	if writer.PID == 0 {
+		writer = NewHolder("", nil)
+	}
+	lock, err := lockForWriting(path, writer)
 	if err != nil {
 		return nil, err
 	}
+	dsn, err := fileURI(path, "_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_pragma=cache_size(-262144)")
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	c, err := open(ctx, path, dsn)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	c.lock = lock
 	if err := c.checkVersion(ctx); err != nil {
 		c.Close()
 		return nil, err
@@ -62,11 +102,71 @@ func Create(ctx context.Context, path string) (*Catalog, error) {
 	if err == nil {
 		_, err = provider.Up(ctx)
 	}
+	if err == nil {
+		_, err = c.db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID))
+	}
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("cannot prepare catalog %s: %w", path, err)
 	}
 	return c, nil
+}
+
+// checkPath refuses a catalog path that is empty or names a folder.
+func checkPath(path string) error {
+	if path == "" {
+		return fmt.Errorf("%w: the catalog path is empty", ErrNotCatalog)
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("%s is %w: it is a folder", path, ErrNotCatalog)
+	}
+	return nil
+}
+
+// checkOwner refuses an SQLite file that holds tables and is not a solcat
+// catalog, reading it without writing a byte.
+func checkOwner(ctx context.Context, path string) error {
+	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
+		return nil // a new file, or an empty one, becomes a catalog
+	}
+	dsn, err := fileURI(path, "mode=ro", "_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	db, err := sqlx.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	return recognise(ctx, db, path)
+}
+
+// recognise checks that db is a solcat catalog: marked as one, or made
+// before the mark by a solcat (its puzzles and goose_db_version tables), or
+// empty.
+func recognise(ctx context.Context, db *sqlx.DB, path string) error {
+	var id int64
+	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
+		return describe(path, err)
+	}
+	if id == applicationID {
+		return nil
+	}
+	var tables []string
+	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); err != nil {
+		return describe(path, err)
+	}
+	if id == 0 && (len(tables) == 0 || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")) {
+		return nil
+	}
+	if id != 0 {
+		return fmt.Errorf("%s is %w: it is the SQLite database of another program (application id %d)", path, ErrNotCatalog, id)
+	}
+	if len(tables) > 5 {
+		tables = append(tables[:5], "...")
+	}
+	return fmt.Errorf("%s is %w: it is an SQLite database of another program (tables %s)", path, ErrNotCatalog, strings.Join(tables, ", "))
 }
 
 // ErrNewerSchema means the catalog was written by a newer solcat.
@@ -83,39 +183,58 @@ func (c *Catalog) checkVersion(ctx context.Context) error {
 		return err
 	}
 	if latest := migrations.Latest(); version > latest {
-		return fmt.Errorf("%s: %w: it has schema version %d, this solcat knows versions up to %d; use a newer solcat", c.path, ErrNewerSchema, version, latest)
+		return fmt.Errorf("%s: %w: it has schema version %d, this solcat knows versions up to %d", c.path, ErrNewerSchema, version, latest)
 	}
 	return nil
 }
 
 // Open opens an existing catalog for reading only.
 func Open(ctx context.Context, path string) (*Catalog, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s: run 'solcat build' to create it, or point --db at an existing catalog", ErrNoCatalog, path)
+		return nil, fmt.Errorf("%w at %s", ErrNoCatalog, path)
 	}
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + path + "?mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"
-	if syscall.Access(filepath.Dir(path), 2 /* W_OK */) != nil {
+	params := []string{"mode=ro", "_pragma=busy_timeout(10000)", "_pragma=query_only(1)"}
+	writable := syscall.Access(parentOf(path), 2 /* W_OK */) == nil
+	if !writable {
 		// Reading a WAL catalog normally needs its -shm file beside it. In a
 		// folder nobody here may write to, nobody here can be writing the
 		// catalog either, so it is read as an immutable file.
-		dsn += "&immutable=1"
+		params = append(params, "immutable=1")
 	}
+	dsn, err := fileURI(path, params...)
+	if err != nil {
+		return nil, err
+	}
+	_, hadLog := os.Stat(path + "-wal")
 	c, err := open(ctx, path, dsn)
 	if err != nil {
 		return nil, err
 	}
+	// The reader that made the log files takes them away again at Close,
+	// as a writer does: a query leaves the folder as it found it.
+	c.tidyUp = writable && errors.Is(hadLog, fs.ErrNotExist)
 	// Readers may use one connection per core: WAL lets them run at once.
 	c.db.SetMaxOpenConns(runtime.NumCPU())
 	if err := c.checkVersion(ctx); err != nil {
 		c.Close()
 		return nil, err
 	}
+	if err := recognise(ctx, c.db, path); err != nil {
+		c.Close()
+		return nil, err
+	}
 	if has, err := HasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
-		return nil, fmt.Errorf("%s is %w (it has no puzzles table); point --db at a file made by 'solcat build'", path, ErrNotCatalog)
+		if err != nil {
+			return nil, describe(path, err)
+		}
+		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
 	}
 	return c, nil
 }
@@ -130,12 +249,22 @@ func open(ctx context.Context, path, dsn string) (*Catalog, error) {
 	db.SetMaxOpenConns(1)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		if strings.Contains(err.Error(), "malformed") {
-			return nil, fmt.Errorf("cannot open catalog %s: %w; the file is damaged (truncated?): build a new one with 'solcat --db NEW build'", path, err)
-		}
-		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
+		return nil, describe(path, err)
 	}
 	return &Catalog{db: db, path: path}, nil
+}
+
+// describe turns an error from SQLite about the catalog at path into one
+// that says what happened: a damaged file wraps ErrDamaged.
+func describe(path string, err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
+		}
+	}
+	return fmt.Errorf("cannot open catalog %s: %w", path, err)
 }
 
 // checkHeader refuses a file that exists but is not an SQLite database,
@@ -155,13 +284,39 @@ func checkHeader(path string) error {
 		return nil // an empty file becomes a new database
 	}
 	if n < 16 || string(header) != "SQLite format 3\x00" {
-		return fmt.Errorf("%s is %w (not an SQLite database); point --db at a catalog file or a new path", path, ErrNotCatalog)
+		return fmt.Errorf("%s is %w (not an SQLite database)", path, ErrNotCatalog)
 	}
 	return nil
 }
 
-// Close closes the catalog.
-func (c *Catalog) Close() error { return c.db.Close() }
+// Close closes the catalog and, if it was opened for writing, releases
+// its write lock.
+func (c *Catalog) Close() error {
+	err := c.db.Close()
+	if c.tidyUp {
+		tidyLog(c.path)
+	}
+	c.lock.release()
+	return err
+}
+
+// tidyLog opens and closes a writing connection to the catalog at path, so
+// that SQLite, if no other connection uses the catalog, copies what the log
+// holds into it and deletes the -wal and -shm files. It writes no data of
+// its own.
+func tidyLog(path string) {
+	dsn, err := fileURI(path)
+	if err != nil {
+		return
+	}
+	if db, err := sql.Open("sqlite", dsn); err == nil {
+		db.Exec("PRAGMA query_only = 1")
+		db.Close()
+	}
+}
+
+// Path is the catalog's file.
+func (c *Catalog) Path() string { return c.path }
 
 // DB gives queries read access to the database.
 func (c *Catalog) DB() *sqlx.DB { return c.db }

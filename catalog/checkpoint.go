@@ -24,7 +24,11 @@ type checkpointer struct {
 // startCheckpointer takes over the checkpoints of writer, whose catalog
 // file is at path.
 func startCheckpointer(ctx context.Context, path string, writer *sqlx.DB) (*checkpointer, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	dsn, err := fileURI(path, "_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,11 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	_, cls := Tables(puzzle)
 	blocks := BlocksTable(puzzle)
 	for i, path := range paths {
-		if _, err := conn.ExecContext(ctx, fmt.Sprintf("ATTACH DATABASE ? AS shard%d", i), "file:"+path+"?mode=ro"); err != nil {
+		uri, err := fileURI(path, "mode=ro")
+		if err != nil {
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf("ATTACH DATABASE ? AS shard%d", i), uri); err != nil {
 			return fmt.Errorf("cannot read shard %s: %w", path, err)
 		}
 		defer conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("DETACH DATABASE shard%d", i))

@@ -86,7 +86,11 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		puzzles = append(puzzles, ps...)
 	}
-	cat, err := catalog.Create(e.ctx, e.cli.DB)
+	names = names[:0:0]
+	for _, p := range puzzles {
+		names = append(names, p.String())
+	}
+	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder(names))
 	if err != nil {
 		return err
 	}

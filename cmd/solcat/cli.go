@@ -40,6 +40,7 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	cli    *cli
+	args   []string // the command line, for the build lock's holder
 }
 
 // usageError marks a mistake in the command line: exit status 2.
@@ -87,11 +88,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "solcat: %s; see 'solcat --help'\n", oneLine(err.Error()))
 		return 2
 	}
-	err = kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c})
+	if c.DB == "" {
+		fmt.Fprintf(stderr, "solcat: --db is empty (or SOLCAT_DB is set to nothing); name the catalog file\n")
+		return 2
+	}
+	err = kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args})
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err).Error()))
 	var usage usageError
 	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) {
 		return 2
@@ -147,19 +152,12 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 }
 
 // notBuilt explains why a puzzle has no record: a build of it is under way
-// (or was interrupted), or it was never built.
+// (from its first instant: the build holds the catalog's lock), or was
+// stopped, or it was never built, and then how to build it, if it can be.
 func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
-	b, building, err := cat.Building(e.ctx, p.String())
-	if err != nil {
-		return err
-	}
-	if building {
-		return fmt.Errorf("%s is being built: %d%% done; wait for the build to finish (if none is running, 'solcat build %s' resumes it)", p, b.Percent(), p)
-	}
-	if done, ok := catalog.SpillUnitsDone(e.cli.DB + ".sort"); ok && p.Kind == canon.Magic && p.N == 5 {
-		total := len(enumerate.Magic5Units())
-		return fmt.Errorf("%s is being built: its class search is %d%% done (%d of %d units), then the classes are written; wait for the build to finish (if none is running, 'solcat build %s' resumes it)",
-			p, 100*done/total, done, total, p)
+	writer, running := catalog.RunningWriter(e.cli.DB)
+	if running && !writer.Building(p.String()) && writer.Puzzles != nil {
+		running = false // it builds other puzzles
 	}
 	if s, ok, err := cat.ShardOf(e.ctx, p.String()); err != nil || ok {
 		if err != nil {
@@ -167,21 +165,57 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 		}
 		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}
-	if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
-		plan := newCountPlan(p)
-		done := 0
-		for _, u := range units {
-			if plan.owns(u) {
-				done++
+	b, building, err := cat.Building(e.ctx, p.String())
+	if err != nil {
+		return err
+	}
+	state, resume := "", buildCommand(p)
+	switch done, ok := catalog.SpillUnitsDone(e.cli.DB + ".sort"); {
+	case building:
+		state = fmt.Sprintf("%d%% saved", b.Percent())
+	case ok && p.Kind == canon.Magic && p.N == 5:
+		total := len(enumerate.Magic5Units())
+		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", 100*done/total, done, total)
+	}
+	if !building && state == "" {
+		if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
+			plan := newCountPlan(p)
+			done := 0
+			for _, u := range units {
+				if plan.owns(u) {
+					done++
+				}
+			}
+			resume = fmt.Sprintf("solcat build %s --count-only", p)
+			state = fmt.Sprintf("%d%% counted (%d of %d work units)", 100*done/len(plan.prefixes), done, len(plan.prefixes))
+			if done == 0 {
+				return fmt.Errorf("%s is unfinished: an earlier solcat began counting it, and this one cannot use its work; '%s' counts it again", p, resume)
 			}
 		}
-		if done == 0 {
-			return fmt.Errorf("%s was being counted by an earlier solcat, whose work this one cannot use; 'solcat build %s --count-only' counts it again", p, p)
-		}
-		return fmt.Errorf("%s is being counted: %d%% done (%d of %d work units); wait for the count to finish (if none is running, 'solcat build %s --count-only' resumes it)",
-			p, 100*done/len(plan.prefixes), done, len(plan.prefixes), p)
 	}
-	return fmt.Errorf("%s is not in the catalog %s; add it with 'solcat build %s'", p, e.cli.DB, p)
+	if running {
+		if state == "" {
+			state = "just begun"
+		}
+		return fmt.Errorf("%s is being built: %s, by %s; wait for the build to finish", p, state, writer)
+	}
+	if state != "" {
+		return fmt.Errorf("%s is unfinished: its build stopped with %s; '%s' resumes it", p, state, resume)
+	}
+	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
+		return fmt.Errorf("%s is not in the catalog and cannot be built: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
+			p, enumerate.MaxCountedMagic, enumerate.MaxStoredQueens, enumerate.MaxCountedQueens)
+	}
+	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, e.cli.DB, buildCommand(p))
+}
+
+// buildCommand is the command that builds p: stored if it can be, else
+// its counts.
+func buildCommand(p canon.Puzzle) string {
+	if enumerate.Supported(p, false) != nil {
+		return fmt.Sprintf("solcat build %s --count-only", p)
+	}
+	return fmt.Sprintf("solcat build %s", p)
 }
 
 // filtered opens the named stored puzzle and reads the filter flags
@@ -259,3 +293,12 @@ func (f pageFlags) page() (query.Page, error) {
 	}
 	return p, nil
 }
+
+// holder describes this process as the writer of a catalog that builds
+// the named puzzles.
+func (e *env) holder(puzzles []string) catalog.Holder {
+	return catalog.NewHolder("solcat "+strings.Join(e.args, " "), puzzles)
+}
+
+// ownFile reports whether path is the catalog or one of its files.
+func (e *env) ownFile(path string) bool { return catalog.IsOwnFile(e.cli.DB, path) }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"solcat/query"
+	"solcat/query/outfile"
 )
 
 type exportCmd struct {
@@ -37,7 +41,7 @@ Examples:
 }
 
 func (x *exportCmd) Run(e *env) error {
-	format, err := e.format(query.CSV, query.CSV, query.JSONL, query.Parquet)
+	format, err := x.format(e)
 	if err != nil {
 		return err
 	}
@@ -49,84 +53,138 @@ func (x *exportCmd) Run(e *env) error {
 	if x.Partition != "" {
 		return x.partitioned(e, t, f, format)
 	}
+	out, err := x.open(e, format)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
 	rows := 0
 	// Rows come in ID order, so the ID reached tells how far the export is,
-	// filtered or not. The bar shows only when stdout is not the terminal.
+	// filtered or not. The bar shows only when the rows do not go to the
+	// terminal.
 	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
-	if x.Output == "" && isTerminal(e.stdout) {
+	if out.IsTerminal() || (x.Output == "" && isTerminal(e.stdout)) {
 		bar.tty = false
 	}
-	defer bar.finish()
 	tick := func(id, total int64) {
 		if rows++; rows%4096 == 0 {
 			bar.update(int(id), int(total))
 		}
 	}
-	write := func(out io.Writer) error {
-		if x.Classes {
-			var w query.RowWriter[query.Class] = query.NewClassWriter(out, format, t.Puzzle, t.Record.Classes)
-			if format == query.Parquet {
-				w = query.NewParquetClassWriter(out, t.Puzzle)
-			}
-			if err := t.Classes(e.ctx, f, query.Page{Limit: -1}, func(c query.Class) error { tick(c.ID, t.Record.Classes); return w.Write(c) }); err != nil {
-				return err
-			}
-			return w.Close()
-		}
-		var w query.RowWriter[query.Solution] = query.NewSolutionWriter(out, format, t.Puzzle)
-		if format == query.Parquet {
-			w = query.NewParquetSolutionWriter(out, t.Puzzle)
-		}
-		if err := t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return w.Write(s) }); err != nil {
-			return err
-		}
-		return w.Close()
-	}
-	if x.Output == "" {
-		return write(e.stdout)
-	}
 	// The digest lets anyone check that two exports are the same bytes.
 	digest := sha256.New()
-	err = writeFileAtomically(x.Output, func(out io.Writer) error { return write(io.MultiWriter(out, digest)) })
-	if err == nil {
-		fmt.Fprintf(e.stderr, "wrote %d rows to %s, sha256 %x\n", rows, x.Output, digest.Sum(nil))
+	w := io.MultiWriter(out, digest)
+	if x.Classes {
+		var cw query.RowWriter[query.Class] = query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes)
+		if format == query.Parquet {
+			cw = query.NewParquetClassWriter(w, t.Puzzle)
+		}
+		err = t.Classes(e.ctx, f, query.Page{Limit: -1}, func(c query.Class) error { tick(c.ID, t.Record.Classes); return cw.Write(c) })
+		if err == nil {
+			err = cw.Close()
+		}
+	} else {
+		var sw query.RowWriter[query.Solution] = query.NewSolutionWriter(w, format, t.Puzzle)
+		if format == query.Parquet {
+			sw = query.NewParquetSolutionWriter(w, t.Puzzle)
+		}
+		err = t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return sw.Write(s) })
+		if err == nil {
+			err = sw.Close()
+		}
 	}
-	return err
-}
-
-// outputFolder refuses an --output whose folder does not exist.
-func outputFolder(path string) error {
-	dir := filepath.Dir(path)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return usagef("cannot write %s: folder %s does not exist; create it or choose another --output", path, dir)
+	bar.finish()
+	if err == nil {
+		err = out.Commit()
+	}
+	if err != nil {
+		return x.failed(e, out, err)
+	}
+	if x.Output != "" && x.Output != "-" {
+		fmt.Fprintf(e.stderr, "wrote %d rows to %s, sha256 %x\n", rows, x.Output, digest.Sum(nil))
 	}
 	return nil
 }
 
-// writeFileAtomically writes through a temporary file in the same folder
-// and renames it into place, so a failed or interrupted export leaves no
-// partial file behind.
-func writeFileAtomically(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := outputFolder(path); err != nil {
-		return err
+// failed says what an export that stopped left behind: nothing, when it
+// wrote to a temporary file.
+func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
+	out.Abort()
+	left := "nothing was written"
+	if out.Direct() {
+		left = "the rows before it were written"
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if e.ctx.Err() != nil {
+		return fmt.Errorf("%w; %s", errInterrupted, left)
+	}
+	return fmt.Errorf("%w; %s", err, left)
+}
+
+// format is --format, or else the format the output file's name asks for
+// (.csv, .jsonl, .parquet), or CSV; a --format that contradicts the name is
+// refused.
+func (x *exportCmd) format(e *env) (query.Format, error) {
+	chosen, err := e.format(query.CSV, query.CSV, query.JSONL, query.Parquet)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
+	named := query.Format("")
+	ext := strings.ToLower(filepath.Ext(x.Output))
+	switch {
+	case x.Output == "" || x.Output == "-" || x.Partition != "":
+	case ext == ".csv":
+		named = query.CSV
+	case ext == ".jsonl" || ext == ".ndjson":
+		named = query.JSONL
+	case ext == ".parquet":
+		named = query.Parquet
+	case ext == ".json":
+		return "", usagef("--output %s: export writes JSON lines, not one JSON document; name the file .jsonl", x.Output)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	switch {
+	case e.cli.Format == "" && x.Partition != "":
+		return query.Parquet, nil // the only format a partitioned export writes
+	case e.cli.Format == "" && named != "":
+		return named, nil
+	case named != "" && chosen != named:
+		return "", usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, x.Output, strings.TrimSuffix(x.Output, filepath.Ext(x.Output))+"."+string(chosen))
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it private
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	return chosen, nil
+}
+
+// open opens the export's destination: standard output, or --output.
+func (x *exportCmd) open(e *env, format query.Format) (*outfile.File, error) {
+	if x.Output == "" || x.Output == "-" {
+		out := outfile.Stdout(e.stdout)
+		if format == query.Parquet && out.IsTerminal() {
+			return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
+		}
+		return out, nil
 	}
-	return os.Rename(tmp.Name(), path)
+	out, err := outfile.Create(x.Output, e.ownFile)
+	if err != nil {
+		return nil, outputError(x.Output, err)
+	}
+	if format == query.Parquet && out.IsTerminal() {
+		out.Abort()
+		return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
+	}
+	return out, nil
+}
+
+// outputError explains why an --output cannot be written.
+func outputError(name string, err error) error {
+	switch {
+	case errors.Is(err, outfile.ErrProtected):
+		return usagef("--output %s is the catalog or one of its files; writing it would destroy the catalog: choose another file", name)
+	case errors.Is(err, outfile.ErrIsFolder):
+		return usagef("--output %s is a folder; name a file in it", name)
+	case errors.Is(err, outfile.ErrExists):
+		return usagef("--output %s already exists; a partitioned export writes a new folder: remove it or choose another name", name)
+	case errors.Is(err, outfile.ErrNoFolder):
+		return usagef("cannot write %s: its folder does not exist; create it or choose another --output", name)
+	}
+	return err
 }
 
 // partitioned writes a Hive-style folder of Parquet files, one per value of
@@ -134,8 +192,8 @@ func writeFileAtomically(path string, write func(io.Writer) error) error {
 func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format query.Format) error {
 	switch {
 	case format != query.Parquet:
-		return usagef("--partition-by writes Parquet files; add --format parquet")
-	case x.Output == "":
+		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
+	case x.Output == "" || x.Output == "-":
 		return usagef("--partition-by writes a folder; name it with --output DIR")
 	case x.Classes:
 		return usagef("--partition-by splits solutions; drop --classes")
@@ -144,19 +202,11 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format 
 	if err != nil {
 		return err
 	}
-	dir := filepath.Clean(x.Output)
-	parent := filepath.Dir(dir)
-	if err := outputFolder(dir); err != nil {
-		return err
-	}
-	if _, err := os.Stat(dir); err == nil {
-		return usagef("%s already exists; a partitioned export writes a new folder: remove it or choose another --output", dir)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".*.tmp")
+	dir, err := outfile.CreateFolder(x.Output, e.ownFile)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", dir, err)
+		return outputError(x.Output, err)
 	}
-	defer os.RemoveAll(tmp)
+	defer dir.Abort()
 	type part struct {
 		file *os.File
 		w    query.RowWriter[query.Solution]
@@ -164,18 +214,17 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format 
 	}
 	parts := map[string]*part{}
 	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
-	defer bar.finish()
 	var rows int64
 	err = t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error {
 		folder := pt.Folder(s)
 		pa := parts[folder]
 		if pa == nil {
-			if err := os.Mkdir(filepath.Join(tmp, folder), 0o755); err != nil {
-				return err
+			if err := os.Mkdir(filepath.Join(dir.Path(), folder), 0o755); err != nil {
+				return fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
 			}
-			file, err := os.Create(filepath.Join(tmp, folder, "part-0.parquet"))
+			file, err := os.Create(filepath.Join(dir.Path(), folder, "part-0.parquet"))
 			if err != nil {
-				return err
+				return fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
 			}
 			pa = &part{file: file, w: query.NewParquetSolutionWriter(file, t.Puzzle)}
 			parts[folder] = pa
@@ -186,23 +235,35 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format 
 		}
 		return pa.w.Write(s)
 	})
+	bar.finish()
 	for _, pa := range parts {
-		if cerr := pa.w.Close(); err == nil {
-			err = cerr
+		if cerr := pa.w.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(cerr))
 		}
-		if cerr := pa.file.Close(); err == nil {
-			err = cerr
+		if cerr := pa.file.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(cerr))
 		}
+	}
+	if err == nil {
+		err = dir.Commit()
 	}
 	if err != nil {
-		return err
+		dir.Abort()
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("%w; nothing was written", errInterrupted)
+		}
+		return fmt.Errorf("%w; nothing was written", err)
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
-		return err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("cannot write %s: %w", dir, err)
-	}
-	fmt.Fprintf(e.stderr, "wrote %d rows to %s in %d partitions by %s\n", rows, dir, len(parts), pt.Key)
+	fmt.Fprintf(e.stderr, "wrote %d rows to %s in %d partitions by %s\n", rows, x.Output, len(parts), pt.Key)
 	return nil
+}
+
+// unwrapPath drops the file name from an error about a file: the user
+// named another one.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

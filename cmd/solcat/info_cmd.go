@@ -89,6 +89,7 @@ func (i *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	writer, running := catalog.RunningWriter(e.cli.DB)
 	// A stored magic:5 build has no builds row while it searches (phase 1):
 	// its sort folder says how far it is.
 	searching, searchUnits := -1, len(enumerate.Magic5Units())
@@ -124,16 +125,26 @@ func (i *infoCmd) Run(e *env) error {
 			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, %s); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units, state)
 		}
 		for _, b := range builds {
-			fmt.Fprintf(e.stdout, "%s is being built: %d%% saved (started %s, last unit saved %s); if no build is running, 'solcat build %s' resumes it\n",
+			if writer.Building(b.Puzzle) {
+				fmt.Fprintf(e.stdout, "%s is being built: %d%% saved (started %s, last unit saved %s), by %s\n", b.Puzzle, b.Percent(), b.StartedAt, b.UpdatedAt, writer)
+				continue
+			}
+			fmt.Fprintf(e.stdout, "%s is unfinished: its build stopped with %d%% saved (started %s, last unit saved %s); 'solcat build %s' resumes it\n",
 				b.Puzzle, b.Percent(), b.StartedAt, b.UpdatedAt, b.Puzzle)
 		}
-		if searching >= 0 {
-			fmt.Fprintf(e.stdout, "magic:5 is being built: its class search is %d%% done (%d of %d units), then the classes are written; if no build is running, 'solcat build magic:5' resumes it\n",
+		if searching >= 0 && writer.Building("magic:5") {
+			fmt.Fprintf(e.stdout, "magic:5 is being built: its class search is %d%% done (%d of %d units), then the classes are written, by %s\n",
+				100*searching/searchUnits, searching, searchUnits, writer)
+		} else if searching >= 0 {
+			fmt.Fprintf(e.stdout, "magic:5 is unfinished: its class search is %d%% done (%d of %d units), then the classes are written; 'solcat build magic:5' resumes it\n",
 				100*searching/searchUnits, searching, searchUnits)
+		}
+		if running && len(builds) == 0 && searching < 0 {
+			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", writer)
 		}
 	}()
 	if len(recs) == 0 {
-		if len(shards) > 0 || len(builds) > 0 || searching >= 0 {
+		if len(shards) > 0 || len(builds) > 0 || searching >= 0 || running {
 			return nil
 		}
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)

@@ -47,7 +47,7 @@ func buildMagic5SampleWith(t *testing.T, db string, workers int, stopPhase strin
 		}
 	}
 	defer func() { magic5Hook = func(string, int64) {} }()
-	cat, err := catalog.Create(ctx, db)
+	cat, err := catalog.Create(ctx, db, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,12 @@ func TestMagic5StoredSample(t *testing.T) {
 			t.Fatalf("stopped in %s at %d: %v", stop.phase, stop.at, err)
 		}
 		code, _, errOut := solcatDB(resumed, "count", "magic:5")
-		if code != 1 || !strings.Contains(errOut, "is being built") {
+		if code != 1 || !strings.Contains(errOut, "is unfinished") {
 			t.Errorf("query during the build: exit %d, %s", code, errOut)
 		}
 		want := "% saved (started" // phase 2 has a builds row
 		if stop.phase == "forms" {
-			want = "magic:5 is being built: its class search is 0% done (2 of 3636 units)" // the CLI counts all units
+			want = "magic:5 is unfinished: its class search is 0% done (2 of 3636 units)" // the CLI counts all units
 		}
 		if code, out, errOut := solcatDB(resumed, "info"); code != 0 || !strings.Contains(out, want) {
 			t.Errorf("info during the build: exit %d, %q %q; want %q", code, out, errOut, want)
@@ -262,7 +262,7 @@ func TestMagic5StoredSample(t *testing.T) {
 		t.Errorf("verify: exit %d, %q %q", code, out, errOut)
 	}
 	// Changed properties are named, the same way on every run.
-	cat, err := catalog.Create(context.Background(), whole)
+	cat, err := catalog.Create(context.Background(), whole, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -261,10 +261,10 @@ func TestRefusals(t *testing.T) {
 		{"shard not a fraction", "", []string{"build", "queens:18", "--count-only", "--shard", "half"}, 2, "for example --shard 2/4"},
 		{"shard of a small magic build", "", []string{"build", "magic:4", "--shard", "1/2"}, 2, "build it whole"},
 		{"more shards than first-row columns", "", []string{"build", "queens:5", "--shard", "1/6"}, 2, "at most 5 shards"},
-		{"partition csv", "", []string{"export", "magic:4", "--partition-by", "orbit", "--output", filepath.Join(dir, "p")}, 2, "add --format parquet"},
+		{"partition csv", "", []string{"export", "magic:4", "--partition-by", "orbit", "--format", "csv", "--output", filepath.Join(dir, "p")}, 2, "use --format parquet"},
 		{"partition to stdout", "", []string{"export", "magic:4", "--format", "parquet", "--partition-by", "orbit"}, 2, "name it with --output DIR"},
 		{"partition by a queens row on magic", "", []string{"export", "magic:4", "--format", "parquet", "--partition-by", "row:1", "--output", filepath.Join(dir, "p")}, 2, "cell:R,C (magic squares)"},
-		{"merge into a shard", "", []string{"merge", catalogPath, catalogPath}, 2, "also given as a shard"},
+		{"merge into a shard", "", []string{"merge", catalogPath, catalogPath}, 2, "is the shard"},
 		{"merge a catalog that is no shard", "", []string{"merge", filepath.Join(dir, "merged.db"), catalogPath}, 2, "holds no shard"},
 		{"queens 18 too many to store", "", []string{"build", "queens:18"}, 2, "--count-only"},
 		{"queens 22 too big to count", "", []string{"build", "queens:22", "--count-only"}, 2, "up to N=21"},
@@ -310,7 +310,7 @@ func TestRefusals(t *testing.T) {
 		{"missing db", filepath.Join(dir, "absent.db"), []string{"count", "queens:8"}, 1, "run 'solcat build'"},
 		{"not sqlite", notSQLite, []string{"count", "queens:8"}, 1, "not an SQLite database"},
 		{"not sqlite build", notSQLite, []string{"build", "queens:4"}, 1, "not an SQLite database"},
-		{"truncated catalog", truncated, []string{"count", "queens:8"}, 1, "the file is damaged"},
+		{"truncated catalog", truncated, []string{"count", "queens:8"}, 1, "the catalog file is damaged"},
 		{"export folder missing", "", []string{"export", "queens:6", "--output", filepath.Join(dir, "nope", "x.csv")}, 2, "does not exist"},
 	}
 	before := fileHash(t, catalogPath)
@@ -544,7 +544,7 @@ func TestCountOnlyResumes(t *testing.T) {
 	counter := enumerate.NewQueensCounter(13)
 	units := counter.Keys()
 	seed := func(path string, prefixOf func(i int) []byte) {
-		cat, err := catalog.Create(ctx, path)
+		cat, err := catalog.Create(ctx, path, catalog.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -563,7 +563,7 @@ func TestCountOnlyResumes(t *testing.T) {
 	}
 	resumed := filepath.Join(dir, "resumed.db")
 	seed(resumed, func(i int) []byte { return units[i] })
-	if code, _, errOut := solcatDB(resumed, "count", "queens:13"); code != 1 || !strings.Contains(errOut, fmt.Sprintf("queens:13 is being counted: %d%% done (%d of %d work units)", 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
+	if code, _, errOut := solcatDB(resumed, "count", "queens:13"); code != 1 || !strings.Contains(errOut, fmt.Sprintf("queens:13 is unfinished: its build stopped with %d%% counted (%d of %d work units); 'solcat build queens:13 --count-only' resumes it", 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
 		t.Errorf("count during the count: exit %d, %q", code, errOut)
 	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
@@ -572,7 +572,7 @@ func TestCountOnlyResumes(t *testing.T) {
 	}
 	foreign := filepath.Join(dir, "foreign.db")
 	seed(foreign, func(i int) []byte { return []byte{9, 9, 9} })
-	if code, _, errOut := solcatDB(foreign, "count", "queens:13"); code != 1 || !strings.Contains(errOut, "was being counted by an earlier solcat") {
+	if code, _, errOut := solcatDB(foreign, "count", "queens:13"); code != 1 || !strings.Contains(errOut, "an earlier solcat began counting it") {
 		t.Errorf("count with foreign units saved: exit %d, %q", code, errOut)
 	}
 	code, out, errOut = solcatDB(foreign, "build", "queens:13", "--count-only")
@@ -747,7 +747,7 @@ func TestVerifyNamesTampering(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.WriteFile(db, data, 0o644)
-			cat, err := catalog.Create(ctx, db)
+			cat, err := catalog.Create(ctx, db, catalog.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -774,7 +774,7 @@ func TestVerifyNamesTampering(t *testing.T) {
 func TestMagic5CountsOnly(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "m5.db")
-	cat, err := catalog.Create(ctx, db)
+	cat, err := catalog.Create(ctx, db, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -831,7 +831,7 @@ func TestCatalogWithoutDudeneyGroups(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "magic:4"); code != 0 {
 		t.Fatal(errOut)
 	}
-	cat, err := catalog.Create(ctx, db)
+	cat, err := catalog.Create(ctx, db, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -856,7 +856,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "queens:4"); code != 0 {
 		t.Fatal(errOut)
 	}
-	cat, err := catalog.Create(ctx, db)
+	cat, err := catalog.Create(ctx, db, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1046,7 +1046,7 @@ func TestVerifyReportsInOrder(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "queens:13"); code != 0 {
 		t.Fatal(errOut)
 	}
-	cat, err := catalog.Create(ctx, db)
+	cat, err := catalog.Create(ctx, db, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -42,11 +41,10 @@ type shardFile struct {
 }
 
 func (m *mergeCmd) Run(e *env) error {
-	outAbs, _ := filepath.Abs(m.Out)
 	byPuzzle := map[string][]shardFile{}
 	for _, path := range m.Shards {
-		if abs, _ := filepath.Abs(path); abs == outAbs {
-			return usagef("the output %s is also given as a shard; write the merge to a new file", m.Out)
+		if catalog.IsOwnFile(path, m.Out) {
+			return usagef("the output %s is the shard %s or one of its files; write the merge to a new file", m.Out, path)
 		}
 		cat, err := catalog.Open(e.ctx, path)
 		if err != nil {
@@ -104,7 +102,7 @@ func (m *mergeCmd) Run(e *env) error {
 		}
 		results = append(results, merged{rec: rec, breakdown: breakdown})
 	}
-	out, err := catalog.Create(e.ctx, m.Out)
+	out, err := catalog.Create(e.ctx, m.Out, e.holder(names))
 	if err != nil {
 		return err
 	}

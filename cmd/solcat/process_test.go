@@ -69,7 +69,7 @@ func TestFullDiskKeepsCatalog(t *testing.T) {
 	if code, out, errOut := solcatDB(db, "verify"); code != 0 || strings.Contains(out, "queens:14") {
 		t.Errorf("verify after the failed build: exit %d, %q %s", code, out, errOut)
 	}
-	if code, _, errOut := solcatDB(db, "count", "queens:14"); code != 1 || !strings.Contains(errOut, "queens:14 is being built") {
+	if code, _, errOut := solcatDB(db, "count", "queens:14"); code != 1 || !strings.Contains(errOut, "queens:14 is unfinished: its build stopped with") {
 		t.Errorf("count during the unfinished build: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := solcatDB(db, "build", "queens:14"); code != 0 || !strings.Contains(errOut, "resuming") {
@@ -156,7 +156,7 @@ func TestStoredBuildSurvivesKills(t *testing.T) {
 			switch {
 			case code == 0 && last == 0:
 				finished = true // the kill came just after the build finished
-			case code != 1 || !strings.Contains(errOut, "is being built"):
+			case code != 1 || !strings.Contains(errOut, "is unfinished"):
 				t.Errorf("count after kill %d: exit %d, %q", kills, code, errOut)
 			}
 			if code, _, errOut := solcatDB(db, "count", "queens:8"); code != 0 {
@@ -301,7 +301,7 @@ func TestShardsMerge(t *testing.T) {
 	unfinished := filepath.Join(dir, "unfinished.db")
 	data, _ := os.ReadFile(shard(4, 4))
 	os.WriteFile(unfinished, data, 0o644)
-	cat, err := catalog.Create(context.Background(), unfinished)
+	cat, err := catalog.Create(context.Background(), unfinished, catalog.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestBuildStoppedNamesTheCause(t *testing.T) {
 		{"other", errors.New("no such table"), false, "once the cause is fixed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"))
+			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,127 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A catalog is more than its file: SQLite keeps the write-ahead log and its
+// index beside it (CATALOG-wal, CATALOG-shm), a build holds CATALOG.lock,
+// and a stored magic:5 build sorts in the folder CATALOG.sort. The -wal file
+// holds committed data until it is copied into the catalog: deleting it
+// loses that data and can leave the catalog unreadable.
+
+// Companions returns the files that belong to the catalog at path besides
+// the catalog file itself: the write-ahead log, its index, the build lock
+// and the sort folder.
+func Companions(path string) []string {
+	return []string{path + "-wal", path + "-shm", lockPath(path), path + ".sort"}
+}
+
+// IsOwnFile reports whether path names the catalog at catalogPath or one of
+// its companion files, as the same file after following links (a symbolic
+// or hard link to the catalog is the catalog), or, for files that do not
+// exist yet, as the same resolved path.
+func IsOwnFile(catalogPath, path string) bool {
+	for _, own := range append([]string{catalogPath}, Companions(catalogPath)...) {
+		if SameFile(own, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// SameFile reports whether a and b name the same file: the same inode if
+// both exist, else the same path once symbolic links are followed.
+func SameFile(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(ia, ib)
+	}
+	ra, okA := resolve(a)
+	rb, okB := resolve(b)
+	return okA && okB && ra == rb
+}
+
+// resolve follows the symbolic links of path, including a last one that
+// points at a file that does not exist yet, and returns the absolute path
+// it comes to; ok is false if its folder cannot be resolved.
+func resolve(path string) (string, bool) {
+	for range 40 {
+		info, err := os.Lstat(path)
+		switch {
+		case err == nil && info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return "", false
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(parentOf(path), target)
+			}
+			path = target
+			continue
+		case err == nil:
+			real, err := filepath.EvalSymlinks(path)
+			if err != nil {
+				return "", false
+			}
+			abs, err := filepath.Abs(real)
+			return abs, err == nil
+		case errors.Is(err, fs.ErrNotExist):
+			dir, err := filepath.EvalSymlinks(parentOf(path))
+			if err != nil {
+				return "", false
+			}
+			abs, err := filepath.Abs(filepath.Join(dir, filepath.Base(path)))
+			return abs, err == nil
+		default:
+			return "", false
+		}
+	}
+	return "", false // a loop of links
+}
+
+// parentOf is the folder path sits in, as written: "a/b/../x" sits in
+// "a/b/..", which exists only if a/b does (filepath.Dir would say "a").
+func parentOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	switch {
+	case i < 0:
+		return "."
+	case i == 0:
+		return "/"
+	}
+	return path[:i]
+}
+
+// fileURI is the SQLite URI of the file at path followed by params ("a=b"
+// each). The path is made absolute and every byte outside a small safe set
+// is percent-encoded, so any name the operating system accepts ('#', '?',
+// '%', '&', spaces, non-ASCII) names that file and nothing else: SQLite
+// would read a raw '?' as the start of the parameters, '#' as a fragment
+// and '%' as an escape.
+func fileURI(path string, params ...string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("file:")
+	for i := 0; i < len(abs); i++ {
+		c := abs[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._-~", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	if len(params) > 0 {
+		b.WriteString("?" + strings.Join(params, "&"))
+	}
+	return b.String(), nil
+}
