@@ -46,9 +46,9 @@ type File struct {
 	name   string    // as the user gave it
 	w      io.Writer // what Write writes to
 	f      *os.File  // the same, when it is a file solcat opened
-	final  string   // a regular file: where the temporary file goes
-	tmp    string   // a regular file: the temporary file
-	direct bool     // standard output, a device, a FIFO
+	final  string    // a regular file: where the temporary file goes
+	tmp    string    // a regular file: the temporary file
+	direct bool      // standard output, a device, a FIFO
 	done   bool
 }
 
