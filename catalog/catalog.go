@@ -254,8 +254,21 @@ func open(ctx context.Context, path, dsn string) (*Catalog, error) {
 	return &Catalog{db: db, path: path}, nil
 }
 
-// describe turns an error from SQLite about the catalog at path into one
-// that says what happened: a damaged file wraps ErrDamaged.
+// Describe turns an error from SQLite about the catalog at path into one
+// that says what happened: a damaged file wraps ErrDamaged; other errors
+// are returned as they are.
+func Describe(path string, err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
+		}
+	}
+	return err
+}
+
+// describe is Describe for errors met while opening the catalog.
 func describe(path string, err error) error {
 	var se *sqlite.Error
 	if errors.As(err, &se) {
@@ -310,7 +323,7 @@ func tidyLog(path string) {
 		return
 	}
 	if db, err := sql.Open("sqlite", dsn); err == nil {
-		db.Exec("PRAGMA query_only = 1")
+		db.Exec("PRAGMA query_only = 1; SELECT count(*) FROM sqlite_master")
 		db.Close()
 	}
 }
@@ -345,12 +358,22 @@ func tableSuffix(puzzle string) string {
 	return strings.NewReplacer(":", "_", "-", "_").Replace(puzzle)
 }
 
+// Storage says how a puzzle is stored.
+type Storage string
+
+const (
+	StorageSolutions Storage = "solutions" // every solution, in blocks
+	StorageClasses   Storage = "classes"   // the classes' canonical forms only (magic:5)
+	StorageCounts    Storage = "counts"    // the counts only
+	StorageShard     Storage = "shard"     // one shard of a split build, not the whole puzzle
+)
+
 // Record is a puzzle's row in the puzzles table.
 type Record struct {
 	Name           string        `db:"name" json:"puzzle"`
 	Kind           string        `db:"kind" json:"kind"`
 	N              int           `db:"n" json:"n"`
-	Storage        string        `db:"storage" json:"storage"`
+	Storage        Storage       `db:"storage" json:"storage"`
 	Solutions      int64         `db:"solutions" json:"solutions"`
 	Classes        int64         `db:"classes" json:"classes"`
 	Orbit1         int64         `db:"orbit1" json:"orbit1"`

@@ -64,7 +64,7 @@ type Breakdown struct {
 // breakdown, if any), replacing whatever the catalog held for it, in one
 // transaction.
 func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Breakdown) error {
-	if rec.Storage != "counts" {
+	if rec.Storage != StorageCounts {
 		return fmt.Errorf("RecordCounts needs storage 'counts', not %q", rec.Storage)
 	}
 	tx, err := c.db.BeginTx(ctx, nil)

@@ -66,7 +66,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 			return err
 		}
 	}
-	rec := Record{Name: puzzle, Storage: "solutions", Solutions: next - 1}
+	rec := Record{Name: puzzle, Storage: StorageSolutions, Solutions: next - 1}
 	hash := NewContentHash()
 	var orbits [9]int64
 	rows, err := tx.QueryContext(ctx, "SELECT canonical, orbit FROM "+stCls+" ORDER BY id")

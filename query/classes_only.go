@@ -27,7 +27,7 @@ import (
 // (The classes table holds blocks of catalog.ClassesPerBlock packed forms.)
 
 // classesOnly reports whether the puzzle is stored as its classes only.
-func (t *Target) classesOnly() bool { return t.Record.Storage == "classes" }
+func (t *Target) classesOnly() bool { return t.Record.Storage == catalog.StorageClasses }
 
 // classRow is one class as the scans see it; Form is valid until the next row.
 type classRow struct {

@@ -33,7 +33,7 @@ func NewTarget(ctx context.Context, db *sqlx.DB, p canon.Puzzle, rec catalog.Rec
 	t := &Target{db: db, Puzzle: p, Record: rec}
 	t.solutions, t.classes = catalog.Tables(p.String())
 	t.propsTable = catalog.PropsTable(p.String())
-	if rec.Storage == "solutions" {
+	if rec.Storage == catalog.StorageSolutions {
 		has, err := catalog.HasBlocks(ctx, db, p.String())
 		if err != nil {
 			return nil, err
@@ -71,7 +71,7 @@ var ErrCountsOnly = errors.New("stored as counts only")
 // NeedSolutions refuses questions that need the solutions of a puzzle
 // stored as counts only.
 func (t *Target) NeedSolutions() error {
-	if t.Record.Storage == "counts" {
+	if t.Record.Storage == catalog.StorageCounts {
 		fix := fmt.Sprintf("store them with 'solcat build %s --force'", t.Puzzle)
 		switch {
 		case t.Puzzle.Kind == canon.Magic && t.Puzzle.N > enumerate.MaxMagicOrder:

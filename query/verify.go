@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"runtime"
@@ -24,11 +25,17 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	p, rec := t.Puzzle, t.Record
 	problem := func(format string, args ...any) { report(fmt.Sprintf(format, args...)) }
 	if known, ok := enumerate.KnownCounts(p); ok {
+		// The published counts the build recorded are solcat's own: a
+		// changed one would make a wrong count look checked.
 		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
 			problem("recorded counts %s", m)
+		} else if rec.KnownSolutions.Int64 != known.Solutions || rec.KnownClasses.Int64 != known.Classes || !rec.KnownSolutions.Valid || !rec.KnownClasses.Valid {
+			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d", nullText(rec.KnownSolutions), nullText(rec.KnownClasses), known.Solutions, known.Classes)
+		} else if !rec.Verified {
+			problem("recorded as not matching the published counts")
 		}
 	}
-	if rec.Storage == "counts" {
+	if rec.Storage == catalog.StorageCounts {
 		return nil
 	}
 	if t.classesOnly() {
@@ -63,6 +70,13 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
 	}
 	return nil
+}
+
+func nullText(v sql.NullInt64) string {
+	if !v.Valid {
+		return "none"
+	}
+	return fmt.Sprint(v.Int64)
 }
 
 // storedForms holds the classes' canonical forms one after the other.

@@ -54,8 +54,8 @@ func (b *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if b.Runs < 1 {
-		return usagef("--runs %d: give 1 or more", b.Runs)
+	if b.Runs < 1 || b.Runs > 1000 {
+		return usagef("--runs %d is out of range; give 1 to 1000", b.Runs)
 	}
 	limit := enumerate.MaxStoredQueens
 	if p.Kind == canon.Magic {

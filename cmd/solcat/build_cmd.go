@@ -52,8 +52,8 @@ func (b *buildCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if b.Workers < 0 {
-		return usagef("--workers %d is negative; give 1 or more, or 0 for one per core", b.Workers)
+	if b.Workers < 0 || b.Workers > maxWorkers {
+		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, maxWorkers, runtime.NumCPU())
 	}
 	shard, err := parseShard(b.Shard)
 	if err != nil {
@@ -116,10 +116,10 @@ func (b *buildCmd) Run(e *env) error {
 			continue
 		}
 		// Counts alone do not stop a build that stores the puzzle.
-		if ok && rec.Storage == "classes" && !building && !b.Force {
+		if ok && rec.Storage == catalog.StorageClasses && !building && !b.Force {
 			removeStaleSort(e)
 		}
-		if ok && !b.Force && !building && (rec.Storage != "counts" || b.CountOnly) {
+		if ok && !b.Force && !building && (rec.Storage != catalog.StorageCounts || b.CountOnly) {
 			if format == query.Text {
 				fmt.Fprintf(out, "%s\talready built: %d solutions, %d classes; use --force to rebuild\n", p, rec.Solutions, rec.Classes)
 			}
@@ -145,7 +145,7 @@ func (b *buildCmd) Run(e *env) error {
 		built = append(built, rec)
 		switch {
 		case format != query.Text:
-		case rec.Storage == "shard":
+		case rec.Storage == catalog.StorageShard:
 			fmt.Fprintf(out, "%s\tshard %d/%d done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard.i, shard.of, rec.BuildSeconds, shard.of)
 		default:
 			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\t%s\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds, rec.Storage)
@@ -156,6 +156,9 @@ func (b *buildCmd) Run(e *env) error {
 	}
 	return out.Flush()
 }
+
+// maxWorkers bounds --workers: more goroutines than this only cost memory.
+const maxWorkers = 1024
 
 // workers is --workers, with 0 meaning one per core.
 func (b *buildCmd) workers() int {
@@ -234,7 +237,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	bar := newProgress(e.stderr, p.String())
 	opt := enumerate.Options{Workers: workers, Progress: bar.update}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: "solutions", Workers: workers,
+		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
 		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
 	}
 	if p.Kind == canon.Queens {
@@ -245,7 +248,7 @@ func (b *buildCmd) build(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	bar.finish()
 	if err == nil && shard.of > 0 {
 		err = w.CommitShard(catalog.Shard{Shard: shard.i, Of: shard.of, Layout: splitLayout, Units: part.To - part.From})
-		rec.Storage, rec.BuildSeconds = "shard", time.Since(start).Seconds()
+		rec.Storage, rec.BuildSeconds = catalog.StorageShard, time.Since(start).Seconds()
 	} else if err == nil {
 		if err = checkKnown(p, &rec); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection

@@ -88,6 +88,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "solcat: %s; see 'solcat --help'\n", oneLine(err.Error()))
 		return 2
 	}
+	if err := emptyValues(kctx, args); err != nil {
+		fmt.Fprintf(stderr, "solcat: %s\n", err)
+		return 2
+	}
 	if c.DB == "" {
 		fmt.Fprintf(stderr, "solcat: --db is empty (or SOLCAT_DB is set to nothing); name the catalog file\n")
 		return 2
@@ -96,12 +100,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err).Error()))
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		err = errInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
+	}
+	code = 1
 	var usage usageError
 	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) {
-		return 2
+		code = 2
 	}
-	return 1
+	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
+	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err).Error()))
+	return code
+}
+
+// emptyValues refuses a flag given an empty value (--prop "", --output=):
+// it would silently mean "no filter" or "no file".
+func emptyValues(kctx *kong.Context, args []string) error {
+	takesValue := map[string]string{}
+	for _, f := range kctx.Flags() {
+		if f.IsBool() || f.Name == "help" {
+			continue
+		}
+		takesValue["--"+f.Name] = "--" + f.Name
+		if f.Short != 0 {
+			takesValue["-"+string(f.Short)] = "--" + f.Name
+		}
+	}
+	for i, arg := range args {
+		if arg == "--" {
+			break
+		}
+		name, value, joined := strings.Cut(arg, "=")
+		flag, ok := takesValue[name]
+		if !ok {
+			continue
+		}
+		if joined && value == "" || !joined && i+1 < len(args) && args[i+1] == "" {
+			return fmt.Errorf("%s is given an empty value; give it a value, or leave it out", flag)
+		}
+	}
+	return nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -128,7 +128,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	}
 	if shard.of > 0 {
 		err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine, Done: true})
-		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: "shard", BuildSeconds: time.Since(start).Seconds()}, err
+		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
 	}
 	rec, breakdown, err := plan.record(e.ctx, p, counts, workers)
 	if err != nil {
@@ -196,7 +196,7 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 		breakdown = append(breakdown, props...)
 	}
 	rec := catalog.Record{
-		Name: p.String(), Kind: string(p.Kind), N: p.N, Storage: "counts",
+		Name: p.String(), Kind: string(p.Kind), N: p.N, Storage: catalog.StorageCounts,
 		Solutions: total.Solutions(), Classes: total.Classes(), SearchNodes: total.Nodes,
 	}
 	rec.SetOrbits(total.Orbits)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
 	"slices"
 	"text/tabwriter"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/enumerate"
 	"solcat/query"
@@ -154,7 +156,7 @@ func (i *infoCmd) Run(e *env) error {
 	fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
 	for _, r := range recs {
 		check := "no"
-		if r.Verified {
+		if matchesPublished(r) {
 			check = "matches"
 		}
 		content := "-"
@@ -165,4 +167,17 @@ func (i *infoCmd) Run(e *env) error {
 			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, r.Workers, content)
 	}
 	return w.Flush()
+}
+
+// matchesPublished reports whether a record's counts, and the published
+// counts it recorded, equal the published values solcat knows: a record
+// changed by hand does not say "matches".
+func matchesPublished(r catalog.Record) bool {
+	p, err := canon.ParsePuzzle(r.Name)
+	if err != nil {
+		return false
+	}
+	known, ok := enumerate.KnownCounts(p)
+	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits()) == "" &&
+		r.KnownSolutions == sql.NullInt64{Int64: known.Solutions, Valid: true} && r.KnownClasses == sql.NullInt64{Int64: known.Classes, Valid: true}
 }

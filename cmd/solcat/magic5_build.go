@@ -73,7 +73,7 @@ func (b *buildCmd) storeMagic5Units(e *env, cat *catalog.Catalog, p canon.Puzzle
 		return catalog.Record{}, err
 	}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: "classes", Workers: workers,
+		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageClasses, Workers: workers,
 		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
 	}
 	for c := 1; c <= 13; c++ {

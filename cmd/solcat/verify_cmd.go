@@ -1,8 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -34,18 +34,19 @@ Examples:
 // verifyReport is the JSON shape of verify.
 type verifyReport struct {
 	Integrity string         `json:"integrity"`
+	Problems  []string       `json:"problems"` // the catalog's own: tables and records that do not match
 	Puzzles   []puzzleReport `json:"puzzles"`
 }
 
 type puzzleReport struct {
-	Puzzle       string   `json:"puzzle"`
-	Storage      string   `json:"storage"`
-	Solutions    int64    `json:"solutions"`
-	Classes      int64    `json:"classes"`
-	ContentHash  string   `json:"content_hash,omitempty"`
-	OK           bool     `json:"ok"`
-	Problems     []string `json:"problems"`
-	ProblemCount int      `json:"problem_count"`
+	Puzzle       string          `json:"puzzle"`
+	Storage      catalog.Storage `json:"storage"`
+	Solutions    int64           `json:"solutions"`
+	Classes      int64           `json:"classes"`
+	ContentHash  string          `json:"content_hash,omitempty"`
+	OK           bool            `json:"ok"`
+	Problems     []string        `json:"problems"`
+	ProblemCount int             `json:"problem_count"`
 }
 
 // maxReported bounds the problems printed per puzzle.
@@ -56,82 +57,103 @@ func (v *verifyCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
-	if err != nil {
-		return err
-	}
-	defer cat.Close()
-	var recs []catalog.Record
-	if len(v.Puzzles) == 0 {
-		if recs, err = cat.Puzzles(e.ctx); err != nil {
-			return err
-		}
-	}
+	var names []string
 	for _, name := range v.Puzzles {
 		ps, err := canon.ParsePuzzles(name)
 		if err != nil {
 			return err
 		}
 		for _, p := range ps {
-			rec, ok, err := cat.Puzzle(e.ctx, p.String())
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return notBuilt(e, cat, p)
-			}
-			recs = append(recs, rec)
+			names = append(names, p.String())
 		}
 	}
-	total := 0
-	var integrity string
-	if err := cat.DB().GetContext(e.ctx, &integrity, "PRAGMA integrity_check"); err != nil {
+	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	if err != nil {
 		return err
 	}
-	report := verifyReport{Integrity: integrity, Puzzles: []puzzleReport{}}
-	text := format == query.Text
-	if integrity != "ok" {
-		if text {
-			fmt.Fprintf(e.stdout, "catalog: SQLite integrity check: %s\n", integrity)
+	defer cat.Close()
+	var recs []catalog.Record
+	for _, name := range names {
+		rec, ok, err := cat.Puzzle(e.ctx, name)
+		if err != nil {
+			return catalog.Describe(e.cli.DB, err)
 		}
+		if !ok {
+			p, _ := canon.ParsePuzzle(name)
+			return notBuilt(e, cat, p)
+		}
+		recs = append(recs, rec)
+	}
+	text := format == query.Text
+	report := verifyReport{Problems: []string{}, Puzzles: []puzzleReport{}}
+	total := 0
+	var damaged []string // puzzles with problems
+	say := func(format string, args ...any) {
+		if text {
+			fmt.Fprintf(e.stdout, format+"\n", args...)
+		}
+	}
+	integrity := cat.Integrity(e.ctx, maxReported)
+	report.Integrity = strings.Join(integrity, "; ")
+	if report.Integrity != "ok" {
 		total++
 	}
+	say("catalog: SQLite integrity check: %s", report.Integrity)
+	// The catalog as a whole: every puzzle's tables have a record and every
+	// record its tables. Only when checking everything.
+	if len(names) == 0 {
+		all, err := cat.Puzzles(e.ctx)
+		if err != nil {
+			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catalog.Describe(e.cli.DB, err).Error())
+		}
+		recs = all
+		orphans, err := cat.Orphans(e.ctx)
+		if err != nil {
+			orphans = append(orphans, "the catalog's tables cannot be listed: "+err.Error())
+		}
+		report.Problems = append(report.Problems, orphans...)
+		for _, problem := range report.Problems {
+			say("catalog: %s", problem)
+		}
+		total += len(report.Problems)
+	}
 	for _, rec := range recs {
-		p, err := canon.ParsePuzzle(rec.Name)
-		if err != nil {
-			return err
-		}
-		found := 0
 		pr := puzzleReport{Puzzle: rec.Name, Storage: rec.Storage, Solutions: rec.Solutions, Classes: rec.Classes, ContentHash: rec.ContentHash, Problems: []string{}}
-		t, err := query.NewTarget(e.ctx, cat.DB(), p, rec)
-		if err != nil {
-			return err
-		}
-		err = t.Verify(e.ctx, func(problem string) {
-			found++
-			if found <= maxReported {
-				pr.Problems = append(pr.Problems, problem)
-				if text {
-					fmt.Fprintf(e.stdout, "%s: %s\n", rec.Name, problem)
-				}
+		problem := func(text string) {
+			pr.ProblemCount++
+			if pr.ProblemCount <= maxReported {
+				pr.Problems = append(pr.Problems, text)
+				say("%s: %s", rec.Name, text)
 			}
-		})
+		}
+		p, err := canon.ParsePuzzle(rec.Name)
+		if err == nil {
+			var t *query.Target
+			if t, err = query.NewTarget(e.ctx, cat.DB(), p, rec); err == nil {
+				err = t.Verify(e.ctx, problem)
+			}
+		}
+		if e.ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", rec.Name, err)
+			// Damage in one puzzle does not stop the check of the others.
+			problem(fmt.Sprintf("cannot be read to the end: %v", catalog.Describe(e.cli.DB, err)))
 		}
-		pr.OK, pr.ProblemCount = found == 0, found
+		pr.OK = pr.ProblemCount == 0
 		report.Puzzles = append(report.Puzzles, pr)
-		total += found
-		if !text {
-			continue
-		}
+		total += pr.ProblemCount
 		switch {
-		case found > maxReported:
-			fmt.Fprintf(e.stdout, "%s: ... and %d more problems\n", rec.Name, found-maxReported)
-		case found == 0 && rec.Storage == "counts":
-			fmt.Fprintf(e.stdout, "%s: ok (counts only: %d solutions, %d classes)\n", rec.Name, rec.Solutions, rec.Classes)
-		case found == 0:
-			fmt.Fprintf(e.stdout, "%s: ok (%d solutions, %d classes, content %s)\n", rec.Name, rec.Solutions, rec.Classes, rec.ContentHash[:16])
+		case pr.ProblemCount > maxReported:
+			say("%s: ... and %d more problems", rec.Name, pr.ProblemCount-maxReported)
+		case !pr.OK:
+		case rec.Storage == catalog.StorageCounts:
+			say("%s: ok (counts only: %d solutions, %d classes)", rec.Name, rec.Solutions, rec.Classes)
+		default:
+			say("%s: ok (%d solutions, %d classes, content %.16s)", rec.Name, rec.Solutions, rec.Classes, rec.ContentHash)
+		}
+		if !pr.OK {
+			damaged = append(damaged, rec.Name)
 		}
 	}
 	if !text {
@@ -139,8 +161,19 @@ func (v *verifyCmd) Run(e *env) error {
 			return err
 		}
 	}
-	if total > 0 {
-		return errors.New(fmt.Sprint(total, " problem(s) found; rebuild the affected puzzles with 'solcat build PUZZLE --force'"))
+	switch {
+	case total == 0:
+		return nil
+	case report.Integrity != "ok":
+		// SQLite's own structures are damaged: writing more into the file is
+		// no cure. Every puzzle is built anew elsewhere.
+		all := make([]string, 0, len(recs))
+		for _, r := range recs {
+			all = append(all, r.Name)
+		}
+		return fmt.Errorf("%d problem(s) found and the catalog file is damaged; build its puzzles into a new catalog: 'solcat --db NEW.db build %s'", total, strings.Join(all, " "))
+	case len(damaged) > 0:
+		return fmt.Errorf("%d problem(s) found; rebuild the puzzles concerned: 'solcat build %s --force'", total, strings.Join(damaged, " "))
 	}
-	return nil
+	return fmt.Errorf("%d problem(s) found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'", total)
 }

@@ -1,0 +1,125 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Integrity runs SQLite's integrity check and returns what it reports:
+// "ok", or up to limit lines naming the damage. A catalog too damaged to
+// check returns that as its one line, not as an error.
+func (c *Catalog) Integrity(ctx context.Context, limit int) []string {
+	var lines []string
+	err := c.db.SelectContext(ctx, &lines, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
+	if err != nil {
+		return []string{Describe(c.path, err).Error()}
+	}
+	return lines
+}
+
+// puzzleTablePrefixes begin the names of the tables (and view) a stored
+// puzzle owns; the rest of the name is the puzzle's (queens_8).
+var puzzleTablePrefixes = []string{"classes_", "solution_blocks_", "solutions_", "props_"}
+
+// Orphans checks that the catalog's puzzle tables and its records agree:
+// it names the tables no record, unfinished build or shard accounts for,
+// and the records whose tables are missing.
+func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
+	var objects []struct {
+		Name string `db:"name"`
+		Type string `db:"type"`
+	}
+	if err := c.db.SelectContext(ctx, &objects, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name"); err != nil {
+		return nil, Describe(c.path, err)
+	}
+	owned := map[string][]string{} // puzzle -> its tables
+	staged := map[string][]string{} // puzzle -> its staging tables
+	for _, o := range objects {
+		for _, prefix := range puzzleTablePrefixes {
+			rest, ok := strings.CutPrefix(o.Name, prefix)
+			if !ok || rest == "" {
+				continue
+			}
+			if base, ok := strings.CutSuffix(rest, stagingSuffix); ok {
+				staged[puzzleName(base)] = append(staged[puzzleName(base)], o.Name)
+			} else {
+				owned[puzzleName(rest)] = append(owned[puzzleName(rest)], o.Name)
+			}
+			break
+		}
+	}
+	recs, err := c.Puzzles(ctx)
+	if err != nil {
+		return nil, Describe(c.path, err)
+	}
+	builds, err := c.Builds(ctx)
+	if err != nil {
+		return nil, Describe(c.path, err)
+	}
+	shards, err := c.Shards(ctx)
+	if err != nil {
+		return nil, Describe(c.path, err)
+	}
+	var problems []string
+	recorded := map[string]bool{}
+	for _, r := range recs {
+		recorded[r.Name] = true
+		var need []string
+		sol, cls := Tables(r.Name)
+		switch r.Storage {
+		case StorageSolutions:
+			need = []string{cls, sol}
+		case StorageClasses:
+			need = []string{cls, PropsTable(r.Name)}
+		}
+		for _, t := range need {
+			if !slices.Contains(owned[r.Name], t) {
+				problems = append(problems, fmt.Sprintf("%s: recorded as stored (%s), but its table %s is missing", r.Name, r.Storage, t))
+			}
+		}
+		if r.Storage == StorageCounts && len(owned[r.Name]) > 0 {
+			problems = append(problems, fmt.Sprintf("%s: recorded as counts only, but the tables %s are there too", r.Name, strings.Join(owned[r.Name], ", ")))
+		}
+	}
+	for _, s := range shards {
+		recorded[s.Puzzle] = true
+	}
+	names := make([]string, 0, len(owned))
+	for name := range owned {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !recorded[name] {
+			problems = append(problems, fmt.Sprintf("%s: the tables %s have no record in puzzles (a puzzle whose record was deleted)", name, strings.Join(owned[name], ", ")))
+		}
+	}
+	building := map[string]bool{}
+	for _, b := range builds {
+		building[b.Puzzle] = true
+	}
+	names = names[:0]
+	for name := range staged {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !building[name] {
+			problems = append(problems, fmt.Sprintf("%s: the build tables %s belong to no unfinished build", name, strings.Join(staged[name], ", ")))
+		}
+	}
+	return problems, nil
+}
+
+// puzzleName turns the end of a table's name back into the puzzle's:
+// queens_8 is queens:8.
+func puzzleName(suffix string) string {
+	kind, n, ok := strings.Cut(suffix, "_")
+	if !ok {
+		return suffix
+	}
+	return kind + ":" + n
+}
