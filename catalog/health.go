@@ -35,7 +35,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	if err := c.db.SelectContext(ctx, &objects, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name"); err != nil {
 		return nil, Describe(c.path, err)
 	}
-	owned := map[string][]string{} // puzzle -> its tables
+	owned := map[string][]string{}  // puzzle -> its tables
 	staged := map[string][]string{} // puzzle -> its staging tables
 	for _, o := range objects {
 		for _, prefix := range puzzleTablePrefixes {
