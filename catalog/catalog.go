@@ -124,12 +124,20 @@ func checkPath(path string) error {
 }
 
 // checkOwner refuses an SQLite file that holds tables and is not a solcat
-// catalog, reading it without writing a byte.
+// catalog, or that SQLite cannot read, without writing a byte. Without a
+// write-ahead log beside it the file is read as immutable, so no lock, -wal
+// or -shm file is made beside a file that may not be solcat's. With one,
+// the log may hold what the file lacks, so it is read as usual. (A new
+// catalog's tables may still be in its log: an empty file passes.)
 func checkOwner(ctx context.Context, path string) error {
 	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
 		return nil // a new file, or an empty one, becomes a catalog
 	}
-	dsn, err := fileURI(path, "mode=ro", "_pragma=busy_timeout(10000)")
+	params := []string{"mode=ro", "immutable=1"}
+	if info, err := os.Stat(path + "-wal"); err == nil && info.Size() > 0 {
+		params = []string{"mode=ro", "_pragma=busy_timeout(10000)"}
+	}
+	dsn, err := fileURI(path, params...)
 	if err != nil {
 		return err
 	}
@@ -157,7 +165,8 @@ func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); err != nil {
 		return describe(path, err)
 	}
-	if id == 0 && (len(tables) == 0 || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")) {
+	solcat := slices.Equal(tables, []string{"goose_db_version"}) || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")
+	if id == 0 && (len(tables) == 0 || solcat) {
 		return nil
 	}
 	if id != 0 {
@@ -199,6 +208,9 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
+	if err := checkOwner(ctx, path); err != nil {
+		return nil, err
+	}
 	params := []string{"mode=ro", "_pragma=busy_timeout(10000)", "_pragma=query_only(1)"}
 	writable := syscall.Access(parentOf(path), 2 /* W_OK */) == nil
 	if !writable {
@@ -216,9 +228,6 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The reader that made the log files takes them away again at Close,
-	// as a writer does: a query leaves the folder as it found it.
-	c.tidyUp = writable && errors.Is(hadLog, fs.ErrNotExist)
 	// Readers may use one connection per core: WAL lets them run at once.
 	c.db.SetMaxOpenConns(runtime.NumCPU())
 	if err := c.checkVersion(ctx); err != nil {
@@ -236,6 +245,9 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		}
 		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
 	}
+	// The reader that made the log files takes them away again at Close,
+	// as a writer does: a query leaves the folder as it found it.
+	c.tidyUp = writable && errors.Is(hadLog, fs.ErrNotExist)
 	return c, nil
 }
 
