@@ -73,14 +73,17 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	if err := checkOwner(ctx, path); err != nil {
-		return nil, err
-	}
 	if writer.PID == 0 {
 		writer = NewHolder("", nil)
 	}
+	// The lock first: while another writer creates the catalog, its file
+	// is not yet recognisable as one.
 	lock, err := lockForWriting(path, writer)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOwner(ctx, path); err != nil {
+		lock.release()
 		return nil, err
 	}
 	dsn, err := fileURI(path, "_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_pragma=cache_size(-262144)")
@@ -161,8 +164,8 @@ func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	if id == applicationID {
 		return nil
 	}
-	var tables []string
-	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); err != nil {
+	var tables []string // SQLite's own (sqlite_sequence) say nothing of whose the file is
+	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
 		return describe(path, err)
 	}
 	solcat := slices.Equal(tables, []string{"goose_db_version"}) || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")

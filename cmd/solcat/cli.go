@@ -169,7 +169,7 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	cat, err := e.open(p.String())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -187,6 +187,22 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 		return nil, nil, err
 	}
 	return t, func() { cat.Close() }, nil
+}
+
+// open opens the catalog for reading. In the first instants of a build
+// into a new file, the file is not there yet, or not yet a catalog: that
+// is said as such. puzzle, if not empty, is the one the command asks about.
+func (e *env) open(puzzle string) (*catalog.Catalog, error) {
+	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	if errors.Is(err, catalog.ErrNoCatalog) || errors.Is(err, catalog.ErrNotCatalog) {
+		if writer, running := catalog.RunningWriter(e.cli.DB); running {
+			if puzzle != "" && writer.Building(puzzle) {
+				return nil, fmt.Errorf("%s is being built: just begun, by %s; wait for the build to finish", puzzle, writer)
+			}
+			return nil, fmt.Errorf("%s is being created by %s; wait a moment and try again", e.cli.DB, writer)
+		}
+	}
+	return cat, err
 }
 
 // notBuilt explains why a puzzle has no record: a build of it is under way

@@ -74,7 +74,7 @@ func (i *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	cat, err := e.open("")
 	if err != nil {
 		return err
 	}

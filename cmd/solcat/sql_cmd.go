@@ -148,7 +148,7 @@ func (s *sqlCmd) Run(e *env) error {
 	if err := checkReadOnly(s.Query); err != nil {
 		return err
 	}
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	cat, err := e.open("")
 	if err != nil {
 		return err
 	}

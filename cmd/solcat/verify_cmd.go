@@ -67,7 +67,7 @@ func (v *verifyCmd) Run(e *env) error {
 			names = append(names, p.String())
 		}
 	}
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	cat, err := e.open("")
 	if err != nil {
 		return err
 	}
