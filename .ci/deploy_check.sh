@@ -3,7 +3,10 @@
 # real (needs GNU parallel), the Slurm array tasks and the merge with the
 # variables Slurm would set, and the Kubernetes pods' command line with the
 # index the Indexed Job would give (after Kubernetes' own $(VAR) expansion).
-# Each result must match a count made in one process.
+# Each result must match a count made in one process. Then .ci/slurm_check.sh
+# submits the Slurm recipe to a real single-node Slurm (skipped with a message
+# where it cannot run; SLURM_CHECK=require, as .ci/run sets, installs Slurm
+# and fails instead).
 # Usage: .ci/deploy_check.sh      (PUZZLE=queens:12 K=4 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,3 +48,5 @@ merge=$(sed -n 's/^ *- exec \(solcat merge.*\) && .*/\1/p' "$root/deploy/kuberne
   sed "s/\$(PUZZLE_FILE)/k8s/g; s/\$(K)/$K/g; s|/data/|k8s/|g")
 sh -c "$merge" >/dev/null
 check "Kubernetes Indexed Job + merge Job (commands only)" k8s/k8s.db
+
+"$root/.ci/slurm_check.sh"
