@@ -17,27 +17,31 @@ import (
 type exportCmd struct {
 	Puzzle    string `arg:"" help:"The puzzle, for example magic:4."`
 	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
-	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE instead of standard output; the file appears only when complete."`
-	Partition string `name:"partition-by" placeholder:"COLUMN" help:"With --format parquet and --output DIR: write a Hive-style folder, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
+	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (.csv, .jsonl, .parquet) unless --format says."`
+	Partition string `name:"partition-by" placeholder:"COLUMN" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
 	filterFlags
 }
 
 func (x *exportCmd) Help() string {
-	return `Streams rows in ID order with constant memory. CSV (the default) has a
-header row: id, class, orbit, symmetry, then one column per cell (r1c1..
-for magic squares; row1.. with the queen's 1-based column for queens).
-JSON lines carry the same fields, the cells as "grid" (rows) or "queens".
-Parquet (zstd) has typed columns id, class, orbit, symmetry and cells, a
-list of int32 read like the text output. With --output the file appears
-only when complete, and its SHA-256 is printed on stderr; the same catalog
+	return `Streams rows in ID order with constant memory. CSV has a header row: id,
+class, orbit, symmetry, then one column per cell (r1c1.. for magic squares;
+row1.. with the queen's 1-based column for queens). JSON lines carry the
+same fields, the cells as "grid" (rows) or "queens". Parquet (zstd) has
+typed columns id, class, orbit, symmetry, props and cells, a list of int32
+read like the text output.
+
+Without --format the format follows the --output file's name (.csv, .jsonl,
+.parquet), else CSV. --output - is standard output; a device or FIFO is
+written directly; a file appears only when complete (its SHA-256 is printed
+on stderr), and never replaces the catalog or its files. The same catalog
 and arguments always give the same bytes.
 
 Examples:
   solcat export magic:4 --output magic4.csv
   solcat export queens:10 --format jsonl --classes
-  solcat export magic:4 --format parquet --output magic4.parquet
+  solcat export magic:4 --output magic4.parquet
   solcat export magic:4 --cell 1,1=1 --format jsonl | jq .grid
-  solcat export magic:4 --format parquet --partition-by cell:1,1 --output magic4/`
+  solcat export magic:4 --partition-by cell:1,1 --output magic4/`
 }
 
 func (x *exportCmd) Run(e *env) error {
