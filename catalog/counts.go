@@ -54,10 +54,10 @@ func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
 // Breakdown is one row of a count-only puzzle's counts split by a
 // statistic, such as the centre value of magic:5 ("cell:3,3").
 type Breakdown struct {
-	Stat      string `db:"stat"`
-	Value     int    `db:"value"`
-	Solutions int64  `db:"solutions"`
-	Classes   int64  `db:"classes"`
+	Stat      Stat  `db:"stat"`
+	Value     int   `db:"value"`
+	Solutions int64 `db:"solutions"`
+	Classes   int64 `db:"classes"`
 }
 
 // RecordCounts stores a puzzle known by its counts only (and their

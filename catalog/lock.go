@@ -147,7 +147,7 @@ func RunningWriter(path string) (Holder, bool) {
 	h, err := readHolder(name)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		// Taken this instant, not yet described: still a writer.
-		return Holder{Command: "solcat build"}, true
+		return Holder{Command: "a build just begun"}, true
 	}
 	return h, err == nil
 }

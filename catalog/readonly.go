@@ -14,10 +14,48 @@ var readPragmas = map[string]bool{
 	"index_xinfo": true, "foreign_key_list": true, "integrity_check": true, "quick_check": true,
 }
 
-// QueryConn returns a connection for user-written SQL on which SQLite itself
+// Rows is the result of a user's read-only statement, read row by row.
+type Rows struct {
+	conn *sqlx.Conn
+	rows *sqlx.Rows
+}
+
+// Query runs a user's statement on a connection on which SQLite itself
 // refuses, while compiling, every operation that is not a read: the third
-// layer under a read-only open and query_only. Close it after use.
-func (c *Catalog) QueryConn(ctx context.Context) (*sqlx.Conn, error) {
+// layer under a read-only open and query_only. Close the rows after use.
+func (c *Catalog) Query(ctx context.Context, text string) (*Rows, error) {
+	conn, err := c.queryConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryxContext(ctx, text)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &Rows{conn: conn, rows: rows}, nil
+}
+
+// Columns names the result's columns.
+func (r *Rows) Columns() ([]string, error) { return r.rows.Columns() }
+
+// Next moves to the next row; false at the end or on an error (see Err).
+func (r *Rows) Next() bool { return r.rows.Next() }
+
+// Values returns the current row's values: int64, float64, string, []byte
+// or nil.
+func (r *Rows) Values() ([]any, error) { return r.rows.SliceScan() }
+
+// Err is the error that ended the rows, if any.
+func (r *Rows) Err() error { return r.rows.Err() }
+
+// Close ends the query.
+func (r *Rows) Close() {
+	r.rows.Close()
+	r.conn.Close()
+}
+
+func (c *Catalog) queryConn(ctx context.Context) (*sqlx.Conn, error) {
 	conn, err := c.db.Connx(ctx)
 	if err != nil {
 		return nil, err

@@ -2,8 +2,6 @@ package catalog
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 )
 
 // Shard says which part of a split build a catalog holds for a puzzle.
@@ -11,7 +9,7 @@ type Shard struct {
 	Puzzle string `db:"puzzle"`
 	Shard  int    `db:"shard"` // 1-based
 	Of     int    `db:"of"`
-	Layout string `db:"layout"`
+	Layout Layout `db:"layout"`
 	Units  int    `db:"units"`
 	Done   bool   `db:"done"`
 }
@@ -42,13 +40,4 @@ func (c *Catalog) ShardOf(ctx context.Context, puzzle string) (s Shard, ok bool,
 		}
 	}
 	return s, false, err
-}
-
-// DropShard forgets that a catalog holds a shard of puzzle.
-func (c *Catalog) DropShard(ctx context.Context, puzzle string) error {
-	_, err := c.db.ExecContext(ctx, `DELETE FROM shards WHERE puzzle = ?`, puzzle)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	return err
 }

@@ -62,9 +62,14 @@ type Writer struct {
 	firstID                    int64  // the first solution's ID: 1, or a shard's
 }
 
+// Layout names how a build is cut into units and by which solver: saved
+// work with another layout is not resumed, and shards with other layouts
+// are not merged.
+type Layout string
+
 // BuildPlan says how a build is cut into units.
 type BuildPlan struct {
-	Layout    string // names the unit layout and solver; a saved build with another layout starts over
+	Layout    Layout // a saved build with another layout starts over
 	UnitRows  int64  // rows (classes and solutions) per committed unit
 	RowsTotal int64  // rows expected in all, for the percentage others see
 	Shard     bool   // a shard of a split build: its solution IDs start at SetFirstID's, and it ends with CommitShard
@@ -174,7 +179,7 @@ func (w *Writer) start() error {
 	}
 	defer tx.Rollback()
 	var saved struct {
-		Layout        string `db:"layout"`
+		Layout        Layout `db:"layout"`
 		ClassesDone   int64  `db:"classes_done"`
 		SolutionsDone int64  `db:"solutions_done"`
 		HashState     []byte `db:"hash_state"`
@@ -384,7 +389,7 @@ func (w *Writer) commitUnit() error {
 		return err
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("the saved build of %s changed under this one: is another 'solcat build %s' writing to this catalog?", w.name, w.name)
+		return fmt.Errorf("the saved build of %s changed under this one: another process wrote it", w.name)
 	}
 	if err := w.tx.Commit(); err != nil {
 		return err
@@ -502,13 +507,17 @@ func (w *Writer) storedSolutions() (count, minID, maxID int64, err error) {
 	return w.resumedSolutions + w.blockSolutions, minID, maxID, err
 }
 
+// ErrShardMismatch means a saved shard does not fit the split asked for:
+// it must be built again from the start.
+var ErrShardMismatch = errors.New("the saved shard cannot be resumed")
+
 // SetFirstID tells a shard's writer the ID of its first solution; call it
 // before AddSolution. The shard's first block starts there.
 func (w *Writer) SetFirstID(id int64) error {
 	w.firstID = id
 	if w.solutionsDone > 0 && w.maxSolutionID != id-1+w.solutionsDone {
-		return fmt.Errorf("the saved shard of %s ends at solution %d, but %d solutions from %d would end at %d; start it over with --force",
-			w.name, w.maxSolutionID, w.solutionsDone, id, id-1+w.solutionsDone)
+		return fmt.Errorf("%w: the saved shard of %s ends at solution %d, but %d solutions from %d would end at %d",
+			ErrShardMismatch, w.name, w.maxSolutionID, w.solutionsDone, id, id-1+w.solutionsDone)
 	}
 	return nil
 }

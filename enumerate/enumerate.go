@@ -22,13 +22,13 @@ const MaxCountedQueens = 21
 func Supported(p canon.Puzzle, countOnly bool) error {
 	switch {
 	case p.Kind == canon.Magic && p.N > MaxCountedMagic:
-		return fmt.Errorf("%s cannot be built: magic squares are built up to order %d", p, MaxCountedMagic)
+		return fmt.Errorf("magic squares are built up to order %d", MaxCountedMagic)
 	case p.Kind == canon.Magic && countOnly && p.N != MaxCountedMagic:
-		return fmt.Errorf("%s: --count-only is for magic:%d; smaller orders are stored whole, so drop --count-only", p, MaxCountedMagic)
+		return fmt.Errorf("only magic:%d is counted without being stored; smaller orders are stored whole", MaxCountedMagic)
 	case p.Kind == canon.Queens && countOnly && p.N > MaxCountedQueens:
-		return fmt.Errorf("%s cannot be counted yet: queens are counted up to N=%d", p, MaxCountedQueens)
+		return fmt.Errorf("queens are counted up to N=%d", MaxCountedQueens)
 	case p.Kind == canon.Queens && !countOnly && p.N > MaxStoredQueens:
-		return fmt.Errorf("%s has too many solutions to store (queens are stored up to N=%d); count them with --count-only", p, MaxStoredQueens)
+		return fmt.Errorf("it has too many solutions to store: queens are stored up to N=%d and counted up to N=%d", MaxStoredQueens, MaxCountedQueens)
 	}
 	return nil
 }

@@ -11,8 +11,31 @@ import (
 	"solcat/canon"
 )
 
-// ErrFilter is wrapped by every error in a user's filter.
+// ErrFilter is what every mistake in a user's filter, statistic or
+// partition is (errors.Is).
 var ErrFilter = errors.New("bad filter")
+
+// FilterError is a mistake in one part of a filter (or of a statistic or a
+// partition): the part, as given, and what is wrong with it.
+type FilterError struct {
+	Part    string // cell, pattern, class, orbit, by, partition
+	Given   string
+	Problem string
+}
+
+func (e *FilterError) Error() string {
+	if e.Given == "" {
+		return e.Part + ": " + e.Problem
+	}
+	return e.Part + " " + e.Given + ": " + e.Problem
+}
+
+// Is makes every FilterError an ErrFilter.
+func (e *FilterError) Is(target error) bool { return target == ErrFilter }
+
+func badFilter(part, given, format string, args ...any) error {
+	return &FilterError{Part: part, Given: given, Problem: fmt.Sprintf(format, args...)}
+}
 
 // Cell is one --cell R,C=V condition, 1-based. For magic squares V is the
 // value in the cell; for queens V is 1 for a queen and 0 for an empty square.
@@ -23,7 +46,7 @@ func ParseCell(text string) (Cell, error) {
 	where, value, ok := strings.Cut(text, "=")
 	row, col, ok2 := strings.Cut(where, ",")
 	if !ok || !ok2 {
-		return Cell{}, fmt.Errorf("%w: --cell %q: write ROW,COL=VALUE, for example --cell 1,1=16", ErrFilter, text)
+		return Cell{}, badFilter("cell", strconv.Quote(text), "write ROW,COL=VALUE, for example 1,1=16")
 	}
 	var c Cell
 	for _, part := range []struct {
@@ -33,7 +56,7 @@ func ParseCell(text string) (Cell, error) {
 	}{{row, &c.Row, "row"}, {col, &c.Col, "column"}, {value, &c.Value, "value"}} {
 		v, err := strconv.Atoi(strings.TrimSpace(part.text))
 		if err != nil {
-			return Cell{}, fmt.Errorf("%w: --cell %q: the %s %q is not a whole number; write ROW,COL=VALUE", ErrFilter, text, part.name, part.text)
+			return Cell{}, badFilter("cell", strconv.Quote(text), "the %s %q is not a whole number; write ROW,COL=VALUE", part.name, part.text)
 		}
 		*part.dst = v
 	}
@@ -62,22 +85,22 @@ func (f Filter) IsZero() bool {
 func (f Filter) Validate(p canon.Puzzle) error {
 	for _, c := range f.Cells {
 		if c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
-			return fmt.Errorf("%w: --cell %d,%d=%d is off the board; %s has rows and columns 1 to %d", ErrFilter, c.Row, c.Col, c.Value, p, p.N)
+			return badFilter("cell", fmt.Sprintf("%d,%d=%d", c.Row, c.Col, c.Value), "off the board; %s has rows and columns 1 to %d", p, p.N)
 		}
 		switch {
 		case p.Kind == canon.Magic && (c.Value < 1 || c.Value > p.N*p.N):
-			return fmt.Errorf("%w: --cell %d,%d=%d: %s holds the values 1 to %d", ErrFilter, c.Row, c.Col, c.Value, p, p.N*p.N)
+			return badFilter("cell", fmt.Sprintf("%d,%d=%d", c.Row, c.Col, c.Value), "%s holds the values 1 to %d", p, p.N*p.N)
 		case p.Kind == canon.Queens && c.Value != 0 && c.Value != 1:
-			return fmt.Errorf("%w: --cell %d,%d=%d: on %s use 1 for a queen and 0 for an empty square", ErrFilter, c.Row, c.Col, c.Value, p)
+			return badFilter("cell", fmt.Sprintf("%d,%d=%d", c.Row, c.Col, c.Value), "on %s use 1 for a queen and 0 for an empty square", p)
 		}
 	}
 	if f.Class < 0 {
-		return fmt.Errorf("%w: --class %d: class IDs start at 1", ErrFilter, f.Class)
+		return badFilter("class", strconv.FormatInt(f.Class, 10), "class IDs start at 1")
 	}
 	switch f.Orbit {
 	case 0, 1, 2, 4, 8:
 	default:
-		return fmt.Errorf("%w: --orbit %d: orbit sizes are 1, 2, 4 or 8", ErrFilter, f.Orbit)
+		return badFilter("orbit", strconv.Itoa(f.Orbit), "orbit sizes are 1, 2, 4 or 8")
 	}
 	return nil
 }
@@ -108,7 +131,7 @@ func (f Filter) byteConditions(p canon.Puzzle) []byteCondition {
 // It returns the fixed cells as conditions.
 func ParsePattern(p canon.Puzzle, text string) ([]Cell, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: --pattern %q: %s", ErrFilter, text, fmt.Sprintf(format, args...))
+		return badFilter("pattern", strconv.Quote(text), format, args...)
 	}
 	var rows [][]string
 	if p.Kind == canon.Queens {
@@ -180,4 +203,52 @@ func examplePattern(p canon.Puzzle) string {
 	}
 	rows[0] = "1" + row[1:]
 	return strings.Join(rows, " / ")
+}
+
+// splitPrefix takes the equality conditions on positions 0, 1, 2, ... as a
+// byte prefix and leaves the others.
+func splitPrefix(conds []byteCondition) ([]byte, []byteCondition) {
+	var prefix []byte
+	used := make([]bool, len(conds))
+	for {
+		found := false
+		for i, c := range conds {
+			if !used[i] && c.Equal && c.Pos == len(prefix) {
+				prefix = append(prefix, c.Value)
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	var rest []byteCondition
+	for i, c := range conds {
+		if !used[i] {
+			rest = append(rest, c)
+		}
+	}
+	return prefix, rest
+}
+
+// String describes the filter in the words of the command line.
+func (f Filter) String(p canon.Puzzle) string {
+	var parts []string
+	for _, c := range f.Cells {
+		parts = append(parts, fmt.Sprintf("cell %d,%d=%d", c.Row, c.Col, c.Value))
+	}
+	if f.UpToSymmetry {
+		parts = append(parts, "up to symmetry")
+	}
+	if f.Props != 0 {
+		parts = append(parts, "properties "+f.Props.String())
+	}
+	if f.Class != 0 {
+		parts = append(parts, fmt.Sprintf("class %d", f.Class))
+	}
+	if f.Orbit != 0 {
+		parts = append(parts, fmt.Sprintf("orbit %d", f.Orbit))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -139,7 +139,7 @@ func ParsePartition(p canon.Puzzle, text string) (Partition, error) {
 		}
 		return Partition{fmt.Sprintf("row%d", r), func(s Solution) int64 { return int64(s.Cells[r-1]) + 1 }}, nil
 	}
-	return Partition{}, fmt.Errorf("%w: --partition-by %q: use orbit, symmetry, cell:R,C (magic squares) or row:R (queens) within %s", ErrFilter, text, p)
+	return Partition{}, badFilter("partition", strconv.Quote(text), "use orbit, symmetry, cell:R,C (magic squares) or row:R (queens) within %s", p)
 }
 
 // Folder is the Hive-style folder of the partition a solution falls in,

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -25,20 +24,20 @@ type StatsBy struct {
 // ParseStatsBy reads "cell:R,C", "row:R", "orbit", "prop:NAME" or "group".
 func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 	what, arg, _ := strings.Cut(text, ":")
-	bad := fmt.Errorf("%w: --by %q: use cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)", ErrFilter, text)
+	bad := badFilter("by", strconv.Quote(text), "use cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)")
 	switch what {
 	case "orbit", "group":
 		if arg != "" {
 			return StatsBy{}, bad
 		}
 		if what == "group" && (p.Kind != canon.Magic || p.N != 4) {
-			return StatsBy{}, fmt.Errorf("%w: --by group: Dudeney groups are defined for magic:4 only", ErrFilter)
+			return StatsBy{}, badFilter("by", "group", "Dudeney groups are defined for magic:4 only")
 		}
 		return StatsBy{What: what}, nil
 	case "prop":
 		prop, ok := canon.ParseProperty(p.Kind, arg)
 		if !ok {
-			return StatsBy{}, fmt.Errorf("%w: --by %q: no property %q for %s; choose from %s", ErrFilter, text, arg, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
+			return StatsBy{}, badFilter("by", strconv.Quote(text), "no property %q for %s; choose from %s", arg, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
 		}
 		return StatsBy{What: "prop", Prop: prop}, nil
 	case "cell":
@@ -47,7 +46,7 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 			return StatsBy{}, bad
 		}
 		if c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
-			return StatsBy{}, fmt.Errorf("%w: --by %q: %s has rows and columns 1 to %d", ErrFilter, text, p, p.N)
+			return StatsBy{}, badFilter("by", strconv.Quote(text), "%s has rows and columns 1 to %d", p, p.N)
 		}
 		return StatsBy{What: "cell", Row: c.Row, Col: c.Col}, nil
 	case "row":
@@ -56,7 +55,7 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 			return StatsBy{}, bad
 		}
 		if r < 1 || r > p.N {
-			return StatsBy{}, fmt.Errorf("%w: --by %q: %s has rows 1 to %d", ErrFilter, text, p, p.N)
+			return StatsBy{}, badFilter("by", strconv.Quote(text), "%s has rows 1 to %d", p, p.N)
 		}
 		return StatsBy{What: "row", Row: r}, nil
 	}
@@ -72,14 +71,15 @@ type StatsRow struct {
 	Share     float64 `json:"share"`   // of the matching solutions
 }
 
-// Stats computes a distribution over the solutions that match f. It reads
-// the classes only: member s(C) of a class with canonical form C holds at a
-// cell what C holds at the cell that s carries there.
-func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, error) {
-	if rows, ok, err := t.statsFromRecord(ctx, f, by); err != nil || ok {
-		return rows, err
+// Stats computes a distribution over the solutions that match a planned
+// question. Scanning, it reads the classes only: member s(C) of a class
+// with canonical form C holds at a cell what C holds at the cell that s
+// carries there.
+func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
+	f, by := p.Question.Filter, p.Question.By
+	if p.Way != ClassScan {
+		return t.statsFromRecord(ctx, p)
 	}
-	pulled := pullBack(t.Puzzle, f.byteConditions(t.Puzzle))
 	n := t.Puzzle.N
 	// where[k] is the cell of C that symmetry k carries onto the asked cell
 	// (used by --by cell; for queens it asks "is the queen of row r in column c").
@@ -88,23 +88,23 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		r, c := s.Inverse().Map(n, max(by.Row-1, 0), max(by.Col-1, 0))
 		where[k] = r*n + c
 	}
-	// One range of class IDs per core, as countByClasses does; the partial
-	// distributions are added up at the end.
-	partial := make([]map[int][2]int64, t.scanWorkers(f)) // value -> (solutions × 8, classes)
+	// One range of class IDs per worker; the partial distributions are
+	// added up at the end.
+	partial := make([]map[int][2]int64, max(p.Workers, 1)) // value -> (solutions × 8, classes)
 	for w := range partial {
 		partial[w] = map[int][2]int64{}
 	}
-	err := t.eachClassSplit(ctx, f, len(partial), func(w int, c classRow) error {
+	err := t.eachClassSplit(ctx, p, len(partial), func(w int, c catalog.ClassRow) error {
 		acc := partial[w]
-		form, orbit, props := c.Form, c.Orbit, c.Props
+		form, orbit, props := c.Form, int64(c.Orbit), canon.Property(c.Props)
 		if t.Puzzle.Kind == canon.Queens {
 			props |= canon.SymmetryType(int(orbit))
 		}
-		anyImage := f.UpToSymmetry && slices.ContainsFunc(pulled[:], func(c []byteCondition) bool { return meets(form, c) })
+		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.pulled[:], func(c []byteCondition) bool { return meets(form, c) })
 		var seen [8]int // values this class has counted already
 		counted := 0
 		for k, s := range canon.All {
-			if !anyImage && !meets(form, pulled[k]) {
+			if !anyImage && !meets(form, p.pulled[k]) {
 				continue
 			}
 			v := t.statValue(by, s, form, where[k], orbit, props)
@@ -122,8 +122,8 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 		return nil, err
 	}
 	acc := map[int][2]int64{}
-	for _, p := range partial {
-		for v, a := range p {
+	for _, part := range partial {
+		for v, a := range part {
 			sum := acc[v]
 			acc[v] = [2]int64{sum[0] + a[0], sum[1] + a[1]}
 		}
@@ -135,48 +135,39 @@ func (t *Target) Stats(ctx context.Context, f Filter, by StatsBy) ([]StatsRow, e
 	return finishStats(acc, by), nil
 }
 
-// statsFromRecord answers from the record and its breakdown what a
-// counts-only puzzle can answer at all, and what a classes-only one can
-// answer without reading 275 million classes; ok is false (and err nil)
-// when the classes must be read.
-func (t *Target) statsFromRecord(ctx context.Context, f Filter, by StatsBy) (rows []StatsRow, ok bool, err error) {
-	need := t.NeedSolutions()
-	if need == nil && !t.classesOnly() || !f.IsZero() {
-		return nil, false, need
-	}
+// statsFromRecord answers from the record and the recorded breakdowns.
+func (t *Target) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, error) {
+	by := p.Question.By
 	acc := map[int][2]int64{}
-	switch by.What {
-	case "cell":
-		// The build may have recorded counts by this cell.
-		recorded, err := t.breakdown(ctx, by.Row, by.Col)
-		if err != nil || recorded == nil {
-			return nil, false, errors.Join(need, err)
-		}
-		for _, r := range recorded {
-			acc[r.Value] = [2]int64{r.Solutions, r.Classes}
-		}
-	case "prop":
-		// Or counts of the property: the rest lack it.
-		recorded, err := t.breakdownBy(ctx, "props")
-		if err != nil {
-			return nil, false, err
-		}
-		i := slices.IndexFunc(recorded, func(r catalog.Breakdown) bool { return canon.Property(r.Value) == by.Prop })
-		if i < 0 {
-			return nil, false, need
-		}
-		r := recorded[i]
-		acc[1] = [2]int64{r.Solutions, r.Classes}
-		acc[0] = [2]int64{t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes}
-	case "orbit":
+	switch {
+	case p.Way == FromRecord: // by orbit
 		for _, orbit := range []int{1, 2, 4, 8} {
 			classes := t.Record.Orbits()[orbit]
 			acc[orbit] = [2]int64{int64(orbit) * classes, classes}
 		}
-	default:
-		return nil, false, need
+	case p.Stat == catalog.StatProps:
+		// The counts of the property: the rest lack it.
+		recorded, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(recorded, func(r catalog.Breakdown) bool { return canon.Property(r.Value) == by.Prop })
+		if i < 0 {
+			return nil, fmt.Errorf("%s: no recorded count of %s", t.Puzzle, by.Prop)
+		}
+		r := recorded[i]
+		acc[1] = [2]int64{r.Solutions, r.Classes}
+		acc[0] = [2]int64{t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes}
+	default: // by a cell
+		recorded, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recorded {
+			acc[r.Value] = [2]int64{r.Solutions, r.Classes}
+		}
 	}
-	return finishStats(acc, by), true, nil
+	return finishStats(acc, by), nil
 }
 
 // statValue is the statistic of member s(C).

@@ -38,6 +38,9 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	if rec.Storage == catalog.StorageCounts {
 		return nil
 	}
+	if err := t.countsOnly(); err != nil {
+		return err // stored in a format this solcat no longer reads
+	}
 	if t.classesOnly() {
 		return t.verifyClasses(ctx, problem)
 	}
@@ -118,16 +121,16 @@ func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash,
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev []byte
-		return r.flush(each(ctx, t.db, "SELECT id, canonical, orbit, props, orbit AS matching FROM "+t.classes+" ORDER BY id", nil, func(c Class) error {
-			r.classInOrder(c.ID, int64(v.forms.len()+1), c.Canonical, prev)
-			prev = c.Canonical
-			v.forms.add(c.Canonical)
+		return r.flush(t.store.Classes(ctx, math.MinInt64, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
+			r.classInOrder(c.ID, int64(v.forms.len()+1), c.Form, prev)
+			v.forms.add(c.Form)
+			prev = v.forms.of(int64(v.forms.len()))
 			v.orbits = append(v.orbits, c.Orbit)
 			if c.Orbit == 1 || c.Orbit == 2 || c.Orbit == 4 || c.Orbit == 8 {
 				v.orbitCounts[c.Orbit]++
 			}
-			hash.AddClass(c.Canonical, c.Orbit)
-			return r.add(c.ID, c.Canonical, int64(c.Orbit), canon.Symmetry(0), c.Props)
+			hash.AddClass(c.Form, c.Orbit)
+			return r.add(c.ID, c.Form, int64(c.Orbit), canon.Symmetry(0), canon.Property(c.Props))
 		}))
 	}
 	check := func() func(*verifyBatch) {
@@ -144,7 +147,7 @@ func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash,
 				if want := p.Properties(form).Stored(); props != want {
 					hint := ""
 					if props.DudeneyOf() == 0 && want.DudeneyOf() != 0 {
-						hint = fmt.Sprintf(" (built before Dudeney groups were stored: rebuild with 'solcat build %s --force')", p)
+						hint = " (built before Dudeney groups were stored)"
 					}
 					b.report("class %d: properties %s stored, %s computed%s", id, props, want, hint)
 				}
@@ -353,15 +356,8 @@ func inBatches[B any](ctx context.Context, read func(ctx context.Context, send f
 // whole solutions, a class entry that is not a number) goes to damaged, and
 // the scan goes on.
 func (t *Target) eachStored(ctx context.Context, damaged func(error), fn func(Solution) error) error {
-	if t.blocks == nil {
-		return each(ctx, t.db, "SELECT s.id, s.cells, s.class_id, s.symmetry, 0 AS orbit FROM "+t.solutions+" s ORDER BY s.id", nil, fn)
-	}
-	return t.blocks.ScanReporting(ctx, t.db, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
-		class, symmetry, err := s.Class()
-		if err != nil {
-			damaged(err)
-			return nil
-		}
+	return t.store.SolutionsReporting(ctx, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
+		class, symmetry, _ := s.Class() // SolutionsReporting hands over only readable entries
 		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: class, Symmetry: canon.Symmetry(symmetry)})
 	}, damaged)
 }
@@ -379,13 +375,13 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev []byte
-		return r.flush(t.classRows(ctx, 1, math.MaxInt64, Filter{}, func(c classRow) error {
+		return r.flush(t.store.Classes(ctx, 1, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
 			count++
 			r.classInOrder(c.ID, count, c.Form, prev)
 			prev = append(prev[:0], c.Form...)
 			packed := canon.Pack25((*[25]byte)(c.Form))
 			hash.AddClass(packed.Bytes(), 8)
-			return r.add(c.ID, c.Form, 8, 0, c.Props)
+			return r.add(c.ID, c.Form, 8, 0, canon.Property(c.Props))
 		}))
 	}
 	check := func() func(*verifyBatch) {
@@ -412,18 +408,15 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 		return err
 	}
 	// Rows the scan above cannot see: blocks or properties past the last class.
-	var blocks, formBytes, strayProps int64
-	if err := t.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+t.classes).Scan(&blocks, &formBytes); err != nil {
+	extent, err := t.store.ClassBlocks(ctx)
+	if err != nil {
 		return err
 	}
-	if want := (rec.Classes + catalog.ClassesPerBlock - 1) / catalog.ClassesPerBlock; blocks != want || formBytes != 16*rec.Classes {
-		problem("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", blocks, formBytes, want, 16*rec.Classes, rec.Classes)
+	if want := (rec.Classes + catalog.ClassesPerBlock - 1) / catalog.ClassesPerBlock; extent.Blocks != want || extent.Bytes != 16*rec.Classes {
+		problem("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", extent.Blocks, extent.Bytes, want, 16*rec.Classes, rec.Classes)
 	}
-	if err := t.db.QueryRowContext(ctx, "SELECT count(*) FROM "+t.propsTable+" WHERE id < 1 OR id > ?", rec.Classes).Scan(&strayProps); err != nil {
-		return err
-	}
-	if strayProps > 0 {
-		problem("%d rows of %s name no class", strayProps, t.propsTable)
+	if extent.StrayProps > 0 {
+		problem("%d rows of its properties table name no class", extent.StrayProps)
 	}
 	if count != rec.Classes || rec.Solutions != 8*rec.Classes || rec.Orbit8 != rec.Classes {
 		problem("%d classes stored, recorded %d classes, %d solutions and %d classes of 8", count, rec.Classes, rec.Solutions, rec.Orbit8)

@@ -10,6 +10,7 @@ type classesCmd struct {
 	Puzzle string `arg:"" help:"The puzzle, for example queens:8."`
 	filterFlags
 	pageFlags
+	explainFlag
 }
 
 func (c *classesCmd) Help() string {
@@ -32,19 +33,19 @@ func (c *classesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, f, done, err := e.filtered(c.Puzzle, c.filterFlags)
+	t, plan, done, err := e.planned(c.Puzzle, c.filterFlags, query.Question{Ask: query.AskClasses, Page: page})
 	if err != nil {
 		return err
 	}
 	defer done()
-	if err := t.NeedSolutions(); err != nil {
-		return err
+	if c.Explain {
+		return e.explain(t, plan, format)
 	}
 	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes)
 	if format == query.Text {
 		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form, properties\n", t.Puzzle)
 	}
-	if err := t.Classes(e.ctx, f, page, w.Write); err != nil {
+	if err := t.Classes(e.ctx, plan, w.Write); err != nil {
 		return err
 	}
 	return w.Close()

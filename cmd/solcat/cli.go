@@ -11,6 +11,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/build"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -92,7 +93,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "solcat: %s\n", err)
 		return 2
 	}
-	if c.DB == "" {
+	if c.DB == "" { // SOLCAT_DB set to nothing
 		fmt.Fprintf(stderr, "solcat: --db is empty (or SOLCAT_DB is set to nothing); name the catalog file\n")
 		return 2
 	}
@@ -105,7 +106,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	code = 1
 	var usage usageError
-	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) {
+	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) ||
+		errors.Is(err, query.ErrNoSolution) || errors.Is(err, build.ErrUnsupported) || errors.Is(err, build.ErrBadShard) || errors.Is(err, build.ErrBadSplit) {
 		code = 2
 	}
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
@@ -181,7 +183,7 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 		cat.Close()
 		return nil, nil, err
 	}
-	t, err := query.NewTarget(e.ctx, cat.DB(), p, rec)
+	t, err := query.NewTarget(e.ctx, cat, p, rec)
 	if err != nil {
 		cat.Close()
 		return nil, nil, err
@@ -207,86 +209,96 @@ func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 
 // notBuilt explains why a puzzle has no record: a build of it is under way
 // (from its first instant: the build holds the catalog's lock), or was
-// stopped, or it was never built, and then how to build it, if it can be.
+// stopped, or it holds a shard, or it was never built, and then how to
+// build it, if it can be.
 func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
-	writer, running := catalog.RunningWriter(e.cli.DB)
-	if running && !writer.Building(p.String()) && writer.Puzzles != nil {
-		running = false // it builds other puzzles
-	}
 	if s, ok, err := cat.ShardOf(e.ctx, p.String()); err != nil || ok {
 		if err != nil {
 			return err
 		}
 		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}
-	b, building, err := cat.Building(e.ctx, p.String())
+	u, unfinished, err := build.Status(e.ctx, cat, e.cli.DB, p)
 	if err != nil {
 		return err
 	}
-	state, resume := "", buildCommand(p)
-	switch done, ok := catalog.SpillUnitsDone(e.cli.DB + ".sort"); {
-	case building:
-		state = fmt.Sprintf("%d%% saved", b.Percent())
-	case ok && p.Kind == canon.Magic && p.N == 5:
-		total := len(enumerate.Magic5Units())
-		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", 100*done/total, done, total)
-	}
-	if !building && state == "" {
-		if units, err := cat.DoneUnits(e.ctx, p.String()); err == nil && len(units) > 0 {
-			plan := newCountPlan(p)
-			done := 0
-			for _, u := range units {
-				if plan.owns(u) {
-					done++
-				}
-			}
-			resume = fmt.Sprintf("solcat build %s --count-only", p)
-			state = fmt.Sprintf("%d%% counted (%d of %d work units)", 100*done/len(plan.prefixes), done, len(plan.prefixes))
-			if done == 0 {
-				return fmt.Errorf("%s is unfinished: an earlier solcat began counting it, and this one cannot use its work; '%s' counts it again", p, resume)
-			}
-		}
-	}
-	if running {
-		if state == "" {
-			state = "just begun"
-		}
-		return fmt.Errorf("%s is being built: %s, by %s; wait for the build to finish", p, state, writer)
-	}
-	if state != "" {
-		return fmt.Errorf("%s is unfinished: its build stopped with %s; '%s' resumes it", p, state, resume)
+	if unfinished {
+		return unfinishedError(p, u)
 	}
 	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
 		return fmt.Errorf("%s is not in the catalog and cannot be built: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
 			p, enumerate.MaxCountedMagic, enumerate.MaxStoredQueens, enumerate.MaxCountedQueens)
 	}
-	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, e.cli.DB, buildCommand(p))
+	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, e.cli.DB, buildCommand(p, false))
 }
 
-// buildCommand is the command that builds p: stored if it can be, else
-// its counts.
-func buildCommand(p canon.Puzzle) string {
-	if enumerate.Supported(p, false) != nil {
+// unfinishedError says how far an unfinished build of p is, and what to do.
+func unfinishedError(p canon.Puzzle, u build.Unfinished) error {
+	resume := buildCommand(p, u.CountOnly)
+	if u.Foreign && !u.Running {
+		return fmt.Errorf("%s is unfinished: an earlier solcat began counting it, and this one cannot use its work; '%s' counts it again", p, resume)
+	}
+	state := fmt.Sprintf("%d%% saved", u.Percent)
+	switch {
+	case u.Search:
+		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
+	case u.CountOnly:
+		state = fmt.Sprintf("%d%% counted (%d of %d work units)", u.Percent, u.Done, u.Total)
+	case u.Running && u.Total == 0:
+		state = "just begun"
+	}
+	if u.Running {
+		return fmt.Errorf("%s is being built: %s, by %s; wait for the build to finish", p, state, u.Writer)
+	}
+	if u.Search {
+		return fmt.Errorf("%s is unfinished: %s; '%s' resumes it", p, state, resume)
+	}
+	return fmt.Errorf("%s is unfinished: its build stopped with %s; '%s' resumes it", p, state, resume)
+}
+
+// buildCommand is the command that builds p: stored if it can be (and
+// counts are not asked for), else its counts.
+func buildCommand(p canon.Puzzle, countOnly bool) string {
+	if countOnly || enumerate.Supported(p, false) != nil {
 		return fmt.Sprintf("solcat build %s --count-only", p)
 	}
 	return fmt.Sprintf("solcat build %s", p)
 }
 
-// filtered opens the named stored puzzle and reads the filter flags
-// against it; done closes the catalog.
-func (e *env) filtered(name string, flags filterFlags) (t *query.Target, f query.Filter, done func(), err error) {
-	t, done, err = e.target(name)
+// filtered opens the named stored puzzle and plans the question its
+// filter flags and q ask.
+func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.Target, *query.Plan, func(), error) {
+	t, done, err := e.target(name)
 	if err != nil {
-		return nil, f, nil, err
+		return nil, nil, nil, err
 	}
-	if f, err = flags.filter(t.Puzzle); err == nil && f.Props.DudeneyOf() != 0 {
-		err = t.NeedDudeney(e.ctx)
+	if q.Filter, err = flags.filter(t.Puzzle); err == nil && q.Ask == query.AskStats && q.By.What == "" {
+		err = usagef("--by is needed")
+	}
+	var plan *query.Plan
+	if err == nil {
+		plan, err = t.Plan(e.ctx, q)
 	}
 	if err != nil {
 		done()
-		return nil, f, nil, err
+		return nil, nil, nil, err
 	}
-	return t, f, done, nil
+	return t, plan, done, nil
+}
+
+// explain prints a plan for --explain.
+func (e *env) explain(t *query.Target, plan *query.Plan, format query.Format) error {
+	report := t.Explain(plan)
+	if format == query.JSON || format == query.JSONL {
+		return writeJSON(e.stdout, report)
+	}
+	_, err := io.WriteString(e.stdout, report.Text())
+	return err
+}
+
+// explainFlag is --explain, for the commands that plan their question.
+type explainFlag struct {
+	Explain bool `name:"explain" help:"Print how the question would be answered (the plan: which storage, which IDs or how many classes it reads) instead of answering it."`
 }
 
 // filterFlags are the filters shared by count, list, classes and export.

@@ -11,6 +11,7 @@ type countCmd struct {
 	Puzzle  string `arg:"" help:"The puzzle, for example magic:4."`
 	Classes bool   `help:"Count the classes with at least one matching member instead of solutions."`
 	filterFlags
+	explainFlag
 }
 
 func (c *countCmd) Help() string {
@@ -18,7 +19,8 @@ func (c *countCmd) Help() string {
   solcat count magic:4 --cell 1,1=1            # 416
   solcat count queens:8 --classes              # 12
   solcat count queens:8 --orbit 4              # 4
-  solcat count magic:4 --cell 1,1=16 --cell 4,4=1 --format json`
+  solcat count magic:4 --cell 1,1=16 --cell 4,4=1 --format json
+  solcat count queens:17 --cell 9,5=1 --explain`
 }
 
 func (c *countCmd) Run(e *env) error {
@@ -26,18 +28,22 @@ func (c *countCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, f, done, err := e.filtered(c.Puzzle, c.filterFlags)
+	q := query.Question{Ask: query.AskCount}
+	of := "solutions"
+	if c.Classes {
+		q.Ask, of = query.AskCountClasses, "classes"
+	}
+	t, plan, done, err := e.planned(c.Puzzle, c.filterFlags, q)
 	if err != nil {
 		return err
 	}
 	defer done()
-	n, err := t.Count(e.ctx, f, c.Classes)
+	if c.Explain {
+		return e.explain(t, plan, format)
+	}
+	n, err := t.Count(e.ctx, plan)
 	if err != nil {
 		return err
-	}
-	of := "solutions"
-	if c.Classes {
-		of = "classes"
 	}
 	switch format {
 	case query.JSON, query.JSONL:

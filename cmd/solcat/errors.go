@@ -4,19 +4,75 @@ import (
 	"errors"
 	"fmt"
 
+	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/build"
+	"solcat/enumerate"
+	"solcat/query"
 )
 
 // errInterrupted is the error of a command stopped by Ctrl-C or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
-// withRemedy adds to an error from below cmd what the user can do about it:
-// the packages below state facts and name no flags or commands.
+// filterFlagNames are the flags of the parts of a filter, statistic or
+// partition that query names.
+var filterFlagNames = map[string]string{"cell": "--cell", "pattern": "--pattern", "class": "--class", "orbit": "--orbit",
+	"by": "--by", "partition": "--partition-by", "prop": "--prop"}
+
+// withRemedy adds to an error from below cmd what the user can do about it
+// (the packages below state facts and name no flags or commands), and
+// names the flag of a mistake in a filter.
 func withRemedy(err error) error {
-	var busy *catalog.BusyError
+	var (
+		busy     *catalog.BusyError
+		stopped  *build.StoppedError
+		counts   *query.CountsOnlyError
+		old      *catalog.OldFormatError
+		badPart  *query.FilterError
+		notation = errors.Is(err, canon.ErrNotation)
+	)
 	switch {
+	case notation:
+		return err
+	case errors.As(err, &badPart):
+		flag := filterFlagNames[badPart.Part]
+		if flag == "" {
+			flag = badPart.Part
+		}
+		return errors.New((&query.FilterError{Part: flag, Given: badPart.Given, Problem: badPart.Problem}).Error())
 	case errors.As(err, &busy):
 		return fmt.Errorf("%w; wait for it to finish (or stop it), then run this command again", err)
+	case errors.As(err, &stopped):
+		switch {
+		case errors.Is(err, build.ErrInterrupted):
+			return fmt.Errorf("%w; run the same command to resume", err)
+		case errors.Is(err, build.ErrDiskFull):
+			return fmt.Errorf("%w: free disk space (or raise the file size limit) and run the same command to resume", err)
+		case errors.Is(err, build.ErrBug):
+			return fmt.Errorf("%w; please report it", err)
+		}
+		return fmt.Errorf("%w: run the same command to resume once the cause is fixed", err)
+	case errors.Is(err, build.ErrBug):
+		return fmt.Errorf("%w; please report it", err)
+	case errors.As(err, &counts):
+		p := counts.Puzzle
+		switch {
+		case p.Kind == canon.Magic && p.N > enumerate.MaxMagicOrder:
+			return fmt.Errorf("%w; store its classes with 'solcat build %s' (about 6 minutes on 2 cores, a 4.5 GB catalog); meanwhile count and stats answer by the centre, cell 3,3", err, p)
+		case enumerate.Supported(p, false) != nil:
+			return fmt.Errorf("%w; solutions are stored up to queens:%d", err, enumerate.MaxStoredQueens)
+		}
+		return fmt.Errorf("%w; store them with 'solcat build %s --force'", err, p)
+	case errors.As(err, &old):
+		return fmt.Errorf("%w; store it again with 'solcat build %s --force'", err, old.Puzzle)
+	case errors.Is(err, query.ErrNoDudeney):
+		return fmt.Errorf("%w; rebuild it with 'solcat build magic:4 --force' (a second or less)", err)
+	case errors.Is(err, catalog.ErrShardMismatch):
+		return fmt.Errorf("%w; run its build again with --force", err)
+	case errors.Is(err, build.ErrDamagedSort):
+		return fmt.Errorf("%w; delete that folder to start the build over", err)
+	case errors.Is(err, build.ErrBadSplit):
+		return fmt.Errorf("%w; give every shard of one split once, each finished, all made by this solcat with 'solcat build PUZZLE [--count-only] --shard I/K'", err)
 	case errors.Is(err, catalog.ErrNoCatalog):
 		return fmt.Errorf("%w; run 'solcat build' to create it, or point --db at an existing catalog", err)
 	case errors.Is(err, catalog.ErrDamaged):
@@ -31,4 +87,17 @@ func withRemedy(err error) error {
 		return fmt.Errorf("%w; fix its permissions or choose another --db", err)
 	}
 	return err
+}
+
+// buildRemedy adds to a refused build what would work instead.
+func buildRemedy(p canon.Puzzle, o build.Options, err error) error {
+	switch {
+	case o.Shard.Of > 0 && !o.CountOnly && p.Kind == canon.Magic:
+		return usagef("%w; build it whole, or split magic:5 --count-only", err)
+	case !o.CountOnly && enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) == nil:
+		return usagef("%w; count it with --count-only", err)
+	case o.CountOnly && p.Kind == canon.Magic && enumerate.Supported(p, false) == nil:
+		return usagef("%w; drop --count-only", err)
+	}
+	return usageError{err}
 }

@@ -20,6 +20,7 @@ type exportCmd struct {
 	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (.csv, .jsonl, .parquet) unless --format says."`
 	Partition string `name:"partition-by" placeholder:"COLUMN" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
 	filterFlags
+	explainFlag
 }
 
 func (x *exportCmd) Help() string {
@@ -49,13 +50,20 @@ func (x *exportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, f, done, err := e.filtered(x.Puzzle, x.filterFlags)
+	q := query.Question{Ask: query.AskList, Page: query.Page{Limit: -1}}
+	if x.Classes {
+		q.Ask = query.AskClasses
+	}
+	t, plan, done, err := e.planned(x.Puzzle, x.filterFlags, q)
 	if err != nil {
 		return err
 	}
 	defer done()
+	if x.Explain {
+		return e.explain(t, plan, query.Text)
+	}
 	if x.Partition != "" {
-		return x.partitioned(e, t, f, format)
+		return x.partitioned(e, t, plan, format)
 	}
 	out, err := x.open(e, format)
 	if err != nil {
@@ -72,7 +80,7 @@ func (x *exportCmd) Run(e *env) error {
 	}
 	tick := func(id, total int64) {
 		if rows++; rows%4096 == 0 {
-			bar.update(int(id), int(total))
+			bar.Update(id, total)
 		}
 	}
 	// The digest lets anyone check that two exports are the same bytes.
@@ -83,7 +91,7 @@ func (x *exportCmd) Run(e *env) error {
 		if format == query.Parquet {
 			cw = query.NewParquetClassWriter(w, t.Puzzle)
 		}
-		err = t.Classes(e.ctx, f, query.Page{Limit: -1}, func(c query.Class) error { tick(c.ID, t.Record.Classes); return cw.Write(c) })
+		err = t.Classes(e.ctx, plan, func(c query.Class) error { tick(c.ID, t.Record.Classes); return cw.Write(c) })
 		if err == nil {
 			err = cw.Close()
 		}
@@ -92,12 +100,12 @@ func (x *exportCmd) Run(e *env) error {
 		if format == query.Parquet {
 			sw = query.NewParquetSolutionWriter(w, t.Puzzle)
 		}
-		err = t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return sw.Write(s) })
+		err = t.List(e.ctx, plan, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return sw.Write(s) })
 		if err == nil {
 			err = sw.Close()
 		}
 	}
-	bar.finish()
+	bar.Finish()
 	if err == nil {
 		err = out.Commit()
 	}
@@ -193,7 +201,7 @@ func outputError(name string, err error) error {
 
 // partitioned writes a Hive-style folder of Parquet files, one per value of
 // the partition column, through a temporary folder renamed at the end.
-func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format query.Format) error {
+func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, format query.Format) error {
 	switch {
 	case format != query.Parquet:
 		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
@@ -219,7 +227,7 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format 
 	parts := map[string]*part{}
 	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
 	var rows int64
-	err = t.List(e.ctx, f, query.Page{Limit: -1}, func(s query.Solution) error {
+	err = t.List(e.ctx, plan, func(s query.Solution) error {
 		folder := pt.Folder(s)
 		pa := parts[folder]
 		if pa == nil {
@@ -235,11 +243,11 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, f query.Filter, format 
 		}
 		pa.rows++
 		if rows++; rows%4096 == 0 {
-			bar.update(int(s.ID), int(t.Record.Solutions))
+			bar.Update(s.ID, t.Record.Solutions)
 		}
 		return pa.w.Write(s)
 	})
-	bar.finish()
+	bar.Finish()
 	for _, pa := range parts {
 		if cerr := pa.w.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(cerr))

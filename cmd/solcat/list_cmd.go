@@ -8,6 +8,7 @@ type listCmd struct {
 	Puzzle string `arg:"" help:"The puzzle, for example queens:6."`
 	filterFlags
 	pageFlags
+	explainFlag
 }
 
 func (l *listCmd) Help() string {
@@ -21,7 +22,8 @@ lexicographic order; magic:5, stored as its classes, lists class by class
 Examples:
   solcat list queens:6 --limit 3
   solcat list magic:4 --cell 1,1=1 --limit 5 --offset 10
-  solcat list queens:8 --class 12 --format jsonl`
+  solcat list queens:8 --class 12 --format jsonl
+  solcat list magic:5 --offset 2202441776 --limit 8   # a direct jump`
 }
 
 func (l *listCmd) Run(e *env) error {
@@ -33,13 +35,16 @@ func (l *listCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, f, done, err := e.filtered(l.Puzzle, l.filterFlags)
+	t, plan, done, err := e.planned(l.Puzzle, l.filterFlags, query.Question{Ask: query.AskList, Page: page})
 	if err != nil {
 		return err
 	}
 	defer done()
+	if l.Explain {
+		return e.explain(t, plan, format)
+	}
 	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle)
-	if err := t.List(e.ctx, f, page, w.Write); err != nil {
+	if err := t.List(e.ctx, plan, w.Write); err != nil {
 		return err
 	}
 	return w.Close()

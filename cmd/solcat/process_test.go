@@ -301,12 +301,7 @@ func TestShardsMerge(t *testing.T) {
 	unfinished := filepath.Join(dir, "unfinished.db")
 	data, _ := os.ReadFile(shard(4, 4))
 	os.WriteFile(unfinished, data, 0o644)
-	cat, err := catalog.Create(context.Background(), unfinished, catalog.Holder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat.DB().Exec("UPDATE shards SET done = 0")
-	cat.Close()
+	execSQL(t, unfinished, "UPDATE shards SET done = 0")
 	for _, tc := range []struct {
 		name   string
 		shards []string
@@ -314,7 +309,7 @@ func TestShardsMerge(t *testing.T) {
 	}{
 		{"missing", []string{shard(1, 4), shard(2, 4), shard(4, 4)}, "shard(s) 3 of 4 missing"},
 		{"repeated", []string{shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4), shard(2, 4)}, "shard 2/4 is in both"},
-		{"foreign", []string{shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4), shard(1, 3)}, "merge the shards of one split"},
+		{"foreign", []string{shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4), shard(1, 3)}, "holds shard 1 of a split in 3"},
 		{"unfinished", []string{shard(1, 4), shard(2, 4), shard(3, 4), unfinished}, "is not finished"},
 		{"not a shard", []string{shard(1, 4), single}, "holds no shard"},
 	} {

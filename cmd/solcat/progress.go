@@ -28,12 +28,13 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func (p *progress) update(done, total int) {
+// Update draws how far the work has come.
+func (p *progress) Update(done, total int64) {
 	if !p.tty || time.Since(p.start) < time.Second {
 		return
 	}
 	if p.bar == nil {
-		p.bar = progressbar.NewOptions(total,
+		p.bar = progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(p.out),
 			progressbar.OptionSetDescription(p.label),
 			progressbar.OptionSetPredictTime(true),
@@ -41,10 +42,11 @@ func (p *progress) update(done, total int) {
 			progressbar.OptionClearOnFinish(),
 		)
 	}
-	p.bar.Set(done)
+	p.bar.Set64(done)
 }
 
-func (p *progress) finish() {
+// Finish ends the bar.
+func (p *progress) Finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}

@@ -10,19 +10,23 @@ import (
 )
 
 type showCmd struct {
-	Puzzle string `arg:"" help:"The puzzle, for example queens:8."`
-	Class  int64  `arg:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
-	ASCII  bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
+	Puzzle   string `arg:"" help:"The puzzle, for example queens:8."`
+	Class    *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
+	Solution int64  `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
+	ASCII    bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
 }
 
 func (s *showCmd) Help() string {
 	return `Draws the class's canonical form, its orbit size and the symmetries that
 fix it, then lists its members with the symmetry that carries the canonical
-form onto each.
+form onto each. With --solution ID, draws that solution first, then its
+class.
 
 Examples:
   solcat show magic:4 1
   solcat show queens:8 12 --ascii
+  solcat show queens:8 --solution 14
+  solcat show magic:5 --solution 2202441792
   solcat show queens:6 1 --format json`
 }
 
@@ -31,20 +35,43 @@ func (s *showCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	switch {
+	case s.Class == nil && s.Solution == 0:
+		return usagef("show needs a class ID, or --solution ID")
+	case s.Class != nil && s.Solution != 0:
+		return usagef("show takes a class ID or --solution ID, not both")
+	case s.Class != nil && *s.Class < 1:
+		return usagef("class ID %d: class IDs start at 1", *s.Class)
+	case s.Solution < 0:
+		return usagef("--solution %d: solution IDs start at 1", s.Solution)
+	}
 	t, done, err := e.target(s.Puzzle)
 	if err != nil {
 		return err
 	}
 	defer done()
-	if s.Class < 1 {
-		return usagef("class ID %d: class IDs start at 1; %s has classes 1 to %d", s.Class, t.Puzzle, t.Record.Classes)
+	var solution *query.Solution
+	var classID int64
+	if s.Class != nil {
+		classID = *s.Class
 	}
-	class, err := t.Class(e.ctx, s.Class)
+	if s.Solution != 0 {
+		sol, err := t.Solution(e.ctx, s.Solution)
+		if err != nil {
+			return err
+		}
+		solution, classID = &sol, sol.ClassID
+	}
+	class, err := t.Class(e.ctx, classID)
+	if err != nil {
+		return err
+	}
+	plan, err := t.Plan(e.ctx, query.Question{Ask: query.AskList, Filter: query.Filter{Class: classID}, Page: query.Page{Limit: -1}})
 	if err != nil {
 		return err
 	}
 	var members []query.Solution
-	err = t.List(e.ctx, query.Filter{Class: s.Class}, query.Page{Limit: -1}, func(sol query.Solution) error {
+	err = t.List(e.ctx, plan, func(sol query.Solution) error {
 		members = append(members, sol)
 		return nil
 	})
@@ -66,14 +93,28 @@ func (s *showCmd) Run(e *env) error {
 		cwr := query.NewClassWriter(&cw, query.JSONL, t.Puzzle, 0)
 		cwr.Write(class)
 		cwr.Close()
+		var sol rawJSON
+		if solution != nil {
+			var sw strings.Builder
+			swr := query.NewSolutionWriter(&sw, query.JSONL, t.Puzzle)
+			swr.Write(*solution)
+			swr.Close()
+			sol = rawJSON(sw.String())
+		}
 		return writeJSON(e.stdout, struct {
-			Puzzle  string   `json:"puzzle"`
-			Class   rawJSON  `json:"class"`
-			FixedBy []string `json:"fixed_by"`
-			Members rawJSON  `json:"members"`
-		}{t.Puzzle.String(), rawJSON(cw.String()), fixedBy, rawJSON(buf.String())})
+			Puzzle   string   `json:"puzzle"`
+			Solution rawJSON  `json:"solution,omitempty"`
+			Class    rawJSON  `json:"class"`
+			FixedBy  []string `json:"fixed_by"`
+			Members  rawJSON  `json:"members"`
+		}{t.Puzzle.String(), sol, rawJSON(cw.String()), fixedBy, rawJSON(buf.String())})
 	}
 	var b strings.Builder
+	if solution != nil {
+		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", t.Puzzle, solution.ID, t.Record.Solutions, solution.ClassID, solution.Symmetry)
+		b.WriteString(drawGrid(t.Puzzle, solution.Cells, s.ASCII))
+		b.WriteString("\n")
+	}
 	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", t.Puzzle, class.ID, t.Record.Classes, class.Orbit, strings.Join(fixedBy, ", "), class.Props)
 	b.WriteString(drawGrid(t.Puzzle, class.Canonical, s.ASCII))
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(members))

@@ -153,12 +153,7 @@ func (s *sqlCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	conn, err := cat.QueryConn(e.ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	rows, err := conn.QueryxContext(e.ctx, s.Query)
+	rows, err := cat.Query(e.ctx, s.Query)
 	if err != nil {
 		return sqlError(e, err, 0)
 	}
@@ -175,7 +170,7 @@ func (s *sqlCmd) Run(e *env) error {
 		if e.ctx.Err() != nil {
 			break
 		}
-		vals, err := rows.SliceScan()
+		vals, err := rows.Values()
 		if err != nil {
 			return sqlError(e, err, n)
 		}

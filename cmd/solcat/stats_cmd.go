@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"solcat/canon"
 	"solcat/query"
 )
 
@@ -15,6 +16,7 @@ type statsCmd struct {
 	By     string `required:"" placeholder:"WHAT" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
 	filterFlags
+	explainFlag
 }
 
 func (s *statsCmd) Help() string {
@@ -35,19 +37,23 @@ func (s *statsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, f, done, err := e.filtered(s.Puzzle, s.filterFlags)
+	p, err := canon.ParsePuzzle(s.Puzzle)
+	if err != nil {
+		return err
+	}
+	by, err := query.ParseStatsBy(p, s.By)
+	if err != nil {
+		return err
+	}
+	t, plan, done, err := e.planned(s.Puzzle, s.filterFlags, query.Question{Ask: query.AskStats, By: by})
 	if err != nil {
 		return err
 	}
 	defer done()
-	by, err := query.ParseStatsBy(t.Puzzle, s.By)
-	if err == nil && (by.What == "group" || by.Prop.DudeneyOf() != 0) {
-		err = t.NeedDudeney(e.ctx)
+	if s.Explain {
+		return e.explain(t, plan, format)
 	}
-	if err != nil {
-		return err
-	}
-	rows, err := t.Stats(e.ctx, f, by)
+	rows, err := t.Stats(e.ctx, plan)
 	if err != nil {
 		return err
 	}

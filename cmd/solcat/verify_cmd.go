@@ -129,7 +129,7 @@ func (v *verifyCmd) Run(e *env) error {
 		p, err := canon.ParsePuzzle(rec.Name)
 		if err == nil {
 			var t *query.Target
-			if t, err = query.NewTarget(e.ctx, cat.DB(), p, rec); err == nil {
+			if t, err = query.NewTarget(e.ctx, cat, p, rec); err == nil {
 				err = t.Verify(e.ctx, problem)
 			}
 		}

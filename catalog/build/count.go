@@ -1,12 +1,10 @@
-package main
+package build
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"solcat/canon"
@@ -52,21 +50,38 @@ func newCountPlan(p canon.Puzzle) countPlan {
 	return plan
 }
 
+// owns reports whether a saved unit is one of this plan's (same index and
+// prefix), not left by a solver that split the work differently.
+func (plan countPlan) owns(u catalog.UnitCounts) bool {
+	return u.Unit < len(plan.prefixes) && bytes.Equal(u.Prefix, plan.prefixes[u.Unit])
+}
+
+// layout names the solver and the split into units: shards merge only if
+// they were counted with the same.
+func (plan countPlan) layout() catalog.Layout {
+	return catalog.Layout(fmt.Sprintf("%s, %d units", SolverVersion, len(plan.prefixes)))
+}
+
+// unitCounts is what a saved unit found, as the counters report it.
+func unitCounts(u catalog.UnitCounts) enumerate.ClassCounts {
+	return enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Joined: u.Joined, Nodes: u.Nodes}
+}
+
 // count runs a count-only build, or with a shard set, one shard of it.
 // Each finished work unit is committed on its own, so an interrupted count
 // resumes from the units already saved; the puzzle's record appears once
-// every unit is done (a shard is marked done instead, for 'solcat merge').
-func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard shardSpec) (catalog.Record, error) {
+// every unit is done (a shard is marked done instead, for Merge).
+func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog.Record, error) {
 	start := time.Now()
 	name := p.String()
-	if b.Force {
-		if err := cat.ClearUnits(e.ctx, name); err != nil {
+	if o.Force {
+		if err := b.Cat.ClearUnits(ctx, name); err != nil {
 			return catalog.Record{}, err
 		}
 	}
 	plan := newCountPlan(p)
 	units := len(plan.prefixes)
-	saved, err := cat.DoneUnits(e.ctx, name)
+	saved, err := b.Cat.DoneUnits(ctx, name)
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -75,7 +90,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	for _, u := range saved {
 		if !plan.owns(u) {
 			// Saved by a solver that split the work differently: start over.
-			if err := cat.ClearUnits(e.ctx, name); err != nil {
+			if err := b.Cat.ClearUnits(ctx, name); err != nil {
 				return catalog.Record{}, err
 			}
 			counts, finished = make([]enumerate.ClassCounts, units), make([]bool, units)
@@ -87,7 +102,7 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 	var todo []int
 	mine := 0
 	for i, done := range finished {
-		if !shard.has(i) {
+		if !o.Shard.Has(i) {
 			continue
 		}
 		mine++
@@ -95,73 +110,58 @@ func (b *buildCmd) count(e *env, cat *catalog.Catalog, p canon.Puzzle, shard sha
 			todo = append(todo, i)
 		}
 	}
-	if shard.of > 0 {
-		if err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine}); err != nil {
+	shard := catalog.Shard{Puzzle: name, Shard: o.Shard.I, Of: o.Shard.Of, Layout: plan.layout(), Units: mine}
+	if o.Shard.Of > 0 {
+		if err := b.Cat.SaveShard(ctx, shard); err != nil {
 			return catalog.Record{}, err
 		}
 	}
-	workers := b.workers()
+	workers := o.workers()
 	if len(todo) < mine {
-		fmt.Fprintf(e.stderr, "%s%s: resuming, %d of %d units already counted\n", name, shard, mine-len(todo), mine)
+		o.notice("%s%s: resuming, %d of %d units already counted", name, o.Shard.label(), mine-len(todo), mine)
 	}
-	bar := newProgress(e.stderr, name+shard.String())
+	bar := o.progress(name + o.Shard.label())
 	doneCount := mine - len(todo)
+	bar.Update(int64(doneCount), int64(mine))
 	// A unit that finished is saved even when the build is being interrupted.
-	saveCtx := context.WithoutCancel(e.ctx)
-	err = plan.run(e.ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
-		err := cat.SaveUnit(saveCtx, name, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
+	saveCtx := context.WithoutCancel(ctx)
+	err = plan.run(ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
+		err := b.Cat.SaveUnit(saveCtx, name, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
 			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
 		if err != nil {
 			return err
 		}
 		counts[i] = c
 		doneCount++
-		bar.update(doneCount, mine)
+		bar.Update(int64(doneCount), int64(mine))
 		return nil
 	})
-	bar.finish()
+	bar.Finish()
 	if err != nil {
-		if errors.Is(err, e.ctx.Err()) && e.ctx.Err() != nil {
-			return catalog.Record{}, fmt.Errorf("interrupted: %d of %d units of %s%s are counted and saved; run the same command to resume", doneCount, mine, name, shard)
+		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
+			err = ErrInterrupted
 		}
-		return catalog.Record{}, err
+		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err)}
 	}
-	if shard.of > 0 {
-		err := cat.SaveShard(e.ctx, catalog.Shard{Puzzle: name, Shard: shard.i, Of: shard.of, Layout: plan.layout(), Units: mine, Done: true})
+	if o.Shard.Of > 0 {
+		shard.Done = true
+		err := b.Cat.SaveShard(ctx, shard)
 		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
 	}
-	rec, breakdown, err := plan.record(e.ctx, p, counts, workers)
+	rec, breakdown, err := plan.record(ctx, p, counts, workers)
 	if err != nil {
 		return rec, err
 	}
-	rec.Workers = workers
-	rec.BuiltAt, rec.SolverVersion = start.UTC().Format(time.RFC3339), solverVersion
+	rec.Workers, rec.BuiltAt, rec.SolverVersion = workers, start.UTC().Format(time.RFC3339), SolverVersion
 	if err := checkKnown(p, &rec); err != nil {
 		return rec, err
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()
-	return rec, cat.RecordCounts(e.ctx, rec, breakdown)
-}
-
-// owns reports whether a saved unit is one of this plan's (same index and
-// prefix), not left by a solver that split the work differently.
-func (plan countPlan) owns(u catalog.UnitCounts) bool {
-	return u.Unit < len(plan.prefixes) && bytes.Equal(u.Prefix, plan.prefixes[u.Unit])
-}
-
-// unitCounts is what a saved unit found, as the counters report it.
-func unitCounts(u catalog.UnitCounts) enumerate.ClassCounts {
-	return enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Joined: u.Joined, Nodes: u.Nodes}
-}
-
-// layout names the solver and the split into units: shards merge only if
-// they were counted with the same.
-func (plan countPlan) layout() string {
-	return fmt.Sprintf("%s, %d units", solverVersion, len(plan.prefixes))
+	return rec, b.Cat.RecordCounts(ctx, rec, breakdown)
 }
 
 // record sums the units' counts into the puzzle's record (and, for
-// magic:5, its counts by centre and of two properties).
+// magic:5, its counts by centre and of three properties).
 func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enumerate.ClassCounts, workers int) (catalog.Record, []catalog.Breakdown, error) {
 	var total enumerate.ClassCounts
 	var breakdown []catalog.Breakdown
@@ -171,7 +171,7 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 		}
 		if total.Joined != 0 {
 			if err := total.ClassifyJoined(); err != nil {
-				return catalog.Record{}, nil, fmt.Errorf("%s: %w", p, err)
+				return catalog.Record{}, nil, fmt.Errorf("%s: %w: %w", p, ErrBug, err)
 			}
 		}
 	} else {
@@ -187,7 +187,7 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 			}
 		}
 		for centre := 1; centre <= 25; centre++ {
-			breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: centre, Solutions: 8 * byCentre[centre], Classes: byCentre[centre]})
+			breakdown = append(breakdown, catalog.Breakdown{Stat: catalog.StatCell(3, 3), Value: centre, Solutions: 8 * byCentre[centre], Classes: byCentre[centre]})
 		}
 		props, err := magic5Properties(ctx, workers)
 		if err != nil {
@@ -203,36 +203,10 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 	return rec, breakdown, nil
 }
 
-// shardSpec is --shard I/K: the work units i with i mod K = I-1. The zero
-// value is the whole build.
-type shardSpec struct{ i, of int }
-
-func parseShard(text string) (shardSpec, error) {
-	if text == "" {
-		return shardSpec{}, nil
-	}
-	a, b, ok := strings.Cut(text, "/")
-	i, err1 := strconv.Atoi(a)
-	k, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || k < 1 || k > 100000 || i < 1 || i > k {
-		return shardSpec{}, usagef("--shard %q: write I/K with 1 <= I <= K, for example --shard 2/4", text)
-	}
-	return shardSpec{i, k}, nil
-}
-
-func (s shardSpec) has(unit int) bool { return s.of == 0 || unit%s.of == s.i-1 }
-
-func (s shardSpec) String() string {
-	if s.of == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" shard %d/%d", s.i, s.of)
-}
-
 // magic5Properties counts the associative order-5 classes, those also
 // pandiagonal (ultramagic), and the pandiagonal ones, by restricted searches
 // (under a second, and about 15 seconds for pandiagonal on 2 cores), for
-// count --prop on the count-only record.
+// counts by property on the count-only record.
 func magic5Properties(ctx context.Context, workers int) ([]catalog.Breakdown, error) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 5}
 	var associative, ultramagic int64
@@ -249,18 +223,12 @@ func magic5Properties(ctx context.Context, workers int) ([]catalog.Breakdown, er
 		return nil, err
 	}
 	if associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses || pandiagonal != enumerate.Magic5PandiagonalClasses {
-		return nil, fmt.Errorf("magic:5: %d associative, %d ultramagic and %d pandiagonal classes found, %d, %d and %d published; nothing was stored (this is a bug, please report it)",
-			associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
+		return nil, fmt.Errorf("magic:5: %w: %d associative, %d ultramagic and %d pandiagonal classes found, %d, %d and %d published; nothing was stored",
+			ErrBug, associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
 	}
 	return []catalog.Breakdown{
-		{Stat: "props", Value: int(canon.Associative), Solutions: 8 * associative, Classes: associative},
-		{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * ultramagic, Classes: ultramagic},
-		{Stat: "props", Value: int(canon.Pandiagonal), Solutions: 8 * pandiagonal, Classes: pandiagonal},
+		{Stat: catalog.StatProps, Value: int(canon.Associative), Solutions: 8 * associative, Classes: associative},
+		{Stat: catalog.StatProps, Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * ultramagic, Classes: ultramagic},
+		{Stat: catalog.StatProps, Value: int(canon.Pandiagonal), Solutions: 8 * pandiagonal, Classes: pandiagonal},
 	}, nil
-}
-
-// firstRows is the range of first-row columns a shard of a stored queens
-// build holds: the I-th of K near-equal ranges of the n columns.
-func (s shardSpec) firstRows(n int) enumerate.FirstRows {
-	return enumerate.FirstRows{From: (s.i - 1) * n / s.of, To: s.i * n / s.of}
 }

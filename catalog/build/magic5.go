@@ -1,8 +1,9 @@
-package main
+package build
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,8 +29,8 @@ import (
 
 // magic5Layout names how the stored build is cut; saved work with another
 // layout starts over.
-func magic5Layout(units int) string {
-	return fmt.Sprintf("%s, magic:5 classes: %d frame units, 10-bit buckets", solverVersion, units)
+func magic5Layout(units int) catalog.Layout {
+	return catalog.Layout(fmt.Sprintf("%s, magic:5 classes: %d frame units, 10-bit buckets", SolverVersion, units))
 }
 
 // magic5UnitRows is how many classes the insert commits at a time: a
@@ -48,17 +49,14 @@ type magic5Progress struct {
 	Cells [25][26]int64 `json:"cells"`
 }
 
-// storeMagic5 builds magic:5 as its classes only.
-func (b *buildCmd) storeMagic5(e *env, cat *catalog.Catalog, p canon.Puzzle) (catalog.Record, error) {
-	return b.storeMagic5Units(e, cat, p, enumerate.Magic5Units(), true)
-}
-
-// storeMagic5Units builds from the given units; published is false only
-// when tests build from a few units, whose counts nobody has published.
-func (b *buildCmd) storeMagic5Units(e *env, cat *catalog.Catalog, p canon.Puzzle, units []enumerate.Magic5Unit, published bool) (catalog.Record, error) {
+// storeMagic5 builds magic:5 as its classes only, from the given units
+// (all of them, but for tests); published is false only when tests build
+// from a few units, whose counts nobody has published.
+func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, units []enumerate.Magic5Unit, published bool) (catalog.Record, error) {
 	start := time.Now()
-	workers := b.workers()
-	spill, err := catalog.OpenSpill(e.cli.DB+".sort", magic5Layout(len(units)))
+	workers := o.workers()
+	sortDir := b.Cat.Path() + ".sort"
+	spill, err := catalog.OpenSpill(sortDir, string(magic5Layout(len(units))))
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -66,15 +64,15 @@ func (b *buildCmd) storeMagic5Units(e *env, cat *catalog.Catalog, p canon.Puzzle
 	var progress magic5Progress
 	if raw := spill.Progress(); len(raw) > 0 {
 		if err := json.Unmarshal(raw, &progress); err != nil {
-			return catalog.Record{}, fmt.Errorf("the build's sort folder %s.sort has a damaged checkpoint (%v); delete the folder to start over", e.cli.DB, err)
+			return catalog.Record{}, fmt.Errorf("%w: the build's sort folder %s has a damaged checkpoint (%v)", ErrDamagedSort, sortDir, err)
 		}
 	}
-	if err := b.magic5Forms(e, spill, units, workers, &progress); err != nil {
+	if err := b.magic5Forms(ctx, o, spill, units, workers, &progress); err != nil {
 		return catalog.Record{}, err
 	}
 	rec := catalog.Record{
 		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageClasses, Workers: workers,
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: solverVersion,
+		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: SolverVersion,
 	}
 	for c := 1; c <= 13; c++ {
 		per := int64(8) // classes per basic square: 4, and 4 of the complement
@@ -89,46 +87,51 @@ func (b *buildCmd) storeMagic5Units(e *env, cat *catalog.Catalog, p canon.Puzzle
 			return rec, err
 		}
 	}
-	if err := b.magic5Insert(e, cat, p, spill, &rec, progress, start, published, len(units)); err != nil {
+	if err := b.magic5Insert(ctx, o, p, spill, &rec, progress, start, published, len(units)); err != nil {
 		return rec, err
 	}
 	if err := spill.Remove(); err != nil { // the puzzle is stored: say so, do not fail
-		fmt.Fprintf(e.stderr, "%s: stored, but its sort folder could not be deleted (%v); delete %s.sort by hand\n", p, err, e.cli.DB)
+		o.notice("%s: stored, but its sort folder %s could not be deleted (%v); it can be deleted by hand", p, sortDir, err)
 	}
 	return rec, nil
 }
 
+// ErrDamagedSort means the sort folder of a stored magic:5 build cannot
+// be resumed: deleting it starts the build over.
+var ErrDamagedSort = errors.New("damaged sort folder")
+
 // removeStaleSort deletes the sort folder a finished magic:5 build left if
 // it was killed between its last commit and the folder's removal.
-func removeStaleSort(e *env) {
-	dir := e.cli.DB + ".sort"
+func (b *Builder) removeStaleSort(o Options) {
+	dir := b.Cat.Path() + ".sort"
 	if _, ok := catalog.SpillUnitsDone(dir); !ok {
 		return
 	}
 	// Opening it takes its lock: a build still using it is left alone.
 	if spill, err := catalog.OpenSpill(dir, "stale"); err == nil && spill.Remove() == nil {
-		fmt.Fprintf(e.stderr, "magic:5: deleted %s, left by an earlier build that finished\n", dir)
+		o.notice("magic:5: deleted %s, left by an earlier build that finished", dir)
 	}
 }
 
 // magic5Forms runs phase 1 from the last checkpoint on.
-func (b *buildCmd) magic5Forms(e *env, spill *catalog.Spill, units []enumerate.Magic5Unit, workers int, progress *magic5Progress) error {
+func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *catalog.Spill, units []enumerate.Magic5Unit, workers int, progress *magic5Progress) error {
 	from := spill.UnitsDone()
 	if from == len(units) {
 		return nil
 	}
 	if from > 0 {
-		fmt.Fprintf(e.stderr, "magic:5: resuming the class search at unit %d of %d\n", from+1, len(units))
+		o.notice("magic:5: resuming the class search at unit %d of %d", from+1, len(units))
 	}
 	todo := make([]int, 0, len(units)-from)
 	for i := from; i < len(units); i++ {
 		todo = append(todo, i)
 	}
-	bar := newProgress(e.stderr, "magic:5 classes 1/2")
-	defer bar.finish()
+	bar := o.progress("magic:5 classes 1/2")
+	defer bar.Finish()
+	bar.Update(int64(from), int64(len(units)))
 	last := time.Now()
 	consumed := from // units whose forms are all in the spill
-	err := enumerate.Magic5ClassForms(e.ctx, units, todo, workers, func(i int, f enumerate.Magic5Forms) error {
+	err := enumerate.Magic5ClassForms(ctx, units, todo, workers, func(i int, f enumerate.Magic5Forms) error {
 		if err := spill.Add(f.Forms); err != nil {
 			return err
 		}
@@ -141,7 +144,7 @@ func (b *buildCmd) magic5Forms(e *env, spill *catalog.Spill, units []enumerate.M
 				progress.Cells[cell][v]++
 			}
 		}
-		bar.update(i+1, len(units))
+		bar.Update(int64(i+1), int64(len(units)))
 		magic5Hook("forms", int64(i+1))
 		if i+1 == len(units) || time.Since(last) > 10*time.Second {
 			last = time.Now()
@@ -149,34 +152,35 @@ func (b *buildCmd) magic5Forms(e *env, spill *catalog.Spill, units []enumerate.M
 		}
 		return nil
 	})
-	if err != nil && e.ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		// Interrupted: keep every unit handed over so far.
-		if cerr := spill.Checkpoint(consumed, progress); cerr != nil {
-			return fmt.Errorf("interrupted: the class search of magic:5 is saved up to unit %d of %d; run the same command to resume", spill.UnitsDone(), len(units))
+		if cerr := spill.Checkpoint(consumed, progress); cerr == nil {
+			return &StoppedError{Puzzle: "magic:5", Done: int64(consumed), Total: int64(len(units)), What: "units of its class search", Err: ErrInterrupted}
 		}
-		return fmt.Errorf("interrupted: the class search of magic:5 is saved up to unit %d of %d; run the same command to resume", consumed, len(units))
+		return &StoppedError{Puzzle: "magic:5", Done: int64(spill.UnitsDone()), Total: int64(len(units)), What: "units of its class search", Err: ErrInterrupted}
 	}
 	if err != nil {
-		return fmt.Errorf("magic:5: writing the sort folder %s.sort: %w; saved up to unit %d of %d: free disk space and run the same command to resume", e.cli.DB, err, spill.UnitsDone(), len(units))
+		return &StoppedError{Puzzle: "magic:5", Done: int64(spill.UnitsDone()), Total: int64(len(units)), What: "units of its class search",
+			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, b.Cat.Path()+".sort", err)}
 	}
 	return nil
 }
 
 // magic5Insert runs phase 2: buckets in key order, IDs counted on from the
 // committed rows.
-func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, spill *catalog.Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
+func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, spill *catalog.Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
 	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes, ClassesOnly: true}
-	w, err := beginWriting(e, cat, p, plan)
+	w, err := b.begin(ctx, p, plan)
 	if err != nil {
 		return err
 	}
 	defer w.Rollback()
 	if why := w.Discarded(); why != "" {
-		fmt.Fprintf(e.stderr, "%s: the saved unfinished build could not be resumed (%s); starting over\n", p, why)
+		o.notice("%s: the saved unfinished build could not be resumed (%s); starting over", p, why)
 	}
 	committed, _ := w.Saved()
 	if committed > 0 {
-		fmt.Fprintf(e.stderr, "%s: resuming the insert at class %d of %d\n", p, committed+1, rec.Classes)
+		o.notice("%s: resuming the insert at class %d of %d", p, committed+1, rec.Classes)
 	}
 	// Sort the next bucket while this one is inserted.
 	buckets := spill.Buckets()
@@ -186,7 +190,7 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 		err   error
 	}
 	next := make(chan sorted, 1)
-	ctx, cancel := context.WithCancel(e.ctx)
+	sortCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		defer close(next)
@@ -199,7 +203,7 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 			keys, err := spill.Sorted(bk)
 			select {
 			case next <- sorted{keys, id, err}:
-			case <-ctx.Done():
+			case <-sortCtx.Done():
 				return
 			}
 			if err != nil {
@@ -208,8 +212,9 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 			id += bk.Keys
 		}
 	}()
-	bar := newProgress(e.stderr, "magic:5 classes 2/2")
-	defer bar.finish()
+	bar := o.progress("magic:5 classes 2/2")
+	defer bar.Finish()
+	bar.Update(committed, rec.Classes)
 	var prev canon.Packed25
 	var form [25]byte
 	for s := range next {
@@ -219,7 +224,7 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 		for k, key := range s.keys {
 			id := s.first + int64(k)
 			if (k > 0 || id > 1) && !prev.Less(key) && id > committed+1 {
-				return fmt.Errorf("%s: class forms out of order or repeated at class %d; nothing was stored (this is a bug, please report it)", p, id)
+				return fmt.Errorf("%s: %w: class forms out of order or repeated at class %d; nothing was stored", p, ErrBug, id)
 			}
 			prev = key
 			if id <= committed {
@@ -227,26 +232,26 @@ func (b *buildCmd) magic5Insert(e *env, cat *catalog.Catalog, p canon.Puzzle, sp
 			}
 			canon.Unpack25(key, &form)
 			if err := w.AddClass(id, key.Bytes(), 8, uint32(enumerate.Magic5FormProperties(&form))); err != nil {
-				return buildStopped(e, p, w, err, "classes")
+				return stopped(ctx, p, w, err, "classes")
 			}
 			magic5Hook("insert", id)
 			if id%(1<<16) == 0 {
-				bar.update(int(id), int(rec.Classes))
+				bar.Update(id, rec.Classes)
 			}
 		}
 	}
-	if err := e.ctx.Err(); err != nil {
-		return buildStopped(e, p, w, err, "classes")
+	if err := ctx.Err(); err != nil {
+		return stopped(ctx, p, w, err, "classes")
 	}
-	breakdown, err := magic5Breakdown(e.ctx, w, progress, published)
+	breakdown, err := magic5Breakdown(ctx, w, progress, published)
 	if err != nil {
 		w.Rollback() // Abandon needs the catalog's one connection
-		cat.Abandon(e.ctx, p.String())
+		b.Cat.Abandon(ctx, p.String())
 		return err
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()
 	if err := w.Commit(*rec, breakdown...); err != nil {
-		return buildStopped(e, p, w, err, "classes")
+		return stopped(ctx, p, w, err, "classes")
 	}
 	return nil
 }
@@ -272,17 +277,17 @@ func magic5Breakdown(ctx context.Context, w *catalog.Writer, progress magic5Prog
 	}
 	associative, ultramagic, pandiagonal := having(canon.Associative), having(canon.Associative|canon.Pandiagonal), having(canon.Pandiagonal)
 	if published && (associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses || pandiagonal != enumerate.Magic5PandiagonalClasses) {
-		return nil, fmt.Errorf("magic:5: %d associative, %d ultramagic and %d pandiagonal classes stored, %d, %d and %d published; nothing was stored (this is a bug, please report it)",
-			associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
+		return nil, fmt.Errorf("magic:5: %w: %d associative, %d ultramagic and %d pandiagonal classes stored, %d, %d and %d published; nothing was stored",
+			ErrBug, associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
 	}
 	var out []catalog.Breakdown
 	for _, ps := range []canon.Property{canon.Pandiagonal, canon.Associative, canon.Associative | canon.Pandiagonal, canon.SelfComplementary} {
 		n := having(ps)
-		out = append(out, catalog.Breakdown{Stat: "props", Value: int(ps), Solutions: 8 * n, Classes: n})
+		out = append(out, catalog.Breakdown{Stat: catalog.StatProps, Value: int(ps), Solutions: 8 * n, Classes: n})
 	}
 	cells := cellBreakdown(canon.Puzzle{Kind: canon.Magic, N: 5}, progress.Cells)
 	if centre1 := cells[12*25]; published && (centre1.Value != 1 || centre1.Classes != 4365792) {
-		return nil, fmt.Errorf("magic:5: %d classes with centre 1, 4,365,792 published; nothing was stored (this is a bug, please report it)", centre1.Classes)
+		return nil, fmt.Errorf("magic:5: %w: %d classes with centre 1, 4,365,792 published; nothing was stored", ErrBug, centre1.Classes)
 	}
 	return append(out, cells...), nil
 }
@@ -307,7 +312,7 @@ func cellBreakdown(p canon.Puzzle, forms [25][26]int64) []catalog.Breakdown {
 			for y := range orbit {
 				classes += forms[y][v]
 			}
-			out = append(out, catalog.Breakdown{Stat: fmt.Sprintf("cell:%d,%d", x/n+1, x%n+1), Value: v,
+			out = append(out, catalog.Breakdown{Stat: catalog.StatCell(x/n+1, x%n+1), Value: v,
 				Solutions: classes * int64(8/len(orbit)), Classes: classes})
 		}
 	}

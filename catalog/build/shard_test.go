@@ -1,4 +1,4 @@
-package main
+package build
 
 import (
 	"errors"
@@ -10,40 +10,39 @@ func FuzzParseShard(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		spec, err := parseShard(s)
+		spec, err := ParseShard(s)
 		if err != nil {
-			var usage usageError
-			if !errors.As(err, &usage) {
-				t.Fatalf("%q: error %v is not a usage error", s, err)
+			if !errors.Is(err, ErrBadShard) {
+				t.Fatalf("%q: error %v is not ErrBadShard", s, err)
 			}
 			return
 		}
 		if s == "" {
-			if spec.of != 0 || !spec.has(7) {
-				t.Fatalf("no --shard: %+v", spec)
+			if spec.Of != 0 || !spec.Has(7) {
+				t.Fatalf("no shard: %+v", spec)
 			}
 			return
 		}
-		if spec.i < 1 || spec.i > spec.of {
-			t.Fatalf("%q: shard %d of %d", s, spec.i, spec.of)
+		if spec.I < 1 || spec.I > spec.Of {
+			t.Fatalf("%q: shard %d of %d", s, spec.I, spec.Of)
 		}
 		// Every unit is in exactly one shard of the split.
-		for unit := 0; unit < 3*spec.of && unit < 1000; unit++ {
+		for unit := 0; unit < 3*spec.Of && unit < 1000; unit++ {
 			in := 0
-			for i := 1; i <= spec.of && i <= 1000; i++ {
-				if (shardSpec{i, spec.of}).has(unit) {
+			for i := 1; i <= spec.Of && i <= 1000; i++ {
+				if (Shard{i, spec.Of}).Has(unit) {
 					in++
 				}
 			}
-			if in != 1 && spec.of <= 1000 {
+			if in != 1 && spec.Of <= 1000 {
 				t.Fatalf("%q: unit %d is in %d shards", s, unit, in)
 			}
 		}
 		// The first-row ranges of a stored split tile the columns.
-		if n := 17; spec.of <= n {
+		if n := 17; spec.Of <= n {
 			next := 0
-			for i := 1; i <= spec.of; i++ {
-				r := (shardSpec{i, spec.of}).firstRows(n)
+			for i := 1; i <= spec.Of; i++ {
+				r := (Shard{i, spec.Of}).FirstRows(n)
 				if r.From != next || r.To < r.From {
 					t.Fatalf("%q: shard %d rows %+v after %d", s, i, r, next)
 				}

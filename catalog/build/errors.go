@@ -1,0 +1,60 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrInterrupted means a build stopped because its context was cancelled
+// (Ctrl-C, SIGTERM): what it committed is saved.
+var ErrInterrupted = errors.New("interrupted")
+
+// ErrDiskFull means a build stopped because the disk (or a file size
+// limit) would take no more: what it committed is saved.
+var ErrDiskFull = errors.New("the disk is full")
+
+// ErrBug means the build found its own work inconsistent (counts that
+// differ from the published ones, rows out of order): nothing of it is
+// put in place.
+var ErrBug = errors.New("this is a bug")
+
+// StoppedError is a build that stopped before the end, with how much of it
+// is saved for the next run to resume.
+type StoppedError struct {
+	Puzzle      string
+	Done, Total int64  // saved so far, of all
+	What        string // what Done counts: rows, classes, work units
+	Err         error  // why: wraps ErrInterrupted, ErrDiskFull, ErrBug or another cause
+}
+
+func (e *StoppedError) Error() string {
+	saved := fmt.Sprintf("%d%% of %s is saved (%d of %d %s)", 100*e.Done/max(e.Total, 1), e.Puzzle, e.Done, e.Total, e.What)
+	if errors.Is(e.Err, ErrInterrupted) {
+		return "interrupted: " + saved
+	}
+	msg := e.Err.Error()
+	if !strings.HasPrefix(msg, e.Puzzle) {
+		msg = e.Puzzle + ": " + msg
+	}
+	return msg + "; " + saved
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// cause names why a build stopped. A bug or a full disk is named even when
+// an interrupt came at the same time: it is what the user has to act on.
+// The driver may report a cancelled context as a closed statement.
+func cause(ctx context.Context, err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, ErrBug), errors.Is(err, ErrDiskFull):
+		return err
+	case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full") || strings.Contains(msg, "file too large"):
+		return fmt.Errorf("%w (%s)", ErrDiskFull, err)
+	case ctx.Err() != nil:
+		return ErrInterrupted
+	}
+	return err
+}

@@ -1,0 +1,208 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// ErrBadSplit means the shard files given to a merge are not one whole
+// split made by this solcat: nothing is written.
+var ErrBadSplit = errors.New("not the shards of one split")
+
+// A MergePlan is a checked merge: every shard of each split present once,
+// finished, made with this solcat's layout.
+type MergePlan struct {
+	puzzles []mergedPuzzle
+}
+
+type mergedPuzzle struct {
+	p         canon.Puzzle
+	files     []shardFile
+	rec       catalog.Record      // counts: the summed record
+	breakdown []catalog.Breakdown // counts: magic:5's by centre and property
+	stored    []string            // stored: the shard files in shard order
+}
+
+// shardFile is one puzzle's shard as found in one file.
+type shardFile struct {
+	path  string
+	shard catalog.Shard
+	units []catalog.UnitCounts
+}
+
+// PlanMerge reads and checks the shard catalogs at paths, writing nothing.
+func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
+	byPuzzle := map[string][]shardFile{}
+	for _, path := range paths {
+		cat, err := catalog.Open(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		shards, err := cat.Shards(ctx)
+		if err == nil && len(shards) == 0 {
+			err = fmt.Errorf("%w: %s holds no shard", ErrBadSplit, path)
+		}
+		for _, s := range shards {
+			if err != nil {
+				break
+			}
+			var units []catalog.UnitCounts
+			units, err = cat.DoneUnits(ctx, s.Puzzle)
+			byPuzzle[s.Puzzle] = append(byPuzzle[s.Puzzle], shardFile{path, s, units})
+		}
+		cat.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, 0, len(byPuzzle))
+	for name := range byPuzzle {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	plan := &MergePlan{}
+	for _, name := range names {
+		files := byPuzzle[name]
+		p, err := canon.ParsePuzzle(name)
+		if err != nil {
+			return nil, err
+		}
+		m := mergedPuzzle{p: p, files: files}
+		switch files[0].shard.Layout {
+		case storedSplitLayout(p):
+			if err := checkSplit(name, files, storedSplitLayout(p)); err != nil {
+				return nil, err
+			}
+			m.stored = make([]string, len(files))
+			for _, f := range files {
+				m.stored[f.shard.Shard-1] = f.path
+			}
+		default:
+			if m.rec, m.breakdown, err = mergeCounts(ctx, p, files); err != nil {
+				return nil, err
+			}
+		}
+		plan.puzzles = append(plan.puzzles, m)
+	}
+	return plan, nil
+}
+
+// Puzzles names the puzzles the merge writes.
+func (m *MergePlan) Puzzles() []string {
+	var out []string
+	for _, p := range m.puzzles {
+		out = append(out, p.p.String())
+	}
+	return out
+}
+
+// Merged is one puzzle a merge wrote.
+type Merged struct {
+	Record catalog.Record
+	Shards int
+}
+
+// Into writes the merged puzzles into out: count shards summed, stored
+// shards copied in solution ID order with their content hash computed
+// anew, each checked against the published counts like any build.
+func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, error) {
+	var done []Merged
+	for _, mp := range m.puzzles {
+		name := mp.p.String()
+		rec := mp.rec
+		if mp.stored != nil {
+			start := time.Now()
+			err := out.MergeStored(ctx, name, mp.p.Len(), mp.stored, func(r *catalog.Record) error {
+				r.Kind, r.N, r.SolverVersion = string(mp.p.Kind), mp.p.N, SolverVersion
+				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), time.Since(start).Seconds()
+				err := checkKnown(mp.p, r)
+				rec = *r
+				return err
+			})
+			if err != nil {
+				return done, err
+			}
+		} else if err := out.RecordCounts(ctx, rec, mp.breakdown); err != nil {
+			return done, err
+		}
+		done = append(done, Merged{Record: rec, Shards: len(mp.files)})
+	}
+	return done, nil
+}
+
+// checkSplit checks that files hold each shard of one split of puzzle
+// exactly once, all finished and made with the given layout.
+func checkSplit(name string, files []shardFile, layout catalog.Layout) error {
+	first := files[0]
+	seen := map[int]string{}
+	for _, f := range files {
+		s := f.shard
+		switch {
+		case s.Of != first.shard.Of:
+			return fmt.Errorf("%w: %s: %s holds shard %d of a split in %d, %s shard %d of a split in %d",
+				ErrBadSplit, name, f.path, s.Shard, s.Of, first.path, first.shard.Shard, first.shard.Of)
+		case s.Layout != layout:
+			return fmt.Errorf("%w: %s: %s was made by %q, this solcat makes %q", ErrBadSplit, name, f.path, s.Layout, layout)
+		case seen[s.Shard] != "":
+			return fmt.Errorf("%w: %s: shard %d/%d is in both %s and %s; each shard is given once", ErrBadSplit, name, s.Shard, s.Of, seen[s.Shard], f.path)
+		case !s.Done:
+			return fmt.Errorf("%w: %s: shard %d/%d in %s is not finished", ErrBadSplit, name, s.Shard, s.Of, f.path)
+		}
+		seen[s.Shard] = f.path
+	}
+	var missing []string
+	for i := 1; i <= first.shard.Of; i++ {
+		if seen[i] == "" {
+			missing = append(missing, fmt.Sprint(i))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%w: %s: shard(s) %s of %d missing", ErrBadSplit, name, strings.Join(missing, ", "), first.shard.Of)
+	}
+	return nil
+}
+
+// mergeCounts checks the shards of a split count-only build and sums
+// their units.
+func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalog.Record, []catalog.Breakdown, error) {
+	name := p.String()
+	plan := newCountPlan(p)
+	if err := checkSplit(name, files, plan.layout()); err != nil {
+		return catalog.Record{}, nil, err
+	}
+	first := files[0]
+	counts := make([]enumerate.ClassCounts, len(plan.prefixes))
+	found := make([]bool, len(plan.prefixes))
+	for _, f := range files {
+		spec := Shard{f.shard.Shard, f.shard.Of}
+		for _, u := range f.units {
+			if !plan.owns(u) || !spec.Has(u.Unit) || found[u.Unit] {
+				return catalog.Record{}, nil, fmt.Errorf("%w: %s: %s holds unit %d, which is not one of its shard's", ErrBadSplit, name, f.path, u.Unit)
+			}
+			found[u.Unit] = true
+			counts[u.Unit] = unitCounts(u)
+		}
+	}
+	for i, ok := range found {
+		if !ok {
+			return catalog.Record{}, nil, fmt.Errorf("%w: %s: unit %d is in no shard (it belongs to shard %d)", ErrBadSplit, name, i, i%first.shard.Of+1)
+		}
+	}
+	rec, breakdown, err := plan.record(ctx, p, counts, 0)
+	if err != nil {
+		return rec, nil, err
+	}
+	rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Format(time.RFC3339), SolverVersion
+	if err := checkKnown(p, &rec); err != nil {
+		return rec, nil, err
+	}
+	return rec, breakdown, nil
+}

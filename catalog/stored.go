@@ -1,0 +1,347 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"solcat/canon"
+)
+
+// OldFormatError is a puzzle stored by an older solcat in a format this
+// one no longer reads (one row per solution, before solution blocks).
+type OldFormatError struct{ Puzzle string }
+
+func (e *OldFormatError) Error() string {
+	return e.Puzzle + " is stored in an older format (one row per solution), which this solcat no longer reads"
+}
+
+// ErrNotStored means a puzzle is recorded by its counts only: it has no
+// solutions or classes to read.
+var ErrNotStored = errors.New("stored as counts only")
+
+// Stored reads one stored puzzle's tables. It hides how the puzzle is
+// stored: every solution in blocks with a table of classes
+// (StorageSolutions), or the classes alone as packed canonical forms in
+// blocks with a table of the few that have properties (StorageClasses).
+type Stored struct {
+	c         *Catalog
+	Record    Record
+	blocks    Blocks // StorageSolutions: the solution blocks
+	classes   string // the classes table
+	props     string // StorageClasses: the properties table
+	propsOnce sync.Once
+	propsList []classProps // StorageClasses: the properties table, in ID order
+	propsErr  error
+}
+
+// ClassRow is one stored class. Form is its canonical form's cells; it is
+// valid only during the callback that hands it over.
+type ClassRow struct {
+	ID    int64
+	Form  []byte
+	Orbit int
+	Props uint32 // the stored property bit set
+}
+
+// ClassFilter selects classes by what their rows store.
+type ClassFilter struct {
+	Orbit int    // 0: any
+	Props uint32 // every bit set here must be set in the class's
+}
+
+func (f ClassFilter) keeps(orbit int, props uint32) bool {
+	return (f.Orbit == 0 || orbit == f.Orbit) && props&f.Props == f.Props
+}
+
+// Stored opens the tables of a stored puzzle whose solutions have cellBytes
+// cells.
+func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Stored, error) {
+	s := &Stored{c: c, Record: rec}
+	_, s.classes = Tables(rec.Name)
+	s.props = PropsTable(rec.Name)
+	switch rec.Storage {
+	case StorageSolutions:
+		has, err := HasBlocks(ctx, c.db, rec.Name)
+		if err != nil {
+			return nil, Describe(c.path, err)
+		}
+		if !has {
+			return nil, &OldFormatError{Puzzle: rec.Name}
+		}
+		s.blocks = PuzzleBlocks(rec.Name, cellBytes, rec.Classes)
+	case StorageClasses:
+	default:
+		return nil, fmt.Errorf("%s is %w", rec.Name, ErrNotStored)
+	}
+	return s, nil
+}
+
+// ClassesOnly reports whether the puzzle is stored as its classes alone.
+func (s *Stored) ClassesOnly() bool { return s.Record.Storage == StorageClasses }
+
+// Solutions calls fn for the solutions with IDs from..to (inclusive), in
+// ID order, reading whole blocks. A damaged block stops it with an error.
+func (s *Stored) Solutions(ctx context.Context, from, to int64, fn func(StoredSolution) error) error {
+	return s.blocks.Scan(ctx, s.c.db, from, to, fn)
+}
+
+// SolutionsReporting is Solutions that hands damage (a block that is not
+// whole solutions, a class entry that is not a number) to damaged and goes
+// on with the next.
+func (s *Stored) SolutionsReporting(ctx context.Context, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
+	return s.blocks.ScanReporting(ctx, s.c.db, from, to, func(sol StoredSolution) error {
+		if _, _, err := sol.Class(); err != nil {
+			damaged(err)
+			return nil
+		}
+		return fn(sol)
+	}, damaged)
+}
+
+// Cells returns the cells of one solution.
+func (s *Stored) Cells(ctx context.Context, id int64) ([]byte, error) {
+	cells, err := s.blocks.Cells(ctx, s.c.db, id)
+	if err == nil && cells == nil {
+		err = fmt.Errorf("%s: no block holds solution %d", s.Record.Name, id)
+	}
+	return cells, err
+}
+
+// Classes calls fn, in ID order, for the classes with IDs lo to hi that
+// the filter keeps.
+func (s *Stored) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
+	if s.ClassesOnly() {
+		return s.packedClasses(ctx, lo, hi, f, fn)
+	}
+	conds, args := "id BETWEEN ? AND ?", []any{lo, hi}
+	if f.Orbit != 0 {
+		conds += " AND orbit = ?"
+		args = append(args, f.Orbit)
+	}
+	if f.Props != 0 {
+		conds += " AND props & ? = ?"
+		args = append(args, int64(f.Props), int64(f.Props))
+	}
+	return s.classRows(ctx, "SELECT id, canonical, orbit, props FROM "+s.classes+" WHERE "+conds+" ORDER BY id", args, fn)
+}
+
+// ClassesByID calls fn, in ID order, for the classes with the given IDs
+// (sorted); IDs no class has are skipped.
+func (s *Stored) ClassesByID(ctx context.Context, ids []int64, fn func(ClassRow) error) error {
+	if s.ClassesOnly() {
+		for _, id := range ids {
+			if err := s.packedClasses(ctx, id, id, ClassFilter{}, fn); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// 500 to a statement: one query a class costs more than the scan that
+	// found them when there are many.
+	for len(ids) > 0 {
+		batch := ids[:min(len(ids), 500)]
+		ids = ids[len(batch):]
+		args := make([]any, len(batch))
+		for i, id := range batch {
+			args[i] = id
+		}
+		q := "SELECT id, canonical, orbit, props FROM " + s.classes + " WHERE id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",") + ") ORDER BY id"
+		if err := s.classRows(ctx, q, args, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Class returns one class; ok is false if the puzzle has no such class.
+func (s *Stored) Class(ctx context.Context, id int64) (c ClassRow, ok bool, err error) {
+	err = s.Classes(ctx, id, id, ClassFilter{}, func(r ClassRow) error {
+		c, ok = r, true
+		c.Form = append([]byte(nil), r.Form...)
+		return nil
+	})
+	return c, ok, err
+}
+
+// HasProps reports whether any class has a property in mask.
+func (s *Stored) HasProps(ctx context.Context, mask uint32) (bool, error) {
+	table := s.classes
+	if s.ClassesOnly() {
+		table = s.props
+	}
+	var n int
+	err := s.c.db.GetContext(ctx, &n, "SELECT EXISTS (SELECT 1 FROM "+table+" WHERE props & ? != 0)", int64(mask))
+	return n > 0, err
+}
+
+func (s *Stored) classRows(ctx context.Context, q string, args []any, fn func(ClassRow) error) error {
+	rows, err := s.c.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var c ClassRow
+	var form sql.RawBytes // no copy: valid until the next row, as Form promises
+	for rows.Next() {
+		if err := rows.Scan(&c.ID, &form, &c.Orbit, &c.Props); err != nil {
+			return err
+		}
+		c.Form = form
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// classProps is one row of a classes-only puzzle's properties table.
+type classProps struct {
+	id    int64
+	props uint32
+}
+
+// propsTable reads a classes-only puzzle's properties table once: a few
+// tens of thousands of rows, in ID order.
+func (s *Stored) propsTable(ctx context.Context) ([]classProps, error) {
+	s.propsOnce.Do(func() {
+		rows, err := s.c.db.QueryContext(ctx, "SELECT id, props FROM "+s.props+" ORDER BY id")
+		if err != nil {
+			s.propsErr = err
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p classProps
+			if err := rows.Scan(&p.id, &p.props); err != nil {
+				s.propsErr = err
+				return
+			}
+			s.propsList = append(s.propsList, p)
+		}
+		s.propsErr = rows.Err()
+	})
+	return s.propsList, s.propsErr
+}
+
+// packedClasses reads the classes of a classes-only puzzle (magic:5):
+// blocks of ClassesPerBlock forms packed in 16 bytes, every class of 8.
+func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
+	if f.Orbit != 0 && f.Orbit != 8 {
+		return nil // every class has 8 members
+	}
+	hi = min(hi, s.Record.Classes)
+	props, err := s.propsTable(ctx)
+	if err != nil {
+		return err
+	}
+	// props is in ID order, and so are the classes: walk both together.
+	next := sort.Search(len(props), func(i int) bool { return props[i].id >= lo })
+	var cells [25]byte
+	c := ClassRow{Form: cells[:], Orbit: 8}
+	emit := func(block int64, forms []byte) error {
+		if len(forms)%16 != 0 || len(forms) > 16*ClassesPerBlock {
+			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole 16-byte forms", s.Record.Name, block, len(forms))
+		}
+		for i := 0; i < len(forms); i += 16 {
+			c.ID = (block-1)*ClassesPerBlock + int64(i/16) + 1
+			if c.ID < lo || c.ID > hi {
+				continue
+			}
+			for next < len(props) && props[next].id < c.ID {
+				next++
+			}
+			c.Props = 0
+			if next < len(props) && props[next].id == c.ID {
+				c.Props = props[next].props
+			}
+			if !f.keeps(c.Orbit, c.Props) {
+				continue
+			}
+			key, _ := canon.Packed25From(forms[i : i+16])
+			canon.Unpack25(key, &cells)
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	blockOf := func(id int64) int64 { return (id-1)/ClassesPerBlock + 1 }
+	if f.Props != 0 {
+		// Few classes have properties: read only their blocks.
+		var last int64 // the block read last
+		for i := next; i < len(props) && props[i].id <= hi; i++ {
+			block := blockOf(props[i].id)
+			if props[i].props&f.Props != f.Props || block == last {
+				continue
+			}
+			last = block
+			var forms []byte
+			if err := s.c.db.QueryRowContext(ctx, "SELECT forms FROM "+s.classes+" WHERE block = ?", block).Scan(&forms); err != nil {
+				return fmt.Errorf("reading class block %d of %s: %w", block, s.Record.Name, err)
+			}
+			next = sort.Search(len(props), func(k int) bool { return props[k].id >= (block-1)*ClassesPerBlock+1 })
+			if err := emit(block, forms); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", blockOf(max(lo, 1)), blockOf(max(hi, 1)))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var block int64
+	var forms sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&block, &forms); err != nil {
+			return err
+		}
+		if err := emit(block, forms); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// ClassBlocks describes the class blocks of a classes-only puzzle, for
+// verify: how many blocks and bytes there are, and how many rows of the
+// properties table name no class.
+type ClassBlocks struct {
+	Blocks, Bytes, StrayProps int64
+}
+
+// ClassBlocks reads what a scan of the classes cannot see.
+func (s *Stored) ClassBlocks(ctx context.Context) (ClassBlocks, error) {
+	var b ClassBlocks
+	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+s.classes).Scan(&b.Blocks, &b.Bytes); err != nil {
+		return b, err
+	}
+	err := s.c.db.QueryRowContext(ctx, "SELECT count(*) FROM "+s.props+" WHERE id < 1 OR id > ?", s.Record.Classes).Scan(&b.StrayProps)
+	return b, err
+}
+
+// Stat names a recorded breakdown of a puzzle's counts.
+type Stat string
+
+// StatProps is the breakdown by class properties (the value is a bit set).
+const StatProps Stat = "props"
+
+// StatCell is the breakdown by the value of one cell (1-based row, col).
+func StatCell(row, col int) Stat { return Stat(fmt.Sprintf("cell:%d,%d", row, col)) }
+
+// Breakdown returns the recorded counts of a puzzle by stat, in value
+// order; nil if the build recorded none.
+func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Breakdown, error) {
+	if has, err := HasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
+		return nil, err
+	}
+	var rows []Breakdown
+	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, string(stat))
+	return rows, err
+}

@@ -1,0 +1,192 @@
+package query
+
+import (
+	"context"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+
+	"solcat/canon"
+	"solcat/catalog"
+)
+
+// A class's members are the images s(C) of its canonical form C, each met
+// by 8/orbit of the 8 symmetries, and s(C) holds v at a cell exactly when C
+// holds it at the cell s maps there. So the members that match a filter's
+// cell conditions are (the symmetries whose pulled-back conditions C meets)
+// × orbit / 8, and a question about members is answered from the classes
+// alone: 8 times fewer rows for the large puzzles, and the only way for a
+// puzzle stored as its classes (magic:5).
+//
+// A puzzle stored as its classes numbers its members too, so that list,
+// show and export can name them: the members of class k are 8(k-1)+1 to 8k
+// in lexicographic order. list returns them class by class, in class ID
+// order; that is not one lexicographic order over all squares (that would
+// need every square sorted, which is what storing them would cost).
+
+// classFilter is what the catalog can select of a filter by the class rows
+// alone: the orbit, and the stored properties.
+func classFilter(f Filter) catalog.ClassFilter {
+	cf := catalog.ClassFilter{Orbit: f.Orbit, Props: uint32(f.Props.Stored())}
+	if o := f.Props.OrbitOf(); o != 0 { // a queens symmetry type is an orbit size
+		if cf.Orbit != 0 && cf.Orbit != o {
+			cf.Orbit = -1 // both cannot hold
+		} else {
+			cf.Orbit = o
+		}
+	}
+	return cf
+}
+
+// countByClasses counts matching solutions (or classes with a matching
+// member) from the classes alone, one range of class IDs per worker.
+func (t *Target) countByClasses(ctx context.Context, p *Plan, classes bool) (int64, error) {
+	f := p.Question.Filter
+	counts := make([]int64, max(p.Workers, 1))
+	err := t.eachClassSplit(ctx, p, len(counts), func(w int, c catalog.ClassRow) error {
+		switch m := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry); {
+		case m == 0:
+		case classes:
+			counts[w]++
+		default:
+			counts[w] += m
+		}
+		return nil
+	})
+	var sum int64
+	for _, c := range counts {
+		sum += c
+	}
+	return sum, err
+}
+
+// eachClassSplit reads the classes a plan covers as workers ranges of
+// class IDs, each on its own goroutine and connection, and calls fn with
+// the index of the range, so callers can keep a partial result per worker
+// without locks.
+func (t *Target) eachClassSplit(ctx context.Context, p *Plan, workers int, fn func(w int, c catalog.ClassRow) error) error {
+	first, total := p.Classes.Lo, p.Classes.Len()
+	cf := classFilter(p.Question.Filter)
+	g, gctx := errgroup.WithContext(ctx)
+	for w := 0; w < workers; w++ {
+		lo, hi := first+total*int64(w)/int64(workers), first-1+total*int64(w+1)/int64(workers)
+		g.Go(func() error {
+			return t.store.Classes(gctx, lo, hi, cf, func(c catalog.ClassRow) error { return fn(w, c) })
+		})
+	}
+	return g.Wait()
+}
+
+// matchingMembers counts the members of a class (canonical form, orbit
+// size) that meet the conditions, given the conditions pulled back through
+// each symmetry. Up to symmetry, a member matches when any image does,
+// which holds for all members or none.
+func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToSymmetry bool) int64 {
+	var hits int64
+	for _, conds := range pulled {
+		if meets(form, conds) {
+			if upToSymmetry {
+				return orbit
+			}
+			hits++
+		}
+	}
+	return hits * orbit / 8
+}
+
+// classesByScan streams, in class ID order, the classes with a member
+// that meets the filter's cell conditions, read from the classes alone.
+func (t *Target) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
+	f := p.Question.Filter
+	return t.store.Classes(ctx, p.Classes.Lo, p.Classes.Hi, classFilter(f), func(r catalog.ClassRow) error {
+		matching := matchingMembers(&p.pulled, r.Form, int64(r.Orbit), f.UpToSymmetry)
+		if matching == 0 || pg.skipped() {
+			return nil
+		}
+		c := t.class(r, matching)
+		c.Canonical = slices.Clone(c.Canonical)
+		if err := fn(c); err != nil {
+			return err
+		}
+		return pg.gave()
+	})
+}
+
+// listExpanded streams the members of a classes-only puzzle that match,
+// class by class.
+func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
+	f := p.Question.Filter
+	conds := f.byteConditions(t.Puzzle)
+	if p.Way == Jump {
+		pg.skip = p.Skip // the classes before were jumped over
+	}
+	return t.store.Classes(ctx, p.Classes.Lo, p.Classes.Hi, classFilter(f), func(c catalog.ClassRow) error {
+		if matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry) == 0 {
+			return nil
+		}
+		for k, m := range membersInOrder(t.Puzzle, c.Form) {
+			if !f.UpToSymmetry && !meets(m.cells, conds) {
+				continue
+			}
+			if pg.skipped() {
+				continue
+			}
+			s := Solution{ID: (c.ID-1)*8 + int64(k) + 1, Cells: m.cells, ClassID: c.ID, Symmetry: m.from, Orbit: c.Orbit, Props: canon.Property(c.Props)}
+			if err := fn(s); err != nil {
+				return err
+			}
+			if err := pg.gave(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// member is one member of a class: its image under a symmetry.
+type member struct {
+	cells []byte
+	from  canon.Symmetry
+}
+
+// membersInOrder returns the distinct members of a class in lexicographic
+// order, each with the first symmetry (in canon.All order) that gives it.
+func membersInOrder(p canon.Puzzle, form []byte) []member {
+	var out []member
+	canon.NewImages(p).Distinct(form, func(s canon.Symmetry, img []byte) error {
+		out = append(out, member{cells: slices.Clone(img), from: s})
+		return nil
+	})
+	slices.SortFunc(out, func(a, b member) int { return slices.Compare(a.cells, b.cells) })
+	return out
+}
+
+// pullBack maps the conditions, for each of the 8 symmetries s, to the
+// cells of the canonical form that s carries onto the conditions' cells.
+func pullBack(p canon.Puzzle, conds []byteCondition) [8][]byteCondition {
+	var out [8][]byteCondition
+	n := p.N
+	for k, s := range canon.All {
+		inv := s.Inverse()
+		for _, c := range conds {
+			if p.Kind == canon.Queens {
+				// A queen at (Pos, Value) in the image sits at inv of it in C.
+				r, col := inv.Map(n, c.Pos, int(c.Value))
+				out[k] = append(out[k], byteCondition{Pos: r, Value: byte(col), Equal: c.Equal})
+			} else {
+				r, col := inv.Map(n, c.Pos/n, c.Pos%n)
+				out[k] = append(out[k], byteCondition{Pos: r*n + col, Value: c.Value, Equal: c.Equal})
+			}
+		}
+	}
+	return out
+}
+
+func meets(cells []byte, conds []byteCondition) bool {
+	for _, c := range conds {
+		if (cells[c.Pos] == c.Value) != c.Equal {
+			return false
+		}
+	}
+	return true
+}

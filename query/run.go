@@ -1,0 +1,335 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/bits"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+
+	"solcat/canon"
+	"solcat/catalog"
+)
+
+// Count returns how many solutions match a planned question, or for
+// AskCountClasses how many classes have at least one matching member.
+func (t *Target) Count(ctx context.Context, p *Plan) (int64, error) {
+	f := p.Question.Filter
+	classes := p.Question.Ask == AskCountClasses
+	switch p.Way {
+	case FromRecord:
+		switch {
+		case f.Orbit != 0 && classes:
+			return t.Record.Orbits()[f.Orbit], nil
+		case f.Orbit != 0:
+			return t.Record.Orbits()[f.Orbit] * int64(f.Orbit), nil
+		case classes:
+			return t.Record.Classes, nil
+		}
+		return t.Record.Solutions, nil
+	case FromBreakdown:
+		rows, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range rows {
+			if p.Stat == catalog.StatProps && canon.Property(r.Value) != f.Props || p.Stat != catalog.StatProps && r.Value != f.Cells[0].Value {
+				continue
+			}
+			if classes {
+				return r.Classes, nil
+			}
+			return r.Solutions, nil
+		}
+		return 0, nil
+	case PrefixRange:
+		return p.IDs.Len(), nil
+	case ClassScan:
+		return t.countByClasses(ctx, p, classes)
+	}
+	return t.countStored(ctx, p, classes)
+}
+
+// List streams the solutions that match a planned question, in ID order.
+func (t *Target) List(ctx context.Context, p *Plan, fn func(Solution) error) error {
+	page := p.Question.Page
+	pg := pager{skip: page.Offset, left: page.Limit}
+	if pg.left == 0 {
+		return nil
+	}
+	if p.Way == Jump && !t.classesOnly() {
+		pg.skip = 0 // the jump skipped them
+	}
+	var err error
+	if t.classesOnly() {
+		err = t.listExpanded(ctx, p, &pg, fn)
+	} else {
+		err = t.listStored(ctx, p, &pg, fn)
+	}
+	if errors.Is(err, errEnough) {
+		return nil
+	}
+	return err
+}
+
+// Classes streams, in class ID order, the classes with at least one member
+// that matches a planned question, with how many members match.
+func (t *Target) Classes(ctx context.Context, p *Plan, fn func(Class) error) error {
+	page := p.Question.Page
+	pg := pager{skip: page.Offset, left: page.Limit}
+	if pg.left == 0 {
+		return nil
+	}
+	var err error
+	switch p.Way {
+	case Jump:
+		err = t.store.Classes(ctx, p.Classes.Lo, p.Classes.Hi, catalog.ClassFilter{}, func(r catalog.ClassRow) error {
+			c := t.class(r, int64(r.Orbit))
+			c.Canonical = slices.Clone(c.Canonical)
+			return fn(c)
+		})
+	case ClassScan:
+		err = t.classesByScan(ctx, p, &pg, fn)
+	default:
+		err = t.classesStored(ctx, p, &pg, fn)
+	}
+	if errors.Is(err, errEnough) {
+		return nil
+	}
+	return err
+}
+
+// pager applies a Page to a stream: skipped reports (and counts) an item
+// that falls in the offset; gave, after an item is handed out, stops the
+// stream with errEnough once the limit is reached.
+type pager struct{ skip, left int64 }
+
+func (p *pager) skipped() bool {
+	if p.skip > 0 {
+		p.skip--
+		return true
+	}
+	return false
+}
+
+func (p *pager) gave() error {
+	if p.left--; p.left == 0 {
+		return errEnough
+	}
+	return nil
+}
+
+// errEnough stops a scan that has found all it was asked for.
+var errEnough = errors.New("enough")
+
+// classInfo is what the filters and listings need of a solution's class.
+type classInfo struct {
+	orbit int
+	props canon.Property // as stored
+}
+
+// blockScan reads the stored solutions a plan covers and tests them.
+type blockScan struct {
+	t        *Target
+	p        *Plan
+	queens   bool                // a class's orbit is found from any member
+	classMap map[int64]classInfo // magic squares: every class (880 at most)
+}
+
+func (t *Target) newBlockScan(ctx context.Context, p *Plan) (*blockScan, error) {
+	sc := &blockScan{t: t, p: p, queens: t.Puzzle.Kind == canon.Queens}
+	if !sc.queens {
+		sc.classMap = map[int64]classInfo{}
+		err := t.store.Classes(ctx, 1, t.Record.Classes, catalog.ClassFilter{}, func(r catalog.ClassRow) error {
+			sc.classMap[r.ID] = classInfo{orbit: r.Orbit, props: canon.Property(r.Props)}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+// class returns the orbit and stored properties of a solution's class
+// (images is the caller's own). A queens class's properties are its
+// symmetry type, which is not stored.
+func (sc *blockScan) class(s catalog.StoredSolution, images *canon.Images) classInfo {
+	if !sc.queens {
+		id, _, _ := s.Class() // a damaged entry is no class: verify names it
+		return sc.classMap[id]
+	}
+	orbit := 0
+	images.Distinct(s.Cells, func(canon.Symmetry, []byte) error { orbit++; return nil })
+	return classInfo{orbit: orbit}
+}
+
+// run calls fn, in ID order, for each solution with an ID in [lo, hi]
+// that matches. Runs may go on at once, on ranges of their own.
+func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.StoredSolution, classInfo) error) error {
+	f := sc.p.Question.Filter
+	images := canon.NewImages(sc.t.Puzzle)
+	test := func(s catalog.StoredSolution) error {
+		if !meets(s.Cells, sc.p.rest) {
+			return nil
+		}
+		if sc.p.anyOf != nil && !slices.ContainsFunc(sc.p.anyOf[:], func(group []byteCondition) bool { return meets(s.Cells, group) }) {
+			return nil
+		}
+		var c classInfo
+		if !sc.queens || f.Orbit != 0 || f.Props != 0 {
+			c = sc.class(s, images)
+		}
+		switch stored := f.Props.Stored(); {
+		case f.Orbit != 0 && c.orbit != f.Orbit:
+		case f.Props.OrbitOf() != 0 && c.orbit != f.Props.OrbitOf():
+		case c.props&stored != stored:
+		default:
+			return fn(s, c)
+		}
+		return nil
+	}
+	if sc.p.Way != ClassMembers {
+		return sc.t.store.Solutions(ctx, lo, hi, test)
+	}
+	for _, id := range sc.p.Members {
+		if id < lo || id > hi {
+			continue
+		}
+		if err := sc.t.store.Solutions(ctx, id, id, test); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countStored counts the stored solutions that match, or with classes
+// set, their distinct classes.
+func (t *Target) countStored(ctx context.Context, p *Plan, classes bool) (int64, error) {
+	sc, err := t.newBlockScan(ctx, p)
+	if err != nil {
+		return 0, err
+	}
+	workers := max(p.Workers, 1)
+	counts := make([]int64, workers)
+	seen := make([][]uint64, workers) // a bit per class
+	g, gctx := errgroup.WithContext(ctx)
+	for w := range workers {
+		if classes {
+			seen[w] = make([]uint64, t.Record.Classes/64+1)
+		}
+		n := p.IDs.Len()
+		lo, hi := p.IDs.Lo+n*int64(w)/int64(workers), p.IDs.Lo+n*int64(w+1)/int64(workers)-1
+		g.Go(func() error {
+			return sc.run(gctx, lo, hi, func(s catalog.StoredSolution, _ classInfo) error {
+				if !classes {
+					counts[w]++
+					return nil
+				}
+				id, _, err := s.Class()
+				if err == nil && id >= 1 && id <= t.Record.Classes { // verify names damage; a count cannot
+					seen[w][id/64] |= 1 << (id % 64)
+				}
+				return err
+			})
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return 0, err
+	}
+	var n int64
+	for w := range workers {
+		n += counts[w]
+	}
+	if classes {
+		for i := range seen[0] {
+			var word uint64
+			for w := range workers {
+				word |= seen[w][i]
+			}
+			n += int64(bits.OnesCount64(word))
+		}
+	}
+	return n, nil
+}
+
+// listStored streams the stored solutions that match in ID order.
+func (t *Target) listStored(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
+	sc, err := t.newBlockScan(ctx, p)
+	if err != nil {
+		return err
+	}
+	images := canon.NewImages(t.Puzzle)
+	return sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
+		if pg.skipped() {
+			return nil
+		}
+		if c.orbit == 0 {
+			c = sc.class(s, images)
+		}
+		class, symmetry, err := s.Class()
+		if err != nil {
+			return err
+		}
+		sol := Solution{ID: s.ID, Cells: slices.Clone(s.Cells), ClassID: class, Symmetry: canon.Symmetry(symmetry), Orbit: c.orbit, Props: c.props}
+		if t.Puzzle.Kind == canon.Queens {
+			sol.Props |= canon.SymmetryType(c.orbit)
+		}
+		if err := fn(sol); err != nil {
+			return err
+		}
+		return pg.gave()
+	})
+}
+
+// classesStored streams, in class ID order, the classes with stored
+// solutions that match (a prefix or a class: the filters that narrow the
+// solutions to read) and how many of their members match.
+func (t *Target) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
+	sc, err := t.newBlockScan(ctx, p)
+	if err != nil {
+		return err
+	}
+	matching := map[int64]int64{}
+	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, _ classInfo) error {
+		id, _, err := s.Class()
+		matching[id]++
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	ids := slices.Sorted(maps.Keys(matching))
+	ids = ids[min(int64(len(ids)), pg.skip):]
+	if pg.left >= 0 {
+		ids = ids[:min(int64(len(ids)), pg.left)]
+	}
+	return t.store.ClassesByID(ctx, ids, func(r catalog.ClassRow) error {
+		c := t.class(r, matching[r.ID])
+		c.Canonical = slices.Clone(c.Canonical)
+		return fn(c)
+	})
+}
+
+// Solution returns the solution with the given ID: a direct jump to it.
+func (t *Target) Solution(ctx context.Context, id int64) (Solution, error) {
+	if id < 1 || id > t.Record.Solutions {
+		return Solution{}, fmt.Errorf("%w: %s has solutions 1 to %d, not %d", ErrNoSolution, t.Puzzle, t.Record.Solutions, id)
+	}
+	p, err := t.Plan(ctx, Question{Ask: AskList, Page: Page{Offset: id - 1, Limit: 1}})
+	if err != nil {
+		return Solution{}, err
+	}
+	var found *Solution
+	err = t.List(ctx, p, func(s Solution) error { found = &s; return nil })
+	if err == nil && found == nil {
+		err = fmt.Errorf("%s: solution %d is not where its ID says", t.Puzzle, id)
+	}
+	if err != nil {
+		return Solution{}, err
+	}
+	return *found, nil
+}

@@ -1,0 +1,234 @@
+// Package query answers questions over a stored puzzle. It reads a user's
+// filter (cells, a pattern, properties, a class, an orbit size), plans how
+// to answer a question with it (from the record, from the ID range of a
+// prefix found by binary search, by a direct jump to an ID, by scanning
+// solution blocks or classes), runs the plan through the catalog's reading
+// API, and writes the answers in the output formats. It never writes SQL
+// and never decodes the catalog's storage: that is catalog's alone.
+package query
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"solcat/canon"
+	"solcat/catalog"
+)
+
+// Target is a stored puzzle ready to be queried.
+type Target struct {
+	Puzzle canon.Puzzle
+	Record catalog.Record
+	cat    *catalog.Catalog
+	store  *catalog.Stored // nil for a puzzle recorded by its counts only, or unreadable
+	// storeErr says why a puzzle that is stored cannot be read (a format of
+	// an older solcat): questions its record answers still are.
+	storeErr error
+}
+
+// NewTarget binds a puzzle's record to the catalog that holds it.
+func NewTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*Target, error) {
+	t := &Target{Puzzle: p, Record: rec, cat: cat}
+	if rec.Storage == catalog.StorageCounts {
+		return t, nil
+	}
+	store, err := cat.Stored(ctx, rec, p.Len())
+	var old *catalog.OldFormatError
+	if errors.As(err, &old) {
+		t.storeErr = err
+		return t, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.store = store
+	return t, nil
+}
+
+// Solution is one stored solution.
+type Solution struct {
+	ID       int64
+	Cells    []byte
+	ClassID  int64
+	Symmetry canon.Symmetry
+	Orbit    int
+	Props    canon.Property // its class's
+}
+
+// Class is one stored class, with how many of its members matched a filter.
+type Class struct {
+	ID        int64
+	Canonical []byte
+	Orbit     int
+	Props     canon.Property
+	Matching  int64
+}
+
+// ErrCountsOnly means the puzzle's solutions are not stored, only its counts.
+var ErrCountsOnly = errors.New("stored as counts only")
+
+// CountsOnlyError is a question that needs the solutions (or classes) of a
+// puzzle recorded by its counts only.
+type CountsOnlyError struct {
+	Puzzle  canon.Puzzle
+	Record  catalog.Record
+	Counted []string // the properties whose counts are recorded, if a property was asked
+}
+
+func (e *CountsOnlyError) Error() string {
+	msg := fmt.Sprintf("%s is %v (%d solutions, %d classes): filters, list, classes, show and export need what is stored", e.Puzzle, ErrCountsOnly, e.Record.Solutions, e.Record.Classes)
+	if e.Counted != nil {
+		msg += fmt.Sprintf("; of its properties only these are counted: %s", joinOr(e.Counted, "none"))
+	}
+	return msg
+}
+
+func (e *CountsOnlyError) Unwrap() error { return ErrCountsOnly }
+
+// ErrNoDudeney means a magic:4 was stored before its classes' Dudeney
+// groups were: every class would seem to be in none.
+var ErrNoDudeney = errors.New("was built before Dudeney groups were stored")
+
+// ErrNoClass means a class ID is not in the puzzle.
+var ErrNoClass = errors.New("no such class")
+
+// ErrNoSolution means a solution ID is not in the puzzle.
+var ErrNoSolution = errors.New("no such solution")
+
+func (t *Target) countsOnly() error {
+	if t.storeErr != nil {
+		return t.storeErr
+	}
+	if t.store == nil {
+		return &CountsOnlyError{Puzzle: t.Puzzle, Record: t.Record}
+	}
+	return nil
+}
+
+func (t *Target) classesOnly() bool { return t.store != nil && t.store.ClassesOnly() }
+
+// needDudeney refuses questions about Dudeney groups that the catalog
+// cannot answer.
+func (t *Target) needDudeney(ctx context.Context) error {
+	if t.Puzzle.Kind != canon.Magic || t.Puzzle.N != 4 {
+		return badFilter("prop", "", "Dudeney's groups classify magic squares of order 4 only, not %s", t.Puzzle)
+	}
+	if err := t.countsOnly(); err != nil {
+		return err
+	}
+	mask := canon.Dudeney(1)<<12 - canon.Dudeney(1)
+	has, err := t.store.HasProps(ctx, uint32(mask))
+	if err == nil && !has {
+		err = fmt.Errorf("%s %w", t.Puzzle, ErrNoDudeney)
+	}
+	return err
+}
+
+// Class returns one class.
+func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
+	if err := t.countsOnly(); err != nil {
+		return Class{}, err
+	}
+	r, ok, err := t.store.Class(ctx, id)
+	if err == nil && !ok {
+		err = fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, id)
+	}
+	return t.class(r, int64(r.Orbit)), err
+}
+
+// class turns a stored class into a Class, with the properties its orbit
+// gives (a queens class's symmetry type is not stored).
+func (t *Target) class(r catalog.ClassRow, matching int64) Class {
+	c := Class{ID: r.ID, Canonical: r.Form, Orbit: r.Orbit, Props: canon.Property(r.Props), Matching: matching}
+	if t.Puzzle.Kind == canon.Queens {
+		c.Props |= canon.SymmetryType(c.Orbit)
+	}
+	return c
+}
+
+// members returns the solution IDs of a class's members, in ID order: the
+// images of its canonical form, each found by binary search.
+func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
+	class, err := t.Class(ctx, classID)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	err = canon.NewImages(t.Puzzle).Distinct(class.Canonical, func(_ canon.Symmetry, img []byte) error {
+		id, err := t.lowerBound(ctx, img)
+		ids = append(ids, id)
+		return err
+	})
+	sortIDs(ids)
+	return ids, err
+}
+
+// prefixRange returns the IDs [lo, hi) of the solutions whose cells start
+// with prefix: IDs follow the lexicographic order of the cells.
+func (t *Target) prefixRange(ctx context.Context, prefix []byte) (lo, hi int64, err error) {
+	if lo, err = t.lowerBound(ctx, prefix); err != nil {
+		return 0, 0, err
+	}
+	hi = t.Record.Solutions + 1
+	if next, ok := successor(prefix); ok {
+		hi, err = t.lowerBound(ctx, next)
+	}
+	return lo, hi, err
+}
+
+// successor is the smallest byte string greater than every string that
+// starts with prefix; ok is false if there is none.
+func successor(prefix []byte) ([]byte, bool) {
+	next := bytes.Clone(prefix)
+	for i := len(next) - 1; i >= 0; i-- {
+		if next[i] < 0xff {
+			next[i]++
+			return next[:i+1], true
+		}
+	}
+	return nil, false
+}
+
+// lowerBound returns the smallest solution ID whose cells are >= key, or
+// the number of solutions + 1 if there is none.
+func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
+	lo, hi := int64(1), t.Record.Solutions+1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		cells, err := t.store.Cells(ctx, mid)
+		if err != nil {
+			return 0, err
+		}
+		if bytes.Compare(cells, key) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
+}
+
+func sortIDs(ids []int64) {
+	for i := 1; i < len(ids); i++ {
+		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+}
+
+func joinOr(items []string, none string) string {
+	if len(items) == 0 {
+		return none
+	}
+	out := items[0]
+	for _, s := range items[1:] {
+		out += "; " + s
+	}
+	return out
+}
+
+// countsOnlyRecord reports whether the puzzle is recorded by its counts
+// only.
+func (t *Target) countsOnlyRecord() bool { return t.Record.Storage == catalog.StorageCounts }
