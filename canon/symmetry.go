@@ -1,6 +1,9 @@
 // Package canon holds the symmetry group of the square (the dihedral group of
-// order 8), its action on magic squares and N-queens placements, and the
-// canonical form and class identity of a solution.
+// order 8), its action on magic squares and N-queens placements, the
+// canonical form and class identity of a solution, the properties of a
+// class (pandiagonal, Dudeney's groups, symmetry types), the puzzle
+// notation (magic:4, queens:1-14) and the packing of order-5 forms. It
+// knows nothing of storage or of how solutions are found.
 package canon
 
 // A Symmetry is one of the 8 symmetries of the square. It is encoded in three

@@ -12,7 +12,7 @@ import (
 
 // MaxBlockSolutions is the most solutions a block row holds: the number of
 // rows in the block_slots table, which the solutions views join with.
-const MaxBlockSolutions = 1024
+const maxBlockSolutions = 1024
 
 // blockBytes is how many bytes of solutions a block row carries: with the
 // row's own few bytes, the most that fits in a 4 KiB page without overflow
@@ -21,20 +21,20 @@ const blockBytes = 4000
 
 // SolutionsPerBlock is how many solutions fill a block of a puzzle whose
 // solutions have cellBytes cells and digits-wide class_syms entries.
-func SolutionsPerBlock(cellBytes, digits int) int {
-	return min(MaxBlockSolutions, max(1, blockBytes/(cellBytes+digits)))
+func solutionsPerBlock(cellBytes, digits int) int {
+	return min(maxBlockSolutions, max(1, blockBytes/(cellBytes+digits)))
 }
 
 // ClassSymDigits is the width of the class_syms entries of a puzzle with
 // this many classes: enough for the largest class_id * 8 + symmetry.
-func ClassSymDigits(classes int64) int {
+func classSymDigits(classes int64) int {
 	return len(strconv.FormatInt(max(classes, 1)*8+7, 10))
 }
 
 // BlocksTable names the table that holds a puzzle's solutions in blocks:
 // "queens:8" has solution_blocks_queens_8 (the view solutions_queens_8
 // shows them one row each).
-func BlocksTable(puzzle string) string { return "solution_blocks_" + tableSuffix(puzzle) }
+func blocksTable(puzzle string) string { return "solution_blocks_" + tableSuffix(puzzle) }
 
 // pow10 is 10 to the k.
 func pow10(k int) int64 {
@@ -85,7 +85,7 @@ func parseDigits(b []byte) (int64, bool) {
 }
 
 // Blocks reads the solution blocks of one puzzle.
-type Blocks struct {
+type blockTable struct {
 	Table     string // the blocks table
 	CellBytes int    // the length of one solution's cells
 	Digits    int    // the width of one class_syms entry
@@ -93,8 +93,8 @@ type Blocks struct {
 
 // PuzzleBlocks describes the blocks of a puzzle with the given cell length
 // and number of classes.
-func PuzzleBlocks(puzzle string, cellBytes int, classes int64) Blocks {
-	return Blocks{Table: BlocksTable(puzzle), CellBytes: cellBytes, Digits: ClassSymDigits(classes)}
+func puzzleBlocks(puzzle string, cellBytes int, classes int64) blockTable {
+	return blockTable{Table: blocksTable(puzzle), CellBytes: cellBytes, Digits: classSymDigits(classes)}
 }
 
 // rowQueryer is a database, connection or transaction.
@@ -123,15 +123,15 @@ func (s StoredSolution) Class() (classID int64, symmetry int, err error) {
 
 // Scan calls fn for the solutions with IDs from..to (inclusive), in ID
 // order, reading whole blocks. A damaged block stops it with an error.
-func (b Blocks) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error) error {
+func (b blockTable) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error) error {
 	return b.ScanReporting(ctx, db, from, to, fn, nil)
 }
 
 // ScanReporting is Scan that hands a damaged block (one whose bytes are not
 // whole solutions) to damaged, if not nil, and goes on with the next.
-func (b Blocks) ScanReporting(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
+func (b blockTable) ScanReporting(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
 	rows, err := db.QueryContext(ctx, "SELECT first_id, cells, class_syms FROM "+b.Table+" WHERE first_id > ? AND first_id <= ? ORDER BY first_id",
-		from-MaxBlockSolutions, to)
+		from-maxBlockSolutions, to)
 	if err != nil {
 		return err
 	}
@@ -164,9 +164,9 @@ func (b Blocks) ScanReporting(ctx context.Context, db rowQueryer, from, to int64
 type damagedBlock struct{ error }
 
 // decode calls fn for each solution of one block row.
-func (b Blocks) decode(first int64, cells, syms []byte, fn func(StoredSolution) error) error {
+func (b blockTable) decode(first int64, cells, syms []byte, fn func(StoredSolution) error) error {
 	n := len(cells) / b.CellBytes
-	if n == 0 || n > MaxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits {
+	if n == 0 || n > maxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits {
 		return damagedBlock{fmt.Errorf("solution block %d is damaged: %d cell bytes and %d class bytes are not whole solutions of %d cells and %d digits",
 			first, len(cells), len(syms), b.CellBytes, b.Digits)}
 	}
@@ -181,14 +181,14 @@ func (b Blocks) decode(first int64, cells, syms []byte, fn func(StoredSolution) 
 
 // extent reads every block and returns how many solutions they hold and the
 // lowest and highest solution ID (zeros if there is none).
-func (b Blocks) extent(ctx context.Context, db rowQueryer) (count, minID, maxID int64, err error) {
+func (b blockTable) extent(ctx context.Context, db rowQueryer) (count, minID, maxID int64, err error) {
 	err = db.QueryRowContext(ctx, fmt.Sprintf("SELECT coalesce(sum(length(cells)), 0) / %[1]d, coalesce(min(first_id), 0), coalesce(max(first_id + length(cells) / %[1]d - 1), 0) FROM %[2]s",
 		b.CellBytes, b.Table)).Scan(&count, &minID, &maxID)
 	return count, minID, maxID, err
 }
 
 // Cells returns the cells of one solution, or nil if no block holds it.
-func (b Blocks) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, error) {
+func (b blockTable) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, error) {
 	var cells []byte
 	err := db.QueryRowContext(ctx, "SELECT substr(cells, (? - first_id) * ? + 1, ?) FROM "+b.Table+" WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1",
 		id, b.CellBytes, b.CellBytes, id).Scan(&cells)
@@ -201,6 +201,6 @@ func (b Blocks) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, err
 // HasBlocks reports whether a puzzle's solutions are stored in blocks; a
 // puzzle built by a solcat before them has one row per solution in a table
 // named like the view (solutions_queens_8), which reads the same.
-func HasBlocks(ctx context.Context, db sqlx.QueryerContext, puzzle string) (bool, error) {
-	return HasTable(ctx, db, BlocksTable(puzzle))
+func hasBlocks(ctx context.Context, db sqlx.QueryerContext, puzzle string) (bool, error) {
+	return hasTable(ctx, db, blocksTable(puzzle))
 }

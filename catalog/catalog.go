@@ -1,6 +1,10 @@
-// Package catalog is the SQLite store: it opens and migrates catalog files,
-// writes a puzzle's rows in bulk and atomically, and reads back what a
-// catalog holds. It knows nothing of the puzzles' rules: solutions are bytes.
+// Package catalog is the SQLite store and the only owner of its format: it
+// opens, recognises, locks and migrates catalog files, writes a puzzle's
+// rows in bulk, in resumable units and atomically, and reads back what a
+// catalog holds (records, breakdowns, solution and class scans, one
+// solution or class, integrity checks, read-only SQL for users). Nothing
+// outside it builds a table name, writes SQL or decodes a block. It knows
+// nothing of the puzzles' rules (solutions are bytes) and prints nothing.
 package catalog
 
 import (
@@ -187,7 +191,7 @@ var ErrNewerSchema = errors.New("catalog schema is newer than this solcat")
 // checkVersion refuses a catalog whose schema is newer than the migrations
 // this program embeds: reading or writing it could lose what it holds.
 func (c *Catalog) checkVersion(ctx context.Context) error {
-	if has, err := HasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
+	if has, err := hasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
 		return err
 	}
 	var version int64
@@ -241,7 +245,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		c.Close()
 		return nil, err
 	}
-	if has, err := HasTable(ctx, c.db, "puzzles"); err != nil || !has {
+	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
 		if err != nil {
 			return nil, describe(path, err)
@@ -352,7 +356,7 @@ func (c *Catalog) DB() *sqlx.DB { return c.db }
 // HasTable reports whether the database has a table of that name. A
 // catalog opened read-only is not migrated, so tables added by later
 // schema versions may be missing from it.
-func HasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {
+func hasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {
 	var n int
 	err := sqlx.GetContext(ctx, db, &n, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name)
 	return n > 0, err
@@ -360,13 +364,13 @@ func HasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, e
 
 // Tables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
-func Tables(puzzle string) (solutions, classes string) {
+func puzzleTables(puzzle string) (solutions, classes string) {
 	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
 // PropsTable names the table of class properties of a puzzle stored as its
 // classes only: "magic:5" has props_magic_5.
-func PropsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }
+func propsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }
 
 // tableSuffix is the puzzle's name as it ends its tables' names.
 func tableSuffix(puzzle string) string {

@@ -42,11 +42,11 @@ func TestWriteAndReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rows := range []int{0, 1, DefaultBatch - 1, DefaultBatch, 3*DefaultBatch + 7} {
+	for _, rows := range []int{0, 1, defaultBatch - 1, defaultBatch, 3*defaultBatch + 7} {
 		name := fmt.Sprintf("queens:%d", rows+1)
 		writePuzzle(t, c, rows+1, rows, 0)
 		var n, sum int64
-		sol, _ := Tables(name)
+		sol, _ := puzzleTables(name)
 		if err := c.DB().QueryRowx("SELECT count(*), coalesce(sum(id), 0) FROM "+sol).Scan(&n, &sum); err != nil {
 			t.Fatal(err)
 		}
@@ -334,7 +334,7 @@ func TestDigits(t *testing.T) {
 		}
 	}
 	for classes, want := range map[int64]int{0: 2, 1: 2, 12: 3, 1249: 4, 1250: 5, 11977939: 8, 12499999: 8, 12500000: 9} {
-		if got := ClassSymDigits(classes); got != want {
+		if got := classSymDigits(classes); got != want {
 			t.Errorf("ClassSymDigits(%d) = %d, want %d", classes, got, want)
 		}
 	}

@@ -72,13 +72,13 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 		return err
 	}
 	defer tx.Rollback()
-	sol, cls := Tables(rec.Name)
+	sol, cls := puzzleTables(rec.Name)
 	dropSol, err := dropSolutions(ctx, tx, "main", sol)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+dropSol+"DROP TABLE IF EXISTS "+BlocksTable(rec.Name)+"; DROP TABLE IF EXISTS "+cls+
-		"; DROP TABLE IF EXISTS "+PropsTable(rec.Name), rec.Name); err != nil {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+dropSol+"DROP TABLE IF EXISTS "+blocksTable(rec.Name)+"; DROP TABLE IF EXISTS "+cls+
+		"; DROP TABLE IF EXISTS "+propsTable(rec.Name), rec.Name); err != nil {
 		return err
 	}
 	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {

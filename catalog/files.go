@@ -18,7 +18,7 @@ import (
 // Companions returns the files that belong to the catalog at path besides
 // the catalog file itself: the write-ahead log, its index, the build lock
 // and the sort folder.
-func Companions(path string) []string {
+func companions(path string) []string {
 	return []string{path + "-wal", path + "-shm", lockPath(path), path + ".sort"}
 }
 
@@ -27,8 +27,8 @@ func Companions(path string) []string {
 // or hard link to the catalog is the catalog), or, for files that do not
 // exist yet, as the same resolved path.
 func IsOwnFile(catalogPath, path string) bool {
-	for _, own := range append([]string{catalogPath}, Companions(catalogPath)...) {
-		if SameFile(own, path) {
+	for _, own := range append([]string{catalogPath}, companions(catalogPath)...) {
+		if sameFile(own, path) {
 			return true
 		}
 	}
@@ -37,7 +37,7 @@ func IsOwnFile(catalogPath, path string) bool {
 
 // SameFile reports whether a and b name the same file: the same inode if
 // both exist, else the same path once symbolic links are followed.
-func SameFile(a, b string) bool {
+func sameFile(a, b string) bool {
 	ia, errA := os.Stat(a)
 	ib, errB := os.Stat(b)
 	if errA == nil && errB == nil {

@@ -68,12 +68,12 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	for _, r := range recs {
 		recorded[r.Name] = true
 		var need []string
-		sol, cls := Tables(r.Name)
+		sol, cls := puzzleTables(r.Name)
 		switch r.Storage {
 		case StorageSolutions:
 			need = []string{cls, sol}
 		case StorageClasses:
-			need = []string{cls, PropsTable(r.Name)}
+			need = []string{cls, propsTable(r.Name)}
 		}
 		for _, t := range need {
 			if !slices.Contains(owned[r.Name], t) {

@@ -20,8 +20,8 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 		return err
 	}
 	defer conn.Close()
-	_, cls := Tables(puzzle)
-	blocks := BlocksTable(puzzle)
+	_, cls := puzzleTables(puzzle)
+	blocks := blocksTable(puzzle)
 	for i, path := range paths {
 		uri, err := fileURI(path, "mode=ro")
 		if err != nil {
@@ -34,7 +34,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	}
 	next := int64(1)
 	for i, path := range paths {
-		shard := Blocks{Table: fmt.Sprintf("shard%d.%s", i, blocks), CellBytes: cellBytes}
+		shard := blockTable{Table: fmt.Sprintf("shard%d.%s", i, blocks), CellBytes: cellBytes}
 		rows, lo, hi, err := shard.extent(ctx, conn)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", puzzle, path, err)
@@ -90,7 +90,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 		return err
 	}
 	rows.Close()
-	staged := PuzzleBlocks(puzzle, cellBytes, rec.Classes)
+	staged := puzzleBlocks(puzzle, cellBytes, rec.Classes)
 	staged.Table = stBlocks
 	err = staged.Scan(ctx, tx, 1, rec.Solutions, func(s StoredSolution) error {
 		class, symmetry, err := s.Class()

@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite"
@@ -23,7 +25,12 @@ type Rows struct {
 // Query runs a user's statement on a connection on which SQLite itself
 // refuses, while compiling, every operation that is not a read: the third
 // layer under a read-only open and query_only. Close the rows after use.
+// The statement is checked first (CheckStatement); errors SQLite finds in
+// it wrap ErrBadSQL or ErrRefused.
 func (c *Catalog) Query(ctx context.Context, text string) (*Rows, error) {
+	if err := CheckStatement(text); err != nil {
+		return nil, err
+	}
 	conn, err := c.queryConn(ctx)
 	if err != nil {
 		return nil, err
@@ -31,9 +38,31 @@ func (c *Catalog) Query(ctx context.Context, text string) (*Rows, error) {
 	rows, err := conn.QueryxContext(ctx, text)
 	if err != nil {
 		conn.Close()
-		return nil, err
+		return nil, statementError(ctx, err)
 	}
 	return &Rows{conn: conn, rows: rows}, nil
+}
+
+// statementError says what SQLite found wrong with a user's statement;
+// other errors are returned as they are.
+func statementError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		msg = msg[:i] // the driver's result code
+	}
+	msg = strings.TrimPrefix(msg, "SQL logic error: ")
+	switch {
+	case strings.Contains(msg, "not authorized"):
+		return refused("this statement")
+	case strings.Contains(msg, "syntax error") || strings.Contains(msg, "incomplete input") || strings.Contains(msg, "unrecognized token"):
+		return fmt.Errorf("%w: not valid SQL: %s", ErrBadSQL, msg)
+	case strings.Contains(msg, "no such") || strings.Contains(msg, "wrong number of arguments") || strings.Contains(msg, "ambiguous column"):
+		return fmt.Errorf("%w: %s", ErrBadSQL, msg)
+	}
+	return err
 }
 
 // Columns names the result's columns.
@@ -82,4 +111,124 @@ func (c *Catalog) queryConn(ctx context.Context) (*sqlx.Conn, error) {
 		return nil, err
 	}
 	return conn, nil
+}
+
+var readKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "EXPLAIN": true, "PRAGMA": true}
+
+// writeKeywords begin the SQLite statements that are not reads.
+var writeKeywords = map[string]bool{"ALTER": true, "ANALYZE": true, "ATTACH": true, "BEGIN": true, "COMMIT": true, "CREATE": true,
+	"DELETE": true, "DETACH": true, "DROP": true, "END": true, "INSERT": true, "REINDEX": true, "RELEASE": true, "REPLACE": true,
+	"ROLLBACK": true, "SAVEPOINT": true, "UPDATE": true, "VACUUM": true}
+
+// actionPragmas act on the catalog even without an argument.
+var actionPragmas = map[string]bool{"optimize": true, "wal_checkpoint": true, "incremental_vacuum": true, "shrink_memory": true}
+
+// ErrRefused means a user's statement would change the catalog.
+var ErrRefused = errors.New("only read-only statements are run")
+
+// ErrBadSQL means a user's statement is not one valid SQLite statement
+// that this catalog can run: a syntax error, no statement, more than one,
+// a table or column that is not there.
+var ErrBadSQL = errors.New("not a statement this catalog can run")
+
+// refused is the one error of every statement refused for writing.
+func refused(what string) error {
+	return fmt.Errorf("%w (SELECT, WITH, VALUES, EXPLAIN, PRAGMA reads); %s would change the catalog", ErrRefused, what)
+}
+
+// CheckStatement refuses text that is not exactly one statement that
+// reads, before SQLite sees it. The connection Query uses is read-only as
+// well; this gives the clearer message.
+func CheckStatement(text string) error {
+	stmt, rest := splitStatement(text)
+	if strings.TrimSpace(rest) != "" {
+		return fmt.Errorf("%w: one statement at a time; found more after %q", ErrBadSQL, strings.TrimSpace(stmt))
+	}
+	fields := strings.Fields(strings.ToUpper(stripComments(stmt)))
+	if len(fields) == 0 {
+		return fmt.Errorf("%w: no statement", ErrBadSQL)
+	}
+	keyword := strings.TrimLeft(fields[0], "(")
+	if i := strings.IndexAny(keyword, "(;"); i > 0 {
+		keyword = keyword[:i]
+	}
+	switch {
+	case writeKeywords[keyword]:
+		return refused(keyword)
+	case !readKeywords[keyword]:
+		return fmt.Errorf("%w: %q is not valid SQL: a statement begins with SELECT, WITH, VALUES, EXPLAIN or PRAGMA", ErrBadSQL, strings.TrimSpace(stmt))
+	}
+	if keyword == "PRAGMA" {
+		if strings.Contains(stmt, "=") {
+			return refused("a PRAGMA assignment")
+		}
+		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(stripComments(stmt))[len("PRAGMA"):], " ")))
+		if i := strings.IndexAny(name, "( \t\n;"); i >= 0 {
+			name = name[:i]
+		}
+		if _, after, ok := strings.Cut(name, "."); ok { // schema.pragma
+			name = after
+		}
+		if actionPragmas[name] {
+			return refused("PRAGMA " + name)
+		}
+	}
+	return nil
+}
+
+// stripComments removes SQL comments from the start of a statement.
+func stripComments(stmt string) string {
+	for {
+		stmt = strings.TrimSpace(stmt)
+		switch {
+		case strings.HasPrefix(stmt, "--"):
+			i := strings.IndexByte(stmt, '\n')
+			if i < 0 {
+				return ""
+			}
+			stmt = stmt[i+1:]
+		case strings.HasPrefix(stmt, "/*"):
+			i := strings.Index(stmt, "*/")
+			if i < 0 {
+				return ""
+			}
+			stmt = stmt[i+2:]
+		default:
+			return stmt
+		}
+	}
+}
+
+// splitStatement returns the first statement of text (up to a semicolon
+// outside quotes and comments) and what follows it.
+func splitStatement(text string) (string, string) {
+	for i := 0; i < len(text); i++ {
+		switch ch := text[i]; {
+		case ch == '\'' || ch == '"' || ch == '`' || ch == '[':
+			closing := ch
+			if ch == '[' {
+				closing = ']'
+			}
+			j := strings.IndexByte(text[i+1:], closing)
+			if j < 0 {
+				return text, ""
+			}
+			i += j + 1
+		case ch == '-' && strings.HasPrefix(text[i:], "--"):
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return text, ""
+			}
+			i += j
+		case ch == '/' && strings.HasPrefix(text[i:], "/*"):
+			j := strings.Index(text[i+2:], "*/")
+			if j < 0 {
+				return text, ""
+			}
+			i += j + 3
+		case ch == ';':
+			return text[:i], text[i+1:]
+		}
+	}
+	return text, ""
 }

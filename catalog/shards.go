@@ -23,7 +23,7 @@ func (c *Catalog) SaveShard(ctx context.Context, s Shard) error {
 
 // Shards lists the shards a catalog holds.
 func (c *Catalog) Shards(ctx context.Context) ([]Shard, error) {
-	if has, err := HasTable(ctx, c.db, "shards"); err != nil || !has {
+	if has, err := hasTable(ctx, c.db, "shards"); err != nil || !has {
 		return nil, err
 	}
 	var out []Shard

@@ -31,9 +31,9 @@ var ErrNotStored = errors.New("stored as counts only")
 type Stored struct {
 	c         *Catalog
 	Record    Record
-	blocks    Blocks // StorageSolutions: the solution blocks
-	classes   string // the classes table
-	props     string // StorageClasses: the properties table
+	blocks    blockTable // StorageSolutions: the solution blocks
+	classes   string     // the classes table
+	props     string     // StorageClasses: the properties table
 	propsOnce sync.Once
 	propsList []classProps // StorageClasses: the properties table, in ID order
 	propsErr  error
@@ -62,18 +62,18 @@ func (f ClassFilter) keeps(orbit int, props uint32) bool {
 // cells.
 func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Stored, error) {
 	s := &Stored{c: c, Record: rec}
-	_, s.classes = Tables(rec.Name)
-	s.props = PropsTable(rec.Name)
+	_, s.classes = puzzleTables(rec.Name)
+	s.props = propsTable(rec.Name)
 	switch rec.Storage {
 	case StorageSolutions:
-		has, err := HasBlocks(ctx, c.db, rec.Name)
+		has, err := hasBlocks(ctx, c.db, rec.Name)
 		if err != nil {
 			return nil, Describe(c.path, err)
 		}
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}
 		}
-		s.blocks = PuzzleBlocks(rec.Name, cellBytes, rec.Classes)
+		s.blocks = puzzleBlocks(rec.Name, cellBytes, rec.Classes)
 	case StorageClasses:
 	default:
 		return nil, fmt.Errorf("%s is %w", rec.Name, ErrNotStored)
@@ -244,11 +244,11 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 	var cells [25]byte
 	c := ClassRow{Form: cells[:], Orbit: 8}
 	emit := func(block int64, forms []byte) error {
-		if len(forms)%16 != 0 || len(forms) > 16*ClassesPerBlock {
+		if len(forms)%16 != 0 || len(forms) > 16*classesPerBlock {
 			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole 16-byte forms", s.Record.Name, block, len(forms))
 		}
 		for i := 0; i < len(forms); i += 16 {
-			c.ID = (block-1)*ClassesPerBlock + int64(i/16) + 1
+			c.ID = (block-1)*classesPerBlock + int64(i/16) + 1
 			if c.ID < lo || c.ID > hi {
 				continue
 			}
@@ -270,7 +270,7 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 		}
 		return nil
 	}
-	blockOf := func(id int64) int64 { return (id-1)/ClassesPerBlock + 1 }
+	blockOf := func(id int64) int64 { return (id-1)/classesPerBlock + 1 }
 	if f.Props != 0 {
 		// Few classes have properties: read only their blocks.
 		var last int64 // the block read last
@@ -284,7 +284,7 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 			if err := s.c.db.QueryRowContext(ctx, "SELECT forms FROM "+s.classes+" WHERE block = ?", block).Scan(&forms); err != nil {
 				return fmt.Errorf("reading class block %d of %s: %w", block, s.Record.Name, err)
 			}
-			next = sort.Search(len(props), func(k int) bool { return props[k].id >= (block-1)*ClassesPerBlock+1 })
+			next = sort.Search(len(props), func(k int) bool { return props[k].id >= (block-1)*classesPerBlock+1 })
 			if err := emit(block, forms); err != nil {
 				return err
 			}
@@ -309,21 +309,26 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 	return rows.Err()
 }
 
-// ClassBlocks describes the class blocks of a classes-only puzzle, for
-// verify: how many blocks and bytes there are, and how many rows of the
-// properties table name no class.
-type ClassBlocks struct {
-	Blocks, Bytes, StrayProps int64
-}
-
-// ClassBlocks reads what a scan of the classes cannot see.
-func (s *Stored) ClassBlocks(ctx context.Context) (ClassBlocks, error) {
-	var b ClassBlocks
-	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+s.classes).Scan(&b.Blocks, &b.Bytes); err != nil {
-		return b, err
+// CheckClassBlocks checks, for a classes-only puzzle, what a scan of its
+// classes cannot see: blocks or properties past the last class. It returns
+// the problems it finds.
+func (s *Stored) CheckClassBlocks(ctx context.Context) ([]string, error) {
+	var blocks, bytes, stray int64
+	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+s.classes).Scan(&blocks, &bytes); err != nil {
+		return nil, err
 	}
-	err := s.c.db.QueryRowContext(ctx, "SELECT count(*) FROM "+s.props+" WHERE id < 1 OR id > ?", s.Record.Classes).Scan(&b.StrayProps)
-	return b, err
+	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*) FROM "+s.props+" WHERE id < 1 OR id > ?", s.Record.Classes).Scan(&stray); err != nil {
+		return nil, err
+	}
+	var problems []string
+	classes := s.Record.Classes
+	if want := (classes + classesPerBlock - 1) / classesPerBlock; blocks != want || bytes != 16*classes {
+		problems = append(problems, fmt.Sprintf("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", blocks, bytes, want, 16*classes, classes))
+	}
+	if stray > 0 {
+		problems = append(problems, fmt.Sprintf("%d rows of its properties table name no class", stray))
+	}
+	return problems, nil
 }
 
 // Stat names a recorded breakdown of a puzzle's counts.
@@ -338,7 +343,7 @@ func StatCell(row, col int) Stat { return Stat(fmt.Sprintf("cell:%d,%d", row, co
 // Breakdown returns the recorded counts of a puzzle by stat, in value
 // order; nil if the build recorded none.
 func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Breakdown, error) {
-	if has, err := HasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
+	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
 		return nil, err
 	}
 	var rows []Breakdown

@@ -15,7 +15,7 @@ import (
 
 // DefaultBatch is how many rows one INSERT statement carries. With this
 // driver a multi-row INSERT is several times faster than one Exec per row.
-const DefaultBatch = 256
+const defaultBatch = 256
 
 // Writer writes one puzzle in units. Rows go to staging tables and are
 // committed every plan.UnitRows rows together with the builds row that
@@ -29,7 +29,7 @@ type Writer struct {
 	ctx        context.Context
 	name       string
 	plan       BuildPlan
-	blocks     Blocks // where the solutions go, in blocks of perBlock
+	blocks     blockTable // where the solutions go, in blocks of perBlock
 	perBlock   int64
 	maxClass   int64 // the largest class ID that fits the blocks' digits
 	classTable string
@@ -88,7 +88,7 @@ type BuildPlan struct {
 // would make the 275 million classes of magic:5 slow to build and to scan;
 // 127 forms of 16 bytes (2,032 bytes) is the most that lets two rows share a
 // 4 KiB page whole.
-const ClassesPerBlock = 127
+const classesPerBlock = 127
 
 // Building is the progress of an unfinished build, as the builds row has it.
 type Building struct {
@@ -110,7 +110,7 @@ func (b Building) Percent() int {
 
 // Building returns the unfinished build of a puzzle, if there is one.
 func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
-	if has, err := HasTable(ctx, c.db, "builds"); err != nil || !has {
+	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return b, false, err // a catalog from before resumable builds
 	}
 	err = c.db.GetContext(ctx, &b, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
@@ -122,7 +122,7 @@ func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok b
 
 // Builds lists the unfinished builds.
 func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
-	if has, err := HasTable(ctx, c.db, "builds"); err != nil || !has {
+	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return nil, err
 	}
 	var out []Building
@@ -140,22 +140,22 @@ const stagingSuffix = "_building"
 // started over (Discarded says why).
 func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batch int) (*Writer, error) {
 	if batch < 1 {
-		batch = DefaultBatch
+		batch = defaultBatch
 	}
 	plan.UnitRows = max(plan.UnitRows, 1)
 	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch, firstID: 1}
-	_, w.classTable = Tables(puzzle)
+	_, w.classTable = puzzleTables(puzzle)
 	w.classTable += stagingSuffix
 	if !plan.ClassesOnly {
 		if plan.CellBytes < 1 {
 			return nil, fmt.Errorf("%s: a build plan needs the length of a solution's cells (this is a bug, please report it)", puzzle)
 		}
-		w.blocks = PuzzleBlocks(puzzle, plan.CellBytes, plan.Classes)
+		w.blocks = puzzleBlocks(puzzle, plan.CellBytes, plan.Classes)
 		w.blocks.Table += stagingSuffix
-		w.perBlock = int64(SolutionsPerBlock(plan.CellBytes, w.blocks.Digits))
+		w.perBlock = int64(solutionsPerBlock(plan.CellBytes, w.blocks.Digits))
 		w.maxClass = (pow10(w.blocks.Digits) - 8) / 8
 	}
-	w.propsTable = PropsTable(puzzle) + stagingSuffix
+	w.propsTable = propsTable(puzzle) + stagingSuffix
 	if err := w.start(); err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (w *Writer) start() error {
 		var classes, solutions, maxID int64
 		q := "SELECT coalesce(max(id), 0) FROM " + w.classTable
 		if w.plan.ClassesOnly {
-			q = fmt.Sprintf("SELECT count(*) * %d FROM %s", ClassesPerBlock, w.classTable) // units end at block boundaries
+			q = fmt.Sprintf("SELECT count(*) * %d FROM %s", classesPerBlock, w.classTable) // units end at block boundaries
 		}
 		err := tx.QueryRowContext(w.ctx, q).Scan(&classes)
 		if err == nil && !w.plan.ClassesOnly {
@@ -270,7 +270,7 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) e
 	if w.plan.ClassesOnly && w.formLen == 0 {
 		// Set even when every class is skipped, for Commit's byte check.
 		w.formLen = len(canonical)
-		w.block = make([]byte, 0, ClassesPerBlock*w.formLen)
+		w.block = make([]byte, 0, classesPerBlock*w.formLen)
 	}
 	if id <= w.classesDone {
 		return nil
@@ -283,13 +283,13 @@ func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) e
 			}
 		}
 		w.block = append(w.block, canonical...)
-		if id%ClassesPerBlock != 0 {
+		if id%classesPerBlock != 0 {
 			return nil // a unit ends with a full block
 		}
 		if err := w.addBlock(id); err != nil {
 			return err
 		}
-		return w.counted(ClassesPerBlock)
+		return w.counted(classesPerBlock)
 	}
 	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
 		return err
@@ -358,8 +358,8 @@ func (w *Writer) addBlock(id int64) error {
 	if len(w.block) == 0 {
 		return nil
 	}
-	err := w.classes.add((id-1)/ClassesPerBlock+1, w.block)
-	w.block = make([]byte, 0, ClassesPerBlock*w.formLen)
+	err := w.classes.add((id-1)/classesPerBlock+1, w.block)
+	w.block = make([]byte, 0, classesPerBlock*w.formLen)
 	return err
 }
 
@@ -458,7 +458,7 @@ func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
 		if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(block), 0), coalesce(sum(length(forms)), 0) FROM "+w.classTable).Scan(&rows, &maxID, &bytes); err != nil {
 			return err
 		}
-		blocks := (added + ClassesPerBlock - 1) / ClassesPerBlock
+		blocks := (added + classesPerBlock - 1) / classesPerBlock
 		if rows != blocks || maxID != blocks || bytes != added*int64(w.formLen) || rec.Classes != added {
 			return fmt.Errorf("%s: %d classes recorded, %d added, %d blocks with highest number %d and %d bytes; the build is not finished (this is a bug, please report it)", w.name, rec.Classes, added, rows, maxID, bytes)
 		}
@@ -556,8 +556,8 @@ func (w *Writer) CommitShard(shard Shard) error {
 // attaches shards that have the same table names, and SQLite would look
 // an unqualified name up in them too.
 func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits int) error {
-	sol, cls := Tables(puzzle)
-	blocks := BlocksTable(puzzle)
+	sol, cls := puzzleTables(puzzle)
+	blocks := blocksTable(puzzle)
 	// The view goes first: renaming a table fails while a view names a
 	// table that is gone.
 	dropSol, err := dropSolutions(ctx, tx, "main", sol)
@@ -566,7 +566,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits in
 	}
 	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;" + dropSol
 	stagedBlocks := false
-	for _, name := range []string{blocks, cls, PropsTable(puzzle)} {
+	for _, name := range []string{blocks, cls, propsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 		var staged int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&staged); err != nil {
@@ -599,9 +599,9 @@ func dropSolutions(ctx context.Context, tx rowQueryer, schema, name string) (str
 // the one-row-per-solution staging table of a build begun by a solcat
 // before solution blocks.
 func dropStaging(puzzle string) string {
-	sol, cls := Tables(puzzle)
+	sol, cls := puzzleTables(puzzle)
 	var ddl string
-	for _, name := range []string{sol, BlocksTable(puzzle), cls, PropsTable(puzzle)} {
+	for _, name := range []string{sol, blocksTable(puzzle), cls, propsTable(puzzle)} {
 		ddl += "DROP TABLE IF EXISTS " + name + stagingSuffix + ";"
 	}
 	return ddl

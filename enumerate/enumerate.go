@@ -1,3 +1,11 @@
+// Package enumerate holds the solvers: it finds every solution of a puzzle
+// and streams them, in increasing lexicographic order, to a callback (or a
+// puzzle's classes, by a symmetry-reduced search), counts them by methods
+// that do not list them (the join counter for N-queens, the frame counter
+// for order-5 magic squares), splits the work into units that run on every
+// core with results that do not depend on the worker count, and knows the
+// published counts to check against. It knows nothing of storage, SQL or
+// the command line.
 package enumerate
 
 import (

@@ -1,5 +1,3 @@
-// Package enumerate finds every solution of a puzzle and streams them, in
-// increasing lexicographic order, to a callback. It knows nothing of storage.
 package enumerate
 
 import (

@@ -1,5 +1,3 @@
-// Package query answers questions over a stored puzzle: it turns user
-// filters into SQL over the puzzle's tables, counts, lists and exports.
 package query
 
 import (

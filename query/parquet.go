@@ -1,8 +1,11 @@
 package query
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -150,4 +153,43 @@ func (pt Partition) Folder(s Solution) string {
 		return "symmetry=" + canon.Symmetry(v).String()
 	}
 	return pt.Key + "=" + strconv.FormatInt(v, 10)
+}
+
+// ExportPartitioned writes the solutions of a planned list as a Hive-style
+// folder of Parquet files under dir: one dir/KEY=VALUE/part-0.parquet per
+// value of the partition column. tick sees the ID of every 4096th row.
+func (t *Target) ExportPartitioned(ctx context.Context, p *Plan, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+	type part struct {
+		file *os.File
+		w    RowWriter[Solution]
+	}
+	open := map[string]*part{}
+	err = t.List(ctx, p, func(s Solution) error {
+		folder := pt.Folder(s)
+		pa := open[folder]
+		if pa == nil {
+			if err := os.Mkdir(filepath.Join(dir, folder), 0o755); err != nil {
+				return err
+			}
+			file, err := os.Create(filepath.Join(dir, folder, "part-0.parquet"))
+			if err != nil {
+				return err
+			}
+			pa = &part{file: file, w: NewParquetSolutionWriter(file, t.Puzzle)}
+			open[folder] = pa
+		}
+		if rows++; rows%4096 == 0 {
+			tick(s.ID)
+		}
+		return pa.w.Write(s)
+	})
+	for _, pa := range open {
+		if cerr := pa.w.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := pa.file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return rows, len(open), err
 }

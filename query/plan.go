@@ -77,6 +77,7 @@ type Plan struct {
 
 	// The filter's cell conditions, as the plan tests them.
 	rest   []byteCondition     // on a solution's cells, beyond the prefix
+	cells  []byteCondition     // on a solution's cells, all of them
 	anyOf  *[8][]byteCondition // --up-to-symmetry: one group must hold
 	pulled [8][]byteCondition  // pulled back through each symmetry onto a canonical form
 }
@@ -102,7 +103,7 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 		p.anyOf, conds = &p.pulled, nil
 	}
 	prefix, rest := splitPrefix(conds)
-	p.rest = rest
+	p.rest, p.cells = rest, conds
 	var err error
 	switch q.Ask {
 	case AskCount, AskCountClasses:
@@ -199,7 +200,8 @@ func (t *Target) planMembers(ctx context.Context, p *Plan) error {
 	if err != nil {
 		return err
 	}
-	p.Way, p.Members = ClassMembers, ids
+	// The members are read one by one: every cell condition is tested.
+	p.Way, p.Members, p.rest = ClassMembers, ids, p.cells
 	return nil
 }
 

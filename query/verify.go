@@ -408,15 +408,12 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 		return err
 	}
 	// Rows the scan above cannot see: blocks or properties past the last class.
-	extent, err := t.store.ClassBlocks(ctx)
+	blockProblems, err := t.store.CheckClassBlocks(ctx)
 	if err != nil {
 		return err
 	}
-	if want := (rec.Classes + catalog.ClassesPerBlock - 1) / catalog.ClassesPerBlock; extent.Blocks != want || extent.Bytes != 16*rec.Classes {
-		problem("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", extent.Blocks, extent.Bytes, want, 16*rec.Classes, rec.Classes)
-	}
-	if extent.StrayProps > 0 {
-		problem("%d rows of its properties table name no class", extent.StrayProps)
+	for _, m := range blockProblems {
+		problem("%s", m)
 	}
 	if count != rec.Classes || rec.Solutions != 8*rec.Classes || rec.Orbit8 != rec.Classes {
 		problem("%d classes stored, recorded %d classes, %d solutions and %d classes of 8", count, rec.Classes, rec.Solutions, rec.Orbit8)

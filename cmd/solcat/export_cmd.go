@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -219,42 +218,11 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, forma
 		return outputError(x.Output, err)
 	}
 	defer dir.Abort()
-	type part struct {
-		file *os.File
-		w    query.RowWriter[query.Solution]
-		rows int64
-	}
-	parts := map[string]*part{}
 	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
-	var rows int64
-	err = t.List(e.ctx, plan, func(s query.Solution) error {
-		folder := pt.Folder(s)
-		pa := parts[folder]
-		if pa == nil {
-			if err := os.Mkdir(filepath.Join(dir.Path(), folder), 0o755); err != nil {
-				return fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
-			}
-			file, err := os.Create(filepath.Join(dir.Path(), folder, "part-0.parquet"))
-			if err != nil {
-				return fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
-			}
-			pa = &part{file: file, w: query.NewParquetSolutionWriter(file, t.Puzzle)}
-			parts[folder] = pa
-		}
-		pa.rows++
-		if rows++; rows%4096 == 0 {
-			bar.Update(s.ID, t.Record.Solutions)
-		}
-		return pa.w.Write(s)
-	})
+	rows, parts, err := t.ExportPartitioned(e.ctx, plan, pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
 	bar.Finish()
-	for _, pa := range parts {
-		if cerr := pa.w.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(cerr))
-		}
-		if cerr := pa.file.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(cerr))
-		}
+	if err != nil {
+		err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
 	}
 	if err == nil {
 		err = dir.Commit()
@@ -266,7 +234,7 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, forma
 		}
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	fmt.Fprintf(e.stderr, "wrote %d rows to %s in %d partitions by %s\n", rows, x.Output, len(parts), pt.Key)
+	fmt.Fprintf(e.stderr, "wrote %d rows to %s in %d partitions by %s\n", rows, x.Output, parts, pt.Key)
 	return nil
 }
 

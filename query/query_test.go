@@ -1,0 +1,345 @@
+package query_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/catalog/build"
+	"solcat/enumerate"
+	"solcat/query"
+)
+
+// The tests here query a small catalog (magic:3-4, queens:1-10 stored,
+// queens:11 as counts) and check every answer against the solutions
+// enumerated and classified here, without the catalog.
+var testCatalog string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "solcat-query-")
+	if err != nil {
+		panic(err)
+	}
+	testCatalog = filepath.Join(dir, "cat.db")
+	ctx := context.Background()
+	cat, err := catalog.Create(ctx, testCatalog, catalog.Holder{})
+	if err != nil {
+		panic(err)
+	}
+	b := &build.Builder{Cat: cat}
+	for _, p := range []string{"magic:3", "magic:4", "queens:1", "queens:6", "queens:8", "queens:9", "queens:10"} {
+		if _, err := b.Build(ctx, mustPuzzle(p), build.Options{}); err != nil {
+			panic(err)
+		}
+	}
+	if _, err := b.Build(ctx, mustPuzzle("queens:11"), build.Options{CountOnly: true}); err != nil {
+		panic(err)
+	}
+	cat.Close()
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func mustPuzzle(name string) canon.Puzzle {
+	p, err := canon.ParsePuzzle(name)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// open binds a puzzle of the test catalog.
+func open(t *testing.T, name string) *query.Target {
+	t.Helper()
+	ctx := context.Background()
+	cat, err := catalog.Open(ctx, testCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cat.Close() })
+	rec, ok, err := cat.Puzzle(ctx, name)
+	if err != nil || !ok {
+		t.Fatalf("%s: %v", name, err)
+	}
+	tg, err := query.NewTarget(ctx, cat, mustPuzzle(name), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+// solved is one solution as the tests know it: cells, class, orbit,
+// properties.
+type solved struct {
+	cells []byte
+	class int64
+	orbit int
+	props canon.Property
+	forms [][]byte // its 8 images
+}
+
+// solveAll enumerates a puzzle's solutions in lexicographic order (=ID
+// order) and classifies them here.
+func solveAll(t *testing.T, p canon.Puzzle) []solved {
+	t.Helper()
+	var all []solved
+	canonicalizer := canon.NewCanonicalizer(p)
+	forms := map[string]bool{}
+	_, err := enumerate.All(context.Background(), p, enumerate.Options{}, func(sol []byte) error {
+		f := canonicalizer.Canonical(sol)
+		forms[string(f.Canonical)] = true
+		s := solved{cells: slices.Clone(sol), orbit: f.Orbit, props: p.Properties(f.Canonical)}
+		for _, sym := range canon.All {
+			img := make([]byte, len(sol))
+			p.Apply(sym, img, sol)
+			s.forms = append(s.forms, img)
+		}
+		all = append(all, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorted := make([]string, 0, len(forms))
+	for f := range forms {
+		sorted = append(sorted, f)
+	}
+	slices.Sort(sorted)
+	for i := range all {
+		id, _ := slices.BinarySearch(sorted, string(canonicalizer.Canonical(all[i].cells).Canonical))
+		all[i].class = int64(id) + 1
+	}
+	return all
+}
+
+// matches is the filter's meaning, written out plainly.
+func matches(p canon.Puzzle, f query.Filter, s solved) bool {
+	holds := func(cells []byte) bool {
+		for _, c := range f.Cells {
+			if p.Kind == canon.Magic && int(cells[(c.Row-1)*p.N+c.Col-1]) != c.Value {
+				return false
+			}
+			if p.Kind == canon.Queens && (int(cells[c.Row-1]) == c.Col-1) != (c.Value == 1) {
+				return false
+			}
+		}
+		return true
+	}
+	cellsOK := holds(s.cells)
+	if f.UpToSymmetry {
+		cellsOK = slices.ContainsFunc(s.forms, holds)
+	}
+	props := s.props
+	if p.Kind == canon.Queens {
+		props |= canon.SymmetryType(s.orbit)
+	}
+	return cellsOK && (f.Class == 0 || s.class == f.Class) && (f.Orbit == 0 || s.orbit == f.Orbit) && props&f.Props == f.Props
+}
+
+// randomFilter makes a filter of a few random conditions.
+func randomFilter(r *rand.Rand, p canon.Puzzle, classes int64) query.Filter {
+	var f query.Filter
+	for range r.IntN(3) {
+		c := query.Cell{Row: 1 + r.IntN(p.N), Col: 1 + r.IntN(p.N)}
+		if p.Kind == canon.Magic {
+			c.Value = 1 + r.IntN(p.N*p.N)
+		} else {
+			c.Value = r.IntN(2)
+		}
+		f.Cells = append(f.Cells, c)
+	}
+	if r.IntN(4) == 0 && len(f.Cells) > 0 {
+		f.UpToSymmetry = true
+	}
+	if r.IntN(5) == 0 {
+		f.Class = 1 + r.Int64N(classes)
+	}
+	if r.IntN(5) == 0 {
+		f.Orbit = []int{1, 2, 4, 8}[r.IntN(4)]
+	}
+	if r.IntN(5) == 0 {
+		names := canon.PropertyNames(p.Kind)
+		prop, _ := canon.ParseProperty(p.Kind, names[r.IntN(len(names))])
+		if prop.DudeneyOf() == 0 || p.N == 4 { // Dudeney's groups are of order 4
+			f.Props = prop
+		}
+	}
+	return f
+}
+
+// TestAnswersAgainstTheSolutions asks random questions of each stored
+// puzzle and compares count, list and classes with the solutions
+// enumerated here.
+func TestAnswersAgainstTheSolutions(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, name := range []string{"magic:3", "magic:4", "queens:6", "queens:8", "queens:9"} {
+		tg := open(t, name)
+		p := tg.Puzzle
+		all := solveAll(t, p)
+		ways := map[query.Way]int{}
+		for i := range 150 {
+			f := randomFilter(r, p, tg.Record.Classes)
+			if i == 0 {
+				f = query.Filter{}
+			}
+			var want []int64 // matching solution IDs
+			perClass := map[int64]int64{}
+			for k, s := range all {
+				if matches(p, f, s) {
+					want = append(want, int64(k+1))
+					perClass[s.class]++
+				}
+			}
+			desc := fmt.Sprintf("%s %s", name, f.String(p))
+			for ask, n := range map[query.Ask]int64{query.AskCount: int64(len(want)), query.AskCountClasses: int64(len(perClass))} {
+				plan, err := tg.Plan(ctx, query.Question{Ask: ask, Filter: f})
+				if err != nil {
+					t.Fatalf("%s: %v", desc, err)
+				}
+				ways[plan.Way]++
+				if got, err := tg.Count(ctx, plan); err != nil || got != n {
+					t.Errorf("%s, ask %d by %s: %d, %v; want %d", desc, ask, plan.Way, got, err, n)
+				}
+			}
+			page := query.Page{Offset: int64(r.IntN(4)), Limit: int64(r.IntN(6)) - 1}
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Page: page})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ways[plan.Way]++
+			var got []int64
+			err = tg.List(ctx, plan, func(s query.Solution) error {
+				if s.ID < 1 || !bytes.Equal(s.Cells, all[s.ID-1].cells) || s.ClassID != all[s.ID-1].class || s.Orbit != all[s.ID-1].orbit {
+					t.Errorf("%s: solution %d is %+v", desc, s.ID, s)
+				}
+				got = append(got, s.ID)
+				return nil
+			})
+			wantPage := want[min(int64(len(want)), page.Offset):]
+			if page.Limit >= 0 {
+				wantPage = wantPage[:min(int64(len(wantPage)), page.Limit)]
+			}
+			if err != nil || !slices.Equal(got, wantPage) {
+				t.Errorf("%s, list %+v by %s: %v, %v; want %v", desc, page, plan.Way, got, err, wantPage)
+			}
+			plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Page: query.Page{Limit: -1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ways[plan.Way]++
+			gotClasses := map[int64]int64{}
+			err = tg.Classes(ctx, plan, func(c query.Class) error {
+				gotClasses[c.ID] = c.Matching
+				return nil
+			})
+			if f.UpToSymmetry { // a whole class matches: every member counts
+				for id := range perClass {
+					perClass[id] = int64(all[slices.IndexFunc(all, func(s solved) bool { return s.class == id })].orbit)
+				}
+			}
+			if err != nil || fmt.Sprint(gotClasses) != fmt.Sprint(perClass) {
+				t.Errorf("%s, classes by %s: %v, %v; want %v", desc, plan.Way, gotClasses, err, perClass)
+			}
+		}
+		t.Logf("%s: plans %v", name, ways)
+	}
+}
+
+// TestPlans checks which way each kind of question is answered, and that
+// the record and recorded breakdowns answer without reading solutions.
+func TestPlans(t *testing.T) {
+	ctx := context.Background()
+	cell := func(r, c, v int) []query.Cell { return []query.Cell{{Row: r, Col: c, Value: v}} }
+	for _, tc := range []struct {
+		puzzle string
+		q      query.Question
+		way    query.Way
+		count  int64 // for the count questions
+	}{
+		{"queens:8", query.Question{Ask: query.AskCount}, query.FromRecord, 92},
+		{"queens:8", query.Question{Ask: query.AskCountClasses}, query.FromRecord, 12},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Orbit: 4}}, query.FromRecord, 4},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.PrefixRange, 4},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(4, 4, 1)}}, query.BlockScan, 8},
+		{"queens:8", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.BlockScan, 2},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Class: 10}}, query.ClassMembers, 4},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Asymmetric}}, query.ClassScan, 88},
+		{"magic:4", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.PrefixRange, 416},
+		{"queens:11", query.Question{Ask: query.AskCount}, query.FromRecord, 2680},
+		{"queens:11", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Orbit: 4}}, query.FromRecord, 12},
+		{"queens:8", query.Question{Ask: query.AskList, Page: query.Page{Offset: 90, Limit: 5}}, query.Jump, 0},
+		{"queens:8", query.Question{Ask: query.AskClasses, Page: query.Page{Offset: 3, Limit: 2}}, query.Jump, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{What: "orbit"}}, query.FromRecord, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{What: "row", Row: 1}}, query.ClassScan, 0},
+	} {
+		tg := open(t, tc.puzzle)
+		plan, err := tg.Plan(ctx, tc.q)
+		if err != nil {
+			t.Fatalf("%s %+v: %v", tc.puzzle, tc.q, err)
+		}
+		if plan.Way != tc.way {
+			t.Errorf("%s %+v: planned as %s, want %s", tc.puzzle, tc.q, plan.Way, tc.way)
+		}
+		if tc.q.Ask == query.AskCount || tc.q.Ask == query.AskCountClasses {
+			if n, err := tg.Count(ctx, plan); err != nil || n != tc.count {
+				t.Errorf("%s %+v: %d, %v; want %d", tc.puzzle, tc.q, n, err, tc.count)
+			}
+		}
+		if r := tg.Explain(plan); r.Way != tc.way.String() || len(r.Detail) == 0 {
+			t.Errorf("%s: explained as %+v", tc.puzzle, r)
+		}
+	}
+	// A puzzle recorded by its counts answers what its record holds, and
+	// refuses the rest.
+	tg := open(t, "queens:11")
+	_, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Page: query.Page{Limit: 1}})
+	if !errorsIsCountsOnly(err) {
+		t.Errorf("list of a count: %v", err)
+	}
+}
+
+func errorsIsCountsOnly(err error) bool {
+	var c *query.CountsOnlyError
+	return errors.As(err, &c)
+}
+
+// TestDirectJump lists pages of every stored puzzle by offset alone and
+// compares them with the solutions in order.
+func TestDirectJump(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"queens:10", "magic:4"} {
+		tg := open(t, name)
+		all := solveAll(t, tg.Puzzle)
+		for _, page := range []query.Page{{Offset: 0, Limit: 3}, {Offset: 700, Limit: 30}, {Offset: int64(len(all)) - 1, Limit: 10}, {Offset: int64(len(all)), Limit: 1}} {
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Page: page})
+			if err != nil || plan.Way != query.Jump {
+				t.Fatalf("%s %+v: %v, %v", name, page, plan, err)
+			}
+			var got [][]byte
+			tg.List(ctx, plan, func(s query.Solution) error { got = append(got, s.Cells); return nil })
+			var want [][]byte
+			for k := page.Offset; k < min(int64(len(all)), page.Offset+page.Limit); k++ {
+				want = append(want, all[k].cells)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s %+v: %v, want %v", name, page, got, want)
+			}
+		}
+		if s, err := tg.Solution(ctx, tg.Record.Solutions); err != nil || !bytes.Equal(s.Cells, all[len(all)-1].cells) {
+			t.Errorf("%s: the last solution: %+v, %v", name, s, err)
+		}
+		if _, err := tg.Solution(ctx, tg.Record.Solutions+1); !errors.Is(err, query.ErrNoSolution) {
+			t.Errorf("%s: a solution past the last: %v", name, err)
+		}
+	}
+}
