@@ -1,6 +1,9 @@
 package canon
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A Property is a class invariant: it holds for all members of a class or
 // for none, so it is computed once from the canonical form.
@@ -19,7 +22,8 @@ const (
 	// SelfComplementary: replacing every x by n²+1-x gives a member of the
 	// same class.
 	SelfComplementary
-	// Rot90Symmetric (queens): fixed by the quarter turn (orbit 2).
+	// Rot90Symmetric (queens): fixed by the quarter turn (orbit 2; queens:1's
+	// one solution, fixed by all 8 symmetries, too).
 	Rot90Symmetric
 	// Rot180Only (queens): fixed by the half turn but not the quarter turn (orbit 4).
 	Rot180Only
@@ -115,9 +119,15 @@ func (ps Property) String() string {
 // queensSymmetry are the queens properties: each is one orbit size.
 const queensSymmetry = Rot90Symmetric | Rot180Only | Asymmetric
 
+// The symmetry types of queens are defined by the symmetries that fix a
+// solution. No solution of more than one queen is fixed by a reflection
+// (OEIS A260318-A260320), so the orbit size tells them: 2 (or 1, for
+// queens:1's solution, fixed by all 8) for the quarter turn, 4 for the half
+// turn only, 8 for none.
+
 // SymmetryType is the queens property that an orbit size implies.
 func SymmetryType(orbit int) Property {
-	return map[int]Property{2: Rot90Symmetric, 4: Rot180Only, 8: Asymmetric}[orbit]
+	return map[int]Property{1: Rot90Symmetric, 2: Rot90Symmetric, 4: Rot180Only, 8: Asymmetric}[orbit]
 }
 
 // Stored is the part of ps a catalog stores: the queens symmetry types are
@@ -125,20 +135,27 @@ func SymmetryType(orbit int) Property {
 // bytes, which keeps queens:17 within its size budget).
 func (ps Property) Stored() Property { return ps &^ queensSymmetry }
 
-// OrbitOf returns the orbit size a set of queens properties requires: 0 if
-// it requires none, -1 if it asks for two symmetry types at once.
-func (ps Property) OrbitOf() int {
+// Orbits returns the orbit sizes a set of queens properties allows: nil if
+// it requires none, an empty list if it asks for two symmetry types at once.
+func (ps Property) Orbits() []int {
 	switch ps & queensSymmetry {
 	case 0:
-		return 0
+		return nil
 	case Rot90Symmetric:
-		return 2
+		return []int{1, 2}
 	case Rot180Only:
-		return 4
+		return []int{4}
 	case Asymmetric:
-		return 8
+		return []int{8}
 	}
-	return -1
+	return []int{}
+}
+
+// AllowsOrbit reports whether a class of the given orbit size can have
+// every queens symmetry type in ps.
+func (ps Property) AllowsOrbit(orbit int) bool {
+	orbits := ps.Orbits()
+	return orbits == nil || slices.Contains(orbits, orbit)
 }
 
 // Properties computes the properties of a solution (any member of its class
@@ -147,14 +164,14 @@ func (p Puzzle) Properties(sol []byte) Property {
 	n := p.N
 	if p.Kind == Queens {
 		switch len(p.Stabilizer(sol)) {
-		case 4:
+		case 8, 4: // 8: queens:1, fixed by everything, the quarter turn too
 			return Rot90Symmetric
 		case 2:
 			return Rot180Only
 		case 1:
 			return Asymmetric
 		}
-		return 0 // n = 1: fixed by everything
+		return 0
 	}
 	at := func(r, c int) int { return int(sol[((r%n+n)%n)*n+(c%n+n)%n]) }
 	target := n * (n*n + 1) / 2

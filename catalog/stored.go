@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,12 +51,12 @@ type ClassRow struct {
 
 // ClassFilter selects classes by what their rows store.
 type ClassFilter struct {
-	Orbit int    // 0: any
-	Props uint32 // every bit set here must be set in the class's
+	Orbits []int  // the orbit sizes kept; nil keeps any (an empty list none)
+	Props  uint32 // every bit set here must be set in the class's
 }
 
 func (f ClassFilter) keeps(orbit int, props uint32) bool {
-	return (f.Orbit == 0 || orbit == f.Orbit) && props&f.Props == f.Props
+	return (f.Orbits == nil || slices.Contains(f.Orbits, orbit)) && props&f.Props == f.Props
 }
 
 // Stored opens the tables of a stored puzzle whose solutions have cellBytes
@@ -119,9 +120,11 @@ func (s *Stored) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn fu
 		return s.packedClasses(ctx, lo, hi, f, fn)
 	}
 	conds, args := "id BETWEEN ? AND ?", []any{lo, hi}
-	if f.Orbit != 0 {
-		conds += " AND orbit = ?"
-		args = append(args, f.Orbit)
+	if f.Orbits != nil {
+		conds += " AND orbit IN (-1" + strings.Repeat(", ?", len(f.Orbits)) + ")"
+		for _, o := range f.Orbits {
+			args = append(args, o)
+		}
 	}
 	if f.Props != 0 {
 		conds += " AND props & ? = ?"
@@ -231,7 +234,7 @@ func (s *Stored) propsTable(ctx context.Context) ([]classProps, error) {
 // packedClasses reads the classes of a classes-only puzzle (magic:5):
 // blocks of ClassesPerBlock forms packed in 16 bytes, every class of 8.
 func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
-	if f.Orbit != 0 && f.Orbit != 8 {
+	if !f.keeps(8, f.Props) {
 		return nil // every class has 8 members
 	}
 	hi = min(hi, s.Record.Classes)

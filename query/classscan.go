@@ -27,12 +27,11 @@ import (
 // classFilter is what the catalog can select of a filter by the class rows
 // alone: the orbit, and the stored properties.
 func classFilter(f Filter) catalog.ClassFilter {
-	cf := catalog.ClassFilter{Orbit: f.Orbit, Props: uint32(f.Props.Stored())}
-	if o := f.Props.OrbitOf(); o != 0 { // a queens symmetry type is an orbit size
-		if cf.Orbit != 0 && cf.Orbit != o {
-			cf.Orbit = -1 // both cannot hold
-		} else {
-			cf.Orbit = o
+	cf := catalog.ClassFilter{Orbits: f.Props.Orbits(), Props: uint32(f.Props.Stored())} // a queens symmetry type is a choice of orbit sizes
+	if f.Orbit != 0 {
+		cf.Orbits = []int{}
+		if f.Props.AllowsOrbit(f.Orbit) {
+			cf.Orbits = []int{f.Orbit}
 		}
 	}
 	return cf

@@ -185,7 +185,7 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 		}
 		switch stored := f.Props.Stored(); {
 		case f.Orbit != 0 && c.orbit != f.Orbit:
-		case f.Props.OrbitOf() != 0 && c.orbit != f.Props.OrbitOf():
+		case !f.Props.AllowsOrbit(c.orbit):
 		case c.props&stored != stored:
 		default:
 			return fn(s, c)

@@ -75,6 +75,8 @@ func TestReadmeExamples(t *testing.T) {
 		{[]string{"count", "magic:3", "--prop", "associative", "--prop", "self-complementary", "--classes"}, "1\n"},
 		{[]string{"count", "queens:8", "--prop", "rot180-only", "--classes"}, "1\n"},
 		{[]string{"count", "queens:12", "--prop", "rot90-symmetric", "--classes"}, "4\n"},
+		{[]string{"count", "queens:1", "--prop", "rot90-symmetric", "--classes"}, "1\n"}, // A260318(1): fixed by the quarter turn
+		{[]string{"count", "queens:1", "--prop", "rot90-symmetric", "--orbit", "1"}, "1\n"},
 		{[]string{"count", "queens:14", "--prop", "asymmetric", "--classes"}, "45647\n"},
 		{[]string{"count", "magic:4", "--prop", "pandiagonal", "--cell", "1,1=1"}, "24\n"},
 		// Dudeney's table: I-III 48 classes each, IV-V 96, VI 304, VII-X 56, XI-XII 8.
