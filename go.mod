@@ -5,7 +5,9 @@ go 1.26.8
 require (
 	github.com/alecthomas/kong v1.17.0
 	github.com/jmoiron/sqlx v1.4.0
+	github.com/jotaen/kong-completion v0.0.4
 	github.com/parquet-go/parquet-go v0.32.0
+	github.com/posener/complete v1.2.3
 	github.com/pressly/goose/v3 v3.30.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/sync v0.25.0
@@ -18,6 +20,8 @@ require (
 	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/hashicorp/errwrap v1.1.0 // indirect
+	github.com/hashicorp/go-multierror v1.1.1 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mfridman/interpolate v0.0.2 // indirect
@@ -26,8 +30,10 @@ require (
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/riywo/loginshell v0.0.0-20200815045211-7d26008be1ab // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	go.uber.org/multierr v1.11.0 // indirect

@@ -1,9 +1,6 @@
 package query
 
 import (
-	"bufio"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,20 +35,31 @@ func Cells(p canon.Puzzle, cells []byte) string {
 	return b.String()
 }
 
-// cellsJSON holds cells in JSON: a magic square as "grid", an array of
-// rows, queens as "queens", the array of 1-based columns.
-type cellsJSON struct {
-	Grid   [][]int `json:"grid,omitempty"`
-	Queens []int   `json:"queens,omitempty"`
-}
-
-func toCellsJSON(p canon.Puzzle, cells []byte) cellsJSON {
+// cellFields are a solution's (or canonical form's) cells as fields: for
+// JSON one field, "grid" (a magic square's rows) or "queens" (the 1-based
+// column of each row's queen); flat (CSV), one field per cell, r1c1..rNcN
+// or row1..rowN.
+func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 	if p.Kind == canon.Queens {
 		cols := make([]int, len(cells))
 		for i, c := range cells {
 			cols[i] = int(c) + 1
 		}
-		return cellsJSON{Queens: cols}
+		if !flat {
+			return []Field{{"queens", cols}}
+		}
+		out := make([]Field, len(cols))
+		for r, c := range cols {
+			out[r] = Field{"row" + strconv.Itoa(r+1), c}
+		}
+		return out
+	}
+	if flat {
+		out := make([]Field, len(cells))
+		for i, v := range cells {
+			out[i] = Field{fmt.Sprintf("r%dc%d", i/p.N+1, i%p.N+1), int(v)}
+		}
+		return out
 	}
 	grid := make([][]int, p.N)
 	for r := range grid {
@@ -60,151 +68,83 @@ func toCellsJSON(p canon.Puzzle, cells []byte) cellsJSON {
 			grid[r][c] = int(cells[r*p.N+c])
 		}
 	}
-	return cellsJSON{Grid: grid}
+	return []Field{{"grid", grid}}
 }
 
-// cellColumns are the CSV headers of the cells: r1c1..rncn for magic
-// squares, row1..rowN (the queen's 1-based column) for queens.
-func cellColumns(p canon.Puzzle) []string {
-	var cols []string
-	if p.Kind == canon.Queens {
-		for r := 1; r <= p.N; r++ {
-			cols = append(cols, "row"+strconv.Itoa(r))
-		}
-		return cols
+// props is a property set as a list of names (never null in JSON).
+func props(ps canon.Property) []string {
+	names := ps.Names()
+	if names == nil {
+		names = []string{}
 	}
-	for r := 1; r <= p.N; r++ {
-		for c := 1; c <= p.N; c++ {
-			cols = append(cols, fmt.Sprintf("r%dc%d", r, c))
-		}
+	return names
+}
+
+// SolutionObject is a solution as every command prints it: id, class,
+// orbit, symmetry (from the class's canonical form), props (its class's),
+// and its cells (see cellFields).
+func SolutionObject(p canon.Puzzle, s Solution, flat bool) Object {
+	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props)}}
+	return append(o, cellFields(p, s.Cells, flat)...)
+}
+
+// ClassObject is a class as every command prints it: class (its ID), orbit,
+// matching (members that matched the filter), props and its canonical
+// form's cells.
+func ClassObject(p canon.Puzzle, c Class, flat bool) Object {
+	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props)}}
+	return append(o, cellFields(p, c.Canonical, flat)...)
+}
+
+// RowWriter streams items of one kind to an output.
+type RowWriter[T any] interface {
+	Write(T) error
+	Close() error
+}
+
+// itemWriter prints items through a Printer.
+type itemWriter[T any] struct {
+	p      *Printer
+	object func(T, bool) Object
+	flat   bool
+}
+
+func (w *itemWriter[T]) Write(v T) error { return w.p.Write(w.object(v, w.flat)) }
+func (w *itemWriter[T]) Close() error    { return w.p.Close() }
+
+// NewSolutionWriter streams solutions: in text one line each (see Cells).
+func NewSolutionWriter(out io.Writer, format Format, p canon.Puzzle, headers bool) RowWriter[Solution] {
+	pr := NewPrinter(out, format, headers).Lines(func(o Object) string { return cellsFrom(o, 5) })
+	return &itemWriter[Solution]{p: pr, flat: format == CSV || format == Text, object: func(s Solution, flat bool) Object {
+		return SolutionObject(p, s, flat)
+	}}
+}
+
+// cellsFrom is the text of the cell fields of an object, which start at
+// field first.
+func cellsFrom(o Object, first int) string {
+	var vals []string
+	for _, f := range o[first:] {
+		vals = append(vals, TextOf(f.Value))
 	}
-	return cols
+	return strings.Join(vals, " ")
 }
 
-func cellFields(p canon.Puzzle, cells []byte) []string {
-	return strings.Fields(Cells(p, cells))
-}
-
-// Writer streams items of one kind in one format.
-type Writer[T any] struct {
-	out    *bufio.Writer
-	csv    *csv.Writer
-	format Format
-	count  int
-	header []string
-	text   func(T) string
-	fields func(T) []string
-	object func(T) any
-}
-
-func (w *Writer[T]) Write(v T) error {
-	defer func() { w.count++ }()
-	switch w.format {
-	case CSV:
-		if w.count == 0 {
-			if err := w.csv.Write(w.header); err != nil {
-				return err
-			}
-		}
-		return w.csv.Write(w.fields(v))
-	case JSON, JSONL:
-		data, err := json.Marshal(w.object(v))
-		if err != nil {
-			return err
-		}
-		sep := "\n"
-		if w.format == JSON {
-			sep = ",\n  "
-			if w.count == 0 {
-				sep = "[\n  "
-			}
-			w.out.WriteString(sep)
-			_, err = w.out.Write(data)
-			return err
-		}
-		w.out.Write(data)
-		_, err = w.out.WriteString(sep)
-		return err
-	default:
-		_, err := w.out.WriteString(w.text(v) + "\n")
-		return err
-	}
-}
-
-// Close ends the document and flushes it.
-func (w *Writer[T]) Close() error {
-	switch w.format {
-	case CSV:
-		if w.count == 0 {
-			w.csv.Write(w.header)
-		}
-		w.csv.Flush()
-		if err := w.csv.Error(); err != nil {
-			return err
-		}
-	case JSON:
-		if w.count == 0 {
-			w.out.WriteString("[]\n")
-		} else {
-			w.out.WriteString("\n]\n")
-		}
-	}
-	return w.out.Flush()
-}
-
-func newWriter[T any](out io.Writer, format Format) *Writer[T] {
-	buf := bufio.NewWriterSize(out, 1<<16)
-	return &Writer[T]{out: buf, csv: csv.NewWriter(buf), format: format}
-}
-
-type solutionJSON struct {
-	ID       int64  `json:"id"`
-	Class    int64  `json:"class"`
-	Orbit    int    `json:"orbit"`
-	Symmetry string `json:"symmetry"`
-	cellsJSON
-}
-
-type classJSON struct {
-	Class    int64    `json:"class"`
-	Orbit    int      `json:"orbit"`
-	Matching int64    `json:"matching"`
-	Props    []string `json:"props"`
-	cellsJSON
-}
-
-// NewSolutionWriter streams solutions. JSON objects have the fields id,
-// class, orbit, symmetry and the cells (see cellsJSON).
-func NewSolutionWriter(out io.Writer, format Format, p canon.Puzzle) *Writer[Solution] {
-	w := newWriter[Solution](out, format)
-	w.header = append([]string{"id", "class", "orbit", "symmetry"}, cellColumns(p)...)
-	w.text = func(s Solution) string { return Cells(p, s.Cells) }
-	w.fields = func(s Solution) []string {
-		return append([]string{strconv.FormatInt(s.ID, 10), strconv.FormatInt(s.ClassID, 10),
-			strconv.Itoa(s.Orbit), s.Symmetry.String()}, cellFields(p, s.Cells)...)
-	}
-	w.object = func(s Solution) any {
-		return solutionJSON{s.ID, s.ClassID, s.Orbit, s.Symmetry.String(), toCellsJSON(p, s.Cells)}
-	}
-	return w
-}
-
-// NewClassWriter streams classes. JSON objects have the fields class,
-// orbit, matching (members that matched the filter) and the canonical form's
-// cells (see cellsJSON).
-func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64) *Writer[Class] {
-	w := newWriter[Class](out, format)
-	w.header = append([]string{"class", "orbit", "matching", "props"}, cellColumns(p)...)
+// NewClassWriter streams classes: in text one line each, with the class ID
+// padded to the width of maxID.
+func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64, headers bool) RowWriter[Class] {
 	width := len(strconv.FormatInt(max(maxID, 10), 10))
-	w.text = func(c Class) string {
-		return fmt.Sprintf("%*d  %d  %d  %s  %s", width, c.ID, c.Orbit, c.Matching, Cells(p, c.Canonical), c.Props)
+	pr := NewPrinter(out, format, headers).Lines(func(o Object) string {
+		return fmt.Sprintf("%*d  %d  %d  %s  %s", width, o[0].Value, o[1].Value, o[2].Value, cellsFrom(o, 4), propsText(o[3].Value))
+	})
+	return &itemWriter[Class]{p: pr, flat: format == CSV || format == Text, object: func(c Class, flat bool) Object {
+		return ClassObject(p, c, flat)
+	}}
+}
+
+func propsText(v any) string {
+	if names, ok := v.([]string); ok && len(names) > 0 {
+		return strings.Join(names, ",")
 	}
-	w.fields = func(c Class) []string {
-		return append([]string{strconv.FormatInt(c.ID, 10), strconv.Itoa(c.Orbit), strconv.FormatInt(c.Matching, 10), c.Props.String()},
-			cellFields(p, c.Canonical)...)
-	}
-	w.object = func(c Class) any {
-		return classJSON{c.ID, c.Orbit, c.Matching, c.Props.Names(), toCellsJSON(p, c.Canonical)}
-	}
-	return w
+	return "-"
 }

@@ -18,12 +18,6 @@ import (
 // Parquet is the Parquet output format (export only).
 const Parquet Format = "parquet"
 
-// RowWriter streams items of one kind to an output.
-type RowWriter[T any] interface {
-	Write(T) error
-	Close() error
-}
-
 // parquetSolution is a solution's Parquet row. cells is a list column read
 // the same way as the text output: a magic square's values row by row, or
 // the 1-based column of the queen in each row; DuckDB reads it as a LIST,

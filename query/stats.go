@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,7 +219,8 @@ func finishStats(acc map[int][2]int64, by StatsBy) []StatsRow {
 	}
 	slices.SortFunc(out, func(a, b StatsRow) int { return a.Value - b.Value })
 	for i := range out {
-		out[i].Share = float64(out[i].Solutions) / float64(total)
+		out[i].Share = math.Round(1e6*float64(out[i].Solutions)/float64(total)) / 1e6 // shares to a millionth
+
 	}
 	return out
 }

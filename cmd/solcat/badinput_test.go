@@ -213,9 +213,10 @@ func TestBadInputChangesNothing(t *testing.T) {
 		// Formats.
 		c("unknown format", 2, "--format", "count", "queens:8", "--format", "xml"),
 		c("empty format", 2, "--format is given an empty value", "count", "queens:8", "--format="),
-		c("format for show", 2, "--format csv does not apply", "show", "queens:8", "1", "--format", "csv"),
-		c("format for info", 2, "--format csv does not apply", "info", "--format", "csv"),
-		c("format for build", 2, "--format csv does not apply", "build", "queens:4", "--format", "csv"),
+		c("format for show", 2, "--format parquet does not apply", "show", "queens:8", "1", "--format", "parquet"),
+		c("format for info", 2, "--format svg does not apply", "info", "--format", "svg"),
+		c("format for build", 2, "--format parquet does not apply", "build", "queens:4", "--format", "parquet"),
+		c("format before the command", 2, "unknown flag --format", "--format", "json", "count", "queens:8"),
 		// Commands and their arguments.
 		c("unknown command", 2, "unexpected argument", "frobnicate"),
 		c("count without puzzle", 2, "expected \"<puzzle>\"", "count"),
@@ -297,7 +298,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("export into a missing folder", 2, "its folder does not exist", "export", "queens:8", "-o", "{d}/nodir/x.csv"),
 		c("export through a missing folder", 2, "its folder does not exist", "export", "queens:8", "-o", "{d}/sub/nodir/../x.csv"),
 		c("export format against the name", 2, "contradicts the file name", "export", "queens:8", "-o", "{d}/x.parquet", "--format", "csv"),
-		c("export json document", 2, "name the file .jsonl", "export", "queens:8", "-o", "{d}/x.json"),
+		c("export as text", 2, "--format text does not apply", "export", "queens:8", "--format", "text"),
+		c("export json against the name", 2, "contradicts the file name", "export", "queens:8", "-o", "{d}/x.json", "--format", "JSONL"),
 		c("export empty output", 2, "--output is given an empty value", "export", "queens:8", "--output", ""),
 		c("partition empty", 2, "--partition-by is given an empty value", "export", "queens:8", "--partition-by", "", "-o", "{d}/p"),
 		c("partition to standard output", 2, "name it with --output DIR", "export", "queens:8", "--partition-by", "orbit"),

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -18,6 +16,7 @@ type benchCmd struct {
 	Puzzle  string   `arg:"" help:"The puzzle, for example queens:12 or magic:4."`
 	Methods []string `help:"Methods to run (default: all for the puzzle's kind)."`
 	Runs    int      `default:"3" help:"Runs of each method; the table shows the median time."`
+	formatFlags
 }
 
 func (b *benchCmd) Help() string {
@@ -37,16 +36,16 @@ Examples:
 }
 
 type benchRow struct {
-	Method    string  `json:"method"`
-	Solutions int64   `json:"solutions"`
-	Nodes     int64   `json:"nodes"`
-	Seconds   float64 `json:"seconds"`
-	Ratio     float64 `json:"ratio"`
-	About     string  `json:"about"`
+	Method    string
+	Solutions int64
+	Nodes     int64
+	Seconds   float64
+	Ratio     float64
+	About     string
 }
 
 func (b *benchCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON, query.CSV)
+	format, err := b.format()
 	if err != nil {
 		return err
 	}
@@ -97,22 +96,18 @@ func (b *benchCmd) Run(e *env) error {
 	for i := range rows {
 		rows[i].Ratio = rows[i].Seconds / max(fastest, 1e-9)
 	}
-	switch format {
-	case query.JSON:
-		return writeJSON(e.stdout, rows)
-	case query.CSV:
-		w := csv.NewWriter(e.stdout)
-		w.Write([]string{"method", "solutions", "nodes", "seconds", "ratio"})
+	if format != query.Text {
+		out := query.NewPrinter(e.stdout, format, !b.NoHeaders)
 		for _, r := range rows {
-			w.Write([]string{r.Method, strconv.FormatInt(r.Solutions, 10), strconv.FormatInt(r.Nodes, 10),
-				strconv.FormatFloat(r.Seconds, 'f', 6, 64), strconv.FormatFloat(r.Ratio, 'f', 2, 64)})
+			out.Write(query.O("puzzle", p.String(), "method", r.Method, "solutions", r.Solutions, "nodes", r.Nodes, "seconds", r.Seconds, "ratio", r.Ratio, "runs", b.Runs, "cores", runtime.NumCPU(), "about", r.About))
 		}
-		w.Flush()
-		return w.Error()
+		return out.Close()
 	}
 	fmt.Fprintf(e.stdout, "%s, median of %d run(s), %d cores\n", p, b.Runs, runtime.NumCPU())
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "method\tsolutions\tnodes\ttime\tratio\t")
+	if !b.NoHeaders {
+		fmt.Fprintln(w, "method\tsolutions\tnodes\ttime\tratio\t")
+	}
 	for _, r := range rows {
 		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%.1fx\t\n", r.Method, r.Solutions, r.Nodes, formatSeconds(r.Seconds), r.Ratio)
 	}

@@ -11,6 +11,7 @@ type classesCmd struct {
 	filterFlags
 	pageFlags
 	explainFlag
+	formatFlags
 }
 
 func (c *classesCmd) Help() string {
@@ -25,7 +26,7 @@ Examples:
 }
 
 func (c *classesCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON, query.JSONL, query.CSV)
+	format, err := c.format()
 	if err != nil {
 		return err
 	}
@@ -41,8 +42,8 @@ func (c *classesCmd) Run(e *env) error {
 	if c.Explain {
 		return e.explain(t, plan, format)
 	}
-	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes)
-	if format == query.Text {
+	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes, !c.NoHeaders)
+	if format == query.Text && !c.NoHeaders {
 		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form, properties\n", t.Puzzle)
 	}
 	if err := t.Classes(e.ctx, plan, w.Write); err != nil {

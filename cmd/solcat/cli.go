@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	kongcompletion "github.com/jotaen/kong-completion"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -18,8 +19,8 @@ import (
 
 // cli is the whole command line. Flags declared here apply to every command.
 type cli struct {
-	DB     string `name:"db" env:"SOLCAT_DB" default:"./solcat.db" help:"Catalog file."`
-	Format string `name:"format" enum:",text,json,jsonl,csv,parquet" default:"" help:"Output format: text, json, jsonl, csv or (export) parquet, where the command supports it."`
+	DB      string      `name:"db" env:"SOLCAT_DB" default:"./solcat.db" predictor:"file" help:"Catalog file."`
+	Version versionFlag `name:"version" short:"v" help:"Print solcat's version and exit."`
 
 	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution (or, with --count-only, the counts) in the catalog."`
 	Count   countCmd   `cmd:"" help:"Count the solutions (or classes) that match filters."`
@@ -33,6 +34,10 @@ type cli struct {
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
+
+	VersionCmd versionCmd                `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
+	Help       helpCmd                   `cmd:"" help:"Show the help of a command: solcat help count."`
+	Completion kongcompletion.Completion `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
 }
 
 // env is what every command's Run receives.
@@ -84,9 +89,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			code = int(req)
 		}
 	}()
+	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
+	kongcompletion.Register(parser, completionPredictors()...)
+	if len(args) > 0 && args[0] == "help" {
+		args = append(args[1:], "--help") // solcat help CMD is solcat CMD --help
+	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "solcat: %s; see 'solcat --help'\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "solcat: %s; see '%s'\n", oneLine(err.Error()), helpFor(err))
 		return 2
 	}
 	if err := emptyValues(kctx, args); err != nil {
@@ -144,25 +154,45 @@ func emptyValues(kctx *kong.Context, args []string) error {
 	return nil
 }
 
+// helpFor is the help command for a parse error: the help of the command
+// it was met in, if one was chosen.
+func helpFor(err error) string {
+	var perr *kong.ParseError
+	if errors.As(err, &perr) && perr.Context != nil {
+		if node := perr.Context.Selected(); node != nil && node.Type == kong.CommandNode {
+			return "solcat " + node.Path() + " --help"
+		}
+	}
+	return "solcat --help"
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// format returns the chosen output format, or def if none was chosen, and
-// refuses formats the command does not support.
-func (e *env) format(def query.Format, allowed ...query.Format) (query.Format, error) {
-	f := query.Format(e.cli.Format)
-	if f == "" {
+// formatFlags are the output flags of the commands that print records.
+type formatFlags struct {
+	Format    string `name:"format" placeholder:"FORMAT" predictor:"format" help:"Output format: text (the default), json, jsonl or csv, in any case."`
+	NoHeaders bool   `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
+}
+
+// format returns the chosen output format, text if none was chosen.
+func (f formatFlags) format() (query.Format, error) {
+	return chooseFormat(f.Format, query.Text, query.Formats...)
+}
+
+// chooseFormat reads --format: def if it is empty, else one of allowed, in
+// any case.
+func chooseFormat(text string, def query.Format, allowed ...query.Format) (query.Format, error) {
+	if text == "" {
 		return def, nil
 	}
-	for _, a := range allowed {
-		if f == a {
-			return f, nil
-		}
+	if f, ok := query.ParseFormat(text, allowed...); ok {
+		return f, nil
 	}
 	names := make([]string, len(allowed))
 	for i, a := range allowed {
 		names[i] = string(a)
 	}
-	return "", usagef("--format %s does not apply here; use one of: %s", f, strings.Join(names, ", "))
+	return "", usagef("--format %s does not apply here; use one of: %s", text, strings.Join(names, ", "))
 }
 
 // target opens the catalog read-only and binds the named stored puzzle.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"solcat/query"
@@ -12,6 +11,7 @@ type countCmd struct {
 	Classes bool   `help:"Count the classes with at least one matching member instead of solutions."`
 	filterFlags
 	explainFlag
+	formatFlags
 }
 
 func (c *countCmd) Help() string {
@@ -24,7 +24,7 @@ func (c *countCmd) Help() string {
 }
 
 func (c *countCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON, query.JSONL, query.CSV)
+	format, err := c.format()
 	if err != nil {
 		return err
 	}
@@ -45,21 +45,9 @@ func (c *countCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	switch format {
-	case query.JSON, query.JSONL:
-		v := struct {
-			Puzzle string `json:"puzzle"`
-			Of     string `json:"of"`
-			Count  int64  `json:"count"`
-		}{t.Puzzle.String(), of, n}
-		if format == query.JSONL {
-			return json.NewEncoder(e.stdout).Encode(v)
-		}
-		return writeJSON(e.stdout, v)
-	case query.CSV:
-		_, err = fmt.Fprintf(e.stdout, "puzzle,of,count\n%s,%s,%d\n", t.Puzzle, of, n)
-	default:
+	if format == query.Text {
 		_, err = fmt.Fprintln(e.stdout, n)
+		return err
 	}
-	return err
+	return printOne(e, format, !c.NoHeaders, query.O("puzzle", t.Puzzle.String(), "of", of, "count", n))
 }

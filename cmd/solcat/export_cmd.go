@@ -20,6 +20,8 @@ type exportCmd struct {
 	Partition string `name:"partition-by" placeholder:"COLUMN" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
 	filterFlags
 	explainFlag
+	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (.csv, .json, .jsonl, .parquet) decides."`
+	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
 
 func (x *exportCmd) Help() string {
@@ -30,8 +32,8 @@ same fields, the cells as "grid" (rows) or "queens". Parquet (zstd) has
 typed columns id, class, orbit, symmetry, props and cells, a list of int32
 read like the text output.
 
-Without --format the format follows the --output file's name (.csv, .jsonl,
-.parquet), else CSV. --output - is standard output; a device or FIFO is
+Without --format the format follows the --output file's name (.csv, .json,
+.jsonl, .parquet), else CSV. --output - is standard output; a device or FIFO is
 written directly; a file appears only when complete (its SHA-256 is printed
 on stderr), and never replaces the catalog or its files. The same catalog
 and arguments always give the same bytes.
@@ -86,7 +88,7 @@ func (x *exportCmd) Run(e *env) error {
 	digest := sha256.New()
 	w := io.MultiWriter(out, digest)
 	if x.Classes {
-		var cw query.RowWriter[query.Class] = query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes)
+		cw := query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes, !x.NoHeaders)
 		if format == query.Parquet {
 			cw = query.NewParquetClassWriter(w, t.Puzzle)
 		}
@@ -95,7 +97,7 @@ func (x *exportCmd) Run(e *env) error {
 			err = cw.Close()
 		}
 	} else {
-		var sw query.RowWriter[query.Solution] = query.NewSolutionWriter(w, format, t.Puzzle)
+		sw := query.NewSolutionWriter(w, format, t.Puzzle, !x.NoHeaders)
 		if format == query.Parquet {
 			sw = query.NewParquetSolutionWriter(w, t.Puzzle)
 		}
@@ -135,7 +137,7 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 // (.csv, .jsonl, .parquet), or CSV; a --format that contradicts the name is
 // refused.
 func (x *exportCmd) format(e *env) (query.Format, error) {
-	chosen, err := e.format(query.CSV, query.CSV, query.JSONL, query.Parquet)
+	chosen, err := chooseFormat(x.Format, query.CSV, query.CSV, query.JSON, query.JSONL, query.Parquet)
 	if err != nil {
 		return "", err
 	}
@@ -150,12 +152,12 @@ func (x *exportCmd) format(e *env) (query.Format, error) {
 	case ext == ".parquet":
 		named = query.Parquet
 	case ext == ".json":
-		return "", usagef("--output %s: export writes JSON lines, not one JSON document; name the file .jsonl", x.Output)
+		named = query.JSON
 	}
 	switch {
-	case e.cli.Format == "" && x.Partition != "":
+	case x.Format == "" && x.Partition != "":
 		return query.Parquet, nil // the only format a partitioned export writes
-	case e.cli.Format == "" && named != "":
+	case x.Format == "" && named != "":
 		return named, nil
 	case named != "" && chosen != named:
 		return "", usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, x.Output, strings.TrimSuffix(x.Output, filepath.Ext(x.Output))+"."+string(chosen))

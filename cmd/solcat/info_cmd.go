@@ -12,7 +12,9 @@ import (
 	"solcat/query"
 )
 
-type infoCmd struct{}
+type infoCmd struct {
+	formatFlags
+}
 
 func (i *infoCmd) Help() string {
 	return `For each puzzle: how it is stored, solutions, classes, classes by orbit
@@ -23,54 +25,26 @@ canonical forms (magic:5), queries expand each class into its 8 members;
 
 Examples:
   solcat info
-  solcat info --format json | jq '.[] | select(.puzzle == "queens:8")'`
+  solcat info --format json | jq '.[] | select(.puzzle == "queens:8")'
+  solcat info --format csv`
 }
 
-// infoRecord is the JSON shape of one puzzle in info and build.
-type infoRecord struct {
-	catalog.Record
-	KnownSolutions *int64 `json:"known_solutions"`
-	KnownClasses   *int64 `json:"known_classes"`
-}
-
-// buildingJSON is an unfinished stored build in info's JSON.
-type buildingJSON struct {
-	Puzzle        string `json:"puzzle"`
-	Storage       string `json:"storage"` // "building"
-	Percent       int    `json:"percent"`
-	ClassesDone   int64  `json:"classes_done"`
-	SolutionsDone int64  `json:"solutions_done"`
-	StartedAt     string `json:"started_at"`
-	UpdatedAt     string `json:"updated_at"`
-}
-
-// shardJSON is a shard of a split build in info's JSON.
-type shardJSON struct {
-	Puzzle  string `json:"puzzle"`
-	Storage string `json:"storage"` // "shard"
-	Shard   int    `json:"shard"`
-	Of      int    `json:"of"`
-	Units   int    `json:"units"`
-	Done    bool   `json:"done"`
-}
-
-func infoRecords(recs []catalog.Record) []infoRecord {
-	out := make([]infoRecord, 0, len(recs))
-	for _, r := range recs {
-		ir := infoRecord{Record: r}
-		if r.KnownSolutions.Valid {
-			ir.KnownSolutions = &r.KnownSolutions.Int64
+// recordObject is a puzzle's record as info, build and merge print it.
+// known_solutions and known_classes are the published counts the build
+// checked against; verified says whether the counts still equal solcat's
+// own table of published values.
+func recordObject(r catalog.Record) query.Object {
+	known := func(v sql.NullInt64) any {
+		if v.Valid {
+			return v.Int64
 		}
-		if r.KnownClasses.Valid {
-			ir.KnownClasses = &r.KnownClasses.Int64
-		}
-		out = append(out, ir)
+		return nil
 	}
-	return out
+	return query.O("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8, "known_solutions", known(r.KnownSolutions), "known_classes", known(r.KnownClasses), "verified", matchesPublished(r), "search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt, "solver_version", r.SolverVersion, "content_hash", r.ContentHash)
 }
 
 func (i *infoCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON)
+	format, err := i.format()
 	if err != nil {
 		return err
 	}
@@ -98,25 +72,25 @@ func (i *infoCmd) Run(e *env) error {
 	if done, ok := catalog.SpillUnitsDone(e.cli.DB + ".sort"); ok && !slices.ContainsFunc(builds, func(b catalog.Building) bool { return b.Puzzle == "magic:5" }) {
 		searching = done
 	}
-	if format == query.JSON {
-		// Puzzles first, then unfinished builds and shards, told apart by storage.
-		var out []any
-		for _, r := range infoRecords(recs) {
-			out = append(out, r)
+	if format != query.Text {
+		// Puzzles first, then (but in CSV) unfinished builds and shards,
+		// told apart by storage.
+		out := query.NewPrinter(e.stdout, format, !i.NoHeaders)
+		for _, r := range recs {
+			out.Write(recordObject(r))
 		}
-		for _, b := range builds {
-			out = append(out, buildingJSON{b.Puzzle, "building", b.Percent(), b.ClassesDone, b.SolutionsDone, b.StartedAt, b.UpdatedAt})
+		if format != query.CSV {
+			for _, b := range builds {
+				out.Write(query.O("puzzle", b.Puzzle, "storage", "building", "running", writer.Building(b.Puzzle), "percent", b.Percent(), "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt))
+			}
+			for _, s := range shards {
+				out.Write(query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done))
+			}
+			if searching >= 0 {
+				out.Write(query.O("puzzle", "magic:5", "storage", "building", "running", writer.Building("magic:5"), "percent", 100*searching/searchUnits))
+			}
 		}
-		for _, s := range shards {
-			out = append(out, shardJSON{s.Puzzle, "shard", s.Shard, s.Of, s.Units, s.Done})
-		}
-		if searching >= 0 {
-			out = append(out, buildingJSON{Puzzle: "magic:5", Storage: "building", Percent: 0})
-		}
-		if out == nil {
-			out = []any{}
-		}
-		return writeJSON(e.stdout, out)
+		return out.Close()
 	}
 	defer func() {
 		for _, s := range shards {
@@ -153,7 +127,9 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
+	if !i.NoHeaders {
+		fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
+	}
 	for _, r := range recs {
 		check := "no"
 		if matchesPublished(r) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+
+	"solcat/query"
 )
 
 // writeJSON writes v as indented JSON and a newline.
@@ -17,3 +19,16 @@ func writeJSON(w io.Writer, v any) error {
 type rawJSON string
 
 func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(strings.TrimSpace(string(r))), nil }
+
+// printOne prints one record: a document in json, a line in jsonl, a row
+// (with its header) in csv.
+func printOne(e *env, format query.Format, headers bool, o query.Object) error {
+	p := query.NewPrinter(e.stdout, format, headers)
+	if format == query.JSON || format == query.JSONL {
+		return p.WriteDocument(o)
+	}
+	if err := p.Write(o); err != nil {
+		return err
+	}
+	return p.Close()
+}

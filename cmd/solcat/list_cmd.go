@@ -9,6 +9,7 @@ type listCmd struct {
 	filterFlags
 	pageFlags
 	explainFlag
+	formatFlags
 }
 
 func (l *listCmd) Help() string {
@@ -27,7 +28,7 @@ Examples:
 }
 
 func (l *listCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON, query.JSONL, query.CSV)
+	format, err := l.format()
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func (l *listCmd) Run(e *env) error {
 	if l.Explain {
 		return e.explain(t, plan, format)
 	}
-	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle)
+	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle, !l.NoHeaders)
 	if err := t.List(e.ctx, plan, w.Write); err != nil {
 		return err
 	}

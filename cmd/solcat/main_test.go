@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -253,8 +254,8 @@ func TestRefusals(t *testing.T) {
 		{"no such class", "", []string{"show", "queens:8", "13"}, 2, "classes 1 to 12"},
 		{"class zero", "", []string{"show", "queens:8", "0"}, 2, "class IDs start at 1"},
 		{"class filter out of range", "", []string{"count", "queens:8", "--class", "99"}, 2, "classes 1 to 12"},
-		{"format for show", "", []string{"show", "queens:8", "1", "--format", "csv"}, 2, "--format csv does not apply"},
-		{"format for export", "", []string{"export", "queens:8", "--format", "json"}, 2, "use one of: csv, jsonl"},
+		{"format for show", "", []string{"show", "queens:8", "1", "--format", "xml"}, 2, "--format xml does not apply"},
+		{"format for export", "", []string{"export", "queens:8", "--format", "text"}, 2, "use one of: csv, json, jsonl, parquet"},
 		{"unknown format", "", []string{"count", "queens:8", "--format", "xml"}, 2, "--format"},
 		{"unknown command", "", []string{"frobnicate"}, 2, "unexpected argument"},
 		{"not built", "", []string{"count", "queens:15"}, 1, "solcat build queens:15"},
@@ -455,16 +456,16 @@ func TestHelpHasExamples(t *testing.T) {
 func TestCountAgainstScan(t *testing.T) {
 	for _, p := range []string{"magic:4", "queens:10"} {
 		_, csvText, _ := solcat("export", p)
-		rows := strings.Split(strings.TrimSpace(csvText), "\n")[1:]
+		rows := csvRows(t, csvText)
 		n := 4
 		if p == "queens:10" {
 			n = 10
 		}
-		cell := func(fields []string, r, c int) (queen bool, value string) {
+		cell := func(row map[string]string, r, c int) (queen bool, value string) {
 			if n == 10 {
-				return fields[4+r-1] == fmt.Sprint(c), ""
+				return row[fmt.Sprintf("row%d", r)] == fmt.Sprint(c), ""
 			}
-			return false, fields[4+(r-1)*n+c-1]
+			return false, row[fmt.Sprintf("r%dc%d", r, c)]
 		}
 		filters := [][]string{{"1,1=1"}, {"1,1=16", "1,2=2"}, {"2,2=7"}, {"1,1=1", "1,2=15", "4,4=16"}, {"3,3=5", "1,1=2"}}
 		if n == 10 {
@@ -472,8 +473,7 @@ func TestCountAgainstScan(t *testing.T) {
 		}
 		for _, filter := range filters {
 			want := 0
-			for _, row := range rows {
-				fields := strings.Split(row, ",")
+			for _, fields := range rows {
 				match := true
 				for _, f := range filter {
 					var r, c int
@@ -590,11 +590,11 @@ func TestBenchMethodsAgree(t *testing.T) {
 		if code != 0 {
 			t.Fatal(errOut)
 		}
-		lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+		lines := csvRows(t, out)
 		want := map[string]string{"queens:10": "724", "magic:3": "8"}[p]
 		for _, l := range lines {
-			if f := strings.Split(l, ","); f[1] != want {
-				t.Errorf("%s: method %s finds %s solutions, want %s", p, f[0], f[1], want)
+			if l["solutions"] != want {
+				t.Errorf("%s: method %s finds %s solutions, want %s", p, l["method"], l["solutions"], want)
 			}
 		}
 		if len(lines) < 3 {
@@ -642,9 +642,8 @@ func TestCountMethodsAgree(t *testing.T) {
 func TestUpToSymmetry(t *testing.T) {
 	_, csvText, _ := solcat("export", "magic:4")
 	want := 0
-	for _, row := range strings.Split(strings.TrimSpace(csvText), "\n")[1:] {
-		f := strings.Split(row, ",")[4:]
-		if f[0] == "1" || f[3] == "1" || f[12] == "1" || f[15] == "1" {
+	for _, row := range csvRows(t, csvText) {
+		if row["r1c1"] == "1" || row["r1c4"] == "1" || row["r4c1"] == "1" || row["r4c4"] == "1" {
 			want++
 		}
 	}
@@ -684,9 +683,8 @@ func TestStatsAgainstSQL(t *testing.T) {
 		_, got, errOut := solcat(append(tc.stats, "--format", "csv")...)
 		_, want, _ := solcat("sql", tc.sql, "--format", "csv")
 		var gotRows, wantRows []string
-		for _, l := range strings.Split(strings.TrimSpace(got), "\n")[1:] {
-			f := strings.Split(l, ",")
-			gotRows = append(gotRows, strings.Join(f[:3], ","))
+		for _, r := range csvRows(t, got) {
+			gotRows = append(gotRows, r["value"]+","+r["solutions"]+","+r["classes"])
 		}
 		for _, l := range strings.Split(strings.TrimSpace(want), "\n")[1:] {
 			f := strings.Split(l, ",")
@@ -815,8 +813,8 @@ func TestMagic5CountsOnly(t *testing.T) {
 		{[]string{"count", "magic:5", "--prop", "associative"}, 0, "388352\n"},
 		{[]string{"count", "magic:5", "--prop", "pandiagonal", "--classes"}, 0, "3600\n"},
 		{[]string{"count", "magic:5", "--prop", "self-complementary", "--classes"}, 1, "only these are counted: pandiagonal; associative; pandiagonal,associative"},
-		{[]string{"stats", "magic:5", "--by", "cell:3,3", "--format", "csv"}, 0, "13,152637952,19079744,0.069304\n"},
-		{[]string{"stats", "magic:5", "--by", "prop:associative", "--format", "csv"}, 0, "0,2202053440,275256680,0.999824,no\n1,388352,48544,0.000176,yes\n"},
+		{[]string{"stats", "magic:5", "--by", "cell:3,3", "--format", "csv"}, 0, "magic:5,\"cell:3,3\",13,,152637952,19079744,0.069304\n"},
+		{[]string{"stats", "magic:5", "--by", "prop:associative", "--format", "csv"}, 0, "magic:5,prop:associative,0,no,2202053440,275256680,0.999824\nmagic:5,prop:associative,1,yes,388352,48544,0.000176\n"},
 		{[]string{"stats", "magic:5", "--by", "prop:self-complementary"}, 1, "store its classes with 'solcat build magic:5'"},
 	} {
 		code, out, errOut := solcatDB(db, tc.args...)
@@ -891,14 +889,19 @@ func TestExportPartitioned(t *testing.T) {
 		}
 	}
 	_, csvText, _ := solcat("export", "magic:4")
-	lines := strings.Split(strings.TrimSpace(csvText), "\n")[1:]
+	lines := csvRows(t, csvText)
 	if len(byID) != len(lines) {
 		t.Fatalf("%d rows in the partitions, %d in the export", len(byID), len(lines))
 	}
-	for _, line := range lines {
-		f := strings.Split(line, ",")
-		id, _ := strconv.ParseInt(f[0], 10, 64)
-		if want := "[" + strings.Join(f[4:], " ") + "]"; byID[id] != want {
+	for _, row := range lines {
+		id, _ := strconv.ParseInt(row["id"], 10, 64)
+		var cells []string
+		for r := 1; r <= 4; r++ {
+			for c := 1; c <= 4; c++ {
+				cells = append(cells, row[fmt.Sprintf("r%dc%d", r, c)])
+			}
+		}
+		if want := "[" + strings.Join(cells, " ") + "]"; byID[id] != want {
 			t.Fatalf("solution %d: partitions have %s, export %s", id, byID[id], want)
 		}
 	}
@@ -942,7 +945,7 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 		for k, c := range r.Cells {
 			cells[k] = fmt.Sprint(c)
 		}
-		got := fmt.Sprintf("%d,%d,%d,%s,%s", r.ID, r.Class, r.Orbit, r.Symmetry, strings.Join(cells, ","))
+		got := fmt.Sprintf("%d,%d,%d,%s,%s,%s", r.ID, r.Class, r.Orbit, r.Symmetry, strings.Join(r.Props, " "), strings.Join(cells, ","))
 		if got != lines[i] {
 			t.Fatalf("row %d: Parquet %s, CSV %s", i+1, got, lines[i])
 		}
@@ -1092,4 +1095,22 @@ func TestContentHashesUnchanged(t *testing.T) {
 	if got = strings.SplitN(got, "\n", 2)[1]; got != string(want) {
 		t.Errorf("content hashes of the default build:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// csvRows reads CSV output with a header row into one map per row.
+func csvRows(t *testing.T, text string) []map[string]string {
+	t.Helper()
+	records, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil || len(records) == 0 {
+		t.Fatalf("not CSV with a header: %v\n%s", err, text)
+	}
+	var out []map[string]string
+	for _, r := range records[1:] {
+		m := map[string]string{}
+		for i, name := range records[0] {
+			m[name] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -6,11 +6,13 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/build"
+	"solcat/query"
 )
 
 type mergeCmd struct {
 	Out    string   `arg:"" name:"out" help:"Catalog to write the merged puzzles into (created if needed)."`
 	Shards []string `arg:"" name:"shard" help:"Shard catalogs made by 'solcat build PUZZLE [--count-only] --shard I/K'."`
+	formatFlags
 }
 
 func (m *mergeCmd) Help() string {
@@ -34,6 +36,10 @@ func (m *mergeCmd) Run(e *env) error {
 			return usagef("the output %s is the shard %s or one of its files; write the merge to a new file", m.Out, path)
 		}
 	}
+	format, err := m.format()
+	if err != nil {
+		return err
+	}
 	// Check every shard before writing anything.
 	plan, err := build.PlanMerge(e.ctx, m.Shards)
 	if err != nil {
@@ -45,6 +51,16 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	defer out.Close()
 	merged, err := plan.Into(e.ctx, out)
+	if format != query.Text {
+		p := query.NewPrinter(e.stdout, format, !m.NoHeaders)
+		for _, r := range merged {
+			p.Write(append(recordObject(r.Record), query.Field{Name: "shards", Value: r.Shards}))
+		}
+		if perr := p.Close(); err == nil {
+			err = perr
+		}
+		return err
+	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, r := range merged {
 		fmt.Fprintf(w, "%s\t%d solutions, %d classes\tmatches OEIS\tmerged from %d shards\n", r.Record.Name, r.Record.Solutions, r.Record.Classes, r.Shards)

@@ -14,6 +14,7 @@ type showCmd struct {
 	Class    *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
 	Solution int64  `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
 	ASCII    bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
+	formatFlags
 }
 
 func (s *showCmd) Help() string {
@@ -31,7 +32,7 @@ Examples:
 }
 
 func (s *showCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON)
+	format, err := s.format()
 	if err != nil {
 		return err
 	}
@@ -82,32 +83,27 @@ func (s *showCmd) Run(e *env) error {
 	for _, sym := range t.Puzzle.Stabilizer(class.Canonical) {
 		fixedBy = append(fixedBy, sym.String())
 	}
-	if format == query.JSON {
-		var buf strings.Builder
-		w := query.NewSolutionWriter(&buf, query.JSON, t.Puzzle)
+	switch format {
+	case query.JSON:
+		// The class's fields, its symmetries, its members (and the solution asked for).
+		o := append(query.O("puzzle", t.Puzzle.String()), query.ClassObject(t.Puzzle, class, false)...)
+		o = append(o, query.Field{Name: "fixed_by", Value: fixedBy})
+		objs := make([]query.Object, len(members))
+		for i, m := range members {
+			objs[i] = query.SolutionObject(t.Puzzle, m, false)
+		}
+		o = append(o, query.Field{Name: "members", Value: objs})
+		if solution != nil {
+			o = append(o, query.Field{Name: "solution", Value: query.SolutionObject(t.Puzzle, *solution, false)})
+		}
+		return printOne(e, format, true, o)
+	case query.JSONL, query.CSV:
+		// The members, as list prints solutions.
+		w := query.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)
 		for _, m := range members {
 			w.Write(m)
 		}
-		w.Close()
-		var cw strings.Builder
-		cwr := query.NewClassWriter(&cw, query.JSONL, t.Puzzle, 0)
-		cwr.Write(class)
-		cwr.Close()
-		var sol rawJSON
-		if solution != nil {
-			var sw strings.Builder
-			swr := query.NewSolutionWriter(&sw, query.JSONL, t.Puzzle)
-			swr.Write(*solution)
-			swr.Close()
-			sol = rawJSON(sw.String())
-		}
-		return writeJSON(e.stdout, struct {
-			Puzzle   string   `json:"puzzle"`
-			Solution rawJSON  `json:"solution,omitempty"`
-			Class    rawJSON  `json:"class"`
-			FixedBy  []string `json:"fixed_by"`
-			Members  rawJSON  `json:"members"`
-		}{t.Puzzle.String(), sol, rawJSON(cw.String()), fixedBy, rawJSON(buf.String())})
+		return w.Close()
 	}
 	var b strings.Builder
 	if solution != nil {

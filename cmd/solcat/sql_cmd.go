@@ -11,6 +11,7 @@ import (
 
 type sqlCmd struct {
 	Query string `arg:"" name:"query" help:"One read-only statement: SELECT, WITH, VALUES, EXPLAIN or a PRAGMA that reads."`
+	formatFlags
 }
 
 func (s *sqlCmd) Help() string {
@@ -25,7 +26,7 @@ Examples:
 }
 
 func (s *sqlCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON, query.JSONL, query.CSV)
+	format, err := s.format()
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,10 @@ func (s *sqlCmd) Run(e *env) error {
 	}
 	// Rows are written as they come: memory stays flat however many there
 	// are, and the first appear at once.
-	out := query.NewTableWriter(e.stdout, format, cols)
+	out := query.NewPrinter(e.stdout, format, !s.NoHeaders)
+	if len(cols) == 0 {
+		return out.Close()
+	}
 	n := 0
 	for rows.Next() {
 		if e.ctx.Err() != nil {
@@ -55,7 +59,18 @@ func (s *sqlCmd) Run(e *env) error {
 		if err != nil {
 			return sqlError(e, err, n)
 		}
-		if err := out.Row(vals); err != nil {
+		row := make(query.Object, len(cols))
+		for i, v := range vals {
+			if blob, ok := v.([]byte); ok { // a blob's bytes, as numbers
+				nums := make([]int, len(blob))
+				for k, b := range blob {
+					nums[k] = int(b)
+				}
+				v = nums
+			}
+			row[i] = query.Field{Name: cols[i], Value: v}
+		}
+		if err := out.Write(row); err != nil {
 			return err
 		}
 		n++

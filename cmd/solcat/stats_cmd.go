@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ type statsCmd struct {
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
 	filterFlags
 	explainFlag
+	formatFlags
 }
 
 func (s *statsCmd) Help() string {
@@ -33,7 +33,7 @@ Examples:
 }
 
 func (s *statsCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON, query.CSV)
+	format, err := s.format()
 	if err != nil {
 		return err
 	}
@@ -57,45 +57,48 @@ func (s *statsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	switch format {
-	case query.JSON:
-		if rows == nil {
-			rows = []query.StatsRow{}
-		}
-		return writeJSON(e.stdout, rows)
-	case query.CSV:
-		w := csv.NewWriter(e.stdout)
-		labelled := by.What == "group" || by.What == "prop"
-		header := []string{"value", "solutions", "classes", "share"}
-		if labelled {
-			header = append(header, "label")
-		}
-		w.Write(header)
-		for _, r := range rows {
-			record := []string{strconv.Itoa(r.Value), strconv.FormatInt(r.Solutions, 10), strconv.FormatInt(r.Classes, 10), strconv.FormatFloat(r.Share, 'f', 6, 64)}
-			if labelled {
-				record = append(record, r.Label)
-			}
-			w.Write(record)
-		}
-		w.Flush()
-		return w.Error()
-	}
 	var total int64
-	var top float64
 	for _, r := range rows {
 		total += r.Solutions
+	}
+	row := func(r query.StatsRow, withPuzzle bool) query.Object {
+		o := query.O("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", r.Classes, "share", r.Share)
+		if withPuzzle {
+			o = append(query.O("puzzle", t.Puzzle.String(), "by", s.By), o...)
+		}
+		return o
+	}
+	switch format {
+	case query.JSON:
+		objs := make([]query.Object, len(rows))
+		for i, r := range rows {
+			objs[i] = row(r, false)
+		}
+		return printOne(e, format, true, query.O("puzzle", t.Puzzle.String(), "by", s.By, "filter", plan.Question.Filter.String(t.Puzzle), "matching", total, "rows", objs))
+	case query.JSONL, query.CSV:
+		p := query.NewPrinter(e.stdout, format, !s.NoHeaders)
+		for _, r := range rows {
+			p.Write(row(r, true))
+		}
+		return p.Close()
+	}
+	var top float64
+	for _, r := range rows {
 		top = max(top, r.Share)
 	}
 	label := map[string]string{"cell": fmt.Sprintf("cell %d,%d", by.Row, by.Col), "row": fmt.Sprintf("the queen's column in row %d", by.Row),
 		"orbit": "orbit size", "group": "Dudeney group", "prop": by.Prop.String()}[by.What]
-	fmt.Fprintf(e.stdout, "%s by %s (%d matching solutions)\n", t.Puzzle, label, total)
+	if !s.NoHeaders {
+		fmt.Fprintf(e.stdout, "%s by %s (%d matching solutions)\n", t.Puzzle, label, total)
+	}
 	glyph := "█"
 	if s.ASCII {
 		glyph = "#"
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "value\tsolutions\tclasses\tshare\t\t")
+	if !s.NoHeaders {
+		fmt.Fprintln(w, "value\tsolutions\tclasses\tshare\t\t")
+	}
 	for _, r := range rows {
 		bar := strings.Repeat(glyph, int(r.Share/top*40+0.5))
 		value := strconv.Itoa(r.Value)

@@ -10,7 +10,8 @@ import (
 )
 
 type verifyCmd struct {
-	Puzzles []string `arg:"" optional:"" name:"puzzle" help:"Puzzles to check (default: every puzzle in the catalog)."`
+	Puzzles []string `arg:"" optional:"" name:"puzzle" predictor:"puzzle" help:"Puzzles to check (default: every puzzle in the catalog)."`
+	formatFlags
 }
 
 func (v *verifyCmd) Help() string {
@@ -53,7 +54,7 @@ type puzzleReport struct {
 const maxReported = 20
 
 func (v *verifyCmd) Run(e *env) error {
-	format, err := e.format(query.Text, query.Text, query.JSON)
+	format, err := v.format()
 	if err != nil {
 		return err
 	}
@@ -156,10 +157,8 @@ func (v *verifyCmd) Run(e *env) error {
 			damaged = append(damaged, rec.Name)
 		}
 	}
-	if !text {
-		if err := writeJSON(e.stdout, report); err != nil {
-			return err
-		}
+	if err := printVerify(e, format, !v.NoHeaders, report); err != nil {
+		return err
 	}
 	switch {
 	case total == 0:
@@ -176,4 +175,34 @@ func (v *verifyCmd) Run(e *env) error {
 		return fmt.Errorf("%d problem(s) found; rebuild the puzzles concerned: 'solcat build %s --force'", total, strings.Join(damaged, " "))
 	}
 	return fmt.Errorf("%d problem(s) found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'", total)
+}
+
+// printVerify prints verify's report: json one document; jsonl a line per
+// puzzle and one for the catalog's own problems; csv a row per puzzle.
+func printVerify(e *env, format query.Format, headers bool, r verifyReport) error {
+	puzzle := func(pr puzzleReport, full bool) query.Object {
+		o := query.O("puzzle", pr.Puzzle, "storage", string(pr.Storage), "solutions", pr.Solutions, "classes", pr.Classes, "content_hash", pr.ContentHash, "ok", pr.OK, "problem_count", pr.ProblemCount)
+		if full {
+			o = append(o, query.Field{Name: "problems", Value: pr.Problems})
+		}
+		return o
+	}
+	switch format {
+	case query.Text:
+		return nil // printed as it went
+	case query.JSON:
+		objs := make([]query.Object, len(r.Puzzles))
+		for i, pr := range r.Puzzles {
+			objs[i] = puzzle(pr, true)
+		}
+		return printOne(e, format, headers, query.O("integrity", r.Integrity, "problems", r.Problems, "puzzles", objs))
+	}
+	p := query.NewPrinter(e.stdout, format, headers)
+	if format == query.JSONL {
+		p.Write(query.O("catalog", e.cli.DB, "integrity", r.Integrity, "problems", r.Problems))
+	}
+	for _, pr := range r.Puzzles {
+		p.Write(puzzle(pr, format == query.JSONL))
+	}
+	return p.Close()
 }
