@@ -90,6 +90,11 @@ func (b *rowBlocks) on(set uint32) (from, to int) {
 // a block of the upper one's size.
 type halfBlocks struct {
 	upper, lower, far *rowBlocks
+	// Each far placement as two parts, its first farSplit rows and the
+	// rest, each numbered by its columns (see partCode): the first part's
+	// number in the low 16 bits, the rest's in the high 16.
+	farSplit int
+	farParts []uint32
 }
 
 func newHalfBlocks(n int) *halfBlocks {
@@ -99,5 +104,21 @@ func newHalfBlocks(n int) *halfBlocks {
 	if h-h/2 != h/2 {
 		lower = newRowBlocks(n, h-h/2)
 	}
-	return &halfBlocks{upper, lower, upper}
+	b := &halfBlocks{upper: upper, lower: lower, far: upper, farSplit: upper.k / 2}
+	b.farParts = make([]uint32, upper.placements())
+	for p := range b.farParts {
+		cols := upper.cols[p*upper.k : (p+1)*upper.k]
+		b.farParts[p] = uint32(partCode(cols[:b.farSplit], n)) | uint32(partCode(cols[b.farSplit:], n))<<16
+	}
+	return b
+}
+
+// partCode numbers a part of a far placement (at most 3 rows) by its
+// columns: the sum of column * n^row.
+func partCode(cols []byte, n int) int {
+	code := 0
+	for i := len(cols) - 1; i >= 0; i-- {
+		code = code*n + int(cols[i])
+	}
+	return code
 }
