@@ -1,7 +1,6 @@
 package enumerate
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -21,56 +20,53 @@ type rowBlocks struct {
 	below []uint64 // down-right | down-left<<32
 	above []uint64 // the same
 	cols  []byte
-	bySet map[uint32][2]int32 // column set -> placements [from, to)
+	start []int32 // by column set: its first placement; placements come by set
 }
 
 // newRowBlocks lists the k-row placements of queens:n.
 func newRowBlocks(n, k int) *rowBlocks {
 	all := uint32(1)<<n - 1
-	type placement struct {
-		set          uint32
-		below, above [2]uint32
-		cols         [32]byte
-	}
-	var list []placement
-	var p placement
-	var place func(y int, l, down, r uint32)
-	place = func(y int, l, down, r uint32) {
+	// The placements in search order, then sorted by column set (stably:
+	// a counting sort).
+	var sets []uint32
+	var below, above []uint64
+	var cols []byte
+	var placed [32]byte
+	var place func(y int, l, down, r uint32, aboveL, aboveR uint32)
+	place = func(y int, l, down, r uint32, aboveL, aboveR uint32) {
 		if y == k {
-			p.set = down
-			p.below = [2]uint32{l, r}
-			list = append(list, p)
+			sets = append(sets, down)
+			below = append(below, uint64(l)|uint64(r)<<32)
+			above = append(above, uint64(aboveL)|uint64(aboveR)<<32)
+			cols = append(cols, placed[:k]...)
 			return
 		}
 		for free := all &^ (l | down | r); free != 0; free &= free - 1 {
 			c := bits.TrailingZeros32(free)
 			bit := uint32(1) << c
-			p.cols[y] = byte(c)
-			saved := p.above
+			placed[y] = byte(c)
 			// A queen on the block's first row attacks (y, c) if it sits
 			// y columns to the left (down-right) or to the right (down-left).
-			p.above[0] |= bit >> y
-			p.above[1] |= bit << y & all
-			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1)
-			p.above = saved
+			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&all)
 		}
 	}
-	place(0, 0, 0, 0)
-	slices.SortStableFunc(list, func(a, b placement) int { return cmp.Compare(a.set, b.set) })
-	b := &rowBlocks{n: n, k: k, bySet: map[uint32][2]int32{}}
-	b.below = make([]uint64, len(list))
-	b.above = make([]uint64, len(list))
-	b.cols = make([]byte, len(list)*k)
-	for i, p := range list {
-		b.below[i] = uint64(p.below[0]) | uint64(p.below[1])<<32
-		b.above[i] = uint64(p.above[0]) | uint64(p.above[1])<<32
-		copy(b.cols[i*k:], p.cols[:k])
-		r := b.bySet[p.set]
-		if r[1] == 0 {
-			r[0] = int32(i)
-		}
-		r[1] = int32(i + 1)
-		b.bySet[p.set] = r
+	place(0, 0, 0, 0, 0, 0)
+	b := &rowBlocks{n: n, k: k, start: make([]int32, 1<<n+1)}
+	for _, set := range sets {
+		b.start[set+1]++
+	}
+	for set := 1; set < len(b.start); set++ {
+		b.start[set] += b.start[set-1]
+	}
+	b.below = make([]uint64, len(sets))
+	b.above = make([]uint64, len(sets))
+	b.cols = make([]byte, len(cols))
+	next := slices.Clone(b.start)
+	for i, set := range sets {
+		to := next[set]
+		next[set]++
+		b.below[to], b.above[to] = below[i], above[i]
+		copy(b.cols[int(to)*k:], cols[i*k:(i+1)*k])
 	}
 	return b
 }
@@ -80,8 +76,7 @@ func (b *rowBlocks) placements() int { return len(b.below) }
 
 // on gives the range of placements using exactly the columns set.
 func (b *rowBlocks) on(set uint32) (from, to int) {
-	r := b.bySet[set]
-	return int(r[0]), int(r[1])
+	return int(b.start[set]), int(b.start[set+1])
 }
 
 // halfBlocks are the blocks the join counter's halves of h rows are made

@@ -88,8 +88,9 @@ func TestRowBlocks(t *testing.T) {
 			t.Fatalf("queens:%d, %d rows: %d placements listed, a plain search finds %d", tc.n, tc.k, b.placements(), len(want))
 		}
 		seen := map[string]bool{}
-		for set, r := range b.bySet {
-			for p := int(r[0]); p < int(r[1]); p++ {
+		for set := range uint32(1) << tc.n {
+			from, to := b.on(set)
+			for p := from; p < to; p++ {
 				cols := b.cols[p*tc.k : (p+1)*tc.k]
 				var gotSet, below, above uint64
 				for y, c := range cols {
