@@ -102,7 +102,7 @@ func QueensJoinUnits(n int) []JoinUnit {
 	slices.SortStableFunc(keys, func(a, b JoinKey) int {
 		return cmp.Compare(min(a.D, reverseBits(a.D, n)), min(b.D, reverseBits(b.D, n)))
 	})
-	size := max(16, len(keys)/4000)
+	size := max(16, len(keys)/1000)
 	var units []JoinUnit
 	for len(keys) > 0 {
 		k := min(size, len(keys))
