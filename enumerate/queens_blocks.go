@@ -81,8 +81,8 @@ func (b *rowBlocks) on(set uint32) (from, to int) {
 
 // halfBlocks are the blocks the join counter's halves of h rows are made
 // of: a top half is an upper block of h/2 rows on a lower block of the
-// rest; a bottom half's far rows (the h/2 farthest from the boundary) are
-// a block of the upper one's size.
+// rest; a bottom half's far rows (those farthest from the boundary) are a
+// block of farRows(h) rows.
 type halfBlocks struct {
 	upper, lower, far *rowBlocks
 	// Each far placement as two parts, its first farSplit rows and the
@@ -94,18 +94,29 @@ type halfBlocks struct {
 
 func newHalfBlocks(n int) *halfBlocks {
 	h := n / 2
-	upper := newRowBlocks(n, h/2)
-	lower := upper
-	if h-h/2 != h/2 {
-		lower = newRowBlocks(n, h-h/2)
+	blocks := map[int]*rowBlocks{}
+	block := func(k int) *rowBlocks {
+		if blocks[k] == nil {
+			blocks[k] = newRowBlocks(n, k)
+		}
+		return blocks[k]
 	}
-	b := &halfBlocks{upper: upper, lower: lower, far: upper, farSplit: upper.k / 2}
-	b.farParts = make([]uint32, upper.placements())
+	far := block(farRows(h))
+	b := &halfBlocks{upper: block(h / 2), lower: block(h - h/2), far: far, farSplit: far.k / 2}
+	b.farParts = make([]uint32, far.placements())
 	for p := range b.farParts {
-		cols := upper.cols[p*upper.k : (p+1)*upper.k]
+		cols := far.cols[p*far.k : (p+1)*far.k]
 		b.farParts[p] = uint32(partCode(cols[:b.farSplit], n)) | uint32(partCode(cols[b.farSplit:], n))<<16
 	}
 	return b
+}
+
+// farRows is the number of far rows of a bottom half of h rows: h/2+1, as
+// measured fastest up to queens:18, but at most 5 (more would make a large
+// block, and its parts' numbers too large for 16 bits) and below h (the
+// bottom's first row is searched).
+func farRows(h int) int {
+	return min(h/2+1, 5, h-1)
 }
 
 // partCode numbers a part of a far placement (at most 3 rows) by its
