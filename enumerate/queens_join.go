@@ -165,15 +165,11 @@ type joiner struct {
 	farRange [][2]int32 // by far set: its placements in the far block
 	farA     partBits   // the bitsets of the far placements' first parts
 	farB     partBits   // ... and of their other parts
-	farSeen  []uint32   // with quads: by far placement, the generation its bitset is from
-	farSlot  []int32    // ... and where it is in farQuad
-	farGen   uint32
 	sol      []byte
 	err      error
 
 	// With at most 256 kept tops (see descendQuad).
 	quadL, quadR []quad // crossL and crossR, a quad per square
-	farQuad      []quad // the far placements' bitsets (see farSlot)
 	quadCols     uint32 // the bottom's columns
 	quadSplit    int    // the first far row
 	quadOffset   int    // the bottom's first row's distance from the boundary
@@ -917,16 +913,6 @@ func (j *joiner) descendQuad(cols uint32, offset int, l0, down0, r0 uint32, used
 	j.quadL = toQuads(j.quadL, j.crossL[:len(j.crossR)], j.words)
 	j.quadR = toQuads(j.quadR, j.crossR, j.words)
 	j.quadCols, j.quadOffset, j.quadSplit = cols, offset, j.h-j.blocks.far.k
-	if j.farSeen == nil {
-		j.farSeen = make([]uint32, j.blocks.far.placements())
-		j.farSlot = make([]int32, j.blocks.far.placements())
-	}
-	j.farGen++
-	if j.farGen == 0 { // wrapped around: no stamp may look current
-		clear(j.farSeen)
-		j.farGen = 1
-	}
-	j.farQuad = j.farQuad[:0]
 	var all [4]uint64 // every kept top
 	for i := range all {
 		if left := len(j.kept) - 64*i; left > 0 {
@@ -979,18 +965,15 @@ func (j *joiner) joinFarQuad(cur quad, l, r uint32, used int) int64 {
 	return joins
 }
 
-// farTopsQuad is farTops with quads.
+// farTopsQuad is farTops with quads, worked out at each use: a few quads
+// from the crossings are read faster than a stamp among all far
+// placements.
 func (j *joiner) farTopsQuad(p, k int) quad {
-	if j.farSeen[p] == j.farGen {
-		return j.farQuad[j.farSlot[p]]
-	}
 	far := j.blocks.far
 	var x quad
 	pad := j.pad()
 	for row, c := range far.cols[p*far.k : (p+1)*far.k] {
 		x = x.or(j.quadL[int(c)-k-row+pad]).or(j.quadR[int(c)+k+row])
 	}
-	j.farSeen[p], j.farSlot[p] = j.farGen, int32(len(j.farQuad))
-	j.farQuad = append(j.farQuad, x)
 	return x
 }
