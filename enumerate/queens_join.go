@@ -30,15 +30,17 @@ import (
 //     has not attacked yet: a queen at distance k from the boundary, column
 //     c, removes the tops whose diagonals cross the boundary at c+k and c-k
 //     (the only diagonals it shares with the top half). A bottom that leaves
-//     no top is abandoned at once. Its far rows (the h/2 farthest from the
-//     boundary) are not searched either: they are a block too, joined with
-//     each placement of the rows above them by a mask test, and a complete
-//     bottom adds the tops left (see bottoms). What a far placement
-//     attacks among the tops is worked out from its two halves (of h/4
-//     rows or so), each shared by many far placements.
+//     no top is abandoned at once. Its far rows (the h/2+1 farthest from
+//     the boundary, at most 5: farRows) are not searched either: they are
+//     a block too, joined with each placement of the rows above them by a
+//     mask test, and a complete bottom adds the tops left (see bottoms).
+//     What a far placement attacks among the tops is worked out from its
+//     two parts (its first rows and the rest), each shared by many far
+//     placements and worked out once for each first queen of the bottom.
 //   - With at most 256 tops left after the bottom's first queen (odd n up
 //     to 17 or so), the bitsets are quads: four words passed in registers,
-//     the search below that queen touching no bitset in memory.
+//     the search below that queen touching no bitset in memory (see
+//     descendQuad). Most of queens:17's work is done so.
 //
 // Nodes, for this counter, are the squares the bottom search places queens
 // on and the pairs of blocks it tests (tops, and far rows below the rows
