@@ -80,7 +80,8 @@ type JoinKey struct {
 // QueensJoinUnits lists the work units of the join counter for queens:n
 // (n >= 4): the joins that are the smallest of their images, a column set
 // next to its mirror image, cut into units of equal numbers of joins (16,
-// or more to keep to about 4,000 units; the last unit takes the rest).
+// or more to keep to about 1,000 units, or to one unit per 250 joins on the
+// largest boards; the last unit takes the rest).
 func QueensJoinUnits(n int) []JoinUnit {
 	h := n / 2
 	all := uint32(1)<<n - 1
@@ -104,7 +105,11 @@ func QueensJoinUnits(n int) []JoinUnit {
 	slices.SortStableFunc(keys, func(a, b JoinKey) int {
 		return cmp.Compare(min(a.D, reverseBits(a.D, n)), min(b.D, reverseBits(b.D, n)))
 	})
-	size := max(16, len(keys)/1000)
+	// About 1000 units: a unit's commit costs as much as counting a small
+	// one. More for the largest boards (one per 250 joins, about 3900 for
+	// queens:21), so that a unit takes a few seconds and an interrupted
+	// count stops and resumes without losing much.
+	size := max(16, len(keys)/max(1000, len(keys)/250))
 	var units []JoinUnit
 	for len(keys) > 0 {
 		k := min(size, len(keys))
