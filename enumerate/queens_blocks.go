@@ -1,7 +1,6 @@
 package enumerate
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -21,56 +20,53 @@ type rowBlocks struct {
 	below []uint64 // down-right | down-left<<32
 	above []uint64 // the same
 	cols  []byte
-	bySet map[uint32][2]int32 // column set -> placements [from, to)
+	start []int32 // by column set: its first placement; placements come by set
 }
 
 // newRowBlocks lists the k-row placements of queens:n.
 func newRowBlocks(n, k int) *rowBlocks {
 	all := uint32(1)<<n - 1
-	type placement struct {
-		set          uint32
-		below, above [2]uint32
-		cols         [32]byte
-	}
-	var list []placement
-	var p placement
-	var place func(y int, l, down, r uint32)
-	place = func(y int, l, down, r uint32) {
+	// The placements in search order, then sorted by column set (stably:
+	// a counting sort).
+	var sets []uint32
+	var below, above []uint64
+	var cols []byte
+	var placed [32]byte
+	var place func(y int, l, down, r uint32, aboveL, aboveR uint32)
+	place = func(y int, l, down, r uint32, aboveL, aboveR uint32) {
 		if y == k {
-			p.set = down
-			p.below = [2]uint32{l, r}
-			list = append(list, p)
+			sets = append(sets, down)
+			below = append(below, uint64(l)|uint64(r)<<32)
+			above = append(above, uint64(aboveL)|uint64(aboveR)<<32)
+			cols = append(cols, placed[:k]...)
 			return
 		}
 		for free := all &^ (l | down | r); free != 0; free &= free - 1 {
 			c := bits.TrailingZeros32(free)
 			bit := uint32(1) << c
-			p.cols[y] = byte(c)
-			saved := p.above
+			placed[y] = byte(c)
 			// A queen on the block's first row attacks (y, c) if it sits
 			// y columns to the left (down-right) or to the right (down-left).
-			p.above[0] |= bit >> y
-			p.above[1] |= bit << y & all
-			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1)
-			p.above = saved
+			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&all)
 		}
 	}
-	place(0, 0, 0, 0)
-	slices.SortStableFunc(list, func(a, b placement) int { return cmp.Compare(a.set, b.set) })
-	b := &rowBlocks{n: n, k: k, bySet: map[uint32][2]int32{}}
-	b.below = make([]uint64, len(list))
-	b.above = make([]uint64, len(list))
-	b.cols = make([]byte, len(list)*k)
-	for i, p := range list {
-		b.below[i] = uint64(p.below[0]) | uint64(p.below[1])<<32
-		b.above[i] = uint64(p.above[0]) | uint64(p.above[1])<<32
-		copy(b.cols[i*k:], p.cols[:k])
-		r := b.bySet[p.set]
-		if r[1] == 0 {
-			r[0] = int32(i)
-		}
-		r[1] = int32(i + 1)
-		b.bySet[p.set] = r
+	place(0, 0, 0, 0, 0, 0)
+	b := &rowBlocks{n: n, k: k, start: make([]int32, 1<<n+1)}
+	for _, set := range sets {
+		b.start[set+1]++
+	}
+	for set := 1; set < len(b.start); set++ {
+		b.start[set] += b.start[set-1]
+	}
+	b.below = make([]uint64, len(sets))
+	b.above = make([]uint64, len(sets))
+	b.cols = make([]byte, len(cols))
+	next := slices.Clone(b.start)
+	for i, set := range sets {
+		to := next[set]
+		next[set]++
+		b.below[to], b.above[to] = below[i], above[i]
+		copy(b.cols[int(to)*k:], cols[i*k:(i+1)*k])
 	}
 	return b
 }
@@ -80,24 +76,55 @@ func (b *rowBlocks) placements() int { return len(b.below) }
 
 // on gives the range of placements using exactly the columns set.
 func (b *rowBlocks) on(set uint32) (from, to int) {
-	r := b.bySet[set]
-	return int(r[0]), int(r[1])
+	return int(b.start[set]), int(b.start[set+1])
 }
 
 // halfBlocks are the blocks the join counter's halves of h rows are made
 // of: a top half is an upper block of h/2 rows on a lower block of the
-// rest; a bottom half's far rows (the h/2 farthest from the boundary) are
-// a block of the upper one's size.
+// rest; a bottom half's far rows (those farthest from the boundary) are a
+// block of farRows(h) rows.
 type halfBlocks struct {
 	upper, lower, far *rowBlocks
+	// Each far placement as two parts, its first farSplit rows and the
+	// rest, each numbered by its columns (see partCode): the first part's
+	// number in the low 16 bits, the rest's in the high 16.
+	farSplit int
+	farParts []uint32
 }
 
 func newHalfBlocks(n int) *halfBlocks {
 	h := n / 2
-	upper := newRowBlocks(n, h/2)
-	lower := upper
-	if h-h/2 != h/2 {
-		lower = newRowBlocks(n, h-h/2)
+	blocks := map[int]*rowBlocks{}
+	block := func(k int) *rowBlocks {
+		if blocks[k] == nil {
+			blocks[k] = newRowBlocks(n, k)
+		}
+		return blocks[k]
 	}
-	return &halfBlocks{upper, lower, upper}
+	far := block(farRows(h))
+	b := &halfBlocks{upper: block(h / 2), lower: block(h - h/2), far: far, farSplit: far.k / 2}
+	b.farParts = make([]uint32, far.placements())
+	for p := range b.farParts {
+		cols := far.cols[p*far.k : (p+1)*far.k]
+		b.farParts[p] = uint32(partCode(cols[:b.farSplit], n)) | uint32(partCode(cols[b.farSplit:], n))<<16
+	}
+	return b
+}
+
+// farRows is the number of far rows of a bottom half of h rows: h/2+1, as
+// measured fastest up to queens:18, but at most 5 (more would make a large
+// block, and its parts' numbers too large for 16 bits) and below h (the
+// bottom's first row is searched).
+func farRows(h int) int {
+	return min(h/2+1, 5, h-1)
+}
+
+// partCode numbers a part of a far placement (at most 3 rows) by its
+// columns: the sum of column * n^row.
+func partCode(cols []byte, n int) int {
+	code := 0
+	for i := len(cols) - 1; i >= 0; i-- {
+		code = code*n + int(cols[i])
+	}
+	return code
 }

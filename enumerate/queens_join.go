@@ -30,10 +30,17 @@ import (
 //     has not attacked yet: a queen at distance k from the boundary, column
 //     c, removes the tops whose diagonals cross the boundary at c+k and c-k
 //     (the only diagonals it shares with the top half). A bottom that leaves
-//     no top is abandoned at once. Its far rows (the h/2 farthest from the
-//     boundary) are not searched either: they are a block too, joined with
-//     each placement of the rows above them by a mask test, and a complete
-//     bottom adds the tops left (see bottoms).
+//     no top is abandoned at once. Its far rows (the h/2+1 farthest from
+//     the boundary, at most 5: farRows) are not searched either: they are
+//     a block too, joined with each placement of the rows above them by a
+//     mask test, and a complete bottom adds the tops left (see bottoms).
+//     What a far placement attacks among the tops is worked out from its
+//     two parts (its first rows and the rest), each shared by many far
+//     placements and worked out once for each first queen of the bottom.
+//   - With at most 256 tops left after the bottom's first queen (odd n up
+//     to 17 or so), the bitsets are quads: four words passed in registers,
+//     the search below that queen touching no bitset in memory (see
+//     descendQuad). Most of queens:17's work is done so.
 //
 // Nodes, for this counter, are the squares the bottom search places queens
 // on and the pairs of blocks it tests (tops, and far rows below the rows
@@ -73,7 +80,8 @@ type JoinKey struct {
 // QueensJoinUnits lists the work units of the join counter for queens:n
 // (n >= 4): the joins that are the smallest of their images, a column set
 // next to its mirror image, cut into units of equal numbers of joins (16,
-// or more to keep to about 4,000 units; the last unit takes the rest).
+// or more to keep to about 1,000 units, or to one unit per 250 joins on the
+// largest boards; the last unit takes the rest).
 func QueensJoinUnits(n int) []JoinUnit {
 	h := n / 2
 	all := uint32(1)<<n - 1
@@ -97,7 +105,11 @@ func QueensJoinUnits(n int) []JoinUnit {
 	slices.SortStableFunc(keys, func(a, b JoinKey) int {
 		return cmp.Compare(min(a.D, reverseBits(a.D, n)), min(b.D, reverseBits(b.D, n)))
 	})
-	size := max(16, len(keys)/4000)
+	// About 1000 units: a unit's commit costs as much as counting a small
+	// one. More for the largest boards (one per 250 joins, about 3900 for
+	// queens:21), so that a unit takes a few seconds and an interrupted
+	// count stops and resumes without losing much.
+	size := max(16, len(keys)/max(1000, len(keys)/250))
 	var units []JoinUnit
 	for len(keys) > 0 {
 		k := min(size, len(keys))
@@ -158,12 +170,16 @@ type joiner struct {
 	farRank  [32]byte   // a column's bit in far sets
 	farAll   int        // the far set of all columns
 	farRange [][2]int32 // by far set: its placements in the far block
-	farSeen  []uint32   // by far placement: the generation its bitset is from
-	farSlot  []int32    // ... and where it is in farX
-	farGen   uint32
-	farX     []uint64
+	farA     partBits   // the bitsets of the far placements' first parts
+	farB     partBits   // ... and of their other parts
 	sol      []byte
 	err      error
+
+	// With at most 256 kept tops (see descendQuad).
+	quadL, quadR []quad // crossL and crossR, a quad per square
+	quadCols     uint32 // the bottom's columns
+	quadSplit    int    // the first far row
+	quadOffset   int    // the bottom's first row's distance from the boundary
 }
 
 func newJoiner(n int, emit func([]byte) error, blocks *halfBlocks) *joiner {
@@ -262,16 +278,30 @@ func (j *joiner) tops(d uint32) {
 		j.topL, j.topR, j.topCols = j.allL, j.allR, j.allCols
 		return
 	}
-	j.topL, j.topR, j.topCols = j.topL[:0], j.topR[:0], j.topCols[:0]
 	mbit := j.middleBit()
-	for i, l := range j.allL {
-		if (l|j.allR[i])&mbit == 0 {
-			j.topL, j.topR = append(j.topL, l), append(j.topR, j.allR[i])
-			if j.emit != nil {
+	if j.emit != nil {
+		j.topL, j.topR, j.topCols = j.topL[:0], j.topR[:0], j.topCols[:0]
+		for i, l := range j.allL {
+			if (l|j.allR[i])&mbit == 0 {
+				j.topL, j.topR = append(j.topL, l), append(j.topR, j.allR[i])
 				j.topCols = append(j.topCols, j.allCols[i*j.h:(i+1)*j.h]...)
 			}
 		}
+		return
 	}
+	// Keep the tops the middle queen does not attack, without a branch to
+	// mispredict: write each, advance past those kept.
+	tl := slices.Grow(j.topL[:0], len(j.allL))[:len(j.allL)]
+	tr := slices.Grow(j.topR[:0], len(j.allL))[:len(j.allL)]
+	allR := j.allR[:len(j.allL)]
+	m := 0
+	for i, l := range j.allL {
+		r := allR[i]
+		tl[m], tr[m] = l, r
+		x := (l | r) & mbit
+		m += int((x|-x)>>31) ^ 1
+	}
+	j.topL, j.topR = tl[:m], tr[:m]
 }
 
 // mirrorTops turns the cached tops into those of the mirrored columns:
@@ -444,6 +474,10 @@ func (j *joiner) bottoms(cols uint32) {
 		}
 		j.kept = kept[:m]
 		j.buildCrossings()
+		if j.emit == nil && j.words <= 4 {
+			joins += j.descendQuad(cols, offset, l, down, r, 1<<j.farRank[c])
+			continue
+		}
 		joins += j.descend(cols, offset, l, down, r, 1<<j.farRank[c])
 	}
 	j.solutions += j.weight * joins
@@ -550,16 +584,17 @@ func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, split, offset
 		if a&above != 0 {
 			continue
 		}
-		x := j.farTops(int(rng[0])+p, split+offset)
+		xa, xb := j.farTops(int(rng[0])+p, split+offset)
+		xa, xb = xa[:len(cur)], xb[:len(cur)]
 		if j.emit == nil {
 			for i, v := range cur {
-				joins += int64(bits.OnesCount64(v &^ x[i]))
+				joins += int64(bits.OnesCount64(v &^ (xa[i] | xb[i])))
 			}
 			continue
 		}
 		copy(j.bottom[split:j.h], far.cols[(int(rng[0])+p)*far.k:])
 		for i, v := range cur {
-			scratch[i] = v &^ x[i]
+			scratch[i] = v &^ (xa[i] | xb[i])
 			joins += int64(bits.OnesCount64(scratch[i]))
 		}
 		j.emitJoins(scratch)
@@ -567,36 +602,63 @@ func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, split, offset
 	return joins
 }
 
-// newFarGeneration forgets the far placements' bitsets: the kept tops
-// changed.
+// newFarGeneration forgets the far parts' bitsets: the kept tops changed.
 func (j *joiner) newFarGeneration() {
-	if j.farSeen == nil {
-		j.farSeen = make([]uint32, j.blocks.far.placements())
-		j.farSlot = make([]int32, j.blocks.far.placements())
-	}
-	j.farGen++
-	if j.farGen == 0 { // wrapped around: no stamp may look current
-		clear(j.farSeen)
-		j.farGen = 1
-	}
-	j.farX = j.farX[:0]
+	j.farA.reset(j.n, j.blocks.farSplit)
+	j.farB.reset(j.n, j.blocks.far.k-j.blocks.farSplit)
 }
 
-// farTops gives the bitset of the kept tops that far placement p attacks,
-// its first row at distance k from the boundary.
-func (j *joiner) farTops(p, k int) []uint64 {
-	w := j.words
-	if j.farSeen[p] == j.farGen {
-		s := int(j.farSlot[p])
-		return j.farX[s : s+w]
-	}
+// farTops gives the bitsets of the kept tops that the two parts of far
+// placement p attack (its first row at distance k from the boundary): a
+// part is shared by many far placements, so its bitset is worked out once
+// a generation.
+func (j *joiner) farTops(p, k int) (first, rest []uint64) {
 	far := j.blocks.far
-	s := len(j.farX)
-	j.farSeen[p], j.farSlot[p] = j.farGen, int32(s)
-	j.farX = slices.Grow(j.farX, w)[:s+w]
-	x := j.farX[s : s+w]
+	parts, a := j.blocks.farParts[p], j.blocks.farSplit
+	cols := far.cols[p*far.k : (p+1)*far.k]
+	return j.farA.get(j, int(parts&0xffff), cols[:a], k), j.farB.get(j, int(parts>>16), cols[a:], k+a)
+}
+
+// partBits holds the bitsets of the kept tops that far parts attack, for
+// the current generation, by the part's number.
+type partBits struct {
+	seen []uint32 // by part: the generation its bitset is from
+	slot []int32  // ... and where it is in x
+	x    []uint64
+	gen  uint32
+}
+
+// reset forgets the bitsets: a new generation of kept tops.
+func (pb *partBits) reset(n, rows int) {
+	if pb.seen == nil {
+		parts := 1
+		for range rows {
+			parts *= n
+		}
+		pb.seen, pb.slot = make([]uint32, parts), make([]int32, parts)
+	}
+	pb.gen++
+	if pb.gen == 0 { // wrapped around: no stamp may look current
+		clear(pb.seen)
+		pb.gen = 1
+	}
+	pb.x = pb.x[:0]
+}
+
+// get gives the bitset of the kept tops that a part attacks, its queens in
+// columns cols from distance k on.
+func (pb *partBits) get(j *joiner, part int, cols []byte, k int) []uint64 {
+	w := j.words
+	if pb.seen[part] == pb.gen {
+		s := int(pb.slot[part])
+		return pb.x[s : s+w]
+	}
+	s := len(pb.x)
+	pb.seen[part], pb.slot[part] = pb.gen, int32(s)
+	pb.x = slices.Grow(pb.x, w)[:s+w]
+	x := pb.x[s : s+w]
 	clear(x)
-	for row, c := range far.cols[p*far.k : (p+1)*far.k] {
+	for row, c := range cols {
 		a, b := j.meets(int(c), k+row)
 		for i := range x {
 			x[i] |= a[i] | b[i]
@@ -827,4 +889,98 @@ func transpose64(a *[64]uint64) {
 		}
 		mask ^= mask << (width >> 1)
 	}
+}
+
+// A quad is a bitset of at most 256 tops held in four words: small enough
+// to be passed in registers, so that the search below keeps no bitsets in
+// memory.
+type quad struct{ a, b, c, d uint64 }
+
+func (q quad) andNot(x quad) quad { return quad{q.a &^ x.a, q.b &^ x.b, q.c &^ x.c, q.d &^ x.d} }
+func (q quad) or(x quad) quad     { return quad{q.a | x.a, q.b | x.b, q.c | x.c, q.d | x.d} }
+func (q quad) empty() bool        { return q.a|q.b|q.c|q.d == 0 }
+func (q quad) count() int64 {
+	return int64(bits.OnesCount64(q.a) + bits.OnesCount64(q.b) + bits.OnesCount64(q.c) + bits.OnesCount64(q.d))
+}
+
+// toQuads copies w-word bitsets (w <= 4) into quads.
+func toQuads(dst []quad, src []uint64, w int) []quad {
+	dst = dst[:0]
+	for i := 0; i+w <= len(src); i += w {
+		var q [4]uint64
+		copy(q[:], src[i:i+w])
+		dst = append(dst, quad{q[0], q[1], q[2], q[3]})
+	}
+	return dst
+}
+
+// descendQuad is descend for at most 256 kept tops, with the bitsets held
+// in quads.
+func (j *joiner) descendQuad(cols uint32, offset int, l0, down0, r0 uint32, used0 int) int64 {
+	j.quadL = toQuads(j.quadL, j.crossL[:len(j.crossR)], j.words)
+	j.quadR = toQuads(j.quadR, j.crossR, j.words)
+	j.quadCols, j.quadOffset, j.quadSplit = cols, offset, j.h-j.blocks.far.k
+	var all [4]uint64 // every kept top
+	for i := range all {
+		if left := len(j.kept) - 64*i; left > 0 {
+			all[i] = 1<<min(left, 64) - 1
+		}
+	}
+	return j.searchQuad(1, l0, down0, r0, used0, quad{all[0], all[1], all[2], all[3]})
+}
+
+// searchQuad places the bottom's row y, the kept tops not attacked yet in
+// cur.
+func (j *joiner) searchQuad(y int, l, down, r uint32, used int, cur quad) int64 {
+	if y == j.quadSplit {
+		return j.joinFarQuad(cur, l, r, used)
+	}
+	cols, all, h, pad := j.quadCols, j.all, j.h, j.pad()
+	k := y + j.quadOffset
+	var joins int64
+	for free := cols &^ (l | down | r); free != 0; free &= free - 1 {
+		j.nodes++
+		c := bits.TrailingZeros32(free)
+		bit := uint32(1) << c
+		nl, nd, nr := (l|bit)<<1&all, down|bit, (r|bit)>>1
+		s := uint(h - 2 - y)
+		if cols&^(nl<<s|nd|nr>>s) == 0 {
+			continue
+		}
+		next := cur.andNot(j.quadL[c-k+pad].or(j.quadR[c+k]))
+		if !next.empty() {
+			joins += j.searchQuad(y+1, nl, nd, nr, used|1<<j.farRank[c], next)
+		}
+	}
+	return joins
+}
+
+// joinFarQuad is joinFar with quads.
+func (j *joiner) joinFarQuad(cur quad, l, r uint32, used int) int64 {
+	far := j.blocks.far
+	rng := j.farRange[j.farAll^used]
+	above := uint64(l) | uint64(r)<<32
+	k := j.quadSplit + j.quadOffset
+	var joins int64
+	for p, a := range far.above[rng[0]:rng[1]] {
+		j.nodes++
+		if a&above != 0 {
+			continue
+		}
+		joins += cur.andNot(j.farTopsQuad(int(rng[0])+p, k)).count()
+	}
+	return joins
+}
+
+// farTopsQuad is farTops with quads, worked out at each use: a few quads
+// from the crossings are read faster than a stamp among all far
+// placements.
+func (j *joiner) farTopsQuad(p, k int) quad {
+	far := j.blocks.far
+	var x quad
+	pad := j.pad()
+	for row, c := range far.cols[p*far.k : (p+1)*far.k] {
+		x = x.or(j.quadL[int(c)-k-row+pad]).or(j.quadR[int(c)+k+row])
+	}
+	return x
 }

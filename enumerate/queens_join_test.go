@@ -1,6 +1,7 @@
 package enumerate
 
 import (
+	"context"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -88,8 +89,9 @@ func TestRowBlocks(t *testing.T) {
 			t.Fatalf("queens:%d, %d rows: %d placements listed, a plain search finds %d", tc.n, tc.k, b.placements(), len(want))
 		}
 		seen := map[string]bool{}
-		for set, r := range b.bySet {
-			for p := int(r[0]); p < int(r[1]); p++ {
+		for set := range uint32(1) << tc.n {
+			from, to := b.on(set)
+			for p := from; p < to; p++ {
 				cols := b.cols[p*tc.k : (p+1)*tc.k]
 				var gotSet, below, above uint64
 				for y, c := range cols {
@@ -136,6 +138,79 @@ func TestJoinUnitsIndependent(t *testing.T) {
 				t.Fatalf("queens:%d unit %d: %d solutions, %d nodes after other units; %d, %d alone",
 					n, i, solutions, nodes, wantSolutions, wantNodes)
 			}
+		}
+	}
+}
+
+// TestJoinQuadsMatchBitsets checks the two ways the bottom search holds its
+// sets of tops: a counting joiner uses quads where the tops fit in 256 bits,
+// an emitting one always uses bitsets in memory. Unit by unit, both find
+// the same solutions and visit the same nodes.
+func TestJoinQuadsMatchBitsets(t *testing.T) {
+	for n := 4; n <= 14; n++ {
+		blocks := newHalfBlocks(n)
+		counting := newJoiner(n, nil, blocks)
+		emitting := newJoiner(n, func([]byte) error { return nil }, blocks)
+		for i, u := range QueensJoinUnits(n) {
+			s1, n1 := counting.countUnit(u)
+			s2, n2 := emitting.countUnit(u)
+			if s1 != s2 || n1 != n2 {
+				t.Fatalf("queens:%d unit %d: %d solutions, %d nodes counted; %d, %d emitted", n, i, s1, n1, s2, n2)
+			}
+		}
+	}
+}
+
+// joinBruteForce counts the solutions of queens:n whose top half (rows
+// 0..n/2-1) uses exactly the columns d and, for odd n, whose middle row
+// holds its queen in column m: a plain search, as a reference for a join.
+func joinBruteForce(n, m int, d uint32) int64 {
+	h, all := n/2, uint32(1)<<n-1
+	var count int64
+	var place func(row int, l, down, r uint32)
+	place = func(row int, l, down, r uint32) {
+		if row == n {
+			count++
+			return
+		}
+		allowed := all &^ d // the bottom half's columns
+		switch {
+		case row < h:
+			allowed = d
+		case n%2 == 1 && row == h:
+			allowed = 1 << m
+		}
+		for free := allowed &^ (l | down | r); free != 0; free &= free - 1 {
+			bit := free & -free
+			place(row+1, (l|bit)<<1&all, down|bit, (r|bit)>>1)
+		}
+	}
+	place(0, 0, 0, 0)
+	return count
+}
+
+// TestJoinUnitsMatchBruteForce checks each unit's count against plain
+// searches of its joins, each weighted by the number of joins it stands
+// for, and the totals against the published counts up to N=16.
+func TestJoinUnitsMatchBruteForce(t *testing.T) {
+	for n := 4; n <= 11; n++ {
+		blocks := newHalfBlocks(n)
+		j := newJoiner(n, nil, blocks)
+		for i, u := range QueensJoinUnits(n) {
+			var want int64
+			for _, k := range u.Keys {
+				syms, _ := j.images(k.M, k.D)
+				want += int64(len(syms)) * joinBruteForce(n, k.M, k.D)
+			}
+			if got, _ := j.countUnit(u); got != want {
+				t.Fatalf("queens:%d unit %d: %d solutions, plain searches of its joins find %d", n, i, got, want)
+			}
+		}
+	}
+	for n := 4; n <= 16; n++ {
+		c, err := CountQueensJoin(context.Background(), n, 0)
+		if err != nil || c.Solutions() != queensTotal[n] || c.Classes() != queensClasses[n] {
+			t.Errorf("queens:%d: %d solutions, %d classes, %v; published %d, %d", n, c.Solutions(), c.Classes(), err, queensTotal[n], queensClasses[n])
 		}
 	}
 }

@@ -7,6 +7,8 @@
 #      second end to end, bytes per solution;
 #   3. queries on queens:17: a count with the first row fixed, and a count
 #      with one other cell fixed (a scan).
+# The count-only counter against the textbook and Kluev's quarter-board
+# counter, whole processes on 1 and 2 workers: .ci/bench/counter.sh.
 # Usage: .ci/bench/queens.sh            RUNS=3 (medians of 3 runs each)
 #        RUNS=1 SIZES="16" .ci/bench/queens.sh
 #        PARTS="store query" .ci/bench/queens.sh    (skip the counters)
