@@ -112,6 +112,9 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 	if err == nil {
 		_, err = c.db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID))
 	}
+	if err == nil {
+		err = c.addReadableColumns(ctx)
+	}
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("cannot prepare catalog %s: %w", path, err)
@@ -429,7 +432,12 @@ func (c *Catalog) Puzzles(ctx context.Context) ([]Record, error) {
 
 // Puzzle returns one puzzle's record; ok is false if it is not in the catalog.
 func (c *Catalog) Puzzle(ctx context.Context, name string) (rec Record, ok bool, err error) {
-	err = c.db.GetContext(ctx, &rec, `SELECT * FROM puzzles WHERE name = ?`, name)
+	return c.puzzleIn(ctx, c.db, name)
+}
+
+// puzzleIn is Puzzle, read through q (a transaction).
+func (c *Catalog) puzzleIn(ctx context.Context, q sqlx.QueryerContext, name string) (rec Record, ok bool, err error) {
+	err = sqlx.GetContext(ctx, q, &rec, `SELECT * FROM puzzles WHERE name = ?`, name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, false, nil
 	}

@@ -52,7 +52,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	// Every name in main is qualified: an unqualified one that main lacks
 	// would be looked up in the attached shards.
 	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
-	ddl := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";" + migrations.PuzzleTables(stBlocks, stCls)
+	ddl := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";" + migrations.PuzzleTables(stBlocks, stCls, readable(puzzle))
 	if _, err := tx.ExecContext(ctx, ddl); err != nil {
 		return err
 	}

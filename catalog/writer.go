@@ -224,7 +224,7 @@ func (w *Writer) start() error {
 	if w.plan.ClassesOnly {
 		ddl += migrations.ClassOnlyTables(w.classTable, w.propsTable)
 	} else {
-		ddl += migrations.PuzzleTables(w.blocks.Table, w.classTable)
+		ddl += migrations.PuzzleTables(w.blocks.Table, w.classTable, readable(w.name))
 	}
 	if _, err := tx.ExecContext(w.ctx, ddl); err != nil {
 		return fmt.Errorf("cannot create tables for %s: %w", w.name, err)
@@ -578,7 +578,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits in
 		}
 	}
 	if stagedBlocks {
-		stmts += migrations.SolutionsView("main."+sol, blocks, cls, cellBytes, digits)
+		stmts += migrations.SolutionsView("main."+sol, blocks, cls, cellBytes, digits, readable(puzzle))
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle)
 	return err

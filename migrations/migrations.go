@@ -44,17 +44,40 @@ var puzzleTablesText string
 
 var puzzleTables = template.Must(template.New("puzzle").Parse(puzzleTablesText))
 
+// Readable holds the SQL expressions that show a puzzle's rows as people
+// read them: Form the canonical form of a class row, Props its property
+// names, Solution a solution of the view (given the SQL of each of its
+// cells).
+type Readable struct {
+	Form, Props string
+	Solution    func(cell func(i int) string) string
+}
+
 // PuzzleTables returns the DDL that creates one puzzle's class table and
 // solution blocks table under the given names.
-func PuzzleTables(blocks, classes string) string {
-	return execute("tables", tableNames{Blocks: blocks, Classes: classes})
+func PuzzleTables(blocks, classes string, r Readable) string {
+	return execute("tables", tableNames{Blocks: blocks, Classes: classes, FormText: r.Form, PropsText: r.Props})
+}
+
+// ReadableClassColumns returns the DDL that adds the readable columns to
+// a class table made before them.
+func ReadableClassColumns(classes string, r Readable) string {
+	cols := execute("readable classes", tableNames{FormText: r.Form, PropsText: r.Props})
+	var ddl strings.Builder
+	for _, col := range strings.Split(cols, ",\n") {
+		ddl.WriteString("ALTER TABLE " + classes + " ADD COLUMN " + strings.TrimSpace(col) + ";\n")
+	}
+	return ddl.String()
 }
 
 // SolutionsView returns the DDL of the view that shows a puzzle's solution
 // blocks one row per solution: cellBytes is the length of a solution's
 // cells, digits the width of its class_syms entries.
-func SolutionsView(view, blocks, classes string, cellBytes, digits int) string {
-	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits})
+func SolutionsView(view, blocks, classes string, cellBytes, digits int, r Readable) string {
+	text := r.Solution(func(i int) string {
+		return "substr(b.cells, k.slot * " + strconv.Itoa(cellBytes) + " + " + strconv.Itoa(i+1) + ", 1)"
+	})
+	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits, SolutionText: text})
 }
 
 // ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
@@ -66,6 +89,7 @@ func ClassOnlyTables(classes, props string) string {
 type tableNames struct {
 	Solutions, Blocks, Classes, Props string
 	CellBytes, Digits                 int
+	FormText, PropsText, SolutionText string
 }
 
 func execute(part string, names tableNames) string {

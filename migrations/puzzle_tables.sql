@@ -16,7 +16,8 @@ CREATE TABLE {{.Classes}} (
     id        INTEGER PRIMARY KEY,  -- class ID: rank of the canonical form
     canonical BLOB NOT NULL,        -- smallest of the 8 images (Frénicle form for magic squares)
     orbit     INTEGER NOT NULL,     -- members: 1, 2, 4 or 8
-    props     INTEGER NOT NULL      -- class properties, a bit set (see canon.Property)
+    props     INTEGER NOT NULL,     -- class properties, a bit set (see canon.Property and the properties table)
+    {{template "readable classes" .}}
 );
 -- A block holds solutions first_id, first_id+1, ...: up to a page's worth
 -- (catalog.SolutionsPerBlock), starting at IDs 1 more than a multiple of
@@ -37,9 +38,18 @@ SELECT b.first_id + k.slot AS id,                                   -- solution 
        CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) >> 3 AS class_id, -- the class's id in {{.Classes}}
        CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 AS symmetry,  -- 0..7: carries the canonical form onto this solution
        CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) AS class_sym,     -- class_id * 8 + symmetry
-       b.first_id AS block, k.slot AS slot                           -- where it is stored: ORDER BY block, slot is ID order without a sort
+       b.first_id AS block, k.slot AS slot,                          -- where it is stored: ORDER BY block, slot is ID order without a sort
+       {{.SolutionText}} AS solution, -- as people read it: queens the 1-based column of each row's queen, magic squares the values row by row
+       CASE CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 WHEN 0 THEN 'identity' WHEN 1 THEN 'mirror-lr' WHEN 2 THEN 'mirror-ud'
+           WHEN 3 THEN 'rot180' WHEN 4 THEN 'transpose' WHEN 5 THEN 'rot90' WHEN 6 THEN 'rot270' ELSE 'anti-transpose' END AS symmetry_name -- as in the symmetries table
 FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes}};
 {{end}}
+
+-- Columns of a class table computed from the row, for SQL users: form is
+-- the canonical form as people read it, properties the property names,
+-- comma-separated. They are virtual: stored nowhere, computed when read.
+{{define "readable classes"}}form TEXT GENERATED ALWAYS AS ({{.FormText}}) VIRTUAL,
+    properties TEXT GENERATED ALWAYS AS ({{.PropsText}}) VIRTUAL{{end}}
 
 -- A puzzle stored as its classes only (order-5 magic squares): no solution
 -- rows, and every class has 8 members. A canonical form is packed 5 bits a

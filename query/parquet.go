@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -40,9 +41,69 @@ type parquetClass struct {
 	Cells    []int32  `parquet:"cells,list"`
 }
 
+// Dataset says what a Parquet file holds, for its key/value metadata: a
+// file read alone says which puzzle, which rows and which catalog content
+// it came from.
+type Dataset struct {
+	Puzzle        canon.Puzzle
+	Filter        string // the filter that chose the rows, in words; empty for all
+	Version       string // solcat's version
+	Revision      string // and the revision it was built from, if known
+	SchemaVersion int64  // of the catalog
+	ContentHash   string // of the puzzle in the catalog
+}
+
+// columnNotes describe the columns of the two kinds of rows.
+var columnNotes = map[string]string{
+	"id":       "solution ID: the 1-based lexicographic rank of the solution (magic:5: 8(class-1)+1 to 8class, class by class)",
+	"class":    "class ID: the 1-based lexicographic rank of the class's canonical form (Frénicle's standard form for magic squares)",
+	"orbit":    "members of the class: 1, 2, 4 or 8",
+	"symmetry": "the symmetry that carries the class's canonical form onto this solution: identity, rot90, rot180, rot270, mirror-lr, mirror-ud, transpose, anti-transpose",
+	"matching": "members of the class that matched the filter",
+	"props":    "the class's properties: pandiagonal, associative, most-perfect, self-complementary, dudeney-I..XII (magic:4); rot90-symmetric, rot180-only, asymmetric (queens)",
+	"cells":    "magic squares: the values row by row; queens: the 1-based column of the queen in each row",
+}
+
+// options are the writer options of a dataset's file: its metadata, a
+// schema named after what it holds, and a created_by of the form Parquet
+// readers expect ("solcat version V (build R)").
+func (d Dataset) options(rows string, model any, columns []string) []parquet.WriterOption {
+	notes := Object{}
+	for _, c := range columns {
+		notes = append(notes, Field{c, columnNotes[c]})
+	}
+	described, _ := json.Marshal(notes)
+	name := strings.NewReplacer(":", "_").Replace(d.Puzzle.String()) + "_" + rows
+	return []parquet.WriterOption{
+		parquet.NewSchema(name, parquet.SchemaOf(model)),
+		createdBy(d.Version, d.Revision),
+		parquet.KeyValueMetadata("solcat.puzzle", d.Puzzle.String()),
+		parquet.KeyValueMetadata("solcat.rows", rows),
+		parquet.KeyValueMetadata("solcat.filter", d.Filter),
+		parquet.KeyValueMetadata("solcat.version", d.Version),
+		parquet.KeyValueMetadata("solcat.catalog_schema", strconv.FormatInt(d.SchemaVersion, 10)),
+		parquet.KeyValueMetadata("solcat.content_hash", d.ContentHash),
+		parquet.KeyValueMetadata("solcat.columns", string(described)),
+	}
+}
+
+// createdBy is "solcat version V (build R)", as the Parquet format has it
+// (parquet-go's own formatting leaves out the space before the bracket).
+// A build from a clone has no module version: 0.0.0-devel, a version
+// readers can parse.
+func createdBy(version, revision string) parquet.WriterOption {
+	if version == "" || version == "(devel)" {
+		version = "0.0.0-devel"
+	}
+	if revision == "" {
+		revision = "unknown"
+	}
+	return parquet.CreatedBy("solcat", version+" ", revision)
+}
+
 // parquetWriter buffers rows and writes them in row groups of bounded size,
 // so memory stays constant whatever the export's length. The file's bytes
-// depend only on the rows: the writer's name and version are fixed.
+// depend only on the rows and the dataset.
 type parquetWriter[T, R any] struct {
 	w     *parquet.GenericWriter[R]
 	rows  []R
@@ -51,12 +112,11 @@ type parquetWriter[T, R any] struct {
 
 const parquetBatch = 4096
 
-func newParquetWriter[T, R any](out io.Writer, toRow func(T) R) *parquetWriter[T, R] {
-	w := parquet.NewGenericWriter[R](out,
+func newParquetWriter[T, R any](out io.Writer, toRow func(T) R, options []parquet.WriterOption) *parquetWriter[T, R] {
+	w := parquet.NewGenericWriter[R](out, append([]parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{}),
-		parquet.MaxRowsPerRowGroup(1<<20),
-		parquet.CreatedBy("solcat", "1", ""),
-	)
+		parquet.MaxRowsPerRowGroup(1 << 20),
+	}, options...)...)
 	return &parquetWriter[T, R]{w: w, toRow: toRow}
 }
 
@@ -93,17 +153,19 @@ func cellsInt32(p canon.Puzzle, cells []byte) []int32 {
 }
 
 // NewParquetSolutionWriter streams solutions as Parquet.
-func NewParquetSolutionWriter(out io.Writer, p canon.Puzzle) RowWriter[Solution] {
+func NewParquetSolutionWriter(out io.Writer, d Dataset) RowWriter[Solution] {
+	p := d.Puzzle
 	return newParquetWriter(out, func(s Solution) parquetSolution {
 		return parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), s.Props.Names(), cellsInt32(p, s.Cells)}
-	})
+	}, d.options("solutions", new(parquetSolution), []string{"id", "class", "orbit", "symmetry", "props", "cells"}))
 }
 
 // NewParquetClassWriter streams classes as Parquet.
-func NewParquetClassWriter(out io.Writer, p canon.Puzzle) RowWriter[Class] {
+func NewParquetClassWriter(out io.Writer, d Dataset) RowWriter[Class] {
+	p := d.Puzzle
 	return newParquetWriter(out, func(c Class) parquetClass {
 		return parquetClass{c.ID, int32(c.Orbit), c.Matching, c.Props.Names(), cellsInt32(p, c.Canonical)}
-	})
+	}, d.options("classes", new(parquetClass), []string{"class", "orbit", "matching", "props", "cells"}))
 }
 
 // A Partition names the column a partitioned export splits its files by.
@@ -152,7 +214,7 @@ func (pt Partition) Folder(s Solution) string {
 // ExportPartitioned writes the solutions of a planned list as a Hive-style
 // folder of Parquet files under dir: one dir/KEY=VALUE/part-0.parquet per
 // value of the partition column. tick sees the ID of every 4096th row.
-func (t *Target) ExportPartitioned(ctx context.Context, p *Plan, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+func (t *Target) ExportPartitioned(ctx context.Context, p *Plan, d Dataset, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
 	type part struct {
 		file *os.File
 		w    RowWriter[Solution]
@@ -169,7 +231,7 @@ func (t *Target) ExportPartitioned(ctx context.Context, p *Plan, pt Partition, d
 			if err != nil {
 				return err
 			}
-			pa = &part{file: file, w: NewParquetSolutionWriter(file, t.Puzzle)}
+			pa = &part{file: file, w: NewParquetSolutionWriter(file, d)}
 			open[folder] = pa
 		}
 		if rows++; rows%4096 == 0 {

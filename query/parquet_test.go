@@ -22,7 +22,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	}
 	write := func() []byte {
 		var buf bytes.Buffer
-		w := NewParquetSolutionWriter(&buf, p)
+		w := NewParquetSolutionWriter(&buf, Dataset{Puzzle: p, Version: "test"})
 		for _, s := range sols {
 			if err := w.Write(s); err != nil {
 				t.Fatal(err)
@@ -56,7 +56,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	cw := NewParquetClassWriter(&buf, p)
+	cw := NewParquetClassWriter(&buf, Dataset{Puzzle: p, Version: "test"})
 	cw.Write(Class{ID: 1, Canonical: []byte{0, 2, 4, 1, 3}, Orbit: 8, Matching: 8, Props: canon.Asymmetric})
 	cw.Close()
 	classes, err := parquet.Read[parquetClass](bytes.NewReader(buf.Bytes()), int64(buf.Len()))

@@ -151,6 +151,9 @@ func (t *Target) class(r catalog.ClassRow, matching int64) Class {
 // members returns the solution IDs of a class's members, in ID order: the
 // images of its canonical form, each found by binary search.
 func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
+	if err := t.countsOnly(); err != nil {
+		return nil, err
+	}
 	class, err := t.Class(ctx, classID)
 	if err != nil {
 		return nil, err
@@ -168,6 +171,9 @@ func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
 // prefixRange returns the IDs [lo, hi) of the solutions whose cells start
 // with prefix: IDs follow the lexicographic order of the cells.
 func (t *Target) prefixRange(ctx context.Context, prefix []byte) (lo, hi int64, err error) {
+	if err := t.countsOnly(); err != nil {
+		return 0, 0, err // nothing stored to search
+	}
 	if lo, err = t.lowerBound(ctx, prefix); err != nil {
 		return 0, 0, err
 	}

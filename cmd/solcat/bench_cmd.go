@@ -13,7 +13,7 @@ import (
 )
 
 type benchCmd struct {
-	Puzzle  string   `arg:"" help:"The puzzle, for example queens:12 or magic:4."`
+	Puzzle  string   `arg:"" predictor:"buildable" help:"The puzzle, for example queens:12 or magic:4."`
 	Methods []string `help:"Methods to run (default: all for the puzzle's kind)."`
 	Runs    int      `default:"3" help:"Runs of each method; the table shows the median time."`
 	formatFlags

@@ -37,7 +37,7 @@ Examples:
   solcat build magic:4 --force      # rebuild
   solcat build queens:18-20 --count-only
   solcat build magic:5 --count-only   # 2,202,441,792 squares, about 2 minutes
-  solcat build magic:5                # stores its 275,305,224 classes (see the README)
+  solcat build magic:5                # stores its 275,305,224 classes (docs/algorithms.md)
   solcat --db /tmp/cat.db build queens:1-8`
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 type classesCmd struct {
-	Puzzle string `arg:"" help:"The puzzle, for example queens:8."`
+	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
 	filterFlags
 	pageFlags
 	explainFlag

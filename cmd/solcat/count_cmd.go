@@ -7,7 +7,7 @@ import (
 )
 
 type countCmd struct {
-	Puzzle  string `arg:"" help:"The puzzle, for example magic:4."`
+	Puzzle  string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes bool   `help:"Count the classes with at least one matching member instead of solutions."`
 	filterFlags
 	explainFlag

@@ -14,10 +14,10 @@ import (
 )
 
 type exportCmd struct {
-	Puzzle    string `arg:"" help:"The puzzle, for example magic:4."`
+	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
 	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (.csv, .jsonl, .parquet) unless --format says."`
-	Partition string `name:"partition-by" placeholder:"COLUMN" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
+	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
 	filterFlags
 	explainFlag
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (.csv, .json, .jsonl, .parquet) decides."`
@@ -90,7 +90,7 @@ func (x *exportCmd) Run(e *env) error {
 	if x.Classes {
 		cw := query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes, !x.NoHeaders)
 		if format == query.Parquet {
-			cw = query.NewParquetClassWriter(w, t.Puzzle)
+			cw = query.NewParquetClassWriter(w, dataset(t, plan))
 		}
 		err = t.Classes(e.ctx, plan, func(c query.Class) error { tick(c.ID, t.Record.Classes); return cw.Write(c) })
 		if err == nil {
@@ -99,7 +99,7 @@ func (x *exportCmd) Run(e *env) error {
 	} else {
 		sw := query.NewSolutionWriter(w, format, t.Puzzle, !x.NoHeaders)
 		if format == query.Parquet {
-			sw = query.NewParquetSolutionWriter(w, t.Puzzle)
+			sw = query.NewParquetSolutionWriter(w, dataset(t, plan))
 		}
 		err = t.List(e.ctx, plan, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return sw.Write(s) })
 		if err == nil {
@@ -221,7 +221,7 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, forma
 	}
 	defer dir.Abort()
 	bar := newProgress(e.stderr, "export "+t.Puzzle.String())
-	rows, parts, err := t.ExportPartitioned(e.ctx, plan, pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
+	rows, parts, err := t.ExportPartitioned(e.ctx, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
 	bar.Finish()
 	if err != nil {
 		err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
@@ -248,4 +248,11 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// dataset describes an export for its Parquet metadata.
+func dataset(t *query.Target, plan *query.Plan) query.Dataset {
+	v := readVersion()
+	return query.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
+		SchemaVersion: v.Schema, ContentHash: t.Record.ContentHash}
 }

@@ -5,7 +5,7 @@ import (
 )
 
 type listCmd struct {
-	Puzzle string `arg:"" help:"The puzzle, for example queens:6."`
+	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:6."`
 	filterFlags
 	pageFlags
 	explainFlag

@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	catalogPath = filepath.Join(dir, "solcat.db")
-	code, _, stderr := solcat("build")
+	code, _, stderr := solcat("build", "--workers", "2") // info shows the worker count
 	if code != 0 {
 		fmt.Fprintln(os.Stderr, "default build failed:", stderr)
 		os.Exit(1)

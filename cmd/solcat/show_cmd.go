@@ -10,7 +10,7 @@ import (
 )
 
 type showCmd struct {
-	Puzzle   string `arg:"" help:"The puzzle, for example queens:8."`
+	Puzzle   string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
 	Class    *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
 	Solution int64  `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
 	ASCII    bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`

@@ -15,14 +15,18 @@ type sqlCmd struct {
 }
 
 func (s *sqlCmd) Help() string {
-	return `The catalog is opened read-only and statements that write are refused.
-Blob cells are shown as their stored byte values separated by spaces (queens:
-0-based columns); in JSON as arrays of numbers. See the README for the schema.
+	return `The catalog is opened read-only and statements that write are refused;
+rows stream as they come. Blob cells are shown as their stored byte values
+(queens: 0-based columns); the views' solution column and the classes'
+form and properties columns show them as people read them, and the tables
+symmetries and properties name the stored numbers and bits. The schema is
+in docs/schema.md.
 
 Examples:
   solcat sql "SELECT name, solutions, classes FROM puzzles"
-  solcat sql "SELECT orbit, count(*) FROM classes_queens_10 GROUP BY orbit" --format csv
-  solcat sql "SELECT id, cells FROM solutions_magic_4 WHERE class_id = 1" --format json`
+  solcat sql "SELECT solution, symmetry_name FROM solutions_queens_6"
+  solcat sql "SELECT form, properties FROM classes_magic_4 WHERE properties LIKE '%pandiagonal%'"
+  solcat sql "SELECT orbit, count(*) FROM classes_queens_10 GROUP BY orbit" --format csv`
 }
 
 func (s *sqlCmd) Run(e *env) error {

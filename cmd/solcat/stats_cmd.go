@@ -11,8 +11,8 @@ import (
 )
 
 type statsCmd struct {
-	Puzzle string `arg:"" help:"The puzzle, for example magic:4."`
-	By     string `required:"" placeholder:"WHAT" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
+	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
+	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
 	filterFlags
 	explainFlag

@@ -101,13 +101,15 @@ func (c *versionCmd) Run(e *env) error {
 	return p.WriteDocument(v.object())
 }
 
-// helpCmd is 'solcat help CMD'; run rewrites it as 'solcat CMD --help'
-// before parsing, so it never runs itself.
+// helpCmd is 'solcat help CMD': the help of CMD, as 'solcat CMD --help'.
 type helpCmd struct {
 	Command []string `arg:"" optional:"" help:"The command."`
 }
 
-func (h *helpCmd) Run() error { return nil }
+func (h *helpCmd) Run(app *kong.Kong) error {
+	_, err := app.Parse(append(h.Command, "--help")) // prints the help and exits
+	return err
+}
 
 // completionPredictors complete the values of the flags and arguments
 // that name puzzles, properties, formats and statistics.

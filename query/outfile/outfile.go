@@ -173,6 +173,9 @@ type Folder struct {
 
 // CreateFolder starts writing a new folder at path, which must not exist.
 func CreateFolder(path string, protected func(string) bool) (*Folder, error) {
+	if trimmed := strings.TrimRight(path, "/"); trimmed != "" {
+		path = trimmed // dir/ names the folder dir
+	}
 	if err := checkFolder(path); err != nil {
 		return nil, err
 	}

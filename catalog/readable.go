@@ -1,0 +1,97 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"solcat/canon"
+	"solcat/migrations"
+)
+
+// SQL users read a puzzle's rows through columns that show them as people
+// do: a solution's (or canonical form's) cells as the text output writes
+// them, the symmetry and the properties by name. The expressions depend on
+// the puzzle (how many cells, whether a cell is a value or a queen's
+// column); they are made here from the puzzle's name.
+
+// readable returns the readable columns' SQL for the named puzzle.
+func readable(puzzle string) migrations.Readable {
+	p, err := canon.ParsePuzzle(puzzle)
+	if err != nil {
+		p = canon.Puzzle{Kind: canon.Magic, N: 1} // not a puzzle name: tests' tables
+	}
+	cellsText := func(cell func(i int) string) string {
+		parts := make([]string, p.Len())
+		for i := range parts {
+			// A cell is a byte below 128: unicode() reads it as its value, but
+			// for the byte 0 (a queen in the first column), which it reads as
+			// the empty string.
+			v := "coalesce(unicode(" + cell(i) + "), 0)"
+			if p.Kind == canon.Queens {
+				v += " + 1"
+			}
+			parts[i] = "(" + v + ")"
+		}
+		return strings.Join(parts, " || ' ' || ")
+	}
+	r := migrations.Readable{
+		Form:     cellsText(func(i int) string { return "substr(canonical, " + strconv.Itoa(i+1) + ", 1)" }),
+		Solution: cellsText,
+	}
+	if p.Kind == canon.Queens {
+		// The symmetry type follows from the orbit (see canon.SymmetryType).
+		r.Props = "CASE orbit WHEN 1 THEN 'rot90-symmetric' WHEN 2 THEN 'rot90-symmetric' WHEN 4 THEN 'rot180-only' WHEN 8 THEN 'asymmetric' ELSE '' END"
+		return r
+	}
+	var names []string
+	for _, name := range canon.PropertyNames(canon.Magic) {
+		bit, _ := canon.ParseProperty(canon.Magic, name)
+		names = append(names, fmt.Sprintf("iif(props & %d, ',%s', '')", bit, name))
+	}
+	r.Props = "substr(" + strings.Join(names, " || ") + ", 2)"
+	return r
+}
+
+// addReadableColumns gives the puzzles stored before the readable columns
+// existed their columns and views, in the one transaction of a build's
+// start: class tables (finished or staging) get the virtual columns, and
+// each solutions view is made again.
+func (c *Catalog) addReadableColumns(ctx context.Context) error {
+	var tables []string
+	if err := c.db.SelectContext(ctx, &tables, `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'classes!_%' ESCAPE '!'
+		AND NOT EXISTS (SELECT 1 FROM pragma_table_info(name) WHERE name = 'form')
+		AND EXISTS (SELECT 1 FROM pragma_table_info(name) WHERE name = 'canonical')`); err != nil {
+		return err
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	tx, err := c.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, table := range tables {
+		puzzle := puzzleName(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix))
+		if _, err := tx.ExecContext(ctx, migrations.ReadableClassColumns(table, readable(puzzle))); err != nil {
+			return fmt.Errorf("cannot add the readable columns of %s: %w", table, err)
+		}
+		rec, ok, err := c.puzzleIn(ctx, tx, puzzle)
+		if err != nil || !ok || rec.Storage != StorageSolutions || strings.HasSuffix(table, stagingSuffix) {
+			continue
+		}
+		sol, cls := puzzleTables(puzzle)
+		blocks := blocksTable(puzzle)
+		if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
+			continue // stored before solution blocks: not read any more
+		}
+		p, _ := canon.ParsePuzzle(puzzle)
+		ddl := "DROP VIEW IF EXISTS " + sol + ";" + migrations.SolutionsView(sol, blocks, cls, p.Len(), classSymDigits(rec.Classes), readable(puzzle))
+		if _, err := tx.ExecContext(ctx, ddl); err != nil {
+			return fmt.Errorf("cannot make the view %s again: %w", sol, err)
+		}
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// varying are the fields whose values change from run to run (times, the
+// machine, the build): golden files hold "*" for them.
+var varying = []string{"build_seconds", "built_at", "workers", "search_nodes", "seconds", "ratio", "cores", "revision", "time", "modified", "go", "version", "started_at", "updated_at"}
+
+var (
+	jsonVarying = regexp.MustCompile(`"(` + strings.Join(varying, "|") + `)": ?("[^"]*"|[-0-9.e+]+|true|false)`)
+	textTime    = regexp.MustCompile(`\b[0-9]+(\.[0-9]+)? ?(ms|s)\b|\b[0-9]+\.[0-9]x\b|\b[0-9]+ cores\b|\b(go1[.0-9]+|revision [0-9a-f]+[^,]*|\(devel\)|\([^)]*revision\))`)
+	spaces      = regexp.MustCompile(` {2,}`)
+)
+
+// normalize replaces what varies in an output with "*": JSON fields by
+// name, CSV columns by their header, times in text (whose tables are then
+// compared with runs of spaces as one).
+func normalize(t *testing.T, format, out string) string {
+	switch format {
+	case "json", "jsonl":
+		return jsonVarying.ReplaceAllString(out, `"$1": "*"`)
+	case "csv":
+		records, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(records) == 0 {
+			return out
+		}
+		for i, name := range records[0] {
+			for _, v := range varying {
+				if name == v {
+					for _, r := range records[1:] {
+						r[i] = "*"
+					}
+				}
+			}
+		}
+		var b strings.Builder
+		w := csv.NewWriter(&b)
+		w.WriteAll(records)
+		return b.String()
+	}
+	return spaces.ReplaceAllString(textTime.ReplaceAllString(out, "*"), "  ")
+}
+
+// TestGoldenFormats runs every command in every format it accepts and
+// compares the output with its golden file under testdata/golden/formats.
+func TestGoldenFormats(t *testing.T) {
+	dir := t.TempDir()
+	for i := 1; i <= 2; i++ {
+		if code, _, errOut := solcatDB(filepath.Join(dir, fmt.Sprintf("s%d.db", i)), "build", "queens:8", "--count-only", "--shard", fmt.Sprintf("%d/2", i)); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	records := []string{"text", "json", "jsonl", "csv"}
+	cases := []struct {
+		name    string
+		args    []string
+		formats []string
+	}{
+		{"build", []string{"build", "queens:6", "magic:3"}, records},
+		{"count", []string{"count", "magic:4", "--cell", "1,1=1"}, records},
+		{"list", []string{"list", "queens:6"}, records},
+		{"list-magic", []string{"list", "magic:3", "--limit", "2"}, records},
+		{"classes", []string{"classes", "magic:4", "--prop", "pandiagonal", "--limit", "3"}, records},
+		{"show", []string{"show", "queens:6", "1"}, records},
+		{"show-solution", []string{"show", "magic:3", "--solution", "8"}, records},
+		{"export", []string{"export", "queens:6"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export-classes", []string{"export", "magic:3", "--classes"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"info", []string{"info"}, records},
+		{"sql", []string{"sql", "SELECT name, solutions, classes, 0.5 AS half, NULL AS empty, x'0102' AS blob FROM puzzles WHERE name IN ('queens:6', 'magic:3')"}, records},
+		{"stats", []string{"stats", "queens:8", "--by", "row:1"}, records},
+		{"stats-group", []string{"stats", "magic:4", "--by", "group"}, records},
+		{"verify", []string{"verify", "queens:6", "magic:3"}, records},
+		{"bench", []string{"bench", "queens:6", "--runs", "1", "--methods", "bitmask,join"}, records},
+		{"merge", []string{"merge", filepath.Join(dir, "merged-FORMAT.db"), filepath.Join(dir, "s1.db"), filepath.Join(dir, "s2.db")}, records},
+		{"version", []string{"version"}, records},
+	}
+	for _, tc := range cases {
+		for _, format := range tc.formats {
+			name := tc.name + "-" + format
+			t.Run(name, func(t *testing.T) {
+				args := append([]string{}, tc.args...)
+				for i := range args {
+					args[i] = strings.ReplaceAll(args[i], "FORMAT", format)
+				}
+				args = append(args, "--format", strings.ToUpper(format)) // any case
+				code, out, errOut := solcat(args...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				if format == "parquet" {
+					out = fmt.Sprintf("%d bytes, sha256 %x\n", len(out), sha256.Sum256([]byte(out)))
+				} else {
+					out = normalize(t, format, strings.ReplaceAll(strings.ReplaceAll(out, dir, "DIR"), catalogPath, "CATALOG"))
+				}
+				path := filepath.Join("testdata", "golden", "formats", name+".txt")
+				if *update {
+					os.MkdirAll(filepath.Dir(path), 0o755)
+					if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out != string(want) {
+					t.Errorf("solcat %s: output differs from %s:\n%s", strings.Join(args, " "), path, out)
+				}
+			})
+		}
+	}
+}
+
+// TestHelpListsFormats checks that each command's help names exactly the
+// formats it accepts.
+func TestHelpListsFormats(t *testing.T) {
+	for _, cmd := range []string{"build", "count", "list", "classes", "show", "info", "sql", "stats", "verify", "bench", "merge", "version"} {
+		code, out, _ := solcat(cmd, "--help")
+		if code != 0 || !strings.Contains(oneLine(out), "--format=FORMAT Output format: text (the default), json, jsonl or csv") {
+			t.Errorf("solcat %s --help does not list text, json, jsonl and csv:\n%s", cmd, out)
+		}
+	}
+	if _, out, _ := solcat("export", "--help"); !strings.Contains(oneLine(out), "--format=FORMAT Output format: csv (the default), json, jsonl or parquet") {
+		t.Errorf("solcat export --help does not list csv, json, jsonl and parquet:\n%s", out)
+	}
+}
+
+// TestVersionAndHelp checks --version, -v, the version command, help CMD
+// and where a usage error sends the user.
+func TestVersionAndHelp(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}} {
+		code, out, errOut := solcat(args...)
+		if code != 0 || !strings.HasPrefix(out, "solcat ") || !strings.Contains(out, "catalog schema ") || errOut != "" {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	_, helpCount, _ := solcat("count", "--help")
+	if code, out, _ := solcat("help", "count"); code != 0 || out != helpCount {
+		t.Errorf("help count: exit %d, not the help of count:\n%s", code, out)
+	}
+	if code, out, _ := solcat("help"); code != 0 || !strings.Contains(out, "Commands:") {
+		t.Errorf("help: exit %d, %q", code, out)
+	}
+	for args, want := range map[string]string{
+		"count queens:8 --frob": "see 'solcat count --help'",
+		"export":                "see 'solcat export --help'",
+		"frobnicate":            "see 'solcat --help'",
+	} {
+		code, _, errOut := solcat(strings.Fields(args)...)
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, %q; want %q", args, code, errOut, want)
+		}
+	}
+}
+
+// TestCompletion runs the completion of a real solcat binary as a shell
+// does (the command line in COMP_LINE), and checks the scripts that turn
+// it on.
+func TestCompletion(t *testing.T) {
+	bin := binary(t)
+	complete := func(line string) []string {
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), "COMP_LINE="+line, fmt.Sprintf("COMP_POINT=%d", len(line)), "SOLCAT_DB="+catalogPath)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		return strings.Fields(string(out))
+	}
+	for line, want := range map[string][]string{
+		"solcat cou":                         {"count"},
+		"solcat count que":                   {"queens:1", "queens:8", "queens:14"},
+		"solcat count queens:8 --pro":        {"--prop"},
+		"solcat count queens:8 --prop rot":   {"rot90-symmetric", "rot180-only"},
+		"solcat count queens:8 --format js":  {"json", "jsonl"},
+		"solcat export queens:8 --format pa": {"parquet"},
+		"solcat stats magic:4 --by gr":       {"group"},
+		"solcat build queens:2":              {"queens:20", "queens:21"},
+	} {
+		got := complete(line)
+		for _, w := range want {
+			if !strings.Contains(" "+strings.Join(got, " ")+" ", " "+w+" ") {
+				t.Errorf("%q completes to %v, not %q", line, got, w)
+			}
+		}
+	}
+	for shell, want := range map[string]string{
+		"bash": "complete -o default -o bashdefault -C " + bin + " solcat",
+		"zsh":  "complete -o default -o bashdefault -C " + bin + " solcat",
+		"fish": "complete -f -c solcat",
+	} {
+		out, err := exec.Command(bin, "completion", shell, "--code").Output()
+		if err != nil || !strings.Contains(string(out), want) {
+			t.Errorf("completion %s --code: %v, %q; want %q", shell, err, out, want)
+		}
+	}
+	// Bash takes the script as it is.
+	if bash, err := exec.LookPath("bash"); err == nil {
+		out, err := exec.Command(bash, "-c", "source <("+bin+" completion bash --code) && complete -p solcat").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "-C '"+bin+"' solcat") {
+			t.Errorf("bash: %v, %q", err, out)
+		}
+	} else {
+		t.Log("bash not found: the script is not sourced")
+	}
+}
