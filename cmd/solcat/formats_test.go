@@ -214,3 +214,46 @@ func TestCompletion(t *testing.T) {
 		t.Log("bash not found: the script is not sourced")
 	}
 }
+
+// TestReadmeSQL runs the SQL examples of the README and docs/schema.md
+// (their sql blocks), unchanged, in the sqlite3 command-line shell and
+// with solcat sql, and compares what they print.
+func TestReadmeSQL(t *testing.T) {
+	var stmts []string
+	for _, doc := range []string{"README.md", "docs/schema.md"} {
+		text, err := os.ReadFile(filepath.Join("..", "..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, block := range strings.Split(string(text), "```sql\n")[1:] {
+			block = block[:strings.Index(block, "```")]
+			for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+				stmts = append(stmts, strings.TrimSuffix(line, ";"))
+			}
+		}
+	}
+	if len(stmts) < 5 {
+		t.Fatalf("the docs have %d SQL examples", len(stmts))
+	}
+	sqlite3, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("sqlite3 is not installed (Debian's sqlite3 package): the README's SQL is not run in it")
+	}
+	for _, stmt := range stmts {
+		out, err := exec.Command(sqlite3, "-csv", "-header", catalogPath, stmt+";").CombinedOutput()
+		if err != nil {
+			t.Errorf("sqlite3: %s: %v\n%s", stmt, err, out)
+			continue
+		}
+		code, mine, errOut := solcat("sql", stmt, "--format", "csv")
+		if code != 0 {
+			t.Errorf("solcat sql: %s: %s", stmt, errOut)
+			continue
+		}
+		theirs, err1 := csv.NewReader(strings.NewReader(string(out))).ReadAll()
+		ours, err2 := csv.NewReader(strings.NewReader(mine)).ReadAll()
+		if err1 != nil || err2 != nil || fmt.Sprint(theirs) != fmt.Sprint(ours) || len(ours) < 2 {
+			t.Errorf("%s:\nsqlite3 prints\n%ssolcat sql prints\n%s", stmt, out, mine)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+// Checks solcat's Parquet files with DuckDB; see duckdb_check.sh.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { readFileSync } from 'node:fs';
+
+const want = Object.fromEntries(readFileSync(process.argv[2], 'utf8').trim().split('\n').map((l) => l.split('=')));
+const db = await (await DuckDBInstance.create(':memory:')).connect();
+const rows = async (sql) => (await db.runAndReadAll(sql)).getRowObjectsJson();
+let failed = 0;
+const check = (what, got, expected) => {
+  const ok = JSON.stringify(got) === JSON.stringify(expected);
+  console.log(`${ok ? 'ok' : 'FAILED'}: ${what}: ${JSON.stringify(got)}${ok ? '' : ` (want ${JSON.stringify(expected)})`}`);
+  if (!ok) failed++;
+};
+const count = async (from) => (await rows(`SELECT count(*) AS n FROM ${from}`))[0].n;
+const types = async (file) => Object.fromEntries((await rows(`DESCRIBE SELECT * FROM '${file}'`)).map((r) => [r.column_name, r.column_type]));
+const meta = async (file) => Object.fromEntries((await rows(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${file}')`)).map((r) => [r.k, r.v]));
+
+check('magic:4 rows', await count("'m4.parquet'"), want.m4);
+check('queens:10 classes rows', await count("'q10c.parquet'"), want.q10c);
+check('queens:10 filtered rows', await count("'q10f.parquet'"), want.q10f);
+check('solution columns', await types('m4.parquet'),
+  { id: 'BIGINT', class: 'BIGINT', orbit: 'INTEGER', symmetry: 'VARCHAR', props: 'VARCHAR[]', cells: 'INTEGER[]' });
+check('class columns', await types('q10c.parquet'),
+  { class: 'BIGINT', orbit: 'INTEGER', matching: 'BIGINT', props: 'VARCHAR[]', cells: 'INTEGER[]' });
+const m = await meta('m4.parquet');
+check('magic:4 metadata', [m['solcat.puzzle'], m['solcat.rows'], m['solcat.filter'], m['solcat.content_hash']],
+  ['magic:4', 'solutions', '', want.hash_m4]);
+check('magic:4 column notes', Object.keys(JSON.parse(m['solcat.columns'])), ['id', 'class', 'orbit', 'symmetry', 'props', 'cells']);
+const c = await meta('q10c.parquet');
+check('queens:10 classes metadata', [c['solcat.puzzle'], c['solcat.rows'], c['solcat.content_hash']], ['queens:10', 'classes', want.hash_q10]);
+check('filter recorded', (await meta('q10f.parquet'))['solcat.filter'], 'cell 1,1=1');
+const createdBy = (await rows("SELECT created_by FROM parquet_file_metadata('m4.parquet')"))[0].created_by;
+check('created_by', /^solcat version \S+ \(build \S+\)$/.test(createdBy), true);
+check('schema name', (await rows("SELECT name FROM parquet_schema('q10c.parquet') LIMIT 1"))[0].name, 'queens_10_classes');
+check('cells read as numbers', (await rows("SELECT sum(list_sum(cells)) AS s FROM 'm4.parquet'"))[0].s, String(7040 * 136));
+check('properties as lists', await count("'m4.parquet' WHERE list_contains(props, 'pandiagonal')"), '384');
+const part = "read_parquet('m4part/*/*.parquet', hive_partitioning = true)";
+check('partitions together', await count(part), want.m4);
+check('partition key as a column', (await rows(`SELECT r1c1, count(*) AS n FROM ${part} WHERE r1c1 = 1 GROUP BY r1c1`))[0].n, want.corner1);
+if (failed) {
+  console.log(`DuckDB check: ${failed} failed`);
+  process.exit(1);
+}
+console.log('DuckDB check: ok');
