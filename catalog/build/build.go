@@ -42,9 +42,9 @@ type Options struct {
 	Force     bool  // rebuild a puzzle that is complete
 	Workers   int   // search goroutines; 0 means one per core
 	Shard     Shard // the zero Shard is the whole build
-	// NewProgress starts a progress sink for one step (label names it); nil
-	// reports nothing.
-	NewProgress func(label string) Progress
+	// NewProgress starts a progress sink for one step: label names it,
+	// unit what it counts (rows, work units, classes). Nil reports nothing.
+	NewProgress func(label, unit string) Progress
 	// Notices receives one line per notice: a resumed build, work that
 	// could not be resumed, a sort folder removed. Nil discards them.
 	Notices io.Writer
@@ -57,11 +57,11 @@ func (o Options) workers() int {
 	return o.Workers
 }
 
-func (o Options) progress(label string) Progress {
+func (o Options) progress(label, unit string) Progress {
 	if o.NewProgress == nil {
 		return noProgress{}
 	}
-	return o.NewProgress(label)
+	return o.NewProgress(label, unit)
 }
 
 func (o Options) notice(format string, args ...any) {

@@ -120,7 +120,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	if len(todo) < mine {
 		o.notice("%s%s: resuming, %d of %d units already counted", name, o.Shard.label(), mine-len(todo), mine)
 	}
-	bar := o.progress(name + o.Shard.label())
+	bar := o.progress(name+o.Shard.label(), "work units")
 	doneCount := mine - len(todo)
 	bar.Update(int64(doneCount), int64(mine))
 	// A unit that finished is saved even when the build is being interrupted.

@@ -126,7 +126,7 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *catalog.Spi
 	for i := from; i < len(units); i++ {
 		todo = append(todo, i)
 	}
-	bar := o.progress("magic:5 classes 1/2")
+	bar := o.progress("magic:5 class search", "units")
 	defer bar.Finish()
 	bar.Update(int64(from), int64(len(units)))
 	last := time.Now()
@@ -212,7 +212,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 			id += bk.Keys
 		}
 	}()
-	bar := o.progress("magic:5 classes 2/2")
+	bar := o.progress("magic:5 classes", "classes")
 	defer bar.Finish()
 	bar.Update(committed, rec.Classes)
 	var prev canon.Packed25

@@ -74,8 +74,14 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		o.notice("%s: resuming from %d%% saved by an earlier run", p, 100*resumed/max(plan.RowsTotal, 1))
 	}
 	workers := o.workers()
-	bar := o.progress(p.String())
-	opt := enumerate.Options{Workers: workers, Progress: func(done, total int) { bar.Update(int64(done), int64(total)) }}
+	bar := o.progress(p.String(), "rows")
+	bar.Update(w.Resumed(), plan.RowsTotal)
+	// The search reports the share of its work done (from a goroutine of its
+	// own): as rows, never below what an earlier run saved.
+	resumed := w.Resumed()
+	opt := enumerate.Options{Workers: workers, Progress: func(done, total int) {
+		bar.Update(max(resumed, plan.RowsTotal*int64(done)/int64(max(total, 1))), plan.RowsTotal)
+	}}
 	rec := catalog.Record{
 		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
 		BuiltAt: now(), SolverVersion: SolverVersion,

@@ -54,7 +54,7 @@ func (b *buildCmd) Run(e *env) error {
 		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, build.MaxWorkers, runtime.NumCPU())
 	}
 	opts := build.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, Notices: e.stderr,
-		NewProgress: func(label string) build.Progress { return newProgress(e.stderr, label) }}
+		NewProgress: func(label, unit string) build.Progress { return newProgress(e.stderr, label, unit) }}
 	names := b.Puzzles
 	if len(names) == 0 {
 		names = defaultBuild
