@@ -103,3 +103,21 @@ func insertBreakdown(ctx context.Context, tx *sql.Tx, puzzle string, breakdown [
 	}
 	return nil
 }
+
+// Counting returns the puzzles with a count-only build under way or
+// stopped: units saved, no record yet, and not a shard of a split build.
+func (c *Catalog) Counting(ctx context.Context) ([]string, error) {
+	if has, err := hasTable(ctx, c.db, "count_units"); err != nil || !has {
+		return nil, err
+	}
+	notShard := ""
+	if has, err := hasTable(ctx, c.db, "shards"); err != nil {
+		return nil, err
+	} else if has {
+		notShard = ` AND puzzle NOT IN (SELECT puzzle FROM shards)`
+	}
+	var out []string
+	err := c.db.SelectContext(ctx, &out, `SELECT DISTINCT puzzle FROM count_units
+		WHERE puzzle NOT IN (SELECT name FROM puzzles)`+notShard+` ORDER BY puzzle`)
+	return out, err
+}

@@ -250,3 +250,44 @@ func (f Filter) String(p canon.Puzzle) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// FilterText is a filter as people write it: the CLI's flags, a web form.
+type FilterText struct {
+	Cells        []string // ROW,COL=VALUE each
+	Pattern      string
+	UpToSymmetry bool
+	Props        []string
+	Class        int64
+	Orbit        int
+}
+
+// ParseFilter reads a filter written for puzzle p and checks it against
+// p's board and values.
+func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
+	out := Filter{Class: ft.Class, Orbit: ft.Orbit, UpToSymmetry: ft.UpToSymmetry}
+	for _, name := range ft.Props {
+		prop, ok := canon.ParseProperty(p.Kind, name)
+		if !ok {
+			return out, badFilter("prop", strconv.Quote(name), "not a property of %s puzzles; use one of: %s", p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
+		}
+		out.Props |= prop
+	}
+	if ft.Pattern != "" {
+		cells, err := ParsePattern(p, ft.Pattern)
+		if err != nil {
+			return out, err
+		}
+		out.Cells = append(out.Cells, cells...)
+	}
+	for _, text := range ft.Cells {
+		c, err := ParseCell(text)
+		if err != nil {
+			return out, err
+		}
+		out.Cells = append(out.Cells, c)
+	}
+	if ft.UpToSymmetry && len(out.Cells) == 0 {
+		return out, badFilter("up-to-symmetry", "", "needs cell or pattern conditions to match")
+	}
+	return out, out.Validate(p)
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
 )
 
 // Format is an output format.
@@ -147,4 +149,36 @@ func propsText(v any) string {
 		return strings.Join(names, ",")
 	}
 	return "-"
+}
+
+// RecordObject is a puzzle's record as info, build and merge print it.
+// known_solutions and known_classes are the published counts the build
+// checked against; verified says whether the counts still equal solcat's
+// own table of published values.
+func RecordObject(r catalog.Record) Object {
+	var knownSolutions, knownClasses any // null when not recorded
+	if r.KnownSolutions.Valid {
+		knownSolutions = r.KnownSolutions.Int64
+	}
+	if r.KnownClasses.Valid {
+		knownClasses = r.KnownClasses.Int64
+	}
+	return O("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
+		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
+		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", MatchesPublished(r),
+		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
+		"solver_version", r.SolverVersion, "content_hash", r.ContentHash)
+}
+
+// MatchesPublished reports whether a record's counts, and the published
+// counts it recorded, equal the published values solcat knows: a record
+// changed by hand does not say it matches.
+func MatchesPublished(r catalog.Record) bool {
+	p, err := canon.ParsePuzzle(r.Name)
+	if err != nil {
+		return false
+	}
+	known, ok := enumerate.KnownCounts(p)
+	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits()) == "" &&
+		r.KnownSolutions.Valid && r.KnownSolutions.Int64 == known.Solutions && r.KnownClasses.Valid && r.KnownClasses.Int64 == known.Classes
 }

@@ -274,6 +274,13 @@ func (t *Target) planStats(ctx context.Context, p *Plan) error {
 		case by.What == "orbit":
 			p.Way = FromRecord
 			return nil
+		case by.What == "heatmap" && (t.countsOnlyRecord() || t.classesOnly()):
+			// Every cell's counts may be recorded (stored magic:5).
+			stat := catalog.StatCell(t.Puzzle.N, t.Puzzle.N)
+			if rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat); err != nil || rows != nil {
+				p.Way, p.Stat = FromBreakdown, stat
+				return err
+			}
 		case by.What == "cell" && (t.countsOnlyRecord() || t.classesOnly()):
 			stat := catalog.StatCell(by.Row, by.Col)
 			if rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat); err != nil || rows != nil {

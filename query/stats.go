@@ -224,3 +224,80 @@ func finishStats(acc map[int][2]int64, by StatsBy) []StatsRow {
 	}
 	return out
 }
+
+// Heatmap counts, over the solutions that match a planned question (By
+// "heatmap"), how many hold each value in each cell: counts[cell][v], the
+// cell row by row; for queens v is 1 for a queen (and counts[cell][0] is 0).
+// From recorded breakdowns where the build recorded every cell, else by
+// one scan of the classes.
+func (t *Target) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
+	n := t.Puzzle.N
+	values := n*n + 1
+	if t.Puzzle.Kind == canon.Queens {
+		values = 2
+	}
+	counts := make([][]int64, n*n)
+	for i := range counts {
+		counts[i] = make([]int64, values)
+	}
+	if p.Way == FromBreakdown {
+		for x := range counts {
+			rows, err := t.cat.Breakdown(ctx, t.Record.Name, catalog.StatCell(x/n+1, x%n+1))
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range rows {
+				if r.Value >= 0 && r.Value < values {
+					counts[x][r.Value] = r.Solutions
+				}
+			}
+		}
+		return counts, nil
+	}
+	f := p.Question.Filter
+	partial := make([][][]int64, max(p.Workers, 1)) // per worker, counts × 8
+	for w := range partial {
+		partial[w] = make([][]int64, n*n)
+		for i := range partial[w] {
+			partial[w][i] = make([]int64, values)
+		}
+	}
+	err := t.eachClassSplit(ctx, p, len(partial), func(w int, c catalog.ClassRow) error {
+		acc, form, orbit := partial[w], c.Form, int64(c.Orbit)
+		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.pulled[:], func(c []byteCondition) bool { return meets(form, c) })
+		for k, s := range canon.All {
+			if !anyImage && !meets(form, p.pulled[k]) {
+				continue
+			}
+			// Member s(C) holds at cell s(y) what C holds at y.
+			if t.Puzzle.Kind == canon.Queens {
+				for r, col := range form {
+					r2, c2 := s.Map(n, r, int(col))
+					acc[r2*n+c2][1] += orbit
+				}
+				continue
+			}
+			for y, v := range form {
+				r2, c2 := s.Map(n, y/n, y%n)
+				acc[r2*n+c2][v] += orbit
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, part := range partial {
+		for x := range counts {
+			for v := range counts[x] {
+				counts[x][v] += part[x][v]
+			}
+		}
+	}
+	for x := range counts {
+		for v := range counts[x] {
+			counts[x][v] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
+		}
+	}
+	return counts, nil
+}

@@ -3,7 +3,6 @@ package query
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"runtime"
@@ -30,7 +29,8 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
 			problem("recorded counts %s", m)
 		} else if rec.KnownSolutions.Int64 != known.Solutions || rec.KnownClasses.Int64 != known.Classes || !rec.KnownSolutions.Valid || !rec.KnownClasses.Valid {
-			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d", nullText(rec.KnownSolutions), nullText(rec.KnownClasses), known.Solutions, known.Classes)
+			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d",
+				nullText(rec.KnownSolutions.Int64, rec.KnownSolutions.Valid), nullText(rec.KnownClasses.Int64, rec.KnownClasses.Valid), known.Solutions, known.Classes)
 		} else if !rec.Verified {
 			problem("recorded as not matching the published counts")
 		}
@@ -75,11 +75,11 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	return nil
 }
 
-func nullText(v sql.NullInt64) string {
-	if !v.Valid {
+func nullText(v int64, valid bool) string {
+	if !valid {
 		return "none"
 	}
-	return fmt.Sprint(v.Int64)
+	return fmt.Sprint(v)
 }
 
 // storedForms holds the classes' canonical forms one after the other.

@@ -2,6 +2,8 @@ package build
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -61,4 +63,63 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		return u, true, nil
 	}
 	return u, u.Running, nil
+}
+
+// UnderWay returns every unfinished build in the catalog at path: stored
+// builds with saved rows, a stored magic:5 in its class search, and
+// count-only builds with saved units, each running or stopped.
+func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinished, error) {
+	var names []string
+	builds, err := cat.Builds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range builds {
+		names = append(names, b.Puzzle)
+	}
+	if _, ok := catalog.SpillUnitsDone(path + ".sort"); ok && !slices.Contains(names, "magic:5") {
+		names = append(names, "magic:5")
+	}
+	counting, err := cat.Counting(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names = append(names, counting...)
+	var out []Unfinished
+	for _, name := range names {
+		p, err := canon.ParsePuzzle(name)
+		if err != nil {
+			continue
+		}
+		if u, ok, err := Status(ctx, cat, path, p); err != nil {
+			return nil, err
+		} else if ok {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// Describe says in one line how far the build is and what to do: wait for
+// it, or run resume (the command that resumes it) to go on.
+func (u Unfinished) Describe(resume string) string {
+	if u.Foreign && !u.Running {
+		return fmt.Sprintf("%s is unfinished: an earlier solcat began counting it, and this one cannot use its work; '%s' counts it again", u.Puzzle, resume)
+	}
+	state := fmt.Sprintf("%d%% saved", u.Percent)
+	switch {
+	case u.Search:
+		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
+	case u.CountOnly:
+		state = fmt.Sprintf("%d%% counted (%d of %d work units)", u.Percent, u.Done, u.Total)
+	case u.Running && u.Total == 0:
+		state = "just begun"
+	}
+	if u.Running {
+		return fmt.Sprintf("%s is being built: %s, by %s; wait for the build to finish", u.Puzzle, state, u.Writer)
+	}
+	if u.Search {
+		return fmt.Sprintf("%s is unfinished: %s; '%s' resumes it", u.Puzzle, state, resume)
+	}
+	return fmt.Sprintf("%s is unfinished: its build stopped with %s; '%s' resumes it", u.Puzzle, state, resume)
 }

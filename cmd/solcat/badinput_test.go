@@ -204,7 +204,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("orbit negative", 2, "orbit sizes are 1, 2, 4 or 8", "count", "queens:8", "--orbit=-1"),
 		c("class negative", 2, "class IDs start at 1", "count", "queens:8", "--class=-5"),
 		c("class out of range", 2, "classes 1 to 12", "count", "queens:8", "--class", "99"),
-		c("up to symmetry alone", 2, "needs --cell or --pattern", "count", "queens:8", "--up-to-symmetry"),
+		c("up to symmetry alone", 2, "needs cell or pattern conditions", "count", "queens:8", "--up-to-symmetry"),
 		// Pages.
 		c("negative limit", 2, "--limit -1 is negative", "list", "queens:6", "--limit=-1"),
 		c("negative offset", 2, "--offset -1 is negative", "list", "queens:6", "--offset=-1"),
@@ -217,6 +217,12 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("format for info", 2, "--format svg does not apply", "info", "--format", "svg"),
 		c("format for build", 2, "--format parquet does not apply", "build", "queens:4", "--format", "parquet"),
 		c("format before the command", 2, "unknown flag --format", "--format", "json", "count", "queens:8"),
+		// The web server.
+		c("serve beyond loopback", 2, "add --public", "serve", "--addr", "0.0.0.0:8765"),
+		c("serve on a name", 2, "add --public", "serve", "--addr", "example.org:8765"),
+		c("serve address without port", 2, "write HOST:PORT", "serve", "--addr", "127.0.0.1"),
+		c("serve no time", 2, "--timeout", "serve", "--timeout", "0s"),
+		c("serve negative slots", 2, "--concurrent", "serve", "--concurrent=-1"),
 		// Commands and their arguments.
 		c("unknown command", 2, "unexpected argument", "frobnicate"),
 		c("count without puzzle", 2, "expected \"<puzzle>\"", "count"),

@@ -109,7 +109,7 @@ func (b *buildCmd) Run(e *env) error {
 	if format != query.Text {
 		p := query.NewPrinter(e.stdout, format, !b.NoHeaders)
 		for _, r := range built {
-			p.Write(recordObject(r))
+			p.Write(query.RecordObject(r))
 		}
 		return p.Close()
 	}

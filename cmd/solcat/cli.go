@@ -34,6 +34,7 @@ type cli struct {
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
+	Serve   serveCmd   `cmd:"" help:"Serve the catalog as local web pages, every solution drawn."`
 
 	VersionCmd versionCmd                `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
 	Help       helpCmd                   `cmd:"" help:"Show the help of a command: solcat help count."`
@@ -261,26 +262,7 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 
 // unfinishedError says how far an unfinished build of p is, and what to do.
 func unfinishedError(p canon.Puzzle, u build.Unfinished) error {
-	resume := buildCommand(p, u.CountOnly)
-	if u.Foreign && !u.Running {
-		return fmt.Errorf("%s is unfinished: an earlier solcat began counting it, and this one cannot use its work; '%s' counts it again", p, resume)
-	}
-	state := fmt.Sprintf("%d%% saved", u.Percent)
-	switch {
-	case u.Search:
-		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
-	case u.CountOnly:
-		state = fmt.Sprintf("%d%% counted (%d of %d work units)", u.Percent, u.Done, u.Total)
-	case u.Running && u.Total == 0:
-		state = "just begun"
-	}
-	if u.Running {
-		return fmt.Errorf("%s is being built: %s, by %s; wait for the build to finish", p, state, u.Writer)
-	}
-	if u.Search {
-		return fmt.Errorf("%s is unfinished: %s; '%s' resumes it", p, state, resume)
-	}
-	return fmt.Errorf("%s is unfinished: its build stopped with %s; '%s' resumes it", p, state, resume)
+	return errors.New(u.Describe(buildCommand(p, u.CountOnly)))
 }
 
 // buildCommand is the command that builds p: stored if it can be (and
@@ -339,32 +321,7 @@ type filterFlags struct {
 }
 
 func (f filterFlags) filter(p canon.Puzzle) (query.Filter, error) {
-	out := query.Filter{Class: f.Class, Orbit: f.Orbit, UpToSymmetry: f.UpToSymmetry}
-	for _, name := range f.Prop {
-		prop, ok := canon.ParseProperty(p.Kind, name)
-		if !ok {
-			return out, usagef("--prop %q is not a property of %s puzzles; use one of: %s", name, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
-		}
-		out.Props |= prop
-	}
-	if f.Pattern != "" {
-		cells, err := query.ParsePattern(p, f.Pattern)
-		if err != nil {
-			return out, err
-		}
-		out.Cells = append(out.Cells, cells...)
-	}
-	if f.UpToSymmetry && len(f.Cell) == 0 && f.Pattern == "" {
-		return out, usagef("--up-to-symmetry needs --cell or --pattern conditions to match")
-	}
-	for _, text := range f.Cell {
-		c, err := query.ParseCell(text)
-		if err != nil {
-			return out, err
-		}
-		out.Cells = append(out.Cells, c)
-	}
-	return out, out.Validate(p)
+	return query.ParseFilter(p, query.FilterText{Cells: f.Cell, Pattern: f.Pattern, UpToSymmetry: f.UpToSymmetry, Props: f.Prop, Class: f.Class, Orbit: f.Orbit})
 }
 
 // pageFlags bound a listing.

@@ -17,7 +17,7 @@ var errInterrupted = errors.New("interrupted")
 // filterFlagNames are the flags of the parts of a filter, statistic or
 // partition that query names.
 var filterFlagNames = map[string]string{"cell": "--cell", "pattern": "--pattern", "class": "--class", "orbit": "--orbit",
-	"by": "--by", "partition": "--partition-by", "prop": "--prop"}
+	"by": "--by", "partition": "--partition-by", "prop": "--prop", "up-to-symmetry": "--up-to-symmetry"}
 
 // withRemedy adds to an error from below cmd what the user can do about it
 // (the packages below state facts and name no flags or commands), and

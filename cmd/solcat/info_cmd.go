@@ -1,13 +1,13 @@
 package main
 
 import (
-	"database/sql"
 	"fmt"
 	"slices"
 	"text/tabwriter"
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/build"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -27,20 +27,6 @@ Examples:
   solcat info
   solcat info --format json | jq '.[] | select(.puzzle == "queens:8")'
   solcat info --format csv`
-}
-
-// recordObject is a puzzle's record as info, build and merge print it.
-// known_solutions and known_classes are the published counts the build
-// checked against; verified says whether the counts still equal solcat's
-// own table of published values.
-func recordObject(r catalog.Record) query.Object {
-	known := func(v sql.NullInt64) any {
-		if v.Valid {
-			return v.Int64
-		}
-		return nil
-	}
-	return query.O("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8, "known_solutions", known(r.KnownSolutions), "known_classes", known(r.KnownClasses), "verified", matchesPublished(r), "search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt, "solver_version", r.SolverVersion, "content_hash", r.ContentHash)
 }
 
 func (i *infoCmd) Run(e *env) error {
@@ -66,6 +52,22 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	writer, running := catalog.RunningWriter(e.cli.DB)
+	var counting []build.Unfinished
+	names, err := cat.Counting(e.ctx)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		p, err := canon.ParsePuzzle(name)
+		if err != nil {
+			continue
+		}
+		if u, ok, err := build.Status(e.ctx, cat, e.cli.DB, p); err != nil {
+			return err
+		} else if ok {
+			counting = append(counting, u)
+		}
+	}
 	// A stored magic:5 build has no builds row while it searches (phase 1):
 	// its sort folder says how far it is.
 	searching, searchUnits := -1, len(enumerate.Magic5Units())
@@ -77,7 +79,7 @@ func (i *infoCmd) Run(e *env) error {
 		// told apart by storage.
 		out := query.NewPrinter(e.stdout, format, !i.NoHeaders)
 		for _, r := range recs {
-			out.Write(recordObject(r))
+			out.Write(query.RecordObject(r))
 		}
 		if format != query.CSV {
 			for _, b := range builds {
@@ -88,6 +90,9 @@ func (i *infoCmd) Run(e *env) error {
 			}
 			if searching >= 0 {
 				out.Write(query.O("puzzle", "magic:5", "storage", "building", "running", writer.Building("magic:5"), "percent", 100*searching/searchUnits))
+			}
+			for _, u := range counting {
+				out.Write(query.O("puzzle", u.Puzzle, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total))
 			}
 		}
 		return out.Close()
@@ -115,12 +120,16 @@ func (i *infoCmd) Run(e *env) error {
 			fmt.Fprintf(e.stdout, "magic:5 is unfinished: its class search is %d%% done (%d of %d units), then the classes are written; 'solcat build magic:5' resumes it\n",
 				100*searching/searchUnits, searching, searchUnits)
 		}
-		if running && len(builds) == 0 && searching < 0 {
+		for _, u := range counting {
+			p, _ := canon.ParsePuzzle(u.Puzzle)
+			fmt.Fprintln(e.stdout, unfinishedError(p, u))
+		}
+		if running && len(builds) == 0 && searching < 0 && len(counting) == 0 {
 			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", writer)
 		}
 	}()
 	if len(recs) == 0 {
-		if len(shards) > 0 || len(builds) > 0 || searching >= 0 || running {
+		if len(shards) > 0 || len(builds) > 0 || searching >= 0 || len(counting) > 0 || running {
 			return nil
 		}
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
@@ -132,7 +141,7 @@ func (i *infoCmd) Run(e *env) error {
 	}
 	for _, r := range recs {
 		check := "no"
-		if matchesPublished(r) {
+		if query.MatchesPublished(r) {
 			check = "matches"
 		}
 		content := "-"
@@ -143,17 +152,4 @@ func (i *infoCmd) Run(e *env) error {
 			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, r.Workers, content)
 	}
 	return w.Flush()
-}
-
-// matchesPublished reports whether a record's counts, and the published
-// counts it recorded, equal the published values solcat knows: a record
-// changed by hand does not say "matches".
-func matchesPublished(r catalog.Record) bool {
-	p, err := canon.ParsePuzzle(r.Name)
-	if err != nil {
-		return false
-	}
-	known, ok := enumerate.KnownCounts(p)
-	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits()) == "" &&
-		r.KnownSolutions == sql.NullInt64{Int64: known.Solutions, Valid: true} && r.KnownClasses == sql.NullInt64{Int64: known.Classes, Valid: true}
 }

@@ -288,7 +288,7 @@ func TestRefusals(t *testing.T) {
 		{"queens pattern column", "", []string{"count", "queens:6", "--pattern", "2 . 2 . . ."}, 2, "both in column 2"},
 		{"queens pattern slash", "", []string{"count", "queens:4", "--pattern", "1 . / . ."}, 2, "without '/'"},
 		{"queens pattern range", "", []string{"count", "queens:6", "--pattern", "7 . . . . ."}, 2, "out of range"},
-		{"up to symmetry alone", "", []string{"count", "queens:8", "--up-to-symmetry"}, 2, "needs --cell or --pattern"},
+		{"up to symmetry alone", "", []string{"count", "queens:8", "--up-to-symmetry"}, 2, "needs cell or pattern conditions"},
 		{"stats by nothing", "", []string{"stats", "magic:4", "--by", "colour"}, 2, "use cell:R,C"},
 		{"unknown property", "", []string{"count", "magic:4", "--prop", "perfect"}, 2, "use one of: pandiagonal"},
 		{"queens property on magic", "", []string{"count", "magic:4", "--prop", "asymmetric"}, 2, "not a property of magic"},

@@ -54,7 +54,7 @@ func (m *mergeCmd) Run(e *env) error {
 	if format != query.Text {
 		p := query.NewPrinter(e.stdout, format, !m.NoHeaders)
 		for _, r := range merged {
-			p.Write(append(recordObject(r.Record), query.Field{Name: "shards", Value: r.Shards}))
+			p.Write(append(query.RecordObject(r.Record), query.Field{Name: "shards", Value: r.Shards}))
 		}
 		if perr := p.Close(); err == nil {
 			err = perr

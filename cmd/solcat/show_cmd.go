@@ -7,14 +7,19 @@ import (
 
 	"solcat/canon"
 	"solcat/query"
+	"solcat/query/draw"
 )
 
+// svgFormat is show's drawing.
+const svgFormat query.Format = "svg"
+
 type showCmd struct {
-	Puzzle   string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
-	Class    *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
-	Solution int64  `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
-	ASCII    bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
-	formatFlags
+	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
+	Class     *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
+	Solution  int64  `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
+	ASCII     bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
+	Format    string `name:"format" placeholder:"FORMAT" predictor:"showformat" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
+	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
 
 func (s *showCmd) Help() string {
@@ -28,11 +33,12 @@ Examples:
   solcat show queens:8 12 --ascii
   solcat show queens:8 --solution 14
   solcat show magic:5 --solution 2202441792
-  solcat show queens:6 1 --format json`
+  solcat show queens:6 1 --format json
+  solcat show magic:4 3 --format svg > magic4-class3.svg`
 }
 
 func (s *showCmd) Run(e *env) error {
-	format, err := s.format()
+	format, err := chooseFormat(s.Format, query.Text, append(query.Formats, svgFormat)...)
 	if err != nil {
 		return err
 	}
@@ -84,6 +90,15 @@ func (s *showCmd) Run(e *env) error {
 		fixedBy = append(fixedBy, sym.String())
 	}
 	switch format {
+	case svgFormat:
+		// The solution asked for, else the class's canonical form; an order-4
+		// square with its complementary pairs (Dudeney's pattern).
+		cells, title := class.Canonical, fmt.Sprintf("%s class %d", t.Puzzle, class.ID)
+		if solution != nil {
+			cells, title = solution.Cells, fmt.Sprintf("%s solution %d", t.Puzzle, solution.ID)
+		}
+		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}))
+		return err
 	case query.JSON:
 		// The class's fields, its symmetries, its members (and the solution asked for).
 		o := append(query.O("puzzle", t.Puzzle.String()), query.ClassObject(t.Puzzle, class, false)...)

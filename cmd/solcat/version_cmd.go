@@ -120,6 +120,7 @@ func completionPredictors() []kongcompletion.Option {
 		kongcompletion.WithPredictor("prop", complete.PredictSet(append(canon.PropertyNames(canon.Magic), canon.PropertyNames(canon.Queens)...)...)),
 		kongcompletion.WithPredictor("format", complete.PredictSet("text", "json", "jsonl", "csv")),
 		kongcompletion.WithPredictor("exportformat", complete.PredictSet("csv", "json", "jsonl", "parquet")),
+		kongcompletion.WithPredictor("showformat", complete.PredictSet("text", "json", "jsonl", "csv", "svg")),
 		kongcompletion.WithPredictor("by", complete.PredictSet("cell:", "row:", "orbit", "prop:", "group")),
 		kongcompletion.WithPredictor("partition", complete.PredictSet("orbit", "symmetry", "cell:", "row:")),
 		kongcompletion.WithPredictor("file", complete.PredictFiles("*")),

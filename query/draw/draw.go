@@ -1,0 +1,169 @@
+// Package draw draws the catalog's answers as SVG, for papers, slides and
+// the web page: a solution or class as a board (queens) or a grid (magic
+// squares), the complementary pairs of an order-4 square (Dudeney's
+// pattern), a distribution as bars and a puzzle's cells as a heat map. It
+// writes self-contained SVG text, with no script and no external resource.
+package draw
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+
+	"solcat/canon"
+	"solcat/query"
+)
+
+// cell is the side of one square of a board or grid, in SVG units.
+const cell = 40
+
+// Options change a drawing.
+type Options struct {
+	Title string // shown on hover, and read by screen readers
+	Pairs bool   // magic squares: join each x with its complement N²+1−x (order 4: Dudeney's pattern)
+	Scale float64
+}
+
+// Solution draws a solution or a canonical form: a queens board with its
+// queens, or a magic square's grid of values.
+func Solution(p canon.Puzzle, cells []byte, o Options) string {
+	n := p.N
+	side := n * cell
+	var b strings.Builder
+	open(&b, side, side, o)
+	// The board in three elements whatever its size: the light squares, the
+	// dark ones (queens) as one path, the grid lines as another.
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#f4f1ea"/>`, side, side)
+	var dark, lines strings.Builder
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			if p.Kind == canon.Queens && (r+c)%2 == 1 {
+				fmt.Fprintf(&dark, "M%d %dh%dv%dh-%dz", c*cell, r*cell, cell, cell, cell)
+			}
+		}
+	}
+	for k := 0; k <= n; k++ {
+		fmt.Fprintf(&lines, "M0 %dH%dM%d 0V%d", k*cell, side, k*cell, side)
+	}
+	if dark.Len() > 0 {
+		fmt.Fprintf(&b, `<path d="%s" fill="#c8b9a0"/>`, dark.String())
+	}
+	fmt.Fprintf(&b, `<path d="%s" stroke="#7a6a55" stroke-width="1" fill="none"/>`, lines.String())
+	if p.Kind == canon.Queens {
+		for r, c := range cells {
+			x, y := int(c)*cell+cell/2, r*cell+cell/2
+			// A queen: a crown on a disc, drawn without fonts.
+			fmt.Fprintf(&b, `<g fill="#3b2a1a"><circle cx="%d" cy="%d" r="9"/><polygon points="%d,%d %d,%d %d,%d %d,%d %d,%d %d,%d %d,%d"/></g>`,
+				x, y+6, x-11, y+2, x-11, y-11, x-5, y-4, x, y-14, x+5, y-4, x+11, y-11, x+11, y+2)
+		}
+	} else {
+		if o.Pairs {
+			drawPairs(&b, p, cells)
+		}
+		for i, v := range cells {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" dominant-baseline="central" font-family="sans-serif" font-size="%d" fill="#222">%d</text>`,
+				(i%n)*cell+cell/2, (i/n)*cell+cell/2, cell*9/20, v)
+		}
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// drawPairs joins each value x with N²+1−x, one colour a pair. Each join is
+// an arc bent to the left of its way from x to its complement, so pairs that
+// share a row or a diagonal stay apart.
+func drawPairs(b *strings.Builder, p canon.Puzzle, cells []byte) {
+	n := p.N
+	at := make(map[int]int, len(cells))
+	for i, v := range cells {
+		at[int(v)] = i
+	}
+	top := n*n + 1
+	for v := 1; 2*v < top; v++ {
+		i, j := at[v], at[top-v]
+		x1, y1 := (i%n)*cell+cell/2, (i/n)*cell+cell/2
+		x2, y2 := (j%n)*cell+cell/2, (j/n)*cell+cell/2
+		cx, cy := (x1+x2)/2+(y2-y1)*3/10, (y1+y2)/2-(x2-x1)*3/10
+		hue := (v - 1) * 360 / (n * n / 2)
+		fmt.Fprintf(b, `<g stroke="hsl(%d,70%%,50%%)" fill="hsl(%d,70%%,50%%)" opacity="0.6"><path d="M%d %dQ%d %d %d %d" stroke-width="5" fill="none"/><circle cx="%d" cy="%d" r="5"/><circle cx="%d" cy="%d" r="5"/></g>`,
+			hue, hue, x1, y1, cx, cy, x2, y2, x1, y1, x2, y2)
+	}
+}
+
+func open(b *strings.Builder, w, h int, o Options) {
+	scale := o.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img">`, w, h, int(float64(w)*scale), int(float64(h)*scale))
+	if o.Title != "" {
+		fmt.Fprintf(b, "<title>%s</title>", html.EscapeString(o.Title))
+	}
+}
+
+// Bars draws a distribution: a bar a value, as long as its share.
+func Bars(rows []query.StatsRow, o Options) string {
+	const rowH, labelW, barW = 22, 70, 360
+	h := rowH*len(rows) + 10
+	var b strings.Builder
+	open(&b, labelW+barW+120, h, o)
+	top := 0.0
+	for _, r := range rows {
+		top = math.Max(top, r.Share)
+	}
+	for i, r := range rows {
+		y := 5 + i*rowH
+		label := fmt.Sprint(r.Value)
+		if r.Label != "" {
+			label = r.Label
+		}
+		w := 0.0
+		if top > 0 {
+			w = r.Share / top * barW
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" dominant-baseline="central" font-family="sans-serif" font-size="12">%s</text>`, labelW-6, y+rowH/2, html.EscapeString(label))
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="#6b8cae"><title>%s: %d solutions, %d classes</title></rect>`, labelW, y+3, w, rowH-6, html.EscapeString(label), r.Solutions, r.Classes)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" dominant-baseline="central" font-family="sans-serif" font-size="11" fill="#444">%d (%.1f%%)</text>`, float64(labelW)+w+4, y+rowH/2, r.Solutions, 100*r.Share)
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// Heat draws a matrix of counts as shades, with row and column labels:
+// the darker, the more.
+func Heat(rowLabels, colLabels []string, counts [][]int64, o Options) string {
+	const sq, labelW, labelH, legendH = 26, 56, 24, 34
+	w, h := labelW+sq*len(colLabels), labelH+sq*len(rowLabels)+legendH
+	w = max(w, labelW+200)
+	var b strings.Builder
+	open(&b, w, h, o)
+	var most int64
+	for _, row := range counts {
+		for _, v := range row {
+			most = max(most, v)
+		}
+	}
+	for j, l := range colLabels {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" font-family="sans-serif" font-size="10">%s</text>`, labelW+j*sq+sq/2, labelH-8, html.EscapeString(l))
+	}
+	for i, l := range rowLabels {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" dominant-baseline="central" font-family="sans-serif" font-size="10">%s</text>`, labelW-4, labelH+i*sq+sq/2, html.EscapeString(l))
+		for j, v := range counts[i] {
+			shade := 0.0
+			if most > 0 {
+				shade = float64(v) / float64(most)
+			}
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="rgb(%d,%d,%d)"><title>%s, %s: %d</title></rect>`,
+				labelW+j*sq, labelH+i*sq, sq-1, sq-1, int(250-200*shade), int(248-170*shade), int(240-90*shade), html.EscapeString(l), html.EscapeString(colLabels[j]), v)
+		}
+	}
+	// The legend: the shade of 0 to the shade of the largest count.
+	y := labelH + sq*len(rowLabels) + 10
+	fmt.Fprintf(&b, `<defs><linearGradient id="heat-scale"><stop offset="0" stop-color="rgb(250,248,240)"/><stop offset="1" stop-color="rgb(50,78,150)"/></linearGradient></defs>`)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" dominant-baseline="central" font-family="sans-serif" font-size="10">0</text>`, labelW-4, y+6)
+	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="120" height="12" fill="url(#heat-scale)" stroke="#ccc"/>`, labelW, y)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" dominant-baseline="central" font-family="sans-serif" font-size="10">%d</text>`, labelW+124, y+6, most)
+	b.WriteString("</svg>")
+	return b.String()
+}

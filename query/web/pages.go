@@ -1,0 +1,671 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/catalog/build"
+	"solcat/query"
+	"solcat/query/draw"
+)
+
+// puzzleRow is one puzzle on the catalog page.
+type puzzleRow struct {
+	catalog.Record
+	Matches bool
+	Hash    string // the first 16 hex digits
+	Link    string
+}
+
+type catalogData struct {
+	Path     string
+	Puzzles  []puzzleRow
+	Building []string // unfinished builds, said in words
+}
+
+func (s *Server) catalogPage(r *request) (*page, error) {
+	recs, err := s.cat.Puzzles(r.ctx)
+	if err != nil {
+		return nil, err
+	}
+	d := catalogData{Path: filepath.Base(s.path)} // the file's name: where it lives is not the visitor's business
+	var objs []query.Object
+	for _, rec := range recs {
+		row := puzzleRow{Record: rec, Matches: query.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
+		d.Puzzles = append(d.Puzzles, row)
+		objs = append(objs, query.RecordObject(rec))
+	}
+	underway, err := build.UnderWay(r.ctx, s.cat, s.path)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range underway {
+		d.Building = append(d.Building, describe(u))
+		objs = append(objs, query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent))
+	}
+	if objs == nil {
+		objs = []query.Object{}
+	}
+	return &page{Template: "catalog.html", Title: "solcat catalog", Data: d, JSON: objs}, nil
+}
+
+// form is the puzzle page's filter, as the query string has it, and what
+// the form shows of it.
+type form struct {
+	q       url.Values
+	Text    query.FilterText
+	Board   [][]boardCell // queens: a radio a square; magic: a number box a cell
+	Queens  bool
+	Pattern string
+	Props   []propBox
+	Orbit   int
+	Sym     bool
+	Classes bool // list classes, not solutions
+	Page    int64
+	Size    int64
+}
+
+type boardCell struct {
+	Name, Value string
+	Checked     bool // queens: the queen of this row stands here
+	Any         bool // queens: the row's "no queen fixed" choice
+}
+
+type propBox struct {
+	Name    string
+	Checked bool
+}
+
+// readForm reads the filter of a puzzle page from its query string: board
+// squares (queens: qR = the queen's column; magic: cR_C = the value),
+// cell, pattern, prop, orbit, sym, class, view, page, size.
+func readForm(p canon.Puzzle, q url.Values) (form, error) {
+	f := form{q: q, Queens: p.Kind == canon.Queens, Pattern: q.Get("pattern"), Sym: q.Get("sym") != "", Classes: q.Get("view") == "classes", Page: 1, Size: DefaultPageSize}
+	f.Text = query.FilterText{Cells: q["cell"], Pattern: f.Pattern, UpToSymmetry: f.Sym, Props: q["prop"]}
+	number := func(name string, dst *int64, lo, hi int64) error {
+		v := q.Get(name)
+		if v == "" {
+			return nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < lo || n > hi {
+			return errorf(http.StatusBadRequest, "%s %q: give a whole number from %d to %d", name, v, lo, hi)
+		}
+		*dst = n
+		return nil
+	}
+	var orbit int64
+	if err := number("orbit", &orbit, 0, 8); err != nil {
+		return f, err
+	}
+	f.Orbit, f.Text.Orbit = int(orbit), int(orbit)
+	if err := number("class", &f.Text.Class, 0, 1<<62); err != nil {
+		return f, err
+	}
+	if err := number("page", &f.Page, 1, 1<<40); err != nil {
+		return f, err
+	}
+	if err := number("size", &f.Size, 1, MaxPageSize); err != nil {
+		return f, err
+	}
+	n := p.N
+	for r := 1; r <= n; r++ {
+		var row []boardCell
+		if f.Queens {
+			name := fmt.Sprintf("q%d", r)
+			chosen := q.Get(name)
+			if chosen != "" {
+				f.Text.Cells = append(f.Text.Cells, fmt.Sprintf("%d,%s=1", r, chosen))
+			}
+			for c := 1; c <= n; c++ {
+				row = append(row, boardCell{Name: name, Value: strconv.Itoa(c), Checked: chosen == strconv.Itoa(c)})
+			}
+			row = append(row, boardCell{Name: name, Value: "", Checked: chosen == "", Any: true})
+		} else {
+			for c := 1; c <= n; c++ {
+				name := fmt.Sprintf("c%d_%d", r, c)
+				v := q.Get(name)
+				if v != "" {
+					f.Text.Cells = append(f.Text.Cells, fmt.Sprintf("%d,%d=%s", r, c, v))
+				}
+				row = append(row, boardCell{Name: name, Value: v})
+			}
+		}
+		f.Board = append(f.Board, row)
+	}
+	for _, name := range canon.PropertyNames(p.Kind) {
+		if prop, _ := canon.ParseProperty(p.Kind, name); prop.DudeneyOf() != 0 && n != 4 {
+			continue
+		}
+		f.Props = append(f.Props, propBox{name, slices.Contains(q["prop"], name)})
+	}
+	return f, nil
+}
+
+// item is one drawn solution or class of a list.
+type item struct {
+	ID      int64
+	Link    string
+	SVG     string
+	Caption string
+}
+
+type puzzleData struct {
+	Puzzle   string
+	Rec      catalog.Record
+	Form     form
+	Filter   string
+	Count    int64
+	Counted  bool
+	CountURL string // a scan too long to run unasked: the link that runs it
+	Of       string
+	Plan     query.PlanReport
+	Elapsed  string
+	Items    []item
+	Prev     string
+	Next     string
+	Links    map[string]string
+	First    int64
+}
+
+func (s *Server) puzzlePage(r *request) (*page, error) {
+	t, err := s.target(r)
+	if err != nil {
+		return nil, err
+	}
+	f, err := readForm(t.Puzzle, r.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	filter, err := query.ParseFilter(t.Puzzle, f.Text)
+	if err != nil {
+		return nil, err
+	}
+	base := "/puzzle/" + t.Puzzle.String()
+	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions",
+		Links: map[string]string{
+			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", ""),
+			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", ""), "json": base + ".json" + with(f.q),
+			"stats": base + "/stats" + with(f.q, "page", "", "size", "", "view", ""), "heatmap": base + "/heatmap" + with(f.q, "page", "", "size", "", "view", ""),
+			"clear": base}}
+	start := time.Now()
+	countAsk := query.AskCount
+	if f.Classes {
+		countAsk, d.Of = query.AskCountClasses, "classes"
+	}
+	countPlan, err := t.Plan(r.ctx, query.Question{Ask: countAsk, Filter: filter})
+	if err != nil {
+		return nil, err
+	}
+	d.Plan = t.Explain(countPlan)
+	// A count that reads millions of rows runs when asked for.
+	if !s.bigScan(countPlan, r, "count") {
+		if d.Count, err = t.Count(r.ctx, countPlan); err != nil {
+			return nil, err
+		}
+		d.Counted = true
+	} else {
+		d.CountURL = base + with(f.q, "count", "1")
+	}
+	pg := query.Page{Offset: (f.Page - 1) * f.Size, Limit: f.Size}
+	d.First = pg.Offset + 1
+	listAsk := query.AskList
+	if f.Classes {
+		listAsk = query.AskClasses
+	}
+	listPlan, err := t.Plan(r.ctx, query.Question{Ask: listAsk, Filter: filter, Page: pg})
+	if err != nil {
+		return nil, err
+	}
+	var objs []query.Object
+	scale := boardScale(t.Puzzle)
+	if d.Counted && d.Count <= pg.Offset {
+		// Nothing to list: the count says so without a scan.
+	} else if f.Classes {
+		err = t.Classes(r.ctx, listPlan, func(c query.Class) error {
+			d.Items = append(d.Items, item{ID: c.ID, Link: fmt.Sprintf("%s/class/%d", base, c.ID),
+				SVG:     draw.Solution(t.Puzzle, c.Canonical, draw.Options{Title: fmt.Sprintf("class %d", c.ID), Scale: scale}),
+				Caption: fmt.Sprintf("class %d · orbit %d · %d matching", c.ID, c.Orbit, c.Matching)})
+			objs = append(objs, query.ClassObject(t.Puzzle, c, false))
+			return nil
+		})
+	} else {
+		err = t.List(r.ctx, listPlan, func(sol query.Solution) error {
+			d.Items = append(d.Items, item{ID: sol.ID, Link: fmt.Sprintf("%s/solution/%d", base, sol.ID),
+				SVG:     draw.Solution(t.Puzzle, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Scale: scale}),
+				Caption: fmt.Sprintf("%d · class %d · %s", sol.ID, sol.ClassID, sol.Symmetry)})
+			objs = append(objs, query.SolutionObject(t.Puzzle, sol, false))
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.Elapsed = took(start)
+	if f.Page > 1 {
+		d.Prev = base + with(f.q, "page", strconv.FormatInt(f.Page-1, 10))
+	}
+	if int64(len(d.Items)) == f.Size && (!d.Counted || d.First-1+f.Size < d.Count) {
+		d.Next = base + with(f.q, "page", strconv.FormatInt(f.Page+1, 10))
+	}
+	if objs == nil {
+		objs = []query.Object{}
+	}
+	j := query.O("puzzle", d.Puzzle, "filter", d.Filter, "of", d.Of)
+	if d.Counted {
+		j = append(j, query.O("count", d.Count)...)
+	}
+	j = append(j, query.O("page", f.Page, "size", f.Size, "plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
+	return &page{Template: "puzzle.html", Title: d.Puzzle, Data: d, JSON: j}, nil
+}
+
+func planObject(r query.PlanReport) query.Object {
+	return query.O("way", r.Way, "storage", r.Storage, "solution_ids", r.SolutionIDs, "class_ids", r.ClassIDs, "workers", r.Workers, "detail", r.Detail)
+}
+
+// boardScale keeps a list's drawings about the same size whatever N.
+func boardScale(p canon.Puzzle) float64 {
+	return 160 / float64(40*p.N)
+}
+
+type classData struct {
+	Puzzle   string
+	Class    query.Class
+	Total    int64
+	Form     string // the canonical form drawn
+	Pairs    string // magic:4: its complementary pairs drawn (Dudeney's pattern)
+	Group    string // magic:4: Dudeney's group
+	FixedBy  []string
+	Props    string
+	Members  []item
+	Solution *item // the solution page's solution
+}
+
+func (s *Server) classPage(r *request) (*page, error) {
+	t, err := s.target(r)
+	if err != nil {
+		return nil, err
+	}
+	cid, err := id(r)
+	if err != nil {
+		return nil, err
+	}
+	d, j, err := s.classData(r, t, cid)
+	if err != nil {
+		return nil, err
+	}
+	return &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, cid), Data: d, JSON: j}, nil
+}
+
+// classData draws a class and its members, and gives show's JSON of it.
+func (s *Server) classData(r *request, t *query.Target, cid int64) (classData, query.Object, error) {
+	class, err := t.Class(r.ctx, cid)
+	if err != nil {
+		return classData{}, nil, err
+	}
+	p := t.Puzzle
+	plan, err := t.Plan(r.ctx, query.Question{Ask: query.AskList, Filter: query.Filter{Class: cid}, Page: query.Page{Limit: -1}})
+	if err != nil {
+		return classData{}, nil, err
+	}
+	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: class.Props.String(),
+		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", cid)})}
+	for _, sym := range p.Stabilizer(class.Canonical) {
+		d.FixedBy = append(d.FixedBy, sym.String())
+	}
+	if p.Kind == canon.Magic && p.N == 4 {
+		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true})
+		if g := class.Props.DudeneyOf(); g != 0 {
+			d.Group = canon.DudeneyNumeral(g)
+		}
+	}
+	var members []query.Object
+	base := "/puzzle/" + p.String()
+	err = t.List(r.ctx, plan, func(sol query.Solution) error {
+		d.Members = append(d.Members, item{ID: sol.ID, Link: fmt.Sprintf("%s/solution/%d", base, sol.ID),
+			SVG:     draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Scale: boardScale(p)}),
+			Caption: fmt.Sprintf("%d · %s", sol.ID, sol.Symmetry)})
+		members = append(members, query.SolutionObject(p, sol, false))
+		return nil
+	})
+	j := append(query.O("puzzle", p.String()), query.ClassObject(p, class, false)...)
+	j = append(j, query.O("fixed_by", d.FixedBy, "members", members)...)
+	return d, j, err
+}
+
+func (s *Server) solutionPage(r *request) (*page, error) {
+	t, err := s.target(r)
+	if err != nil {
+		return nil, err
+	}
+	sid, err := id(r)
+	if err != nil {
+		return nil, err
+	}
+	sol, err := t.Solution(r.ctx, sid)
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := s.classData(r, t, sol.ClassID)
+	if err != nil {
+		return nil, err
+	}
+	d.Solution = &item{ID: sol.ID, SVG: draw.Solution(t.Puzzle, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}),
+		Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
+	return &page{Template: "class.html", Title: fmt.Sprintf("%s solution %d", t.Puzzle, sid), Data: d, JSON: query.SolutionObject(t.Puzzle, sol, false)}, nil
+}
+
+type statsData struct {
+	Puzzle  string
+	By      string
+	Filter  string
+	Chart   string
+	Rows    []query.StatsRow
+	Total   int64
+	Plan    query.PlanReport
+	Elapsed string
+	Choices []string
+	Hidden  []hiddenField // the filter, kept when another statistic is chosen
+	RunURL  string        // set when the statistic needs a scan that has not run
+}
+
+// bigScan reports whether a plan reads millions of rows: a page that
+// would run it shows the plan and a link that runs it instead, unless the
+// request says run=1 (or asks for JSON).
+func (s *Server) bigScan(p *query.Plan, r *request, param string) bool {
+	reads := p.IDs.Len()
+	if p.Way == query.ClassScan {
+		reads = p.Classes.Len()
+	}
+	scan := p.Way == query.BlockScan || p.Way == query.ClassScan
+	return scan && reads > s.scan && !r.json && r.URL.Query().Get(param) != "1"
+}
+
+// hidden is a query string as hidden form fields, but for the names the
+// form itself sets.
+type hiddenField struct{ Name, Value string }
+
+func hidden(q url.Values, except ...string) []hiddenField {
+	var out []hiddenField
+	for name, values := range q {
+		if slices.Contains(except, name) {
+			continue
+		}
+		for _, v := range values {
+			out = append(out, hiddenField{name, v})
+		}
+	}
+	slices.SortFunc(out, func(a, b hiddenField) int { return strings.Compare(a.Name+"="+a.Value, b.Name+"="+b.Value) })
+	return out
+}
+
+func (s *Server) statsPage(r *request) (*page, error) {
+	t, err := s.target(r)
+	if err != nil {
+		return nil, err
+	}
+	f, err := readForm(t.Puzzle, r.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	filter, err := query.ParseFilter(t.Puzzle, f.Text)
+	if err != nil {
+		return nil, err
+	}
+	byText := r.URL.Query().Get("by")
+	if byText == "" {
+		byText = "orbit"
+	}
+	by, err := query.ParseStatsBy(t.Puzzle, byText)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	plan, err := t.Plan(r.ctx, query.Question{Ask: query.AskStats, Filter: filter, By: by})
+	if err != nil {
+		return nil, err
+	}
+	d := statsData{Puzzle: t.Puzzle.String(), By: byText, Filter: filter.String(t.Puzzle), Plan: t.Explain(plan), Hidden: hidden(r.URL.Query(), "by", "run")}
+	if s.bigScan(plan, r, "run") {
+		d.RunURL = "/puzzle/" + d.Puzzle + "/stats" + with(r.URL.Query(), "run", "1")
+	} else {
+		rows, err := t.Stats(r.ctx, plan)
+		if err != nil {
+			return nil, err
+		}
+		d.Rows, d.Chart = rows, draw.Bars(rows, draw.Options{Title: t.Puzzle.String() + " by " + byText})
+	}
+	d.Elapsed = took(start)
+	for _, row := range d.Rows {
+		d.Total += row.Solutions
+	}
+	d.Choices = []string{"orbit"}
+	n := t.Puzzle.N
+	if t.Puzzle.Kind == canon.Queens {
+		for r := 1; r <= n; r++ {
+			d.Choices = append(d.Choices, fmt.Sprintf("row:%d", r))
+		}
+	} else {
+		for x := range n * n {
+			d.Choices = append(d.Choices, fmt.Sprintf("cell:%d,%d", x/n+1, x%n+1))
+		}
+		if n == 4 {
+			d.Choices = append(d.Choices, "group")
+		}
+	}
+	rows := d.Rows
+	for _, name := range canon.PropertyNames(t.Puzzle.Kind) {
+		if prop, _ := canon.ParseProperty(t.Puzzle.Kind, name); prop.DudeneyOf() == 0 {
+			d.Choices = append(d.Choices, "prop:"+name)
+		}
+	}
+	objs := make([]query.Object, len(rows))
+	for i, row := range rows {
+		objs[i] = query.O("value", row.Value, "label", row.Label, "solutions", row.Solutions, "classes", row.Classes, "share", row.Share)
+	}
+	j := query.O("puzzle", d.Puzzle, "by", byText, "filter", d.Filter, "matching", d.Total, "rows", objs)
+	return &page{Template: "stats.html", Title: d.Puzzle + " statistics", Data: d, JSON: j}, nil
+}
+
+type heatData struct {
+	Puzzle  string
+	Filter  string
+	Maps    []heatMap
+	Plan    query.PlanReport
+	Elapsed string
+	RunURL  string // set when the map needs a scan that has not run
+}
+
+type heatMap struct {
+	Title string
+	SVG   string
+}
+
+func (s *Server) heatPage(r *request) (*page, error) {
+	t, err := s.target(r)
+	if err != nil {
+		return nil, err
+	}
+	f, err := readForm(t.Puzzle, r.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	filter, err := query.ParseFilter(t.Puzzle, f.Text)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	plan, err := t.Plan(r.ctx, query.Question{Ask: query.AskStats, Filter: filter, By: query.StatsBy{What: "heatmap"}})
+	if err != nil {
+		return nil, err
+	}
+	p := t.Puzzle
+	n := p.N
+	d := heatData{Puzzle: p.String(), Filter: filter.String(p), Plan: t.Explain(plan)}
+	if s.bigScan(plan, r, "run") {
+		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(r.URL.Query(), "run", "1")
+		d.Elapsed = took(start)
+		return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d}, nil
+	}
+	counts, err := t.Heatmap(r.ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	var labels []string
+	for i := 1; i <= n; i++ {
+		labels = append(labels, strconv.Itoa(i))
+	}
+	if p.Kind == canon.Queens {
+		grid := make([][]int64, n)
+		for r := range grid {
+			grid[r] = make([]int64, n)
+			for c := range grid[r] {
+				grid[r][c] = counts[r*n+c][1]
+			}
+		}
+		d.Maps = append(d.Maps, heatMap{"solutions with a queen on each square (row, column)", draw.Heat(labels, labels, grid, draw.Options{Title: "queens by square"})})
+	} else {
+		var cells, values []string
+		for x := 0; x < n*n; x++ {
+			cells = append(cells, fmt.Sprintf("%d,%d", x/n+1, x%n+1))
+		}
+		for v := 1; v <= n*n; v++ {
+			values = append(values, strconv.Itoa(v))
+		}
+		grid := make([][]int64, n*n)
+		for x := range grid {
+			grid[x] = counts[x][1:]
+		}
+		d.Maps = append(d.Maps, heatMap{"squares with each value (column) in each cell (row)", draw.Heat(cells, values, grid, draw.Options{Title: "values by cell"})})
+	}
+	d.Elapsed = took(start)
+	// JSON: for queens the board of counts; for magic squares one object per
+	// cell with the count of each value 1..n² in it.
+	var matching int64
+	for _, c := range counts[:n] {
+		matching += c[1]
+	}
+	j := query.O("puzzle", d.Puzzle, "filter", d.Filter)
+	if p.Kind == canon.Queens {
+		board := make([][]int64, n)
+		for r := range board {
+			board[r] = make([]int64, n)
+			for c := range board[r] {
+				board[r][c] = counts[r*n+c][1]
+			}
+		}
+		j = append(j, query.O("matching", matching, "queens", board)...)
+	} else {
+		matching = 0
+		for _, k := range counts[0][1:] {
+			matching += k
+		}
+		cells := make([]query.Object, n*n)
+		for x := range cells {
+			cells[x] = query.O("row", x/n+1, "col", x%n+1, "counts", counts[x][1:])
+		}
+		j = append(j, query.O("matching", matching, "cells", cells)...)
+	}
+	return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d, JSON: j}, nil
+}
+
+// download streams what a puzzle page shows (its filter; solutions, or
+// classes with view=classes) as CSV, JSON lines or Parquet. It holds a
+// query slot and has a time limit of its own (Options.DownloadTimeout). A
+// download that fails once its rows have begun is cut off, so that the
+// browser reports it failed rather than keep a file that looks whole.
+func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
+	ctx, cancel := context.WithTimeout(hr.Context(), s.downloadTimeout)
+	defer cancel()
+	r := &request{Request: hr, ctx: ctx}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-ctx.Done():
+		s.fail(w, r, errorf(http.StatusServiceUnavailable, "the server is busy: no query could start within %s; try again", s.downloadTimeout))
+		return
+	}
+	t, err := s.target(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	f, err := readForm(t.Puzzle, hr.URL.Query())
+	if err == nil {
+		_, err = query.ParseFilter(t.Puzzle, f.Text)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	filter, _ := query.ParseFilter(t.Puzzle, f.Text)
+	var format query.Format
+	file := hr.PathValue("file")
+	switch {
+	case strings.HasSuffix(file, ".csv"):
+		format = query.CSV
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	case strings.HasSuffix(file, ".jsonl"):
+		format = query.JSONL
+		w.Header().Set("Content-Type", "application/jsonl")
+	case strings.HasSuffix(file, ".parquet"):
+		format = query.Parquet
+		w.Header().Set("Content-Type", "application/vnd.apache.parquet")
+	default:
+		s.fail(w, r, errorf(http.StatusNotFound, "%s: downloads are rows.csv, rows.jsonl or rows.parquet", file))
+		return
+	}
+	ask, what := query.AskList, "solutions"
+	if f.Classes {
+		ask, what = query.AskClasses, "classes"
+	}
+	plan, err := t.Plan(r.ctx, query.Question{Ask: ask, Filter: filter, Page: query.Page{Limit: -1}})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := strings.NewReplacer(":", "-").Replace(t.Puzzle.String()) + "-" + what + file[strings.LastIndexByte(file, '.'):]
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	dataset := query.Dataset{Puzzle: t.Puzzle, Filter: filter.String(t.Puzzle), Version: s.version, ContentHash: t.Record.ContentHash}
+	if f.Classes {
+		var cw query.RowWriter[query.Class] = query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes, true)
+		if format == query.Parquet {
+			cw = query.NewParquetClassWriter(w, dataset)
+		}
+		err = t.Classes(r.ctx, plan, cw.Write)
+		if err == nil {
+			err = cw.Close()
+		}
+	} else {
+		var sw query.RowWriter[query.Solution] = query.NewSolutionWriter(w, format, t.Puzzle, true)
+		if format == query.Parquet {
+			sw = query.NewParquetSolutionWriter(w, dataset)
+		}
+		err = t.List(r.ctx, plan, sw.Write)
+		if err == nil {
+			err = sw.Close()
+		}
+	}
+	if err != nil {
+		panic(http.ErrAbortHandler) // cut the connection: the file is not whole
+	}
+}
+
+// took says how long since start, to the millisecond, or to the microsecond
+// under one.
+func took(start time.Time) string {
+	d := time.Since(start)
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
