@@ -177,16 +177,22 @@ type puzzleData struct {
 	First    int64
 }
 
-func (s *Server) puzzlePage(r *request) (*page, error) {
+// filtered binds the request's puzzle and reads its filter form.
+func (s *Server) filtered(r *request) (*query.Target, form, query.Filter, error) {
 	t, err := s.target(r)
 	if err != nil {
-		return nil, err
+		return nil, form{}, query.Filter{}, err
 	}
 	f, err := readForm(t.Puzzle, r.URL.Query())
 	if err != nil {
-		return nil, err
+		return nil, form{}, query.Filter{}, err
 	}
 	filter, err := query.ParseFilter(t.Puzzle, f.Text)
+	return t, f, filter, err
+}
+
+func (s *Server) puzzlePage(r *request) (*page, error) {
+	t, f, filter, err := s.filtered(r)
 	if err != nil {
 		return nil, err
 	}
@@ -409,15 +415,7 @@ func hidden(q url.Values, except ...string) []hiddenField {
 }
 
 func (s *Server) statsPage(r *request) (*page, error) {
-	t, err := s.target(r)
-	if err != nil {
-		return nil, err
-	}
-	f, err := readForm(t.Puzzle, r.URL.Query())
-	if err != nil {
-		return nil, err
-	}
-	filter, err := query.ParseFilter(t.Puzzle, f.Text)
+	t, _, filter, err := s.filtered(r)
 	if err != nil {
 		return nil, err
 	}
@@ -491,15 +489,7 @@ type heatMap struct {
 }
 
 func (s *Server) heatPage(r *request) (*page, error) {
-	t, err := s.target(r)
-	if err != nil {
-		return nil, err
-	}
-	f, err := readForm(t.Puzzle, r.URL.Query())
-	if err != nil {
-		return nil, err
-	}
-	filter, err := query.ParseFilter(t.Puzzle, f.Text)
+	t, _, filter, err := s.filtered(r)
 	if err != nil {
 		return nil, err
 	}
@@ -594,20 +584,11 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 		s.fail(w, r, errorf(http.StatusServiceUnavailable, "the server is busy: no query could start within %s; try again", s.downloadTimeout))
 		return
 	}
-	t, err := s.target(r)
+	t, f, filter, err := s.filtered(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	f, err := readForm(t.Puzzle, hr.URL.Query())
-	if err == nil {
-		_, err = query.ParseFilter(t.Puzzle, f.Text)
-	}
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	filter, _ := query.ParseFilter(t.Puzzle, f.Text)
 	var format query.Format
 	file := hr.PathValue("file")
 	switch {
