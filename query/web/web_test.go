@@ -454,3 +454,20 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaders: pages may load nothing from elsewhere, are not framed, and
+// are served with their real types.
+func TestHeaders(t *testing.T) {
+	srv := serve(t, 10*time.Second)
+	for path, kind := range map[string]string{"/": "text/html; charset=utf-8", "/catalog.json": "application/json", "/static/style.css": "text/css; charset=utf-8"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		h := resp.Header
+		if h.Get("Content-Type") != kind || h.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Errorf("%s: %v", path, h)
+		}
+	}
+}
