@@ -71,7 +71,6 @@ func (x *exportCmd) Run(e *env) error {
 		return err
 	}
 	defer out.Abort()
-	rows := 0
 	// Rows come in ID order, so the ID reached tells how far the export is,
 	// filtered or not. The bar shows only when the rows do not go to the
 	// terminal.
@@ -79,33 +78,14 @@ func (x *exportCmd) Run(e *env) error {
 	if out.IsTerminal() || (x.Output == "" && isTerminal(e.stdout)) {
 		bar.tty = false
 	}
-	tick := func(id, total int64) {
-		if rows++; rows%4096 == 0 {
-			bar.Update(id, total)
-		}
-	}
 	// The digest lets anyone check that two exports are the same bytes.
 	digest := sha256.New()
-	w := io.MultiWriter(out, digest)
-	if x.Classes {
-		cw := query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes, !x.NoHeaders)
-		if format == query.Parquet {
-			cw = query.NewParquetClassWriter(w, dataset(t, plan))
+	seen := 0
+	rows, err := t.Stream(e.ctx, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, dataset(t, plan), func(id, last int64) {
+		if seen++; seen%4096 == 0 {
+			bar.Update(id, last)
 		}
-		err = t.Classes(e.ctx, plan, func(c query.Class) error { tick(c.ID, t.Record.Classes); return cw.Write(c) })
-		if err == nil {
-			err = cw.Close()
-		}
-	} else {
-		sw := query.NewSolutionWriter(w, format, t.Puzzle, !x.NoHeaders)
-		if format == query.Parquet {
-			sw = query.NewParquetSolutionWriter(w, dataset(t, plan))
-		}
-		err = t.List(e.ctx, plan, func(s query.Solution) error { tick(s.ID, t.Record.Solutions); return sw.Write(s) })
-		if err == nil {
-			err = sw.Close()
-		}
-	}
+	})
 	bar.Finish()
 	if err == nil {
 		err = out.Commit()

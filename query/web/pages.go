@@ -617,25 +617,7 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 	name := strings.NewReplacer(":", "-").Replace(t.Puzzle.String()) + "-" + what + file[strings.LastIndexByte(file, '.'):]
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	dataset := query.Dataset{Puzzle: t.Puzzle, Filter: filter.String(t.Puzzle), Version: s.version, ContentHash: t.Record.ContentHash}
-	if f.Classes {
-		var cw query.RowWriter[query.Class] = query.NewClassWriter(w, format, t.Puzzle, t.Record.Classes, true)
-		if format == query.Parquet {
-			cw = query.NewParquetClassWriter(w, dataset)
-		}
-		err = t.Classes(r.ctx, plan, cw.Write)
-		if err == nil {
-			err = cw.Close()
-		}
-	} else {
-		var sw query.RowWriter[query.Solution] = query.NewSolutionWriter(w, format, t.Puzzle, true)
-		if format == query.Parquet {
-			sw = query.NewParquetSolutionWriter(w, dataset)
-		}
-		err = t.List(r.ctx, plan, sw.Write)
-		if err == nil {
-			err = sw.Close()
-		}
-	}
+	_, err = t.Stream(r.ctx, plan, w, format, true, dataset, nil)
 	if err != nil {
 		panic(http.ErrAbortHandler) // cut the connection: the file is not whole
 	}
