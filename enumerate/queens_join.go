@@ -908,16 +908,51 @@ func queensJoin(ctx context.Context, n, workers int, emit Emit) (Stats, error) {
 }
 
 // transpose64 transposes a 64x64 bit matrix in place: bit p of a[i] becomes
-// bit i of a[p]. Six rounds swap ever smaller blocks, without branches.
+// bit i of a[p]. Six rounds swap ever smaller blocks, without branches;
+// written out so that every shift is a constant.
 func transpose64(a *[64]uint64) {
-	mask := uint64(0x00000000FFFFFFFF)
-	for width := 32; width != 0; width >>= 1 {
-		for k := 0; k < 64; k = (k + width + 1) &^ width {
-			t := (a[k]>>width ^ a[k+width]) & mask
-			a[k] ^= t << width
-			a[k+width] ^= t
+	for k := range 32 {
+		t := (a[k]>>32 ^ a[k+32]) & 0x00000000FFFFFFFF
+		a[k] ^= t << 32
+		a[k+32] ^= t
+	}
+	for base := 0; base < 64; base += 32 {
+		b := (*[32]uint64)(a[base : base+32])
+		for k := range 16 {
+			t := (b[k]>>16 ^ b[k+16]) & 0x0000FFFF0000FFFF
+			b[k] ^= t << 16
+			b[k+16] ^= t
 		}
-		mask ^= mask << (width >> 1)
+	}
+	for base := 0; base < 64; base += 16 {
+		b := (*[16]uint64)(a[base : base+16])
+		for k := range 8 {
+			t := (b[k]>>8 ^ b[k+8]) & 0x00FF00FF00FF00FF
+			b[k] ^= t << 8
+			b[k+8] ^= t
+		}
+	}
+	for base := 0; base < 64; base += 8 {
+		b := (*[8]uint64)(a[base : base+8])
+		for k := range 4 {
+			t := (b[k]>>4 ^ b[k+4]) & 0x0F0F0F0F0F0F0F0F
+			b[k] ^= t << 4
+			b[k+4] ^= t
+		}
+	}
+	for base := 0; base < 64; base += 4 {
+		b := (*[4]uint64)(a[base : base+4])
+		for k := range 2 {
+			t := (b[k]>>2 ^ b[k+2]) & 0x3333333333333333
+			b[k] ^= t << 2
+			b[k+2] ^= t
+		}
+	}
+	for k := 0; k < 64; k += 2 {
+		b := (*[2]uint64)(a[k : k+2])
+		t := (b[0]>>1 ^ b[1]) & 0x5555555555555555
+		b[0] ^= t << 1
+		b[1] ^= t
 	}
 }
 
