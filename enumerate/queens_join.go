@@ -30,10 +30,11 @@ import (
 //     has not attacked yet: a queen at distance k from the boundary, column
 //     c, removes the tops whose diagonals cross the boundary at c+k and c-k
 //     (the only diagonals it shares with the top half). A bottom that leaves
-//     no top is abandoned at once. Its far rows (the h/2+1 farthest from
-//     the boundary, at most 5: farRows) are not searched either: they are
-//     a block too, joined with each placement of the rows above them by a
-//     mask test, and a complete bottom adds the tops left (see bottoms).
+//     no top is abandoned at once. Its far rows (the 4 to 6 farthest from
+//     the boundary on the larger boards: farRows) are not searched
+//     either: they are a block too, joined with each placement of the rows
+//     above them by a mask test, and a complete bottom adds the tops left
+//     (see bottoms).
 //     What a far placement attacks among the tops is worked out from its
 //     two parts (its first rows and the rest), each shared by many far
 //     placements and worked out once for each first queen of the bottom.
