@@ -635,8 +635,7 @@ func (j *joiner) newFarGeneration() {
 // number of rows attack, for the current generation, by the part's number
 // (see partCode).
 type partBits struct {
-	seen []uint32 // by part: the generation its bitset is from
-	slot []int32  // ... and where it is in x
+	slot []uint64 // by part: the generation its bitset is from<<32 | where it is in x (one load)
 	x    []uint64
 	gen  uint32
 	// The bitsets of the parts' rows after the first, for parts of three
@@ -646,16 +645,16 @@ type partBits struct {
 
 // reset forgets the bitsets: a new generation of kept tops.
 func (pb *partBits) reset(n, rows int) {
-	if pb.seen == nil {
+	if pb.slot == nil {
 		parts := 1
 		for range rows {
 			parts *= n
 		}
-		pb.seen, pb.slot = make([]uint32, parts), make([]int32, parts)
+		pb.slot = make([]uint64, parts)
 	}
 	pb.gen++
 	if pb.gen == 0 { // wrapped around: no stamp may look current
-		clear(pb.seen)
+		clear(pb.slot)
 		pb.gen = 1
 	}
 	pb.x = pb.x[:0]
@@ -671,12 +670,12 @@ func (pb *partBits) reset(n, rows int) {
 // its first row at distance k from the boundary.
 func (pb *partBits) get(j *joiner, part, rows, k int) []uint64 {
 	w := j.words
-	if pb.seen[part] == pb.gen {
-		s := int(pb.slot[part])
+	if slot := pb.slot[part]; uint32(slot>>32) == pb.gen {
+		s := int(uint32(slot))
 		return pb.x[s : s+w]
 	}
 	s := len(pb.x)
-	pb.seen[part], pb.slot[part] = pb.gen, int32(s)
+	pb.slot[part] = uint64(pb.gen)<<32 | uint64(s)
 	pb.x = slices.Grow(pb.x, w)[:s+w]
 	x := pb.x[s : s+w]
 	if pb.rest != nil {
