@@ -30,10 +30,11 @@ import (
 //     has not attacked yet: a queen at distance k from the boundary, column
 //     c, removes the tops whose diagonals cross the boundary at c+k and c-k
 //     (the only diagonals it shares with the top half). A bottom that leaves
-//     no top is abandoned at once. Its far rows (the h/2+1 farthest from
-//     the boundary, at most 5: farRows) are not searched either: they are
-//     a block too, joined with each placement of the rows above them by a
-//     mask test, and a complete bottom adds the tops left (see bottoms).
+//     no top is abandoned at once. Its far rows (the 4 to 6 farthest from
+//     the boundary on the larger boards: farRows) are not searched
+//     either: they are a block too, joined with each placement of the rows
+//     above them by a mask test, and a complete bottom adds the tops left
+//     (see bottoms).
 //     What a far placement attacks among the tops is worked out from its
 //     two parts (its first rows and the rest), each shared by many far
 //     placements and worked out once for each first queen of the bottom.
@@ -172,6 +173,7 @@ type joiner struct {
 	farRange [][2]int32 // by far set: its placements in the far block
 	farA     partBits   // the bitsets of the far placements' first parts
 	farB     partBits   // ... and of their other parts
+	fit      []uint64   // the far placements that fit (see fits)
 	sol      []byte
 	err      error
 
@@ -575,24 +577,23 @@ func (j *joiner) descend(cols uint32, offset int, l0, down0, r0 uint32, used0 in
 // in cur, masks l and r on row split, its columns as a far set used) with
 // the far placements on the columns left.
 func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, split, offset int) int64 {
-	far := j.blocks.far
+	far, b := j.blocks.far, j.blocks
 	rng := j.farRange[j.farAll^used]
-	above := uint64(l) | uint64(r)<<32
+	j.nodes += int64(rng[1] - rng[0])
+	k := split + offset
 	var joins int64
-	for p, a := range far.above[rng[0]:rng[1]] {
-		j.nodes++
-		if a&above != 0 {
-			continue
-		}
-		xa, xb := j.farTops(int(rng[0])+p, split+offset)
-		xa, xb = xa[:len(cur)], xb[:len(cur)]
+	for _, fit := range j.fits(rng, uint64(l)|uint64(r)<<32) {
+		// The tops the far placement's two parts attack.
+		p, parts := int(fit>>32), uint32(fit)
+		xa := j.farA.get(j, int(parts&0xffff), b.farSplit, k)[:len(cur)]
+		xb := j.farB.get(j, int(parts>>16), far.k-b.farSplit, k+b.farSplit)[:len(cur)]
 		if j.emit == nil {
 			for i, v := range cur {
 				joins += int64(bits.OnesCount64(v &^ (xa[i] | xb[i])))
 			}
 			continue
 		}
-		copy(j.bottom[split:j.h], far.cols[(int(rng[0])+p)*far.k:])
+		copy(j.bottom[split:j.h], far.cols[p*far.k:])
 		for i, v := range cur {
 			scratch[i] = v &^ (xa[i] | xb[i])
 			joins += int64(bits.OnesCount64(scratch[i]))
@@ -602,67 +603,96 @@ func (j *joiner) joinFar(cur, scratch []uint64, l, r uint32, used, split, offset
 	return joins
 }
 
+// fits lists the far placements in rng that the near rows leave room for
+// (above: their masks on the first far row, as rowBlocks.above), without
+// a branch to mispredict: each as its number<<32 | its parts (farParts),
+// read here in order rather than later one by one.
+func (j *joiner) fits(rng [2]int32, above uint64) []uint64 {
+	aboves := j.blocks.far.above[rng[0]:rng[1]]
+	parts := j.blocks.farParts[rng[0]:rng[1]]
+	parts = parts[:len(aboves)]
+	j.fit = slices.Grow(j.fit[:0], len(aboves)+1)[:len(aboves)+1]
+	fit, m := j.fit, 0
+	for i, a := range aboves {
+		fit[m] = uint64(int(rng[0])+i)<<32 | uint64(parts[i])
+		x := a & above
+		m += int((x|-x)>>63) ^ 1
+	}
+	return fit[:m]
+}
+
 // newFarGeneration forgets the far parts' bitsets: the kept tops changed.
 func (j *joiner) newFarGeneration() {
 	j.farA.reset(j.n, j.blocks.farSplit)
 	j.farB.reset(j.n, j.blocks.far.k-j.blocks.farSplit)
 }
 
-// farTops gives the bitsets of the kept tops that the two parts of far
-// placement p attack (its first row at distance k from the boundary): a
-// part is shared by many far placements, so its bitset is worked out once
-// a generation.
-func (j *joiner) farTops(p, k int) (first, rest []uint64) {
-	far := j.blocks.far
-	parts, a := j.blocks.farParts[p], j.blocks.farSplit
-	cols := far.cols[p*far.k : (p+1)*far.k]
-	return j.farA.get(j, int(parts&0xffff), cols[:a], k), j.farB.get(j, int(parts>>16), cols[a:], k+a)
-}
+// The bitsets of the kept tops that a far placement attacks come from its
+// two parts (its first rows and the rest): a part is shared by many far
+// placements, so its bitset is worked out once a generation.
 
-// partBits holds the bitsets of the kept tops that far parts attack, for
-// the current generation, by the part's number.
+// partBits holds the bitsets of the kept tops that far parts of some
+// number of rows attack, for the current generation, by the part's number
+// (see partCode).
 type partBits struct {
-	seen []uint32 // by part: the generation its bitset is from
-	slot []int32  // ... and where it is in x
+	slot []uint64 // by part: the generation its bitset is from<<32 | where it is in x (one load)
 	x    []uint64
 	gen  uint32
+	// The bitsets of the parts' rows after the first, for parts of three
+	// rows or more: a part's bitset is its first queen's and the rest's.
+	rest *partBits
 }
 
 // reset forgets the bitsets: a new generation of kept tops.
 func (pb *partBits) reset(n, rows int) {
-	if pb.seen == nil {
+	if pb.slot == nil {
 		parts := 1
 		for range rows {
 			parts *= n
 		}
-		pb.seen, pb.slot = make([]uint32, parts), make([]int32, parts)
+		pb.slot = make([]uint64, parts)
 	}
 	pb.gen++
 	if pb.gen == 0 { // wrapped around: no stamp may look current
-		clear(pb.seen)
+		clear(pb.slot)
 		pb.gen = 1
 	}
 	pb.x = pb.x[:0]
+	if rows > 2 {
+		if pb.rest == nil {
+			pb.rest = new(partBits)
+		}
+		pb.rest.reset(n, rows-1)
+	}
 }
 
-// get gives the bitset of the kept tops that a part attacks, its queens in
-// columns cols from distance k on.
-func (pb *partBits) get(j *joiner, part int, cols []byte, k int) []uint64 {
+// get gives the bitset of the kept tops that a part of rows rows attacks,
+// its first row at distance k from the boundary.
+func (pb *partBits) get(j *joiner, part, rows, k int) []uint64 {
 	w := j.words
-	if pb.seen[part] == pb.gen {
-		s := int(pb.slot[part])
+	if slot := pb.slot[part]; uint32(slot>>32) == pb.gen {
+		s := int(uint32(slot))
 		return pb.x[s : s+w]
 	}
 	s := len(pb.x)
-	pb.seen[part], pb.slot[part] = pb.gen, int32(s)
+	pb.slot[part] = uint64(pb.gen)<<32 | uint64(s)
 	pb.x = slices.Grow(pb.x, w)[:s+w]
 	x := pb.x[s : s+w]
+	if pb.rest != nil {
+		a, b := j.meets(part%j.n, k)
+		r := pb.rest.get(j, part/j.n, rows-1, k+1)[:w]
+		for i := range x {
+			x[i] = a[i] | b[i] | r[i]
+		}
+		return x
+	}
 	clear(x)
-	for row, c := range cols {
-		a, b := j.meets(int(c), k+row)
+	for row := range rows {
+		a, b := j.meets(part%j.n, k+row)
 		for i := range x {
 			x[i] |= a[i] | b[i]
 		}
+		part /= j.n
 	}
 	return x
 }
@@ -878,16 +908,51 @@ func queensJoin(ctx context.Context, n, workers int, emit Emit) (Stats, error) {
 }
 
 // transpose64 transposes a 64x64 bit matrix in place: bit p of a[i] becomes
-// bit i of a[p]. Six rounds swap ever smaller blocks, without branches.
+// bit i of a[p]. Six rounds swap ever smaller blocks, without branches;
+// written out so that every shift is a constant.
 func transpose64(a *[64]uint64) {
-	mask := uint64(0x00000000FFFFFFFF)
-	for width := 32; width != 0; width >>= 1 {
-		for k := 0; k < 64; k = (k + width + 1) &^ width {
-			t := (a[k]>>width ^ a[k+width]) & mask
-			a[k] ^= t << width
-			a[k+width] ^= t
+	for k := range 32 {
+		t := (a[k]>>32 ^ a[k+32]) & 0x00000000FFFFFFFF
+		a[k] ^= t << 32
+		a[k+32] ^= t
+	}
+	for base := 0; base < 64; base += 32 {
+		b := (*[32]uint64)(a[base : base+32])
+		for k := range 16 {
+			t := (b[k]>>16 ^ b[k+16]) & 0x0000FFFF0000FFFF
+			b[k] ^= t << 16
+			b[k+16] ^= t
 		}
-		mask ^= mask << (width >> 1)
+	}
+	for base := 0; base < 64; base += 16 {
+		b := (*[16]uint64)(a[base : base+16])
+		for k := range 8 {
+			t := (b[k]>>8 ^ b[k+8]) & 0x00FF00FF00FF00FF
+			b[k] ^= t << 8
+			b[k+8] ^= t
+		}
+	}
+	for base := 0; base < 64; base += 8 {
+		b := (*[8]uint64)(a[base : base+8])
+		for k := range 4 {
+			t := (b[k]>>4 ^ b[k+4]) & 0x0F0F0F0F0F0F0F0F
+			b[k] ^= t << 4
+			b[k+4] ^= t
+		}
+	}
+	for base := 0; base < 64; base += 4 {
+		b := (*[4]uint64)(a[base : base+4])
+		for k := range 2 {
+			t := (b[k]>>2 ^ b[k+2]) & 0x3333333333333333
+			b[k] ^= t << 2
+			b[k+2] ^= t
+		}
+	}
+	for k := 0; k < 64; k += 2 {
+		b := (*[2]uint64)(a[k : k+2])
+		t := (b[0]>>1 ^ b[1]) & 0x5555555555555555
+		b[0] ^= t << 1
+		b[1] ^= t
 	}
 }
 
@@ -957,17 +1022,13 @@ func (j *joiner) searchQuad(y int, l, down, r uint32, used int, cur quad) int64 
 
 // joinFarQuad is joinFar with quads.
 func (j *joiner) joinFarQuad(cur quad, l, r uint32, used int) int64 {
-	far := j.blocks.far
 	rng := j.farRange[j.farAll^used]
 	above := uint64(l) | uint64(r)<<32
 	k := j.quadSplit + j.quadOffset
+	j.nodes += int64(rng[1] - rng[0])
 	var joins int64
-	for p, a := range far.above[rng[0]:rng[1]] {
-		j.nodes++
-		if a&above != 0 {
-			continue
-		}
-		joins += cur.andNot(j.farTopsQuad(int(rng[0])+p, k)).count()
+	for _, fit := range j.fits(rng, above) {
+		joins += cur.andNot(j.farTopsQuad(int(fit>>32), k)).count()
 	}
 	return joins
 }

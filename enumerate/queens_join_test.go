@@ -4,7 +4,11 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
+
+	"solcat/canon"
 )
 
 func TestTranspose64(t *testing.T) {
@@ -211,6 +215,48 @@ func TestJoinUnitsMatchBruteForce(t *testing.T) {
 		c, err := CountQueensJoin(context.Background(), n, 0)
 		if err != nil || c.Solutions() != queensTotal[n] || c.Classes() != queensClasses[n] {
 			t.Errorf("queens:%d: %d solutions, %d classes, %v; published %d, %d", n, c.Solutions(), c.Classes(), err, queensTotal[n], queensClasses[n])
+		}
+	}
+}
+
+// TestJoinFarRows checks that a unit's count does not depend on how many of
+// the bottom's rows are a far block (4 to 6 on the boards counted here,
+// with parts of 2 and 3 rows): unit by unit, the default layout and every
+// other far size find the same solutions.
+func TestJoinFarRows(t *testing.T) {
+	for n := 10; n <= 15; n++ {
+		want := newJoiner(n, nil, newHalfBlocks(n))
+		var others []*joiner
+		for k := 2; k <= min(6, n/2-1); k++ {
+			if k != farRows(n) {
+				others = append(others, newJoiner(n, nil, newHalfBlocksFar(n, k)))
+			}
+		}
+		for i, u := range QueensJoinUnits(n) {
+			solutions, _ := want.countUnit(u)
+			for _, j := range others {
+				if got, _ := j.countUnit(u); got != solutions {
+					t.Fatalf("queens:%d unit %d: %d solutions with %d far rows, %d with %d", n, i, got, j.blocks.far.k, solutions, farRows(n))
+				}
+			}
+		}
+	}
+}
+
+// TestJoinCounterLarge counts queens:17 and up to SOLCAT_QUEENS_MAX (at most
+// 20; about 2, 7, 50 and 400 s on one core) and checks the published
+// counts and orbit split. Skipped unless SOLCAT_QUEENS_MAX is set.
+func TestJoinCounterLarge(t *testing.T) {
+	limit, _ := strconv.Atoi(os.Getenv("SOLCAT_QUEENS_MAX"))
+	if limit < 17 {
+		t.Skip("set SOLCAT_QUEENS_MAX=17 to 20 to count those boards")
+	}
+	for n := 17; n <= min(limit, 20); n++ {
+		known, _ := KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
+		c, err := CountQueensJoin(context.Background(), n, 0)
+		if err != nil || c.Solutions() != known.Solutions || c.Classes() != known.Classes || c.Orbits != known.Orbits {
+			t.Errorf("queens:%d: %d solutions, %d classes, orbits %v, %v; published %d, %d, %v",
+				n, c.Solutions(), c.Classes(), c.Orbits, err, known.Solutions, known.Classes, known.Orbits)
 		}
 	}
 }
