@@ -170,7 +170,7 @@ submit() {
 # same WHAT ONE MERGED [FIELD]: both catalogs hold the same puzzles with the
 # same counts (solutions, classes, orbit split, search nodes, solver, content
 # hash); build times, workers and FIELD aside.
-summary() { solcat --db "$1" --format json info | grep -vE "\"(workers|build_seconds|built_at${2:+|$2})\""; }
+summary() { solcat --db "$1" info --format json | grep -vE "\"(workers|build_seconds|built_at${2:+|$2})\""; }
 same() {
   local a b
   a=$(summary "$2" "${4:-}") && b=$(summary "$3" "${4:-}") && [ -n "$a" ] || fail "$1: no summary of $2 or $3"
