@@ -244,6 +244,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("magic 6", 2, "built up to order 5", "build", "magic:6"),
 		c("queens 20 stored", 2, "--count-only", "build", "queens:20"),
 		c("queens 18 stored in shards", 2, "built whole", "build", "queens:18", "--shard", "1/2"),
+		c("magic stored as classes", 2, "only queens are stored as their classes", "build", "magic:4", "--as-classes"),
 		c("queens 22 counted", 2, "up to N=21", "build", "queens:22", "--count-only"),
 		c("magic 4 counted", 2, "drop --count-only", "build", "magic:4", "--count-only"),
 		c("magic 5 in shards", 2, "built whole", "build", "magic:5", "--shard", "1/2"),
