@@ -95,7 +95,7 @@ func withRemedy(err error) error {
 // takes, as measured on 2 cores.
 var classesBuildCost = map[int]string{
 	18: "about a minute on 2 cores, a 1.0 GB catalog",
-	19: "about 15 minutes on 2 cores, a 7.5 GB catalog",
+	19: "8 to 16 minutes on 2 cores, a 7.5 GB catalog",
 }
 
 // buildRemedy adds to a refused build what would work instead.
