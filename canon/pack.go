@@ -54,3 +54,47 @@ func Packed25From(b []byte) (p Packed25, ok bool) {
 	}
 	return Packed25{Hi: binary.BigEndian.Uint64(b), Lo: binary.BigEndian.Uint64(b[8:])}, true
 }
+
+// Queens stored as classes only (queens:18 has 83,263,591 classes) pack
+// their canonical forms 5 bits a row (the 0-based column), most significant
+// first, in QueensPackedLen(n) bytes: 12 for queens:18 and queens:19.
+// Packed forms compare as bytes in the same order as the placements.
+
+// MaxPackedQueens is the largest board a packed form holds: 5 bits a row
+// in 128 bits.
+const MaxPackedQueens = 25
+
+// QueensPackedLen is the length of a packed queens:n form.
+func QueensPackedLen(n int) int { return (5*n + 7) / 8 }
+
+// PackQueens appends the packed form of q (0-based columns, below 32; at
+// most MaxPackedQueens rows) to dst.
+func PackQueens(dst, q []byte) []byte {
+	var hi, lo uint64
+	for _, c := range q {
+		hi = hi<<5 | lo>>59
+		lo = lo<<5 | uint64(c&31)
+	}
+	// The 5n bits sit at the bottom of (hi, lo): move them to the top.
+	switch k := uint(128 - 5*len(q)); {
+	case k >= 64:
+		hi, lo = lo<<(k-64), 0
+	case k > 0:
+		hi, lo = hi<<k|lo>>(64-k), lo<<k
+	}
+	var buf [16]byte
+	binary.BigEndian.PutUint64(buf[:8], hi)
+	binary.BigEndian.PutUint64(buf[8:], lo)
+	return append(dst, buf[:QueensPackedLen(len(q))]...)
+}
+
+// UnpackQueens fills q (its length is the board's size) from a packed form.
+func UnpackQueens(packed, q []byte) {
+	var buf [16]byte
+	copy(buf[:], packed)
+	hi, lo := binary.BigEndian.Uint64(buf[:8]), binary.BigEndian.Uint64(buf[8:])
+	for i := range q {
+		q[i] = byte(hi >> 59)
+		hi, lo = hi<<5|lo>>59, lo<<5
+	}
+}

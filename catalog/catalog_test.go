@@ -265,7 +265,9 @@ func TestClassesOnlyBlocks(t *testing.T) {
 	ctx := context.Background()
 	for _, classes := range []int64{254, 300} {
 		plan := BuildPlan{Layout: "test", UnitRows: 127, RowsTotal: classes, ClassesOnly: true}
-		form := func(id int64) []byte { return []byte{byte(id >> 8), byte(id), 0, 0} }
+		form := func(id int64) []byte {
+			return []byte{byte(id >> 8), byte(id), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+		}
 		write := func(c *Catalog, stopAt int64) (string, error) {
 			w, err := c.Begin(ctx, "magic:5", plan, 4)
 			if err != nil {
@@ -298,7 +300,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 		}
 		var blocks, bytes, props int64
 		ref.DB().QueryRowx("SELECT count(*), sum(length(forms)), (SELECT count(*) FROM props_magic_5) FROM classes_magic_5").Scan(&blocks, &bytes, &props)
-		if blocks != (classes+126)/127 || bytes != 4*classes || props != classes/50 {
+		if blocks != (classes+126)/127 || bytes != 16*classes || props != classes/50 {
 			t.Errorf("%d classes: %d blocks, %d bytes, %d props rows", classes, blocks, bytes, props)
 		}
 		ref.Close()

@@ -78,7 +78,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+dropSol+"DROP TABLE IF EXISTS "+blocksTable(rec.Name)+"; DROP TABLE IF EXISTS "+cls+
-		"; DROP TABLE IF EXISTS "+propsTable(rec.Name), rec.Name); err != nil {
+		"; DROP TABLE IF EXISTS "+propsTable(rec.Name)+"; DROP TABLE IF EXISTS "+orbitsTable(rec.Name), rec.Name); err != nil {
 		return err
 	}
 	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {

@@ -17,6 +17,7 @@ import (
 type ContentHash struct {
 	classes, solutions hash.Hash
 	pending            []byte // solution bytes not yet hashed: one Write per 64 KiB, not three per row
+	pendingClasses     []byte // the same for classes
 }
 
 // NewContentHash starts a hash.
@@ -26,8 +27,19 @@ func NewContentHash() *ContentHash {
 
 // AddClass adds the next class.
 func (c *ContentHash) AddClass(canonical []byte, orbit int) {
-	c.classes.Write(canonical)
-	c.classes.Write([]byte{byte(orbit)})
+	c.pendingClasses = append(append(c.pendingClasses, canonical...), byte(orbit))
+	if len(c.pendingClasses) >= 1<<16 {
+		c.classes.Write(c.pendingClasses)
+		c.pendingClasses = c.pendingClasses[:0]
+	}
+}
+
+// flush hashes what is pending.
+func (c *ContentHash) flush() {
+	c.classes.Write(c.pendingClasses)
+	c.pendingClasses = c.pendingClasses[:0]
+	c.solutions.Write(c.pending)
+	c.pending = c.pending[:0]
 }
 
 // AddSolution adds the next solution.
@@ -43,8 +55,7 @@ func (c *ContentHash) AddSolution(cells []byte, classID int64, symmetry int) {
 
 // Sum returns the hash in hex.
 func (c *ContentHash) Sum() string {
-	c.solutions.Write(c.pending)
-	c.pending = c.pending[:0]
+	c.flush()
 	both := sha256.New()
 	both.Write(c.classes.Sum(nil))
 	both.Write(c.solutions.Sum(nil))
@@ -54,8 +65,7 @@ func (c *ContentHash) Sum() string {
 // state returns the hash's state after everything added so far, so that a
 // resumed build can carry on from it.
 func (c *ContentHash) state() ([]byte, error) {
-	c.solutions.Write(c.pending)
-	c.pending = c.pending[:0]
+	c.flush()
 	a, err := c.classes.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
 		return nil, err

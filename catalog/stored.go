@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"solcat/canon"
 )
 
 // OldFormatError is a puzzle stored by an older solcat in a format this
@@ -28,16 +26,22 @@ var ErrNotStored = errors.New("stored as counts only")
 // Stored reads one stored puzzle's tables. It hides how the puzzle is
 // stored: every solution in blocks with a table of classes
 // (StorageSolutions), or the classes alone as packed canonical forms in
-// blocks with a table of the few that have properties (StorageClasses).
+// blocks, with tables of the few that have properties and (queens) of the
+// few with fewer than 8 members (StorageClasses).
 type Stored struct {
-	c         *Catalog
-	Record    Record
-	blocks    blockTable // StorageSolutions: the solution blocks
-	classes   string     // the classes table
-	props     string     // StorageClasses: the properties table
-	propsOnce sync.Once
-	propsList []classProps // StorageClasses: the properties table, in ID order
-	propsErr  error
+	c          *Catalog
+	Record     Record
+	blocks     blockTable // StorageSolutions: the solution blocks
+	classes    string     // the classes table
+	props      string     // StorageClasses: the properties table
+	orbits     string     // StorageClasses: the orbits table (queens)
+	form       packedForm // StorageClasses: how forms are packed
+	propsOnce  sync.Once
+	propsList  []classProps // StorageClasses: the properties table, in ID order
+	propsErr   error
+	orbitsOnce sync.Once
+	orbitsList memberNumbering // StorageClasses: the orbits table, in ID order
+	orbitsErr  error
 }
 
 // ClassRow is one stored class. Form is its canonical form's cells; it is
@@ -64,7 +68,7 @@ func (f ClassFilter) keeps(orbit int, props uint32) bool {
 func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Stored, error) {
 	s := &Stored{c: c, Record: rec}
 	_, s.classes = puzzleTables(rec.Name)
-	s.props = propsTable(rec.Name)
+	s.props, s.orbits = propsTable(rec.Name), orbitsTable(rec.Name)
 	switch rec.Storage {
 	case StorageSolutions:
 		has, err := hasBlocks(ctx, c.db, rec.Name)
@@ -76,6 +80,11 @@ func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Store
 		}
 		s.blocks = puzzleBlocks(rec.Name, cellBytes, rec.Classes)
 	case StorageClasses:
+		form, err := packedFormOf(rec.Name)
+		if err != nil {
+			return nil, err
+		}
+		s.form = form
 	default:
 		return nil, fmt.Errorf("%s is %w", rec.Name, ErrNotStored)
 	}
@@ -231,29 +240,35 @@ func (s *Stored) propsTable(ctx context.Context) ([]classProps, error) {
 	return s.propsList, s.propsErr
 }
 
-// packedClasses reads the classes of a classes-only puzzle (magic:5):
-// blocks of ClassesPerBlock forms packed in 16 bytes, every class of 8.
+// packedClasses reads the classes of a classes-only puzzle: blocks of
+// packed forms, with the few classes that have properties or fewer than 8
+// members in tables of their own.
 func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
-	if !f.keeps(8, f.Props) {
-		return nil // every class has 8 members
-	}
 	hi = min(hi, s.Record.Classes)
 	props, err := s.propsTable(ctx)
 	if err != nil {
 		return err
 	}
-	// props is in ID order, and so are the classes: walk both together.
+	orbits, err := s.numbering(ctx)
+	if err != nil {
+		return err
+	}
+	// props and orbits are in ID order, and so are the classes: walk all
+	// three together.
 	next := sort.Search(len(props), func(i int) bool { return props[i].id >= lo })
-	var cells [25]byte
-	c := ClassRow{Form: cells[:], Orbit: 8}
+	nextOrbit := sort.Search(len(orbits.rows), func(i int) bool { return orbits.rows[i].id >= lo })
+	form, per := s.form, int64(s.form.perBlock)
+	cells := make([]byte, form.cells)
+	c := ClassRow{Form: cells}
 	emit := func(block int64, forms []byte) error {
-		if len(forms)%16 != 0 || len(forms) > 16*classesPerBlock {
-			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole 16-byte forms", s.Record.Name, block, len(forms))
+		if len(forms)%form.size != 0 || len(forms) > form.size*form.perBlock {
+			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole %d-byte forms", s.Record.Name, block, len(forms), form.size)
 		}
-		for i := 0; i < len(forms); i += 16 {
-			c.ID = (block-1)*classesPerBlock + int64(i/16) + 1
-			if c.ID < lo || c.ID > hi {
-				continue
+		first := (block-1)*per + 1
+		for i := max(lo-first, 0) * int64(form.size); i < int64(len(forms)); i += int64(form.size) {
+			c.ID = first + i/int64(form.size)
+			if c.ID > hi {
+				break
 			}
 			for next < len(props) && props[next].id < c.ID {
 				next++
@@ -262,59 +277,82 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 			if next < len(props) && props[next].id == c.ID {
 				c.Props = props[next].props
 			}
+			for nextOrbit < len(orbits.rows) && orbits.rows[nextOrbit].id < c.ID {
+				nextOrbit++
+			}
+			c.Orbit = 8
+			if nextOrbit < len(orbits.rows) && orbits.rows[nextOrbit].id == c.ID {
+				c.Orbit = orbits.rows[nextOrbit].orbit
+			}
 			if !f.keeps(c.Orbit, c.Props) {
 				continue
 			}
-			key, _ := canon.Packed25From(forms[i : i+16])
-			canon.Unpack25(key, &cells)
+			form.unpack(forms[i:i+int64(form.size)], cells)
 			if err := fn(c); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	blockOf := func(id int64) int64 { return (id-1)/classesPerBlock + 1 }
-	if f.Props != 0 {
-		// Few classes have properties: read only their blocks.
-		var last int64 // the block read last
+	// Few classes have properties, or fewer than 8 members: a filter that
+	// asks for them reads only their blocks.
+	var few []int64
+	switch {
+	case f.Props != 0:
 		for i := next; i < len(props) && props[i].id <= hi; i++ {
-			block := blockOf(props[i].id)
-			if props[i].props&f.Props != f.Props || block == last {
-				continue
+			if props[i].props&f.Props == f.Props {
+				few = append(few, props[i].id)
 			}
-			last = block
-			var forms []byte
-			if err := s.c.db.QueryRowContext(ctx, "SELECT forms FROM "+s.classes+" WHERE block = ?", block).Scan(&forms); err != nil {
-				return fmt.Errorf("reading class block %d of %s: %w", block, s.Record.Name, err)
+		}
+	case f.Orbits != nil && !slices.Contains(f.Orbits, 8):
+		for i := nextOrbit; i < len(orbits.rows) && orbits.rows[i].id <= hi; i++ {
+			if slices.Contains(f.Orbits, orbits.rows[i].orbit) {
+				few = append(few, orbits.rows[i].id)
 			}
-			next = sort.Search(len(props), func(k int) bool { return props[k].id >= (block-1)*classesPerBlock+1 })
+		}
+	default:
+		rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", form.blockOf(max(lo, 1)), form.blockOf(max(hi, 1)))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var block int64
+		var forms sql.RawBytes
+		for rows.Next() {
+			if err := rows.Scan(&block, &forms); err != nil {
+				return err
+			}
 			if err := emit(block, forms); err != nil {
 				return err
 			}
 		}
-		return nil
+		return rows.Err()
 	}
-	rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", blockOf(max(lo, 1)), blockOf(max(hi, 1)))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var block int64
-	var forms sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&block, &forms); err != nil {
-			return err
+	var last int64 // the block read last
+	for _, id := range few {
+		block := form.blockOf(id)
+		if block == last {
+			continue
 		}
+		last = block
+		var forms []byte
+		if err := s.c.db.QueryRowContext(ctx, "SELECT forms FROM "+s.classes+" WHERE block = ?", block).Scan(&forms); err != nil {
+			return fmt.Errorf("reading class block %d of %s: %w", block, s.Record.Name, err)
+		}
+		start := (block-1)*per + 1
+		next = sort.Search(len(props), func(k int) bool { return props[k].id >= start })
+		nextOrbit = sort.Search(len(orbits.rows), func(k int) bool { return orbits.rows[k].id >= start })
 		if err := emit(block, forms); err != nil {
 			return err
 		}
 	}
-	return rows.Err()
+	return nil
 }
 
 // CheckClassBlocks checks, for a classes-only puzzle, what a scan of its
-// classes cannot see: blocks or properties past the last class. It returns
-// the problems it finds.
+// classes cannot see: blocks or properties past the last class, and the
+// orbits table's numbering of the members. It returns the problems it
+// finds.
 func (s *Stored) CheckClassBlocks(ctx context.Context) ([]string, error) {
 	var blocks, bytes, stray int64
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+s.classes).Scan(&blocks, &bytes); err != nil {
@@ -324,12 +362,31 @@ func (s *Stored) CheckClassBlocks(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var problems []string
-	classes := s.Record.Classes
-	if want := (classes + classesPerBlock - 1) / classesPerBlock; blocks != want || bytes != 16*classes {
-		problems = append(problems, fmt.Sprintf("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", blocks, bytes, want, 16*classes, classes))
+	classes, size, per := s.Record.Classes, int64(s.form.size), int64(s.form.perBlock)
+	if want := (classes + per - 1) / per; blocks != want || bytes != size*classes {
+		problems = append(problems, fmt.Sprintf("%d blocks of %d bytes stored, %d blocks of %d bytes expected for %d classes", blocks, bytes, want, size*classes, classes))
 	}
 	if stray > 0 {
 		problems = append(problems, fmt.Sprintf("%d rows of its properties table name no class", stray))
+	}
+	m, err := s.numbering(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var lacking int64 // members the classes so far lack, below 8 each
+	for _, r := range m.rows {
+		switch want := 8*(r.id-1) + 1 - lacking; {
+		case r.id < 1 || r.id > classes:
+			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.id))
+		case r.orbit != 1 && r.orbit != 2 && r.orbit != 4:
+			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.id, r.orbit))
+		case r.first != want:
+			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.id, r.first, want))
+		}
+		lacking += 8 - int64(r.orbit)
+	}
+	if members := 8*classes - lacking; members != s.Record.Solutions {
+		problems = append(problems, fmt.Sprintf("its classes have %d members, %d solutions recorded", members, s.Record.Solutions))
 	}
 	return problems, nil
 }

@@ -33,13 +33,16 @@ type Writer struct {
 	perBlock   int64
 	maxClass   int64 // the largest class ID that fits the blocks' digits
 	classTable string
-	propsTable string // classes-only builds: the classes with properties
-	block      []byte // classes-only builds: the forms of the block being filled
-	formLen    int    // classes-only builds: bytes per canonical form
+	propsTable string     // classes-only builds: the classes with properties
+	orbitTable string     // classes-only queens builds: the classes with fewer than 8 members
+	block      []byte     // classes-only builds: the forms of the block being filled
+	form       packedForm // classes-only builds: how forms are packed
+	members    int64      // classes-only builds: the members of the classes added so far
 	batch      int
 	solutions  *table
 	classes    *table
 	props      *table
+	orbits     *table
 	hash       *ContentHash
 	checkpoint *checkpointer
 
@@ -76,19 +79,15 @@ type BuildPlan struct {
 	CellBytes int    // the length of one solution's cells
 	Classes   int64  // how many classes to expect: it sets the width of the stored class IDs
 	// ClassesOnly stores classes and no solutions (storage 'classes'):
-	// canonical forms come packed and are stored ClassesPerBlock to a row;
-	// properties go to a table of their own. Units end at block boundaries.
+	// canonical forms come packed (canon.Pack25, canon.PackQueens) and are
+	// stored a block to a row (magic:5: block k holds classes 127(k-1)+1 to
+	// 127k); properties go to a table of their own, and so do queens
+	// classes with fewer than 8 members. Units end at block boundaries.
+	// With this driver a row costs about a microsecond to write and a few
+	// hundred nanoseconds to read, whatever its size, so one row per class
+	// would make hundreds of millions of classes slow to build and to scan.
 	ClassesOnly bool
 }
-
-// ClassesPerBlock is how many packed canonical forms a row of a
-// classes-only puzzle holds: block k holds classes 127(k-1)+1 to 127k, in
-// order. With this driver a row costs about a microsecond to write and a
-// few hundred nanoseconds to read, whatever its size, so one row per class
-// would make the 275 million classes of magic:5 slow to build and to scan;
-// 127 forms of 16 bytes (2,032 bytes) is the most that lets two rows share a
-// 4 KiB page whole.
-const classesPerBlock = 127
 
 // Building is the progress of an unfinished build, as the builds row has it.
 type Building struct {
@@ -146,7 +145,17 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batc
 	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch, firstID: 1}
 	_, w.classTable = puzzleTables(puzzle)
 	w.classTable += stagingSuffix
-	if !plan.ClassesOnly {
+	if plan.ClassesOnly {
+		form, err := packedFormOf(puzzle)
+		if err != nil {
+			return nil, err
+		}
+		w.form = form
+		w.block = make([]byte, 0, form.perBlock*form.size)
+		if form.queens {
+			w.orbitTable = orbitsTable(puzzle) + stagingSuffix
+		}
+	} else {
 		if plan.CellBytes < 1 {
 			return nil, fmt.Errorf("%s: a build plan needs the length of a solution's cells (this is a bug, please report it)", puzzle)
 		}
@@ -189,17 +198,21 @@ func (w *Writer) start() error {
 		return err
 	}
 	if err == nil && saved.Layout == w.plan.Layout {
-		var classes, solutions, maxID int64
+		var classes, solutions, maxID, lacking, lastOrbit int64
 		q := "SELECT coalesce(max(id), 0) FROM " + w.classTable
 		if w.plan.ClassesOnly {
-			q = fmt.Sprintf("SELECT count(*) * %d FROM %s", classesPerBlock, w.classTable) // units end at block boundaries
+			q = fmt.Sprintf("SELECT count(*) * %d FROM %s", w.form.perBlock, w.classTable) // units end at block boundaries
 		}
 		err := tx.QueryRowContext(w.ctx, q).Scan(&classes)
 		if err == nil && !w.plan.ClassesOnly {
 			solutions, _, maxID, err = w.blocks.extent(w.ctx, tx)
 		}
+		if err == nil && w.orbitTable != "" {
+			// The members the saved classes lack, below 8 each.
+			err = tx.QueryRowContext(w.ctx, "SELECT coalesce(sum(8 - orbit), 0), coalesce(max(id), 0) FROM "+w.orbitTable).Scan(&lacking, &lastOrbit)
+		}
 		// A shard's solution IDs start further on: SetFirstID checks them.
-		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone || (maxID != solutions && !w.plan.Shard)) {
+		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone || (maxID != solutions && !w.plan.Shard) || lastOrbit > classes) {
 			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
 		}
 		if err == nil {
@@ -208,6 +221,7 @@ func (w *Writer) start() error {
 		if err == nil {
 			w.maxSolutionID = maxID
 			w.classesDone, w.solutionsDone = saved.ClassesDone, saved.SolutionsDone
+			w.members = 8*classes - lacking
 			w.resumedSolutions = solutions
 			w.resumedRows = w.classesDone + w.solutionsDone
 			return nil
@@ -222,7 +236,7 @@ func (w *Writer) start() error {
 	now := time.Now().UTC().Format(time.RFC3339)
 	ddl := dropStaging(w.name)
 	if w.plan.ClassesOnly {
-		ddl += migrations.ClassOnlyTables(w.classTable, w.propsTable)
+		ddl += migrations.ClassOnlyTables(w.classTable, w.propsTable, w.orbitTable, w.form.perBlock, w.form.size)
 	} else {
 		ddl += migrations.PuzzleTables(w.blocks.Table, w.classTable, readable(w.name))
 	}
@@ -248,6 +262,7 @@ func (w *Writer) begin() error {
 	if w.plan.ClassesOnly {
 		w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (block, forms) VALUES ", columns: 2}
 		w.props = &table{w: w, insert: "INSERT INTO " + w.propsTable + " (id, props) VALUES ", columns: 2}
+		w.orbits = &table{w: w, insert: "INSERT INTO " + w.orbitTable + " (id, orbit, first_member) VALUES ", columns: 3}
 	}
 	return nil
 }
@@ -264,32 +279,37 @@ func (w *Writer) Saved() (done, total int64) {
 }
 
 // AddClass queues one class row; props is the class's property bit set.
-// Classes come in ID order; those already committed are skipped.
+// Classes come in ID order; those already committed are skipped. A
+// classes-only build takes the packed form.
 func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
 	w.lastClass = id
-	if w.plan.ClassesOnly && w.formLen == 0 {
-		// Set even when every class is skipped, for Commit's byte check.
-		w.formLen = len(canonical)
-		w.block = make([]byte, 0, classesPerBlock*w.formLen)
-	}
 	if id <= w.classesDone {
 		return nil
 	}
 	w.hash.AddClass(canonical, orbit)
 	if w.plan.ClassesOnly {
+		if len(canonical) != w.form.size || orbit != 8 && (w.orbitTable == "" || orbit != 1 && orbit != 2 && orbit != 4) {
+			return fmt.Errorf("%s: class %d has a form of %d bytes and orbit %d, the build stores forms of %d bytes (this is a bug, please report it)", w.name, id, len(canonical), orbit, w.form.size)
+		}
 		if props != 0 {
 			if err := w.props.add(id, int64(props)); err != nil {
 				return err
 			}
 		}
+		if orbit != 8 {
+			if err := w.orbits.add(id, orbit, w.members+1); err != nil {
+				return err
+			}
+		}
+		w.members += int64(orbit)
 		w.block = append(w.block, canonical...)
-		if id%classesPerBlock != 0 {
+		if id%int64(w.form.perBlock) != 0 {
 			return nil // a unit ends with a full block
 		}
 		if err := w.addBlock(id); err != nil {
 			return err
 		}
-		return w.counted(classesPerBlock)
+		return w.counted(int64(w.form.perBlock))
 	}
 	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
 		return err
@@ -358,8 +378,8 @@ func (w *Writer) addBlock(id int64) error {
 	if len(w.block) == 0 {
 		return nil
 	}
-	err := w.classes.add((id-1)/classesPerBlock+1, w.block)
-	w.block = make([]byte, 0, classesPerBlock*w.formLen)
+	err := w.classes.add(w.form.blockOf(id), w.block)
+	w.block = make([]byte, 0, w.form.perBlock*w.form.size)
 	return err
 }
 
@@ -407,12 +427,67 @@ func (w *Writer) flush() error {
 	if err := w.classes.flush(); err != nil {
 		return err
 	}
-	if w.props != nil {
-		if err := w.props.flush(); err != nil {
-			return err
+	for _, t := range []*table{w.props, w.orbits} {
+		if t != nil && len(t.args) > 0 {
+			if err := t.flush(); err != nil {
+				return err
+			}
 		}
 	}
 	return w.solutions.flush()
+}
+
+// SavedClasses calls fn, in ID order, with each class an earlier run of a
+// classes-only build committed: its packed form and its orbit size. A
+// resumed build reads them to count again what it records about them.
+func (w *Writer) SavedClasses(fn func(id int64, packed []byte, orbit int) error) error {
+	orbits := map[int64]int{}
+	if w.orbitTable != "" {
+		rows, err := w.tx.QueryContext(w.ctx, "SELECT id, orbit FROM "+w.orbitTable+" WHERE id <= ?", w.classesDone)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var orbit int
+			if err := rows.Scan(&id, &orbit); err != nil {
+				rows.Close()
+				return err
+			}
+			orbits[id] = orbit
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT block, forms FROM "+w.classTable+" ORDER BY block")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	size, per := w.form.size, int64(w.form.perBlock)
+	for rows.Next() {
+		var block int64
+		var forms sql.RawBytes
+		if err := rows.Scan(&block, &forms); err != nil {
+			return err
+		}
+		if len(forms) != size*w.form.perBlock {
+			return fmt.Errorf("%s: saved class block %d has %d bytes, not %d", w.name, block, len(forms), size*w.form.perBlock)
+		}
+		for i := 0; i < len(forms); i += size {
+			id := (block-1)*per + int64(i/size) + 1
+			orbit, ok := orbits[id]
+			if !ok {
+				orbit = 8
+			}
+			if err := fn(id, forms[i:i+size], orbit); err != nil {
+				return err
+			}
+		}
+	}
+	return rows.Err()
 }
 
 // PropsCounts writes what is queued and counts the classes written so far
@@ -458,9 +533,11 @@ func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
 		if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(block), 0), coalesce(sum(length(forms)), 0) FROM "+w.classTable).Scan(&rows, &maxID, &bytes); err != nil {
 			return err
 		}
-		blocks := (added + classesPerBlock - 1) / classesPerBlock
-		if rows != blocks || maxID != blocks || bytes != added*int64(w.formLen) || rec.Classes != added {
-			return fmt.Errorf("%s: %d classes recorded, %d added, %d blocks with highest number %d and %d bytes; the build is not finished (this is a bug, please report it)", w.name, rec.Classes, added, rows, maxID, bytes)
+		per := int64(w.form.perBlock)
+		blocks := (added + per - 1) / per
+		if rows != blocks || maxID != blocks || bytes != added*int64(w.form.size) || rec.Classes != added || rec.Solutions != w.members {
+			return fmt.Errorf("%s: %d classes and %d solutions recorded, %d classes of %d members added, %d blocks with highest number %d and %d bytes; the build is not finished (this is a bug, please report it)",
+				w.name, rec.Classes, rec.Solutions, added, w.members, rows, maxID, bytes)
 		}
 	} else if err := w.finishBlocks(); err != nil {
 		return err
@@ -566,7 +643,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits in
 	}
 	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;" + dropSol
 	stagedBlocks := false
-	for _, name := range []string{blocks, cls, propsTable(puzzle)} {
+	for _, name := range []string{blocks, cls, propsTable(puzzle), orbitsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 		var staged int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&staged); err != nil {
@@ -601,7 +678,7 @@ func dropSolutions(ctx context.Context, tx rowQueryer, schema, name string) (str
 func dropStaging(puzzle string) string {
 	sol, cls := puzzleTables(puzzle)
 	var ddl string
-	for _, name := range []string{sol, blocksTable(puzzle), cls, propsTable(puzzle)} {
+	for _, name := range []string{sol, blocksTable(puzzle), cls, propsTable(puzzle), orbitsTable(puzzle)} {
 		ddl += "DROP TABLE IF EXISTS " + name + stagingSuffix + ";"
 	}
 	return ddl

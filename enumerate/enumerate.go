@@ -18,6 +18,10 @@ import (
 // MaxStoredQueens is the largest board whose solutions are enumerated one by one.
 const MaxStoredQueens = 17
 
+// MaxClassStoredQueens is the largest board stored; the boards above
+// MaxStoredQueens are stored as their classes (canonical forms) only.
+const MaxClassStoredQueens = 19
+
 // MaxCountedMagic is the order of magic squares counted without storing them.
 const MaxCountedMagic = 5
 
@@ -35,8 +39,8 @@ func Supported(p canon.Puzzle, countOnly bool) error {
 		return fmt.Errorf("only magic:%d is counted without being stored; smaller orders are stored whole", MaxCountedMagic)
 	case p.Kind == canon.Queens && countOnly && p.N > MaxCountedQueens:
 		return fmt.Errorf("queens are counted up to N=%d", MaxCountedQueens)
-	case p.Kind == canon.Queens && !countOnly && p.N > MaxStoredQueens:
-		return fmt.Errorf("it has too many solutions to store: queens are stored up to N=%d and counted up to N=%d", MaxStoredQueens, MaxCountedQueens)
+	case p.Kind == canon.Queens && !countOnly && p.N > MaxClassStoredQueens:
+		return fmt.Errorf("it has too many solutions to store: queens are stored up to N=%d (N=%d to %d as their classes) and counted up to N=%d", MaxClassStoredQueens, MaxStoredQueens+1, MaxClassStoredQueens, MaxCountedQueens)
 	}
 	return nil
 }
@@ -48,6 +52,9 @@ func All(ctx context.Context, p canon.Puzzle, opt Options, emit Emit) (Stats, er
 	}
 	if p.Kind == canon.Magic {
 		return Magic(ctx, p.N, opt, emit)
+	}
+	if p.N > MaxStoredQueens {
+		return Stats{}, fmt.Errorf("queens are listed solution by solution up to N=%d", MaxStoredQueens)
 	}
 	return Queens(ctx, p.N, opt, emit)
 }

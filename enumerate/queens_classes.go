@@ -1,8 +1,10 @@
 package enumerate
 
 import (
+	"bytes"
 	"context"
 	"math/bits"
+	"sort"
 )
 
 // The symmetry-reduced queens search visits one member of each class: its
@@ -428,3 +430,38 @@ func QueensClasses(ctx context.Context, n int, opt Options, emit ClassEmit) (Cla
 // ClassEmit receives one canonical form and its orbit size. The slice is
 // only valid during the call.
 type ClassEmit func(canonical []byte, orbit int) error
+
+// SearchQueensUnits searches the listed units of queens:n (indexes into
+// units) on up to workers goroutines (0: one per core). digest turns a
+// unit's canonical forms (n bytes each, back to back, in lexicographic
+// order), their orbit sizes and its counts into a result, on the goroutine
+// that searched it; consume receives the results in the order listed, from
+// one goroutine. A stored build of the classes packs them and counts what
+// it records about them in digest, on every core.
+func SearchQueensUnits[T any](ctx context.Context, n int, units []QueensUnit, todo []int, workers int,
+	digest func(i int, forms, orbits []byte, c ClassCounts) T, consume func(i int, result T) error) error {
+	return runOrdered(ctx, len(todo), workers, func(k int) T {
+		var forms, orbits []byte
+		c := searchUnit(n, units[todo[k]], func(form []byte, orbit int) {
+			forms = append(forms, form...)
+			orbits = append(orbits, byte(orbit))
+		})
+		return digest(todo[k], forms, orbits, c)
+	}, func(k int, r T) error {
+		return consume(todo[k], r)
+	})
+}
+
+// QueensUnitOf returns the index of the unit (of units, in lexicographic
+// order, as QueensClassUnits lists them) whose search finds the canonical
+// form; ok is false if none does.
+func QueensUnitOf(units []QueensUnit, form []byte) (int, bool) {
+	i := sort.Search(len(units), func(i int) bool {
+		p := units[i].Prefix
+		return bytes.Compare(p, form[:min(len(p), len(form))]) > 0
+	}) - 1
+	if i < 0 || !bytes.HasPrefix(form, units[i].Prefix) {
+		return 0, false
+	}
+	return i, true
+}

@@ -81,15 +81,17 @@ func SolutionsView(view, blocks, classes string, cellBytes, digits int, r Readab
 }
 
 // ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
-// as its classes only: packed canonical forms, and properties apart.
-func ClassOnlyTables(classes, props string) string {
-	return execute("classes only", tableNames{Classes: classes, Props: props})
+// as its classes only: packed canonical forms of formBytes each, perBlock
+// to a row, and properties apart; for queens (orbits not empty) the classes
+// with fewer than 8 members apart too.
+func ClassOnlyTables(classes, props, orbits string, perBlock, formBytes int) string {
+	return execute("classes only", tableNames{Classes: classes, Props: props, Orbits: orbits, PerBlock: perBlock, FormBytes: formBytes})
 }
 
 type tableNames struct {
-	Solutions, Blocks, Classes, Props string
-	CellBytes, Digits                 int
-	FormText, PropsText, SolutionText string
+	Solutions, Blocks, Classes, Props, Orbits string
+	CellBytes, Digits, PerBlock, FormBytes    int
+	FormText, PropsText, SolutionText         string
 }
 
 func execute(part string, names tableNames) string {

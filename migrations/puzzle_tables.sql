@@ -51,20 +51,29 @@ FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes
 {{define "readable classes"}}form TEXT GENERATED ALWAYS AS ({{.FormText}}) VIRTUAL,
     properties TEXT GENERATED ALWAYS AS ({{.PropsText}}) VIRTUAL{{end}}
 
--- A puzzle stored as its classes only (order-5 magic squares): no solution
--- rows, and every class has 8 members. A canonical form is packed 5 bits a
--- cell (value - 1, most significant first) in 16 bytes, which keeps
--- lexicographic order, and a row holds a block of 127 consecutive classes
--- (catalog.ClassesPerBlock): rows cost time, not bytes, with this driver.
--- Properties are rare at this size, so they sit in a table of their own
--- holding only the classes that have some.
+-- A puzzle stored as its classes only (order-5 magic squares, queens:18
+-- and queens:19): no solution rows. A canonical form is packed 5 bits a cell
+-- (magic: value - 1) or a row (queens: the 0-based column), most significant
+-- first, which keeps lexicographic order, and a row holds a block of
+-- consecutive classes (catalog.packedForm): rows cost time, not bytes, with
+-- this driver. Properties are rare at these sizes, so they sit in a table of
+-- their own holding only the classes that have some; so do the queens
+-- classes with fewer than 8 members, with the ID of their first member:
+-- members are numbered class by class.
 {{define "classes only"}}
 CREATE TABLE {{.Classes}} (
-    block     INTEGER PRIMARY KEY,  -- k holds classes 127(k-1)+1 to 127k
-    forms     BLOB NOT NULL         -- their Frénicle forms in class ID order, 16 bytes each
+    block     INTEGER PRIMARY KEY,  -- k holds classes {{.PerBlock}}(k-1)+1 to {{.PerBlock}}k
+    forms     BLOB NOT NULL         -- their packed canonical forms in class ID order, {{.FormBytes}} bytes each
 );
 CREATE TABLE {{.Props}} (
     id        INTEGER PRIMARY KEY,  -- class ID, for classes with properties only
     props     INTEGER NOT NULL      -- a bit set, as in the classes table of other puzzles
 );
+{{- if .Orbits}}
+CREATE TABLE {{.Orbits}} (
+    id           INTEGER PRIMARY KEY, -- class ID, for classes with fewer than 8 members only
+    orbit        INTEGER NOT NULL,    -- 1, 2 or 4 members
+    first_member INTEGER NOT NULL     -- the solution ID of its first member
+);
+{{- end}}
 {{end}}

@@ -16,13 +16,15 @@ import (
 // cell conditions are (the symmetries whose pulled-back conditions C meets)
 // × orbit / 8, and a question about members is answered from the classes
 // alone: 8 times fewer rows for the large puzzles, and the only way for a
-// puzzle stored as its classes (magic:5).
+// puzzle stored as its classes (magic:5, queens:18 and 19).
 //
 // A puzzle stored as its classes numbers its members too, so that list,
-// show and export can name them: the members of class k are 8(k-1)+1 to 8k
-// in lexicographic order. list returns them class by class, in class ID
-// order; that is not one lexicographic order over all squares (that would
-// need every square sorted, which is what storing them would cost).
+// show and export can name them: class by class, each class's members in
+// lexicographic order (magic:5: class k's are 8(k-1)+1 to 8k; a queens
+// class may have fewer than 8, and the catalog maps IDs to classes). list
+// returns them class by class, in class ID order; that is not one
+// lexicographic order over all solutions (that would need every solution
+// sorted, which is what storing them would cost).
 
 // classFilter is what the catalog can select of a filter by the class rows
 // alone: the orbit, and the stored properties.
@@ -123,6 +125,11 @@ func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(S
 		if matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry) == 0 {
 			return nil
 		}
+		first, err := t.store.FirstMember(ctx, c.ID)
+		if err != nil {
+			return err
+		}
+		props := t.class(c, 0).Props // with a queens class's symmetry type
 		for k, m := range membersInOrder(t.Puzzle, c.Form) {
 			if !f.UpToSymmetry && !meets(m.cells, conds) {
 				continue
@@ -130,7 +137,7 @@ func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(S
 			if pg.skipped() {
 				continue
 			}
-			s := Solution{ID: (c.ID-1)*8 + int64(k) + 1, Cells: m.cells, ClassID: c.ID, Symmetry: m.from, Orbit: c.Orbit, Props: canon.Property(c.Props)}
+			s := Solution{ID: first + int64(k), Cells: m.cells, ClassID: c.ID, Symmetry: m.from, Orbit: c.Orbit, Props: props}
 			if err := fn(s); err != nil {
 				return err
 			}

@@ -55,7 +55,7 @@ type Dataset struct {
 
 // columnNotes describe the columns of the two kinds of rows.
 var columnNotes = map[string]string{
-	"id":       "solution ID: the 1-based lexicographic rank of the solution (magic:5: 8(class-1)+1 to 8class, class by class)",
+	"id":       "solution ID: the 1-based lexicographic rank of the solution (puzzles stored as their classes, magic:5, queens:18 and 19: class by class, lexicographic within a class)",
 	"class":    "class ID: the 1-based lexicographic rank of the class's canonical form (Frénicle's standard form for magic squares)",
 	"orbit":    "members of the class: 1, 2, 4 or 8",
 	"symmetry": "the symmetry that carries the class's canonical form onto this solution: identity, rot90, rot180, rot270, mirror-lr, mirror-ud, transpose, anti-transpose",

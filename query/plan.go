@@ -139,6 +139,9 @@ func (t *Target) planCount(ctx context.Context, p *Plan, prefix []byte) error {
 	case len(f.Cells) == 0 && f.Class == 0 && f.Props == 0:
 		p.Way = FromRecord // counts by orbit size are in the record
 		return nil
+	case len(f.Cells) == 0 && f.Class == 0 && f.Props.Stored() == 0 && t.classesOnly():
+		p.Way = FromRecord // a queens symmetry type is a choice of orbit sizes
+		return nil
 	case t.countsOnlyRecord() || t.classesOnly():
 		// The build may have recorded counts by one cell, or by properties.
 		if onlyCells(f) && len(f.Cells) == 1 {
@@ -211,13 +214,23 @@ func (t *Target) planList(ctx context.Context, p *Plan, prefix []byte) error {
 		return err
 	}
 	if t.classesOnly() {
-		// Every class has 8 members, numbered 8(k-1)+1 to 8k: an offset
-		// alone is a class and a member of it.
+		// Members are numbered class by class: an offset alone is a class
+		// and a member of it.
 		p.Way = ClassExpand
-		if f.IsZero() && t.Record.Orbit8 == t.Record.Classes {
-			p.Way, p.Classes.Lo, p.Skip = Jump, page.Offset/8+1, page.Offset%8
-			if page.Limit >= 0 {
-				p.Classes.Hi = min(p.Classes.Hi, (page.Offset+page.Limit+7)/8)
+		if f.IsZero() {
+			if page.Offset >= t.Record.Solutions {
+				p.Way, p.Classes = Jump, Range{t.Record.Classes + 1, t.Record.Classes}
+				return nil
+			}
+			class, skip, err := t.store.MemberClass(ctx, page.Offset+1)
+			if err != nil {
+				return err
+			}
+			p.Way, p.Classes.Lo, p.Skip = Jump, class, skip
+			if page.Limit >= 0 && page.Offset+page.Limit < t.Record.Solutions {
+				if p.Classes.Hi, _, err = t.store.MemberClass(ctx, page.Offset+page.Limit); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -281,10 +294,14 @@ func (t *Target) planStats(ctx context.Context, p *Plan) error {
 				p.Way, p.Stat = FromBreakdown, stat
 				return err
 			}
-		case by.What == "cell" && (t.countsOnlyRecord() || t.classesOnly()):
-			stat := catalog.StatCell(by.Row, by.Col)
+		case by.What == "cell" && (t.countsOnlyRecord() || t.classesOnly()),
+			by.What == "row" && t.classesOnly(): // a row's counts are its cells'
+			stat := catalog.StatCell(by.Row, max(by.Col, 1))
 			if rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat); err != nil || rows != nil {
 				p.Way, p.Stat = FromBreakdown, stat
+				if by.What == "row" {
+					p.Stat = catalog.Stat(fmt.Sprintf("the cells of row %d", by.Row))
+				}
 				return err
 			}
 		case by.What == "prop" && (t.countsOnlyRecord() || t.classesOnly()):

@@ -21,15 +21,23 @@ func (t *Target) Count(ctx context.Context, p *Plan) (int64, error) {
 	classes := p.Question.Ask == AskCountClasses
 	switch p.Way {
 	case FromRecord:
-		switch {
-		case f.Orbit != 0 && classes:
-			return t.Record.Orbits()[f.Orbit], nil
-		case f.Orbit != 0:
-			return t.Record.Orbits()[f.Orbit] * int64(f.Orbit), nil
-		case classes:
-			return t.Record.Classes, nil
+		if f.Orbit == 0 && f.Props == 0 {
+			if classes {
+				return t.Record.Classes, nil
+			}
+			return t.Record.Solutions, nil
 		}
-		return t.Record.Solutions, nil
+		var n int64
+		for _, orbit := range []int{1, 2, 4, 8} {
+			switch {
+			case f.Orbit != 0 && orbit != f.Orbit, !f.Props.AllowsOrbit(orbit):
+			case classes:
+				n += t.Record.Orbits()[orbit]
+			default:
+				n += t.Record.Orbits()[orbit] * int64(orbit)
+			}
+		}
+		return n, nil
 	case FromBreakdown:
 		rows, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
 		if err != nil {

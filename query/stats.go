@@ -159,6 +159,18 @@ func (t *Target) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, erro
 		r := recorded[i]
 		acc[1] = [2]int64{r.Solutions, r.Classes}
 		acc[0] = [2]int64{t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes}
+	case by.What == "row": // the queen's column: a queen in each cell of the row
+		for col := 1; col <= t.Puzzle.N; col++ {
+			recorded, err := t.cat.Breakdown(ctx, t.Record.Name, catalog.StatCell(by.Row, col))
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range recorded {
+				if r.Value == 1 {
+					acc[col] = [2]int64{r.Solutions, r.Classes}
+				}
+			}
+		}
 	default: // by a cell
 		recorded, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
 		if err != nil {
@@ -247,7 +259,7 @@ func (t *Target) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
 				return nil, err
 			}
 			for _, r := range rows {
-				if r.Value >= 0 && r.Value < values {
+				if r.Value >= 0 && r.Value < values && (r.Value > 0 || t.Puzzle.Kind == canon.Magic) { // queens: the queens only
 					counts[x][r.Value] = r.Solutions
 				}
 			}

@@ -362,33 +362,50 @@ func (t *Target) eachStored(ctx context.Context, damaged func(error), fn func(So
 	}, damaged)
 }
 
-// verifyClasses re-checks a classes-only puzzle (magic:5): IDs 1, 2, ...,
-// forms in increasing order, each a magic square in Frénicle's standard form
-// (which for order 5, where no square is fixed by a symmetry, is a class of
-// exactly 8), properties as computed, the counts and the content hash. The
-// reading and hashing run in order on one goroutine; the checks of the
-// squares in batches on every core.
+// verifyClasses re-checks a classes-only puzzle (magic:5, queens:18 and
+// 19): IDs 1, 2, ..., forms in increasing order, each a solution in its
+// canonical form (magic:5: Frénicle's standard form, which for order 5,
+// where no square is fixed by a symmetry, is a class of exactly 8) with its
+// orbit size and properties as computed, the numbering of the members, the
+// counts and the content hash. The reading and hashing run in order on one
+// goroutine; the checks of the forms in batches on every core.
 func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
 	p, rec := t.Puzzle, t.Record
 	hash := catalog.NewContentHash()
 	var count int64
+	var orbits [9]int64
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
-		var prev []byte
+		var prev, packed []byte
 		return r.flush(t.store.Classes(ctx, 1, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
 			count++
 			r.classInOrder(c.ID, count, c.Form, prev)
 			prev = append(prev[:0], c.Form...)
-			packed := canon.Pack25((*[25]byte)(c.Form))
-			hash.AddClass(packed.Bytes(), 8)
-			return r.add(c.ID, c.Form, 8, 0, canon.Property(c.Props))
+			if p.Kind == canon.Queens {
+				packed = canon.PackQueens(packed[:0], c.Form)
+			} else {
+				packed = canon.Pack25((*[25]byte)(c.Form)).Bytes()
+			}
+			hash.AddClass(packed, c.Orbit)
+			orbits[c.Orbit]++ // the store gives 1, 2, 4 or 8
+			return r.add(c.ID, c.Form, int64(c.Orbit), 0, canon.Property(c.Props))
 		}))
 	}
 	check := func() func(*verifyBatch) {
+		canonicalizer := canon.NewCanonicalizer(p)
 		return func(b *verifyBatch) {
-			b.each(func(id int64, form []byte, _ int64, _ canon.Symmetry, props canon.Property) {
+			b.each(func(id int64, form []byte, orbit int64, _ canon.Symmetry, props canon.Property) {
 				if err := p.Check(form); err != nil {
 					b.report("class %d: canonical form is not a solution: %v", id, err)
+					return
+				}
+				if p.Kind == canon.Queens {
+					if f := canonicalizer.Canonical(form); !bytes.Equal(f.Canonical, form) || int64(f.Orbit) != orbit {
+						b.report("class %d: stored form is not canonical or its orbit %d is wrong (computed %d)", id, orbit, f.Orbit)
+					}
+					if props != 0 {
+						b.report("class %d: properties %s stored, none computed", id, props)
+					}
 					return
 				}
 				if form[0] > form[4] || form[0] > form[20] || form[0] > form[24] || form[1] > form[5] {
@@ -407,7 +424,8 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	if err := inBatches(ctx, read, check, func(b *verifyBatch) { b.reportAll(problem) }); err != nil {
 		return err
 	}
-	// Rows the scan above cannot see: blocks or properties past the last class.
+	// What the scan above cannot see: blocks or properties past the last
+	// class, the members' numbering.
 	blockProblems, err := t.store.CheckClassBlocks(ctx)
 	if err != nil {
 		return err
@@ -415,8 +433,10 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	for _, m := range blockProblems {
 		problem("%s", m)
 	}
-	if count != rec.Classes || rec.Solutions != 8*rec.Classes || rec.Orbit8 != rec.Classes {
-		problem("%d classes stored, recorded %d classes, %d solutions and %d classes of 8", count, rec.Classes, rec.Solutions, rec.Orbit8)
+	members := orbits[1] + 2*orbits[2] + 4*orbits[4] + 8*orbits[8]
+	if count != rec.Classes || members != rec.Solutions || orbits != rec.Orbits() {
+		problem("%d classes of %d members stored (by orbit size %d/%d/%d/%d), recorded %d classes, %d solutions (by orbit size %d/%d/%d/%d)",
+			count, members, orbits[1], orbits[2], orbits[4], orbits[8], rec.Classes, rec.Solutions, rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8)
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)

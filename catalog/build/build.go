@@ -42,6 +42,9 @@ type Options struct {
 	Force     bool  // rebuild a puzzle that is complete
 	Workers   int   // search goroutines; 0 means one per core
 	Shard     Shard // the zero Shard is the whole build
+	// AsClasses stores queens as their classes only, as queens:18 and 19
+	// always are, whatever N (tests compare the two layouts on small boards).
+	AsClasses bool
 	// NewProgress starts a progress sink for one step: label names it,
 	// unit what it counts (rows, work units, classes). Nil reports nothing.
 	NewProgress func(label, unit string) Progress
@@ -102,10 +105,15 @@ func Check(p canon.Puzzle, o Options) error {
 	if err := enumerate.Supported(p, o.CountOnly); err != nil {
 		return fmt.Errorf("%s %w: %v", p, ErrUnsupported, err)
 	}
+	if o.AsClasses && (p.Kind != canon.Queens || o.CountOnly) {
+		return fmt.Errorf("%s %w: only queens are stored as their classes, and not with --count-only", p, ErrUnsupported)
+	}
 	if o.Shard.Of == 0 || o.CountOnly {
 		return nil
 	}
 	switch {
+	case asClasses(p, o):
+		return fmt.Errorf("%s %w: a stored %s (its classes) is built whole, only its count is split", p, ErrUnsupported, p)
 	case p.Kind == canon.Magic && p.N == 5:
 		return fmt.Errorf("%s %w: a stored magic:5 is built whole (about 6 minutes on 2 cores), only its count is split", p, ErrUnsupported)
 	case p.Kind == canon.Magic:
@@ -144,7 +152,7 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	}
 	// A finished magic:5 build may have been killed before it removed its
 	// sort folder.
-	if ok && rec.Storage == catalog.StorageClasses && !building && !o.Force {
+	if ok && rec.Storage == catalog.StorageClasses && p.Kind == canon.Magic && !building && !o.Force {
 		b.removeStaleSort(o)
 	}
 	// Counts alone do not stop a build that stores the puzzle.
@@ -156,6 +164,8 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 		rec, err = b.count(ctx, p, o)
 	case p.Kind == canon.Magic && p.N == 5:
 		rec, err = b.storeMagic5(ctx, p, o, enumerate.Magic5Units(), true)
+	case asClasses(p, o):
+		rec, err = b.storeQueensClasses(ctx, p, o, enumerate.QueensClassUnits(p.N), true)
 	default:
 		rec, err = b.store(ctx, p, o)
 	}
@@ -168,6 +178,11 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 		rec = stored
 	}
 	return Result{Outcome: Built, Record: rec}, nil
+}
+
+// asClasses reports whether a stored build of p keeps its classes only.
+func asClasses(p canon.Puzzle, o Options) bool {
+	return p.Kind == canon.Queens && !o.CountOnly && (o.AsClasses || p.N > enumerate.MaxStoredQueens)
 }
 
 // checkKnown compares rec's counts with the published ones, records them

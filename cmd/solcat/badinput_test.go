@@ -242,7 +242,9 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("stats unknown property", 2, "choose from pandiagonal", "stats", "magic:4", "--by", "prop:lucky"),
 		// Builds.
 		c("magic 6", 2, "built up to order 5", "build", "magic:6"),
-		c("queens 18 stored", 2, "--count-only", "build", "queens:18"),
+		c("queens 20 stored", 2, "--count-only", "build", "queens:20"),
+		c("queens 18 stored in shards", 2, "built whole", "build", "queens:18", "--shard", "1/2"),
+		c("magic stored as classes", 2, "only queens are stored as their classes", "build", "magic:4", "--as-classes"),
 		c("queens 22 counted", 2, "up to N=21", "build", "queens:22", "--count-only"),
 		c("magic 4 counted", 2, "drop --count-only", "build", "magic:4", "--count-only"),
 		c("magic 5 in shards", 2, "built whole", "build", "magic:5", "--shard", "1/2"),
@@ -339,7 +341,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("sql on another program's database", 1, "another program", "--db", "{d}/foreign.db", "sql", "SELECT * FROM notes"),
 		// Puzzles that are not there, or cannot be.
 		c("not built", 1, "add it with 'solcat build queens:15'", "count", "queens:15"),
-		c("not built, counted only", 1, "add it with 'solcat build queens:19 --count-only'", "count", "queens:19"),
+		c("not built, counted only", 1, "add it with 'solcat build queens:20 --count-only'", "count", "queens:20"),
+		c("not built, stored as classes", 1, "add its classes with 'solcat build queens:19', or its counts alone with 'solcat build queens:19 --count-only'", "count", "queens:19"),
 		c("magic 6 cannot be built", 1, "cannot be built: solcat stores magic squares up to order 5", "count", "magic:6"),
 		c("queens 32 cannot be built", 1, "cannot be built", "count", "queens:32"),
 		c("verify a puzzle not built", 1, "not in the catalog", "verify", "queens:12"),

@@ -19,6 +19,7 @@ type buildCmd struct {
 	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
 	Workers   int      `help:"Search goroutines, 1 to 1024 (default: one per core). The catalog is the same for any value." default:"0"`
 	Shard     string   `placeholder:"I/K" help:"Build only shard I of K into this catalog: with --count-only the work units whose index mod K is I-1; stored queens, the solutions whose first-row queen is in the I-th of K column ranges. Combine the K shard catalogs with 'solcat merge'."`
+	AsClasses bool     `name:"as-classes" hidden:"" help:"Store queens as their classes only whatever N, as queens:18 and 19 always are (for tests)."`
 	formatFlags
 }
 
@@ -53,7 +54,7 @@ func (b *buildCmd) Run(e *env) error {
 	if b.Workers < 0 || b.Workers > build.MaxWorkers {
 		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, build.MaxWorkers, runtime.NumCPU())
 	}
-	opts := build.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, Notices: e.stderr,
+	opts := build.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: e.stderr,
 		NewProgress: func(label, unit string) build.Progress { return newProgress(e.stderr, label, unit) }}
 	names := b.Puzzles
 	if len(names) == 0 {

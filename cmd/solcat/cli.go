@@ -255,7 +255,10 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 	}
 	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
 		return fmt.Errorf("%s is not in the catalog and cannot be built: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
-			p, enumerate.MaxCountedMagic, enumerate.MaxStoredQueens, enumerate.MaxCountedQueens)
+			p, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens)
+	}
+	if p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens && enumerate.Supported(p, false) == nil {
+		return fmt.Errorf("%s is not in the catalog %s; add its classes with '%s', or its counts alone with '%s'", p, e.cli.DB, buildCommand(p, false), buildCommand(p, true))
 	}
 	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, e.cli.DB, buildCommand(p, false))
 }

@@ -20,8 +20,8 @@ func (i *infoCmd) Help() string {
 	return `For each puzzle: how it is stored, solutions, classes, classes by orbit
 size (1/2/4/8), whether every count equals the published value, and the
 build time. Stored "solutions": every solution is a row; "classes": only the
-canonical forms (magic:5), queries expand each class into its 8 members;
-"counts": the counts alone.
+canonical forms (magic:5, queens:18 and 19), queries expand each class into
+its members; "counts": the counts alone.
 
 Examples:
   solcat info

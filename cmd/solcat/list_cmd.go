@@ -16,9 +16,9 @@ func (l *listCmd) Help() string {
 	return `Text output has one solution per line: queens as the 1-based column of
 the queen in each row (the USACO format), magic squares as their values row
 by row, separated by single spaces. Solutions come in ID order, which is
-lexicographic order; magic:5, stored as its classes, lists class by class
-(class ID order), each class's 8 members in lexicographic order, with IDs
-8(k-1)+1 to 8k for class k.
+lexicographic order; magic:5, queens:18 and queens:19, stored as their
+classes, list class by class (class ID order), each class's members in
+lexicographic order (magic:5: IDs 8(k-1)+1 to 8k for class k).
 
 Examples:
   solcat list queens:6 --limit 3

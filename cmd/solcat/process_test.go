@@ -91,11 +91,23 @@ var killSize = flag.Int("killsize", 13, "queens size for TestStoredBuildSurvives
 // catalog has exactly the content of an uninterrupted build: no row lost,
 // none duplicated.
 func TestStoredBuildSurvivesKills(t *testing.T) {
+	survivesKills(t, fmt.Sprintf("queens:%d", *killSize))
+}
+
+// TestClassesBuildSurvivesKills does the same to a build of queens:16 as
+// its classes only, the layout of queens:18 and 19.
+func TestClassesBuildSurvivesKills(t *testing.T) {
+	survivesKills(t, "queens:16", "--as-classes")
+}
+
+// survivesKills builds puzzle (with the build flags given), kills the
+// build with SIGKILL at random moments, runs it again after each kill,
+// and compares the result with an uninterrupted build.
+func survivesKills(t *testing.T, puzzle string, flags ...string) {
 	bin := binary(t)
-	puzzle := fmt.Sprintf("queens:%d", *killSize)
 	ref := filepath.Join(t.TempDir(), "ref.db")
 	start := time.Now()
-	if out, err := exec.Command(bin, "--db", ref, "build", puzzle).CombinedOutput(); err != nil {
+	if out, err := exec.Command(bin, append([]string{"--db", ref, "build", puzzle}, flags...)...).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted build: %v %s", err, out)
 	}
 	whole := time.Since(start)
@@ -119,7 +131,7 @@ func TestStoredBuildSurvivesKills(t *testing.T) {
 	// more than before the last kill, so every run resumes from further on.
 	kills, last := 0, int64(0)
 	for finished := false; !finished; {
-		cmd := exec.Command(bin, "--db", db, "build", puzzle)
+		cmd := exec.Command(bin, append([]string{"--db", db, "build", puzzle}, flags...)...)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
