@@ -284,8 +284,8 @@ func half(k int) uint32 {
 	return 0
 }
 
-// CountMagic5Unit counts one unit.
-func CountMagic5Unit(u Magic5Unit) Magic5Count {
+// countMagic5Unit counts one unit.
+func countMagic5Unit(u Magic5Unit) Magic5Count {
 	return newMagic5Counter().countUnit(u)
 }
 

@@ -170,7 +170,7 @@ func TestMagic5AgainstReference(t *testing.T) {
 		if int64(len(found)) != got.Basic {
 			t.Errorf("unit %v: %d squares emitted, %d distinct", u, got.Basic, len(found))
 		}
-		if fast := CountMagic5Unit(u); fast != got {
+		if fast := countMagic5Unit(u); fast != got {
 			t.Errorf("unit %v: counting %+v, emitting %+v", u, fast, got)
 		}
 		want := referenceUnit(u, func(a *[25]int) {

@@ -38,7 +38,7 @@ type Progress interface {
 
 // Options say how to build.
 type Options struct {
-	CountOnly bool  // record counts only (queens up to N=21, magic:5 with counts by centre)
+	CountOnly bool  // record counts only (queens up to N=23, magic:5 with counts by centre)
 	Force     bool  // rebuild a puzzle that is complete
 	Workers   int   // search goroutines; 0 means one per core
 	Shard     Shard // the zero Shard is the whole build

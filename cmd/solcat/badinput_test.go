@@ -245,7 +245,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("queens 20 stored", 2, "--count-only", "build", "queens:20"),
 		c("queens 18 stored in shards", 2, "built whole", "build", "queens:18", "--shard", "1/2"),
 		c("magic stored as classes", 2, "only queens are stored as their classes", "build", "magic:4", "--as-classes"),
-		c("queens 22 counted", 2, "up to N=21", "build", "queens:22", "--count-only"),
+		c("queens 24 counted", 2, "up to N=23", "build", "queens:24", "--count-only"),
 		c("magic 4 counted", 2, "drop --count-only", "build", "magic:4", "--count-only"),
 		c("magic 5 in shards", 2, "built whole", "build", "magic:5", "--shard", "1/2"),
 		c("shard zero", 2, "1 <= I <= K", "build", "queens:18", "--count-only", "--shard", "0/4"),

@@ -16,7 +16,7 @@ var defaultBuild = []string{"magic:1-4", "queens:1-14"}
 type buildCmd struct {
 	Puzzles   []string `arg:"" optional:"" name:"puzzle" predictor:"buildable" help:"Puzzles to build: KIND:N or KIND:A-B (default: magic:1-4 queens:1-14)."`
 	Force     bool     `help:"Rebuild puzzles that are already complete."`
-	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=21, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
+	CountOnly bool     `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=23, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
 	Workers   int      `help:"Search goroutines, 1 to 1024 (default: one per core). The catalog is the same for any value." default:"0"`
 	Shard     string   `placeholder:"I/K" help:"Build only shard I of K into this catalog: with --count-only the work units whose index mod K is I-1; stored queens, the solutions whose first-row queen is in the I-th of K column ranges. Combine the K shard catalogs with 'solcat merge'."`
 	AsClasses bool     `name:"as-classes" hidden:"" help:"Store queens as their classes only whatever N, as queens:18 and 19 always are (for tests)."`

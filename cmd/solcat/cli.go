@@ -59,9 +59,9 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 type exitRequest int
 
 const description = `solcat keeps every normal magic square (orders 1-4; order 5 as its classes) and
-every N-queens solution (N=1-17; counts only up to N=21) in a SQLite catalog, with each
-solution's canonical form under the 8 symmetries of the square, and answers
-questions over it.
+every N-queens solution (N=1-17; 18-19 as their classes; counts up to N=23) in
+a SQLite catalog, with each solution's canonical form under the 8 symmetries of
+the square, and answers questions over it.
 
 Puzzles are written KIND:N: magic:4, queens:8. Grids are addressed with
 1-based ROW,COL. Start with 'solcat build', then 'solcat info'.`

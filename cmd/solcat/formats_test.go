@@ -188,7 +188,7 @@ func TestCompletion(t *testing.T) {
 		"solcat count queens:8 --format js":  {"json", "jsonl"},
 		"solcat export queens:8 --format pa": {"parquet"},
 		"solcat stats magic:4 --by gr":       {"group"},
-		"solcat build queens:2":              {"queens:20", "queens:21"},
+		"solcat build queens:2":              {"queens:20", "queens:21", "queens:22", "queens:23"},
 	} {
 		got := complete(line)
 		for _, w := range want {

@@ -271,7 +271,7 @@ func TestRefusals(t *testing.T) {
 		{"merge into a shard", "", []string{"merge", catalogPath, catalogPath}, 2, "is the shard"},
 		{"merge a catalog that is no shard", "", []string{"merge", filepath.Join(dir, "merged.db"), catalogPath}, 2, "holds no shard"},
 		{"queens 20 too many to store", "", []string{"build", "queens:20"}, 2, "--count-only"},
-		{"queens 22 too big to count", "", []string{"build", "queens:22", "--count-only"}, 2, "up to N=21"},
+		{"queens 24 too big to count", "", []string{"build", "queens:24", "--count-only"}, 2, "up to N=23"},
 		{"magic count-only", "", []string{"build", "magic:4", "--count-only"}, 2, "drop --count-only"},
 		{"magic 5 stored in shards", "", []string{"build", "magic:5", "--shard", "1/2"}, 2, "built whole"},
 		{"magic 6", "", []string{"build", "magic:6", "--count-only"}, 2, "built up to order 5"},
