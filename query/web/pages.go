@@ -305,47 +305,35 @@ func (s *Server) classPage(r *request) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, j, err := s.classData(r, t, cid)
+	shown, err := t.Show(r.ctx, cid, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, cid), Data: d, JSON: j}, nil
+	return &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, cid), Data: drawClass(t, shown), JSON: shown.Object()}, nil
 }
 
-// classData draws a class and its members, and gives show's JSON of it.
-func (s *Server) classData(r *request, t *query.Target, cid int64) (classData, query.Object, error) {
-	class, err := t.Class(r.ctx, cid)
-	if err != nil {
-		return classData{}, nil, err
-	}
-	p := t.Puzzle
-	plan, err := t.Plan(r.ctx, query.Question{Ask: query.AskList, Filter: query.Filter{Class: cid}, Page: query.Page{Limit: -1}})
-	if err != nil {
-		return classData{}, nil, err
-	}
-	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: class.Props.String(),
-		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", cid)})}
-	for _, sym := range p.Stabilizer(class.Canonical) {
-		d.FixedBy = append(d.FixedBy, sym.String())
-	}
+// drawClass draws a class, its members and the solution asked for, if any.
+func drawClass(t *query.Target, shown query.Shown) classData {
+	p, class := t.Puzzle, shown.Class
+	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: class.Props.String(), FixedBy: shown.FixedBy,
+		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID)})}
 	if p.Kind == canon.Magic && p.N == 4 {
 		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true})
 		if g := class.Props.DudeneyOf(); g != 0 {
 			d.Group = canon.DudeneyNumeral(g)
 		}
 	}
-	var members []query.Object
 	base := "/puzzle/" + p.String()
-	err = t.List(r.ctx, plan, func(sol query.Solution) error {
+	for _, sol := range shown.Members {
 		d.Members = append(d.Members, item{ID: sol.ID, Link: fmt.Sprintf("%s/solution/%d", base, sol.ID),
 			SVG:     draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Scale: boardScale(p)}),
 			Caption: fmt.Sprintf("%d · %s", sol.ID, sol.Symmetry)})
-		members = append(members, query.SolutionObject(p, sol, false))
-		return nil
-	})
-	j := append(query.O("puzzle", p.String()), query.ClassObject(p, class, false)...)
-	j = append(j, query.O("fixed_by", d.FixedBy, "members", members)...)
-	return d, j, err
+	}
+	if sol := shown.Solution; sol != nil {
+		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4}),
+			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
+	}
+	return d
 }
 
 func (s *Server) solutionPage(r *request) (*page, error) {
@@ -357,17 +345,11 @@ func (s *Server) solutionPage(r *request) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	sol, err := t.Solution(r.ctx, sid)
+	shown, err := t.Show(r.ctx, 0, sid)
 	if err != nil {
 		return nil, err
 	}
-	d, _, err := s.classData(r, t, sol.ClassID)
-	if err != nil {
-		return nil, err
-	}
-	d.Solution = &item{ID: sol.ID, SVG: draw.Solution(t.Puzzle, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}),
-		Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
-	return &page{Template: "class.html", Title: fmt.Sprintf("%s solution %d", t.Puzzle, sid), Data: d, JSON: query.SolutionObject(t.Puzzle, sol, false)}, nil
+	return &page{Template: "class.html", Title: fmt.Sprintf("%s solution %d", t.Puzzle, sid), Data: drawClass(t, shown), JSON: query.SolutionObject(t.Puzzle, *shown.Solution, false)}, nil
 }
 
 type statsData struct {
