@@ -22,6 +22,7 @@ type Unfinished struct {
 	Done      int64          // saved so far: rows, work units, or search units
 	Total     int64
 	Percent   int
+	Stored    *catalog.Building // a stored build's saved rows and times, or nil
 }
 
 // Status returns the unfinished build of p in the catalog at path (cat
@@ -39,7 +40,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		return u, false, err
 	}
 	if building {
-		u.Done, u.Total, u.Percent = b.ClassesDone+b.SolutionsDone, b.RowsTotal, b.Percent()
+		u.Done, u.Total, u.Percent, u.Stored = b.ClassesDone+b.SolutionsDone, b.RowsTotal, b.Percent(), &b
 		return u, true, nil
 	}
 	if done, ok := catalog.SpillUnitsDone(path + ".sort"); ok && p.Kind == canon.Magic && p.N == 5 {

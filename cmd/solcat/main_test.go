@@ -569,6 +569,9 @@ func TestCountOnlyResumes(t *testing.T) {
 	if code, _, errOut := solcatDB(resumed, "count", "queens:13"); code != 1 || !strings.Contains(errOut, fmt.Sprintf("queens:13 is unfinished: its build stopped with %d%% counted (%d of %d work units); 'solcat build queens:13 --count-only' resumes it", 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
 		t.Errorf("count during the count: exit %d, %q", code, errOut)
 	}
+	if code, out, _ := solcatDB(resumed, "info", "--format", "jsonl"); code != 0 || !strings.Contains(out, fmt.Sprintf(`{"puzzle":"queens:13","storage":"counting","running":false,"percent":%d,"units_done":%d,"units":%d}`, 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
+		t.Errorf("info during the count: exit %d, %q", code, out)
+	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
 	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73712 solutions, 9233 classes") {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)

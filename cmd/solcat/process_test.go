@@ -72,6 +72,12 @@ func TestFullDiskKeepsCatalog(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "count", "queens:14"); code != 1 || !strings.Contains(errOut, "queens:14 is unfinished: its build stopped with") {
 		t.Errorf("count during the unfinished build: exit %d, %q", code, errOut)
 	}
+	if code, out, errOut := solcatDB(db, "info"); code != 0 || !strings.Contains(out, "queens:14 is unfinished: its build stopped with") || !strings.Contains(out, "'solcat build queens:14' resumes it") {
+		t.Errorf("info during the unfinished build: exit %d, %q %s", code, out, errOut)
+	}
+	if code, out, errOut := solcatDB(db, "info", "--format", "jsonl"); code != 0 || !strings.Contains(out, `{"puzzle":"queens:14","storage":"building","running":false,`) {
+		t.Errorf("info --format jsonl during the unfinished build: exit %d, %q %s", code, out, errOut)
+	}
 	if code, _, errOut := solcatDB(db, "build", "queens:14"); code != 0 || !strings.Contains(errOut, "resuming") {
 		t.Fatalf("build with room: exit %d, %q", code, errOut)
 	}
