@@ -353,9 +353,6 @@ func tidyLog(path string) {
 // Path is the catalog's file.
 func (c *Catalog) Path() string { return c.path }
 
-// DB gives queries read access to the database.
-func (c *Catalog) DB() *sqlx.DB { return c.db }
-
 // HasTable reports whether the database has a table of that name. A
 // catalog opened read-only is not migrated, so tables added by later
 // schema versions may be missing from it.

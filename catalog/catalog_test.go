@@ -47,7 +47,7 @@ func TestWriteAndReadBack(t *testing.T) {
 		writePuzzle(t, c, rows+1, rows, 0)
 		var n, sum int64
 		sol, _ := puzzleTables(name)
-		if err := c.DB().QueryRowx("SELECT count(*), coalesce(sum(id), 0) FROM "+sol).Scan(&n, &sum); err != nil {
+		if err := c.db.QueryRowx("SELECT count(*), coalesce(sum(id), 0) FROM "+sol).Scan(&n, &sum); err != nil {
 			t.Fatal(err)
 		}
 		if n != int64(rows) || sum != int64(rows*(rows+1)/2) {
@@ -65,7 +65,7 @@ func TestWriteAndReadBack(t *testing.T) {
 	if err != nil || len(recs) != 5 {
 		t.Fatalf("Puzzles = %d records, %v; want 5", len(recs), err)
 	}
-	if _, err := r.DB().Exec("DELETE FROM puzzles"); err == nil {
+	if _, err := r.db.Exec("DELETE FROM puzzles"); err == nil {
 		t.Error("a read-only catalog accepted a DELETE")
 	}
 }
@@ -98,7 +98,7 @@ func TestRollbackKeepsPreviousContent(t *testing.T) {
 		t.Fatalf("after rollback: %+v, %v, %v; want the 10-solution build", rec, ok, err)
 	}
 	var n int
-	c.DB().Get(&n, "SELECT count(*) FROM solutions_queens_3")
+	c.db.Get(&n, "SELECT count(*) FROM solutions_queens_3")
 	if n != 10 {
 		t.Errorf("after rollback the table has %d rows, want 10", n)
 	}
@@ -162,7 +162,7 @@ func BenchmarkWriter(b *testing.B) {
 func writeRowPerSolution(b *testing.B, c *Catalog, rows int) {
 	const batch = 256
 	ctx := context.Background()
-	tx, err := c.DB().BeginTx(ctx, nil)
+	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestResumeAfterCrash(t *testing.T) {
 		t.Fatalf("resumed build: hash %s, %v; uninterrupted %s", got, err, want)
 	}
 	var n, sum int64
-	c.DB().QueryRowx("SELECT count(*), sum(id) FROM solutions_queens_5").Scan(&n, &sum)
+	c.db.QueryRowx("SELECT count(*), sum(id) FROM solutions_queens_5").Scan(&n, &sum)
 	if n != solutions || sum != solutions*(solutions+1)/2 {
 		t.Errorf("%d rows with id sum %d after resuming", n, sum)
 	}
@@ -252,7 +252,7 @@ func TestResumeAfterCrash(t *testing.T) {
 		t.Error("the finished build left its builds row")
 	}
 	var staging int
-	c.DB().Get(&staging, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_building'")
+	c.db.Get(&staging, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_building'")
 	if staging != 0 {
 		t.Errorf("%d staging tables left", staging)
 	}
@@ -299,7 +299,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		var blocks, bytes, props int64
-		ref.DB().QueryRowx("SELECT count(*), sum(length(forms)), (SELECT count(*) FROM props_magic_5) FROM classes_magic_5").Scan(&blocks, &bytes, &props)
+		ref.db.QueryRowx("SELECT count(*), sum(length(forms)), (SELECT count(*) FROM props_magic_5) FROM classes_magic_5").Scan(&blocks, &bytes, &props)
 		if blocks != (classes+126)/127 || bytes != 16*classes || props != classes/50 {
 			t.Errorf("%d classes: %d blocks, %d bytes, %d props rows", classes, blocks, bytes, props)
 		}
