@@ -257,14 +257,26 @@ type FilterText struct {
 	Pattern      string
 	UpToSymmetry bool
 	Props        []string
-	Class        int64
-	Orbit        int
+	Class        *int64 // nil: any class; IDs start at 1
+	Orbit        *int   // nil: any orbit size
 }
 
 // ParseFilter reads a filter written for puzzle p and checks it against
 // p's board and values.
 func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
-	out := Filter{Class: ft.Class, Orbit: ft.Orbit, UpToSymmetry: ft.UpToSymmetry}
+	out := Filter{UpToSymmetry: ft.UpToSymmetry}
+	if ft.Class != nil {
+		if *ft.Class < 1 {
+			return out, badFilter("class", strconv.FormatInt(*ft.Class, 10), "class IDs start at 1")
+		}
+		out.Class = *ft.Class
+	}
+	if ft.Orbit != nil {
+		if *ft.Orbit == 0 {
+			return out, badFilter("orbit", "0", "orbit sizes are 1, 2, 4 or 8")
+		}
+		out.Orbit = *ft.Orbit
+	}
 	for _, name := range ft.Props {
 		prop, ok := canon.ParseProperty(p.Kind, name)
 		if !ok {

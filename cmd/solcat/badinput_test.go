@@ -203,6 +203,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("orbit 3", 2, "orbit sizes are 1, 2, 4 or 8", "count", "queens:8", "--orbit", "3"),
 		c("orbit negative", 2, "orbit sizes are 1, 2, 4 or 8", "count", "queens:8", "--orbit=-1"),
 		c("class negative", 2, "class IDs start at 1", "count", "queens:8", "--class=-5"),
+		c("class zero", 2, "--class 0: class IDs start at 1", "count", "queens:8", "--class", "0"),
+		c("orbit zero", 2, "--orbit 0: orbit sizes are 1, 2, 4 or 8", "list", "queens:8", "--orbit", "0"),
 		c("class out of range", 2, "classes 1 to 12", "count", "queens:8", "--class", "99"),
 		c("up to symmetry alone", 2, "needs cell or pattern conditions", "count", "queens:8", "--up-to-symmetry"),
 		// Pages.
@@ -228,7 +230,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("count without puzzle", 2, "expected \"<puzzle>\"", "count"),
 		c("show without class", 2, "show needs a class ID, or --solution ID", "show", "queens:8"),
 		c("show class and solution", 2, "not both", "show", "queens:8", "1", "--solution", "3"),
-		c("show solution zero", 2, "solution IDs start at 1", "show", "queens:8", "--solution=-1"),
+		c("show solution negative", 2, "solution IDs start at 1", "show", "queens:8", "--solution=-1"),
+		c("show solution zero", 2, "--solution 0: solution IDs start at 1", "show", "queens:8", "--solution", "0"),
 		c("show solution too big", 2, "has solutions 1 to 92, not 93", "show", "queens:8", "--solution", "93"),
 		c("show class not a number", 2, "class-id", "show", "queens:8", "x"),
 		c("show class zero", 2, "class IDs start at 1", "show", "queens:8", "0"),

@@ -14,7 +14,7 @@ const svgFormat query.Format = "svg"
 type showCmd struct {
 	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
 	Class     *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
-	Solution  int64  `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
+	Solution  *int64 `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
 	ASCII     bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"showformat" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
@@ -41,25 +41,28 @@ func (s *showCmd) Run(e *env) error {
 		return err
 	}
 	switch {
-	case s.Class == nil && s.Solution == 0:
+	case s.Class == nil && s.Solution == nil:
 		return usagef("show needs a class ID, or --solution ID")
-	case s.Class != nil && s.Solution != 0:
+	case s.Class != nil && s.Solution != nil:
 		return usagef("show takes a class ID or --solution ID, not both")
 	case s.Class != nil && *s.Class < 1:
 		return usagef("class ID %d: class IDs start at 1", *s.Class)
-	case s.Solution < 0:
-		return usagef("--solution %d: solution IDs start at 1", s.Solution)
+	case s.Solution != nil && *s.Solution < 1:
+		return usagef("--solution %d: solution IDs start at 1", *s.Solution)
 	}
 	t, done, err := e.target(s.Puzzle)
 	if err != nil {
 		return err
 	}
 	defer done()
-	var classID int64
+	var classID, solutionID int64
 	if s.Class != nil {
 		classID = *s.Class
 	}
-	shown, err := t.Show(e.ctx, classID, s.Solution)
+	if s.Solution != nil {
+		solutionID = *s.Solution
+	}
+	shown, err := t.Show(e.ctx, classID, solutionID)
 	if err != nil {
 		return err
 	}

@@ -103,13 +103,19 @@ func readForm(p canon.Puzzle, q url.Values) (form, error) {
 		*dst = n
 		return nil
 	}
-	var orbit int64
-	if err := number("orbit", &orbit, 0, 8); err != nil {
+	var orbit, class int64
+	if err := number("orbit", &orbit, 1, 8); err != nil {
 		return f, err
 	}
-	f.Orbit, f.Text.Orbit = int(orbit), int(orbit)
-	if err := number("class", &f.Text.Class, 0, 1<<62); err != nil {
+	if err := number("class", &class, 1, 1<<62); err != nil {
 		return f, err
+	}
+	if orbit != 0 {
+		o := int(orbit)
+		f.Orbit, f.Text.Orbit = o, &o
+	}
+	if class != 0 {
+		f.Text.Class = &class
 	}
 	if err := number("page", &f.Page, 1, 1<<40); err != nil {
 		return f, err

@@ -269,9 +269,10 @@ func (s *Server) target(r *request) (*query.Target, error) {
 
 // id reads a path's numeric ID ("10" or "10.json").
 func id(r *request) (int64, error) {
-	v, err := strconv.ParseInt(strings.TrimSuffix(r.PathValue("id"), ".json"), 10, 64)
+	text := strings.TrimSuffix(r.PathValue("id"), ".json")
+	v, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || v < 1 {
-		return 0, errorf(http.StatusNotFound, "%q is not an ID: IDs are whole numbers from 1", r.PathValue("id"))
+		return 0, errorf(http.StatusNotFound, "%q is not an ID: IDs are whole numbers from 1", text)
 	}
 	return v, nil
 }

@@ -130,6 +130,8 @@ func TestPages(t *testing.T) {
 		{"not-built", "/puzzle/queens:17", 404, `(?s)<p class="error".*?</p>`},
 		{"bad-cell", "/puzzle/queens:8?cell=9,1%3D1", 400, `(?s)<p class="error".*?</p>`},
 		{"bad-orbit-json", "/puzzle/queens:8.json?orbit=3", 400, ""},
+		{"bad-class-zero-json", "/puzzle/queens:8.json?class=0", 400, ""},
+		{"not-an-id-json", "/puzzle/queens:8/class/0.json", 404, ""},
 		{"bad-page-size", "/puzzle/queens:8?size=5000", 400, `(?s)<p class="error".*?</p>`},
 		{"no-such-class", "/puzzle/queens:8/class/13", 404, `(?s)<p class="error".*?</p>`},
 		{"no-such-solution-json", "/puzzle/queens:8/solution/93.json", 404, ""},
