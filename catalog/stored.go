@@ -240,6 +240,41 @@ func (s *Stored) propsTable(ctx context.Context) ([]classProps, error) {
 	return s.propsList, s.propsErr
 }
 
+// FewClasses reports how many classes a scan with filter f reads in a
+// puzzle stored as its classes when f asks for properties or for orbits
+// other than 8 (the few classes listed in tables of their own); ok is false
+// when the scan reads every class.
+func (s *Stored) FewClasses(ctx context.Context, f ClassFilter) (n int64, ok bool, err error) {
+	if !s.ClassesOnly() {
+		return 0, false, nil
+	}
+	switch {
+	case f.Props != 0:
+		props, err := s.propsTable(ctx)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, p := range props {
+			if p.props&f.Props == f.Props {
+				n++
+			}
+		}
+		return n, true, nil
+	case f.Orbits != nil && !slices.Contains(f.Orbits, 8):
+		orbits, err := s.numbering(ctx)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, r := range orbits.rows {
+			if slices.Contains(f.Orbits, r.orbit) {
+				n++
+			}
+		}
+		return n, true, nil
+	}
+	return 0, false, nil
+}
+
 // packedClasses reads the classes of a classes-only puzzle: blocks of
 // packed forms, with the few classes that have properties or fewer than 8
 // members in tables of their own.

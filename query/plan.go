@@ -74,6 +74,9 @@ type Plan struct {
 	Skip     int64   // Jump in ClassExpand: members of the first class skipped
 	Stat     catalog.Stat
 	Workers  int // goroutines that read at once
+	// Few, when not -1: a scan of a puzzle stored as its classes reads only
+	// this many classes (those with the properties or orbits asked for).
+	Few int64
 
 	// The filter's cell conditions, as the plan tests them.
 	rest   []byteCondition     // on a solution's cells, beyond the prefix
@@ -96,7 +99,7 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 	if f.Class > t.Record.Classes {
 		return nil, fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, f.Class)
 	}
-	p := &Plan{Question: q, Workers: 1, IDs: Range{1, t.Record.Solutions}, Classes: t.classRange(f)}
+	p := &Plan{Question: q, Workers: 1, IDs: Range{1, t.Record.Solutions}, Classes: t.classRange(f), Few: -1}
 	conds := f.byteConditions(t.Puzzle)
 	p.pulled = pullBack(t.Puzzle, conds)
 	if f.UpToSymmetry && len(conds) > 0 {
@@ -118,10 +121,32 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 	if err == nil && p.Way != FromRecord && p.Way != FromBreakdown {
 		err = t.countsOnly() // every other way reads what is stored
 	}
+	if err == nil && (p.Way == ClassScan || p.Way == ClassExpand) && f.Class == 0 {
+		n, ok, ferr := t.store.FewClasses(ctx, classFilter(f))
+		if ok {
+			p.Few = n
+		}
+		err = ferr
+	}
 	if err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// Reads is how many rows a scan reads: solutions (BlockScan) or classes
+// (ClassScan, ClassExpand); 0 for the other ways.
+func (p *Plan) Reads() int64 {
+	switch p.Way {
+	case BlockScan:
+		return p.IDs.Len()
+	case ClassScan, ClassExpand:
+		if p.Few >= 0 {
+			return p.Few
+		}
+		return p.Classes.Len()
+	}
+	return 0
 }
 
 // onlyCells reports whether f has cell conditions and nothing else.
@@ -373,14 +398,10 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads the solution blocks of IDs %d to %d (%d solutions) and tests each, on %d goroutine(s)", p.IDs.Lo, p.IDs.Hi, p.IDs.Len(), p.Workers))
 	case ClassScan:
 		r.ClassIDs = ids(p.Classes)
-		what := "reads"
-		if p.Question.Filter.Props.Stored() != 0 && t.classesOnly() {
-			what = "reads only the blocks of the classes with the properties among"
-		}
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: %s classes %d to %d (%d classes) and tests each member through its canonical form, on %d goroutine(s)", what, p.Classes.Lo, p.Classes.Hi, p.Classes.Len(), p.Workers))
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %d goroutine(s)", classesRead(p), p.Workers))
 	case ClassExpand:
 		r.ClassIDs = ids(p.Classes)
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads classes %d to %d in order and expands each into its members", p.Classes.Lo, p.Classes.Hi))
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and expands each into its members", classesRead(p)))
 	}
 	if f := p.Question.Filter; !f.IsZero() {
 		r.Detail = append(r.Detail, "filter: "+f.String(t.Puzzle))
@@ -416,4 +437,12 @@ func bitsOf(n int64) int {
 		n >>= 1
 	}
 	return k
+}
+
+// classesRead says which classes a scan reads.
+func classesRead(p *Plan) string {
+	if p.Few >= 0 {
+		return fmt.Sprintf("only the %d classes among %d to %d that have the properties or orbit sizes asked for (listed in tables of their own)", p.Few, p.Classes.Lo, p.Classes.Hi)
+	}
+	return fmt.Sprintf("classes %d to %d (%d classes)", p.Classes.Lo, p.Classes.Hi, p.Classes.Len())
 }

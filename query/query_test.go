@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"solcat/canon"
@@ -41,6 +42,9 @@ func TestMain(m *testing.M) {
 		}
 	}
 	if _, err := b.Build(ctx, mustPuzzle("queens:11"), build.Options{CountOnly: true}); err != nil {
+		panic(err)
+	}
+	if _, err := b.Build(ctx, mustPuzzle("queens:12"), build.Options{AsClasses: true}); err != nil {
 		panic(err)
 	}
 	cat.Close()
@@ -341,5 +345,65 @@ func TestDirectJump(t *testing.T) {
 		if _, err := tg.Solution(ctx, tg.Record.Solutions+1); !errors.Is(err, query.ErrNoSolution) {
 			t.Errorf("%s: a solution past the last: %v", name, err)
 		}
+	}
+}
+
+// TestScansOfFewClasses checks that a scan of a puzzle stored as its
+// classes that asks for orbits below 8 or a symmetry type reads only those
+// classes, says so, and counts as the solutions enumerated here do.
+func TestScansOfFewClasses(t *testing.T) {
+	ctx := context.Background()
+	tg := open(t, "queens:12")
+	all := solveAll(t, tg.Puzzle)
+	few := tg.Record.Orbit1 + tg.Record.Orbit2 + tg.Record.Orbit4
+	cell := []query.Cell{{Row: 2, Col: 4, Value: 1}}
+	for _, tc := range []struct {
+		name  string
+		ask   query.Ask
+		f     query.Filter
+		reads int64
+	}{
+		{"orbit 4", query.AskCount, query.Filter{Orbit: 4, Cells: cell}, tg.Record.Orbit4},
+		{"orbit 2 classes", query.AskCountClasses, query.Filter{Orbit: 2, Cells: cell}, tg.Record.Orbit2},
+		{"rot180-only", query.AskCount, query.Filter{Props: canon.Rot180Only, Cells: cell}, tg.Record.Orbit4},
+		{"list orbit 4", query.AskList, query.Filter{Orbit: 4}, tg.Record.Orbit4},
+		{"orbit 8", query.AskCount, query.Filter{Orbit: 8, Cells: cell}, tg.Record.Classes},
+		{"no orbit", query.AskCount, query.Filter{Cells: append(cell, query.Cell{Row: 5, Col: 1, Value: 1})}, tg.Record.Classes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := query.Question{Ask: tc.ask, Filter: tc.f, Page: query.Page{Limit: -1}}
+			plan, err := tg.Plan(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := plan.Reads(); got != tc.reads || few == 0 {
+				t.Errorf("reads %d classes, want %d (%d classes have fewer than 8 members)", got, tc.reads, few)
+			}
+			explained := strings.Join(tg.Explain(plan).Detail, "\n")
+			if tc.reads < tg.Record.Classes && !strings.Contains(explained, fmt.Sprintf("only the %d classes", tc.reads)) {
+				t.Errorf("explained as %q", explained)
+			}
+			var want int64
+			classes := map[int64]bool{}
+			for _, s := range all {
+				if matches(tg.Puzzle, tc.f, s) {
+					want++
+					classes[s.class] = true
+				}
+			}
+			var got int64
+			switch tc.ask {
+			case query.AskList:
+				err = tg.List(ctx, plan, func(query.Solution) error { got++; return nil })
+			case query.AskCountClasses:
+				got, err = tg.Count(ctx, plan)
+				want = int64(len(classes))
+			default:
+				got, err = tg.Count(ctx, plan)
+			}
+			if err != nil || got != want {
+				t.Errorf("%d, %v; the solutions enumerated here give %d", got, err, want)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,9 +36,17 @@ func TestClassesOnlyPages(t *testing.T) {
 		if _, err := (&build.Builder{Cat: cat}).Build(ctx, p, build.Options{Workers: 2, AsClasses: asClasses}); err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(web.New(cat, db, web.Options{Timeout: 10 * time.Second, Concurrent: 4, Version: "test"}))
+		srv := httptest.NewServer(web.New(cat, db, web.Options{Timeout: 10 * time.Second, Concurrent: 4, Version: "test", ScanRows: 50}))
 		t.Cleanup(func() { srv.Close(); cat.Close() })
 		urls[i] = srv.URL
+	}
+	// A page whose count reads only the few classes with fewer than 8
+	// members counts at once; one that reads all 92 waits to be asked.
+	if status, body := get(t, urls[1]+"/puzzle/queens:10?orbit=4&q2=3", ""); status != 200 || strings.Contains(body, "count them") || !strings.Contains(body, `<p class="count"`) {
+		t.Errorf("orbit 4 as classes: %d %.600s", status, body)
+	}
+	if status, body := get(t, urls[1]+"/puzzle/queens:10?q2=3&q5=5", ""); status != 200 || !strings.Contains(body, "count them") {
+		t.Errorf("two cells as classes: %d %.600s", status, body)
 	}
 	// The classes-only layout's last solution, for its solution page.
 	status, body := get(t, urls[1]+"/puzzle/queens:10/solution/724.json", "")

@@ -376,12 +376,8 @@ type statsData struct {
 // would run it shows the plan and a link that runs it instead, unless the
 // request says run=1 (or asks for JSON).
 func (s *Server) bigScan(p *query.Plan, r *request, param string) bool {
-	reads := p.IDs.Len()
-	if p.Way == query.ClassScan {
-		reads = p.Classes.Len()
-	}
 	scan := p.Way == query.BlockScan || p.Way == query.ClassScan
-	return scan && reads > s.scan && !r.json && r.URL.Query().Get(param) != "1"
+	return scan && p.Reads() > s.scan && !r.json && r.URL.Query().Get(param) != "1"
 }
 
 // hidden is a query string as hidden form fields, but for the names the
