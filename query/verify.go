@@ -374,6 +374,7 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	hash := catalog.NewContentHash()
 	var count int64
 	var orbits [9]int64
+	tally := newRecordedTally(p)
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev, packed []byte
@@ -388,6 +389,7 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 			}
 			hash.AddClass(packed, c.Orbit)
 			orbits[c.Orbit]++ // the store gives 1, 2, 4 or 8
+			tally.add(c.Form, c.Orbit, canon.Property(c.Props))
 			return r.add(c.ID, c.Form, int64(c.Orbit), 0, canon.Property(c.Props))
 		}))
 	}
@@ -441,5 +443,7 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
 	}
-	return nil
+	// Counts by one cell, stats by cell or row and the heat map are answered
+	// from counts recorded at build time: they must be what the classes give.
+	return tally.check(ctx, t.cat, rec, problem)
 }

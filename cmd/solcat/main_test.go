@@ -1117,3 +1117,49 @@ func csvRows(t *testing.T, text string) []map[string]string {
 	}
 	return out
 }
+
+// TestVerifyRecordedCounts changes the counts a puzzle stored as its
+// classes recorded at build time (which one-cell counts, stats by cell and
+// the heat map answer from) and checks that verify names each change and
+// that a lost count is not read as 0.
+func TestVerifyRecordedCounts(t *testing.T) {
+	clean := filepath.Join(t.TempDir(), "clean.db")
+	if code, _, errOut := solcatDB(clean, "build", "queens:12", "--as-classes"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, out, errOut := solcatDB(clean, "verify"); code != 0 || !strings.Contains(out, "queens:12: ok (") {
+		t.Fatalf("clean catalog: exit %d, %q %s", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		name, sql, want string
+	}{
+		{"deleted", "DELETE FROM count_breakdown WHERE stat = 'cell:1,1' AND value = 1",
+			"queens:12: recorded counts by cell:1,1: value 1 is missing (the classes give 500 solutions, 250 classes)"},
+		{"changed solutions", "UPDATE count_breakdown SET solutions = solutions + 1 WHERE stat = 'cell:3,4' AND value = 0",
+			"queens:12: recorded counts by cell:3,4, value 0: 13081 solutions, 1787 classes; the classes give 13080 and 1787"},
+		{"changed classes", "UPDATE count_breakdown SET classes = classes - 1 WHERE stat = 'cell:6,6' AND value = 1",
+			"recorded counts by cell:6,6, value 1:"},
+		{"added value", "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:12', 'cell:2,2', 5, 1, 1)",
+			"queens:12: recorded counts by cell:2,2: value 5 is not a value of queens:12"},
+		{"changed symmetry type", "UPDATE count_breakdown SET classes = classes + 1 WHERE stat = 'props' AND value = (SELECT min(value) FROM count_breakdown WHERE stat = 'props')",
+			"queens:12: recorded counts of "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "tampered.db")
+			data, err := os.ReadFile(clean)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(db, data, 0o644)
+			execSQL(t, db, tc.sql)
+			if code, out, _ := solcatDB(db, "verify"); code != 1 || !strings.Contains(out, tc.want) {
+				t.Errorf("verify: exit %d, %q; want %q", code, out, tc.want)
+			}
+			if tc.name == "deleted" {
+				if code, out, errOut := solcatDB(db, "count", "queens:12", "--cell", "1,1=1"); code != 1 || out != "" || !strings.Contains(errOut, "damaged") {
+					t.Errorf("count of a lost recorded count: exit %d, %q %q", code, out, errOut)
+				}
+			}
+		})
+	}
+}
