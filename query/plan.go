@@ -97,7 +97,7 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 		}
 	}
 	if f.Class > t.Record.Classes {
-		return nil, fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, f.Class)
+		return nil, outOfRange(ErrNoClass, t.Puzzle, "classes", t.Record.Classes, f.Class)
 	}
 	p := &Plan{Question: q, Workers: 1, IDs: Range{1, t.Record.Solutions}, Classes: t.classRange(f), Few: -1}
 	conds := f.byteConditions(t.Puzzle)
@@ -383,10 +383,16 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		r.SolutionIDs = ids(p.IDs)
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bitsOf(t.Record.Solutions)))
 	case Jump:
-		if t.classesOnly() || p.Question.Ask == AskClasses {
+		switch {
+		case p.Classes.Len() == 0 && (t.classesOnly() || p.Question.Ask == AskClasses), p.IDs.Len() == 0 && !t.classesOnly() && p.Question.Ask != AskClasses:
+			r.Detail = append(r.Detail, "answer: no filter, and the offset is past the last one: nothing is read")
+		case p.Question.Ask == AskClasses:
 			r.ClassIDs = ids(p.Classes)
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: no filter, so the offset is a class ID: classes %d to %d are read", p.Classes.Lo, p.Classes.Hi))
-		} else {
+		case t.classesOnly():
+			r.ClassIDs = ids(p.Classes)
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: no filter, so the offset is a solution ID, found by the members' numbering: member %d of class %d onwards; classes %d to %d are read", p.Skip+1, p.Classes.Lo, p.Classes.Lo, p.Classes.Hi))
+		default:
 			r.SolutionIDs = ids(p.IDs)
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: no filter, so the offset is a solution ID: solutions %d to %d are read", p.IDs.Lo, p.IDs.Hi))
 		}

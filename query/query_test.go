@@ -407,3 +407,31 @@ func TestScansOfFewClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestJumpsExplained checks what --explain says of an offset with no
+// filter: a solution ID or a class ID, and nothing read past the end.
+func TestJumpsExplained(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		puzzle string
+		ask    query.Ask
+		offset int64
+		want   string
+	}{
+		{"queens:8", query.AskList, 90, "the offset is a solution ID: solutions 91 to 92 are read"},
+		{"queens:8", query.AskList, 92, "past the last one: nothing is read"},
+		{"queens:8", query.AskClasses, 12, "past the last one: nothing is read"},
+		{"queens:12", query.AskList, 14199, "the offset is a solution ID, found by the members' numbering: member 8 of class 1787 onwards"},
+		{"queens:12", query.AskList, 14200, "past the last one: nothing is read"},
+		{"queens:12", query.AskClasses, 1786, "the offset is a class ID: classes 1787 to 1787 are read"},
+	} {
+		tg := open(t, tc.puzzle)
+		plan, err := tg.Plan(ctx, query.Question{Ask: tc.ask, Page: query.Page{Offset: tc.offset, Limit: 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(tg.Explain(plan).Detail, "\n"); plan.Way != query.Jump || !strings.Contains(got, tc.want) {
+			t.Errorf("%s offset %d: %s, %q; want %q", tc.puzzle, tc.offset, plan.Way, got, tc.want)
+		}
+	}
+}

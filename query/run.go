@@ -327,7 +327,7 @@ func (t *Target) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(
 // Solution returns the solution with the given ID: a direct jump to it.
 func (t *Target) Solution(ctx context.Context, id int64) (Solution, error) {
 	if id < 1 || id > t.Record.Solutions {
-		return Solution{}, fmt.Errorf("%w: %s has solutions 1 to %d, not %d", ErrNoSolution, t.Puzzle, t.Record.Solutions, id)
+		return Solution{}, outOfRange(ErrNoSolution, t.Puzzle, "solutions", t.Record.Solutions, id)
 	}
 	p, err := t.Plan(ctx, Question{Ask: AskList, Page: Page{Offset: id - 1, Limit: 1}})
 	if err != nil {

@@ -133,7 +133,7 @@ func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
 	}
 	r, ok, err := t.store.Class(ctx, id)
 	if err == nil && !ok {
-		err = fmt.Errorf("%w: %s has classes 1 to %d, not %d", ErrNoClass, t.Puzzle, t.Record.Classes, id)
+		err = outOfRange(ErrNoClass, t.Puzzle, "classes", t.Record.Classes, id)
 	}
 	return t.class(r, int64(r.Orbit)), err
 }
@@ -238,3 +238,12 @@ func joinOr(items []string, none string) string {
 // countsOnlyRecord reports whether the puzzle is recorded by its counts
 // only.
 func (t *Target) countsOnlyRecord() bool { return t.Record.Storage == catalog.StorageCounts }
+
+// outOfRange says that id is not one of the puzzle's total classes or
+// solutions.
+func outOfRange(sentinel error, p canon.Puzzle, what string, total, id int64) error {
+	if total == 0 {
+		return fmt.Errorf("%w: %s has no %s", sentinel, p, what)
+	}
+	return fmt.Errorf("%w: %s has %s 1 to %d, not %d", sentinel, p, what, total, id)
+}

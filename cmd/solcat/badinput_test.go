@@ -206,6 +206,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("class zero", 2, "--class 0: class IDs start at 1", "count", "queens:8", "--class", "0"),
 		c("orbit zero", 2, "--orbit 0: orbit sizes are 1, 2, 4 or 8", "list", "queens:8", "--orbit", "0"),
 		c("class out of range", 2, "classes 1 to 12", "count", "queens:8", "--class", "99"),
+		c("class of a puzzle without solutions", 2, "queens:2 has no classes", "count", "queens:2", "--class", "1"),
+		c("solution of a puzzle without solutions", 2, "queens:2 has no solutions", "show", "queens:2", "--solution", "1"),
 		c("up to symmetry alone", 2, "needs cell or pattern conditions", "count", "queens:8", "--up-to-symmetry"),
 		// Pages.
 		c("negative limit", 2, "--limit -1 is negative", "list", "queens:6", "--limit=-1"),
