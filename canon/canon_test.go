@@ -2,6 +2,7 @@ package canon
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -180,5 +181,33 @@ func BenchmarkCanonicalQueens14(b *testing.B) {
 	}
 	for b.Loop() {
 		c.Canonical(sol)
+	}
+}
+
+// TestCellOrbits checks the cell orbits' count and sizes, and that each
+// orbit is closed under the symmetries.
+func TestCellOrbits(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		sizes []int
+	}{
+		{1, []int{1}},
+		{2, []int{4}},
+		{3, []int{4, 4, 1}},
+		{4, []int{4, 8, 4}},
+		{5, []int{4, 8, 4, 4, 4, 1}},
+	} {
+		orbitOf, size := CellOrbits(tc.n)
+		if !slices.Equal(size, tc.sizes) {
+			t.Errorf("n=%d: sizes %v, want %v", tc.n, size, tc.sizes)
+		}
+		for x, k := range orbitOf {
+			for _, s := range All {
+				r, c := s.Map(tc.n, x/tc.n, x%tc.n)
+				if orbitOf[r*tc.n+c] != k {
+					t.Errorf("n=%d: cell %d in orbit %d, its image (%d,%d) in %d", tc.n, x, k, r, c, orbitOf[r*tc.n+c])
+				}
+			}
+		}
 	}
 }

@@ -117,3 +117,29 @@ func init() {
 		}
 	}
 }
+
+// CellOrbits numbers the orbits of the cells of an n×n board under the 8
+// symmetries: orbitOf[r*n+c] is the orbit of cell (r, c) (0-based), in the
+// order of each orbit's first cell, and size[k] the cells of orbit k (1, 4
+// or 8).
+func CellOrbits(n int) (orbitOf, size []int) {
+	orbitOf = make([]int, n*n)
+	for x := range orbitOf {
+		orbitOf[x] = -1
+	}
+	for x := range orbitOf {
+		if orbitOf[x] >= 0 {
+			continue
+		}
+		k := len(size)
+		size = append(size, 0)
+		for _, s := range All {
+			r, c := s.Map(n, x/n, x%n)
+			if y := r*n + c; orbitOf[y] < 0 {
+				orbitOf[y] = k
+				size[k]++
+			}
+		}
+	}
+	return orbitOf, size
+}

@@ -31,26 +31,10 @@ type recordedTally struct {
 
 func newRecordedTally(p canon.Puzzle) *recordedTally {
 	n := p.N
-	t := &recordedTally{p: p, orbitOf: make([]int, n*n), values: 1, props: map[canon.Property][2]int64{}}
+	t := &recordedTally{p: p, values: 1, props: map[canon.Property][2]int64{}}
+	t.orbitOf, t.size = canon.CellOrbits(n)
 	if p.Kind == canon.Magic {
 		t.values = n * n
-	}
-	for x := range t.orbitOf {
-		t.orbitOf[x] = -1
-	}
-	for x := range t.orbitOf {
-		if t.orbitOf[x] >= 0 {
-			continue
-		}
-		k := len(t.size)
-		t.size = append(t.size, 0)
-		for _, s := range canon.All {
-			r, c := s.Map(n, x/n, x%n)
-			if y := r*n + c; t.orbitOf[y] < 0 {
-				t.orbitOf[y] = k
-				t.size[k]++
-			}
-		}
 	}
 	slots := len(t.size) * t.values
 	for o := range t.held {

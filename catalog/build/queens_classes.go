@@ -208,23 +208,11 @@ type queensClassStats struct {
 }
 
 func newQueensClassStats(n int) *queensClassStats {
-	s := &queensClassStats{n: n, cellOrb: make([]int, n*n)}
-	for i := range s.cellOrb {
-		s.cellOrb[i] = -1
-	}
-	for x := range s.cellOrb {
-		if s.cellOrb[x] >= 0 {
-			continue
-		}
-		o := len(s.orbSize)
-		s.orbSize = append(s.orbSize, 0)
-		for _, sym := range canon.All {
-			r, c := sym.Map(n, x/n, x%n)
-			if y := r*n + c; s.cellOrb[y] < 0 {
-				s.cellOrb[y] = o
-				s.orbSize[o]++
-			}
-		}
+	s := &queensClassStats{n: n}
+	var size []int
+	s.cellOrb, size = canon.CellOrbits(n)
+	for _, k := range size {
+		s.orbSize = append(s.orbSize, int64(k))
 	}
 	k := len(s.orbSize)
 	s.weight, s.touched, s.full, s.scratch = make([]int64, k), make([]int64, k), make([]int64, k), make([]int64, k)
