@@ -425,3 +425,27 @@ func TestMethodsFindTheSameSolutions(t *testing.T) {
 		}
 	}
 }
+
+// TestBench checks a benchmark's counts and ratios: every method finds the
+// same solutions, and the fastest has ratio 1.
+func TestBench(t *testing.T) {
+	for _, p := range []canon.Puzzle{{Kind: canon.Queens, N: 8}, {Kind: canon.Magic, N: 3}} {
+		rows, err := Bench(context.Background(), p.N, Methods(p.Kind), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known, _ := KnownCounts(p)
+		ones := 0
+		for _, r := range rows {
+			if r.Solutions != known.Solutions || r.Seconds <= 0 || r.Ratio < 1 {
+				t.Errorf("%s %s: %+v", p, r.Method, r)
+			}
+			if r.Ratio == 1 {
+				ones++
+			}
+		}
+		if len(rows) != len(Methods(p.Kind)) || ones == 0 {
+			t.Errorf("%s: %d rows, %d with ratio 1", p, len(rows), ones)
+		}
+	}
+}

@@ -3,7 +3,10 @@ package enumerate
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
+	"slices"
+	"time"
 
 	"solcat/canon"
 )
@@ -180,4 +183,42 @@ func queensSymmetric(ctx context.Context, n, workers int, emit Emit) (Stats, err
 		return images.Distinct(form, func(_ canon.Symmetry, img []byte) error { return emit(img) })
 	})
 	return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err
+}
+
+// Timing is one method's result in a benchmark: its counts, the median of
+// its run times and how many times the fastest method's that is.
+type Timing struct {
+	Method    string
+	About     string
+	Solutions int64
+	Nodes     int64
+	Seconds   float64 // the median run
+	Ratio     float64 // Seconds over the fastest method's
+}
+
+// Bench runs each method runs times on board size n, one after the other.
+func Bench(ctx context.Context, n int, methods []Method, runs int) ([]Timing, error) {
+	var out []Timing
+	for _, m := range methods {
+		times := make([]float64, 0, runs)
+		var st Stats
+		for range runs {
+			start := time.Now()
+			var err error
+			if st, err = m.Run(ctx, n, nil); err != nil {
+				return nil, fmt.Errorf("%s: %w", m.Name, err)
+			}
+			times = append(times, time.Since(start).Seconds())
+		}
+		slices.Sort(times)
+		out = append(out, Timing{Method: m.Name, About: m.About, Solutions: st.Solutions, Nodes: st.Nodes, Seconds: times[len(times)/2]})
+	}
+	fastest := math.Inf(1)
+	for _, t := range out {
+		fastest = min(fastest, t.Seconds)
+	}
+	for i := range out {
+		out[i].Ratio = out[i].Seconds / max(fastest, 1e-9)
+	}
+	return out, nil
 }

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"text/tabwriter"
-	"time"
 
 	"solcat/canon"
 	"solcat/enumerate"
@@ -33,15 +31,6 @@ Examples:
   solcat bench queens:12
   solcat bench queens:16 --methods textbook,solcat --runs 5
   solcat bench magic:4 --runs 1`
-}
-
-type benchRow struct {
-	Method    string
-	Solutions int64
-	Nodes     int64
-	Seconds   float64
-	Ratio     float64
-	About     string
 }
 
 func (b *benchCmd) Run(e *env) error {
@@ -74,27 +63,9 @@ func (b *benchCmd) Run(e *env) error {
 			methods = append(methods, m)
 		}
 	}
-	var rows []benchRow
-	for _, m := range methods {
-		times := make([]float64, 0, b.Runs)
-		var st enumerate.Stats
-		for r := 0; r < b.Runs; r++ {
-			start := time.Now()
-			st, err = m.Run(e.ctx, p.N, nil)
-			if err != nil {
-				return fmt.Errorf("%s: %w", m.Name, err)
-			}
-			times = append(times, time.Since(start).Seconds())
-		}
-		slices.Sort(times)
-		rows = append(rows, benchRow{Method: m.Name, Solutions: st.Solutions, Nodes: st.Nodes, Seconds: times[len(times)/2], About: m.About})
-	}
-	fastest := rows[0].Seconds
-	for _, r := range rows {
-		fastest = min(fastest, r.Seconds)
-	}
-	for i := range rows {
-		rows[i].Ratio = rows[i].Seconds / max(fastest, 1e-9)
+	rows, err := enumerate.Bench(e.ctx, p.N, methods, b.Runs)
+	if err != nil {
+		return err
 	}
 	if format != query.Text {
 		out := query.NewPrinter(e.stdout, format, !b.NoHeaders)
