@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -350,4 +351,20 @@ func O(namesAndValues ...any) Object {
 		o = append(o, Field{Name: namesAndValues[i].(string), Value: namesAndValues[i+1]})
 	}
 	return o
+}
+
+// FormatOfFile is the export format a file name asks for by its extension
+// (.csv, .json, .jsonl or .ndjson, .parquet), or "" for any other name.
+func FormatOfFile(name string) Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv":
+		return CSV
+	case ".jsonl", ".ndjson":
+		return JSONL
+	case ".parquet":
+		return Parquet
+	case ".json":
+		return JSON
+	}
+	return ""
 }

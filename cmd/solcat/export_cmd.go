@@ -122,17 +122,8 @@ func (x *exportCmd) format(e *env) (query.Format, error) {
 		return "", err
 	}
 	named := query.Format("")
-	ext := strings.ToLower(filepath.Ext(x.Output))
-	switch {
-	case x.Output == "" || x.Output == "-" || x.Partition != "":
-	case ext == ".csv":
-		named = query.CSV
-	case ext == ".jsonl" || ext == ".ndjson":
-		named = query.JSONL
-	case ext == ".parquet":
-		named = query.Parquet
-	case ext == ".json":
-		named = query.JSON
+	if x.Output != "" && x.Output != "-" && x.Partition == "" {
+		named = query.FormatOfFile(x.Output)
 	}
 	switch {
 	case x.Format == "" && x.Partition != "":
