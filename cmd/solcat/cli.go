@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -301,8 +302,19 @@ func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.
 // explain prints a plan for --explain.
 func (e *env) explain(t *query.Target, plan *query.Plan, format query.Format) error {
 	report := t.Explain(plan)
-	if format == query.JSON || format == query.JSONL {
+	switch format {
+	case query.JSON:
 		return writeJSON(e.stdout, report)
+	case query.JSONL:
+		line, err := json.Marshal(report)
+		if err == nil {
+			_, err = fmt.Fprintf(e.stdout, "%s\n", line)
+		}
+		return err
+	case query.CSV:
+		out := query.NewPrinter(e.stdout, format, true)
+		out.Write(query.O("puzzle", report.Puzzle, "storage", report.Storage, "way", report.Way, "workers", report.Workers, "detail", strings.Join(report.Detail, "; ")))
+		return out.Close()
 	}
 	_, err := io.WriteString(e.stdout, report.Text())
 	return err

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -257,6 +258,26 @@ func TestReadmeSQL(t *testing.T) {
 		ours, err2 := csv.NewReader(strings.NewReader(mine)).ReadAll()
 		if err1 != nil || err2 != nil || fmt.Sprint(theirs) != fmt.Sprint(ours) || len(ours) < 2 {
 			t.Errorf("%s:\nsqlite3 prints\n%ssolcat sql prints\n%s", stmt, out, mine)
+		}
+	}
+}
+
+// TestExplainFormats checks --explain in every record format: text lines,
+// one JSON object, one JSON line, a CSV header and row.
+func TestExplainFormats(t *testing.T) {
+	args := []string{"count", "queens:8", "--cell", "4,4=1", "--explain"}
+	for format, check := range map[string]func(string) bool{
+		"text": func(out string) bool { return strings.HasPrefix(out, "queens:8: solution block scan\n  storage: ") },
+		"json": func(out string) bool {
+			return json.Valid([]byte(out)) && strings.Contains(out, "\n  \"way\": \"solution block scan\"")
+		},
+		"jsonl": func(out string) bool { return json.Valid([]byte(out)) && strings.Count(out, "\n") == 1 },
+		"csv": func(out string) bool {
+			return strings.HasPrefix(out, "puzzle,storage,way,workers,detail\nqueens:8,solutions,solution block scan,1,") && strings.Count(out, "\n") == 2
+		},
+	} {
+		if code, out, errOut := solcat(append(args, "--format", format)...); code != 0 || !check(out) {
+			t.Errorf("--format %s: exit %d, %q %s", format, code, out, errOut)
 		}
 	}
 }
