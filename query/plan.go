@@ -116,7 +116,7 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 	case AskClasses:
 		err = t.planClasses(ctx, p, prefix)
 	default:
-		err = t.planStats(ctx, p)
+		err = t.planStats(ctx, p, prefix)
 	}
 	if err == nil && p.Way != FromRecord && p.Way != FromBreakdown {
 		err = t.countsOnly() // every other way reads what is stored
@@ -305,7 +305,7 @@ func (t *Target) planClasses(ctx context.Context, p *Plan, prefix []byte) error 
 	return nil
 }
 
-func (t *Target) planStats(ctx context.Context, p *Plan) error {
+func (t *Target) planStats(ctx context.Context, p *Plan, prefix []byte) error {
 	f, by := p.Question.Filter, p.Question.By
 	if f.IsZero() {
 		switch {
@@ -342,6 +342,19 @@ func (t *Target) planStats(ctx context.Context, p *Plan) error {
 	}
 	if err := t.countsOnly(); err != nil {
 		return err
+	}
+	// A prefix on a puzzle stored solution by solution is a range of IDs:
+	// read its solutions when they are fewer than the classes.
+	if len(prefix) > 0 && !t.classesOnly() && by.What != "heatmap" && f.Class == 0 {
+		lo, hi, err := t.prefixRange(ctx, prefix)
+		if err != nil {
+			return err
+		}
+		if p.IDs = (Range{lo, hi - 1}); p.IDs.Len() <= t.Record.Classes {
+			p.Way = BlockScan
+			return nil
+		}
+		p.IDs = Range{1, t.Record.Solutions}
 	}
 	p.Way, p.Workers = ClassScan, t.scanWorkers(f)
 	return nil

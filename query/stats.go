@@ -78,7 +78,10 @@ type StatsRow struct {
 // carries there.
 func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	f, by := p.Question.Filter, p.Question.By
-	if p.Way != ClassScan {
+	switch p.Way {
+	case BlockScan:
+		return t.statsStored(ctx, p)
+	case FromRecord, FromBreakdown:
 		return t.statsFromRecord(ctx, p)
 	}
 	n := t.Puzzle.N
@@ -132,6 +135,46 @@ func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	for v, a := range acc {
 		a[0] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
 		acc[v] = a
+	}
+	return finishStats(acc, by), nil
+}
+
+// statsStored reads the statistic off the stored solutions of the plan's
+// range of IDs that match.
+func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
+	sc, err := t.newBlockScan(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	by, n := p.Question.By, t.Puzzle.N
+	at := max(by.Row-1, 0)*n + max(by.Col-1, 0)
+	images := canon.NewImages(t.Puzzle)
+	acc := map[int][2]int64{}
+	counted := map[[2]int64]bool{} // (value, class): classes are counted once a value
+	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
+		if c.orbit == 0 {
+			c = sc.class(s, images)
+		}
+		props := c.props
+		if t.Puzzle.Kind == canon.Queens {
+			props |= canon.SymmetryType(c.orbit)
+		}
+		class, _, err := s.Class()
+		if err != nil {
+			return err
+		}
+		v := t.statValue(by, canon.Identity, s.Cells, at, int64(c.orbit), props)
+		a := acc[v]
+		a[0]++
+		if key := [2]int64{int64(v), class}; !counted[key] {
+			counted[key] = true
+			a[1]++
+		}
+		acc[v] = a
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return finishStats(acc, by), nil
 }
