@@ -344,13 +344,14 @@ func (t *Target) planStats(ctx context.Context, p *Plan, prefix []byte) error {
 		return err
 	}
 	// A prefix on a puzzle stored solution by solution is a range of IDs:
-	// read its solutions when they are fewer than the classes.
+	// read its solutions, on one goroutine, when they are much fewer than
+	// the classes (a class scan runs on every core).
 	if len(prefix) > 0 && !t.classesOnly() && by.What != "heatmap" && f.Class == 0 {
 		lo, hi, err := t.prefixRange(ctx, prefix)
 		if err != nil {
 			return err
 		}
-		if p.IDs = (Range{lo, hi - 1}); p.IDs.Len() <= t.Record.Classes {
+		if p.IDs = (Range{lo, hi - 1}); p.IDs.Len() <= t.Record.Classes/8 {
 			p.Way = BlockScan
 			return nil
 		}

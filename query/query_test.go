@@ -456,11 +456,12 @@ func TestStatsOverAPrefix(t *testing.T) {
 		f      query.Filter
 		way    query.Way
 	}{
-		{"queens:10", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.BlockScan},
+		{"queens:10", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1, 2, 4, 1)}, query.BlockScan},
+		{"queens:10", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // a range too large
 		{"queens:10", query.StatsBy{What: "orbit"}, query.Filter{Cells: cells(1, 3, 1, 2, 5, 1)}, query.BlockScan},
-		{"queens:10", query.StatsBy{What: "cell", Row: 5, Col: 5}, query.Filter{Cells: cells(1, 1, 1, 7, 7, 0)}, query.BlockScan},
+		{"queens:10", query.StatsBy{What: "cell", Row: 5, Col: 5}, query.Filter{Cells: cells(1, 1, 1, 2, 3, 1, 7, 7, 0)}, query.BlockScan},
 		{"queens:10", query.StatsBy{What: "prop", Prop: canon.Asymmetric}, query.Filter{Cells: cells(1, 4, 1, 2, 1, 1), Orbit: 8}, query.BlockScan},
-		{"magic:4", query.StatsBy{What: "group"}, query.Filter{Cells: cells(1, 1, 1)}, query.BlockScan},
+		{"magic:4", query.StatsBy{What: "group"}, query.Filter{Cells: cells(1, 1, 1, 1, 2, 2)}, query.BlockScan},
 		{"magic:4", query.StatsBy{What: "cell", Row: 4, Col: 4}, query.Filter{Cells: cells(1, 1, 2, 1, 2, 3)}, query.BlockScan},
 		{"queens:12", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // stored as its classes
 	} {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -150,7 +151,7 @@ func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	at := max(by.Row-1, 0)*n + max(by.Col-1, 0)
 	images := canon.NewImages(t.Puzzle)
 	acc := map[int][2]int64{}
-	counted := map[[2]int64]bool{} // (value, class): classes are counted once a value
+	var pairs [][2]int64 // (value, class) of each solution: a class counts once a value
 	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
 		if c.orbit == 0 {
 			c = sc.class(s, images)
@@ -166,15 +167,20 @@ func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
 		v := t.statValue(by, canon.Identity, s.Cells, at, int64(c.orbit), props)
 		a := acc[v]
 		a[0]++
-		if key := [2]int64{int64(v), class}; !counted[key] {
-			counted[key] = true
-			a[1]++
-		}
 		acc[v] = a
+		pairs = append(pairs, [2]int64{int64(v), class})
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	slices.SortFunc(pairs, func(x, y [2]int64) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	for i, pair := range pairs {
+		if i == 0 || pair != pairs[i-1] {
+			a := acc[int(pair[0])]
+			a[1]++
+			acc[int(pair[0])] = a
+		}
 	}
 	return finishStats(acc, by), nil
 }
