@@ -752,13 +752,7 @@ func TestVerifyNamesTampering(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "tampered.db")
-			data, err := os.ReadFile(clean)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.WriteFile(db, data, 0o644)
-			execSQL(t, db, tc.sql)
+			db := tampered(t, clean, tc.sql)
 			code, out, errOut := solcatDB(db, "verify")
 			if code != 1 || !strings.Contains(errOut, "problem(s) found") {
 				t.Errorf("exit %d, stderr %q; want 1 and a count of problems", code, errOut)
@@ -1068,6 +1062,21 @@ func TestVerifyReportsInOrder(t *testing.T) {
 	}
 }
 
+// tampered is a copy of the catalog clean changed by one SQL statement.
+func tampered(t *testing.T, clean, stmt string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "tampered.db")
+	data, err := os.ReadFile(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	execSQL(t, db, stmt)
+	return db
+}
+
 // execSQL changes a catalog file behind solcat's back, as a test of what
 // solcat does with a tampered catalog.
 func execSQL(t *testing.T, db, stmt string, args ...any) {
@@ -1145,13 +1154,7 @@ func TestVerifyRecordedCounts(t *testing.T) {
 			"queens:12: recorded counts of "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "tampered.db")
-			data, err := os.ReadFile(clean)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.WriteFile(db, data, 0o644)
-			execSQL(t, db, tc.sql)
+			db := tampered(t, clean, tc.sql)
 			if code, out, _ := solcatDB(db, "verify"); code != 1 || !strings.Contains(out, tc.want) {
 				t.Errorf("verify: exit %d, %q; want %q", code, out, tc.want)
 			}
