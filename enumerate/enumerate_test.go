@@ -449,3 +449,30 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+// TestSupported checks which puzzles are stored, counted or refused.
+func TestSupported(t *testing.T) {
+	for _, tc := range []struct {
+		p                 canon.Puzzle
+		stored, countOnly bool
+	}{
+		{canon.Puzzle{Kind: canon.Queens, N: 17}, true, true},
+		{canon.Puzzle{Kind: canon.Queens, N: 19}, true, true},
+		{canon.Puzzle{Kind: canon.Queens, N: 20}, false, true},
+		{canon.Puzzle{Kind: canon.Queens, N: 23}, false, true},
+		{canon.Puzzle{Kind: canon.Queens, N: 24}, false, false},
+		{canon.Puzzle{Kind: canon.Magic, N: 4}, true, false},
+		{canon.Puzzle{Kind: canon.Magic, N: 5}, true, true},
+		{canon.Puzzle{Kind: canon.Magic, N: 6}, false, false},
+	} {
+		if got := Supported(tc.p, false) == nil; got != tc.stored {
+			t.Errorf("%s stored: %v, want %v", tc.p, got, tc.stored)
+		}
+		if got := Supported(tc.p, true) == nil; got != tc.countOnly {
+			t.Errorf("%s counted: %v, want %v", tc.p, got, tc.countOnly)
+		}
+		if _, ok := KnownCounts(tc.p); tc.countOnly && !ok {
+			t.Errorf("%s is counted but has no published counts to check against", tc.p)
+		}
+	}
+}
