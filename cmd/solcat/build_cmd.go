@@ -39,6 +39,8 @@ Examples:
   solcat build queens:18-20 --count-only
   solcat build magic:5 --count-only   # 2,202,441,792 squares, about 2 minutes
   solcat build magic:5                # stores its 275,305,224 classes (docs/algorithms.md)
+  solcat build queens:18-19           # stores their 83,263,591 and 621,012,754 classes
+  solcat build queens:22 --count-only --shard 1/64   # one of 64 pieces; then 'solcat merge'
   solcat --db /tmp/cat.db build queens:1-8`
 }
 
