@@ -445,3 +445,14 @@ func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Br
 	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, string(stat))
 	return rows, err
 }
+
+// Breakdowns returns every count recorded for a puzzle by any stat, in stat
+// and value order.
+func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, error) {
+	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
+		return nil, err
+	}
+	var rows []Breakdown
+	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? ORDER BY stat, value`, puzzle)
+	return rows, err
+}

@@ -395,6 +395,10 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: from the counts the build recorded by %s; nothing else is read", p.Stat))
 	case PrefixRange:
 		r.SolutionIDs = ids(p.IDs)
+		if p.IDs.Len() == 0 {
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: no solution begins so, found by binary search (about %d solutions read)", 2*bitsOf(t.Record.Solutions)))
+			break
+		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bitsOf(t.Record.Solutions)))
 	case Jump:
 		switch {
@@ -415,13 +419,22 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: the members of class %d, found by binary search for each image of its canonical form: %d solutions read", p.Classes.Lo, len(p.Members)))
 	case BlockScan:
 		r.SolutionIDs = ids(p.IDs)
+		if p.IDs.Len() == 0 {
+			r.Detail = append(r.Detail, "answer: the filter fixes the first cells, and no solution begins so: nothing is read")
+			break
+		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads the solution blocks of IDs %d to %d (%d solutions) and tests each, on %d goroutine(s)", p.IDs.Lo, p.IDs.Hi, p.IDs.Len(), p.Workers))
-	case ClassScan:
+	case ClassScan, ClassExpand:
+		if p.Few == 0 {
+			r.Detail = append(r.Detail, "answer: no class has the properties or orbit sizes asked for: nothing is read")
+			break
+		}
 		r.ClassIDs = ids(p.Classes)
+		if p.Way == ClassExpand {
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and expands each into its members", classesRead(p)))
+			break
+		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %d goroutine(s)", classesRead(p), p.Workers))
-	case ClassExpand:
-		r.ClassIDs = ids(p.Classes)
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and expands each into its members", classesRead(p)))
 	}
 	if f := p.Question.Filter; !f.IsZero() {
 		r.Detail = append(r.Detail, "filter: "+f.String(t.Puzzle))
@@ -461,7 +474,8 @@ func bitsOf(n int64) int {
 
 // classesRead says which classes a scan reads.
 func classesRead(p *Plan) string {
-	if p.Few >= 0 {
+	switch {
+	case p.Few > 0:
 		return fmt.Sprintf("only the %d classes among %d to %d that have the properties or orbit sizes asked for (listed in tables of their own)", p.Few, p.Classes.Lo, p.Classes.Hi)
 	}
 	return fmt.Sprintf("classes %d to %d (%d classes)", p.Classes.Lo, p.Classes.Hi, p.Classes.Len())

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"fmt"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -94,55 +95,103 @@ func (t *recordedTally) cell(x, v int, rec catalog.Record) catalog.Breakdown {
 }
 
 // check compares the recorded counts with the tally and reports every
-// difference, and every cell whose counts are missing.
+// difference, every count missing and every row that names no cell, value
+// or property of the puzzle.
 func (t *recordedTally) check(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem func(string, ...any)) error {
 	n := t.p.N
-	values := []int{0, 1}
-	if t.p.Kind == canon.Magic {
-		values = values[:0]
-		for v := 1; v <= n*n; v++ {
-			values = append(values, v)
+	rows, err := cat.Breakdowns(ctx, rec.Name)
+	if err != nil {
+		return err
+	}
+	recorded := map[catalog.Stat]map[int]catalog.Breakdown{}
+	for _, r := range rows {
+		if recorded[r.Stat] == nil {
+			recorded[r.Stat] = map[int]catalog.Breakdown{}
 		}
+		recorded[r.Stat][r.Value] = r
 	}
 	for x := 0; x < n*n; x++ {
 		stat := catalog.StatCell(x/n+1, x%n+1)
-		rows, err := cat.Breakdown(ctx, rec.Name, stat)
-		if err != nil {
-			return err
-		}
-		recorded := map[int]catalog.Breakdown{}
-		for _, r := range rows {
-			recorded[r.Value] = r
-		}
-		for _, v := range values {
+		for _, v := range cellValues(t.p) {
 			want := t.cell(x, v, rec)
-			got, ok := recorded[v]
+			got, ok := recorded[stat][v]
 			switch {
 			case !ok:
 				problem("recorded counts by %s: value %d is missing (the classes give %d solutions, %d classes)", stat, v, want.Solutions, want.Classes)
 			case got.Solutions != want.Solutions || got.Classes != want.Classes:
 				problem("recorded counts by %s, value %d: %d solutions, %d classes; the classes give %d and %d", stat, v, got.Solutions, got.Classes, want.Solutions, want.Classes)
 			}
-			delete(recorded, v)
+			delete(recorded[stat], v)
 		}
-		for v := range recorded {
+		for v := range recorded[stat] {
 			problem("recorded counts by %s: value %d is not a value of %s", stat, v, t.p)
 		}
+		delete(recorded, stat)
 	}
-	rows, err := cat.Breakdown(ctx, rec.Name, catalog.StatProps)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
+	for _, prop := range recordedProps(t.p) {
 		var solutions, classes int64
 		for props, c := range t.props {
-			if props&canon.Property(r.Value) == canon.Property(r.Value) {
+			if props&prop == prop {
 				solutions, classes = solutions+c[0], classes+c[1]
 			}
 		}
-		if r.Solutions != solutions || r.Classes != classes {
-			problem("recorded counts of %s: %d solutions, %d classes; the classes give %d and %d", canon.Property(r.Value), r.Solutions, r.Classes, solutions, classes)
+		got, ok := recorded[catalog.StatProps][int(prop)]
+		switch {
+		case !ok:
+			problem("recorded counts of %s are missing (the classes give %d solutions, %d classes)", prop, solutions, classes)
+		case got.Solutions != solutions || got.Classes != classes:
+			problem("recorded counts of %s: %d solutions, %d classes; the classes give %d and %d", prop, got.Solutions, got.Classes, solutions, classes)
 		}
+		delete(recorded[catalog.StatProps], int(prop))
+	}
+	for v := range recorded[catalog.StatProps] {
+		problem("recorded counts by properties: %d is not a set of properties counted for %s", v, t.p)
+	}
+	delete(recorded, catalog.StatProps)
+	for stat := range recorded {
+		problem("recorded counts by %s: not a cell of %s or another statistic solcat records", stat, t.p)
 	}
 	return nil
+}
+
+// cellValues are the values a cell's recorded counts have a row for:
+// queens 0 (no queen) and 1, magic squares 1 to n².
+func cellValues(p canon.Puzzle) []int {
+	if p.Kind == canon.Queens {
+		return []int{0, 1}
+	}
+	var out []int
+	for v := 1; v <= p.N*p.N; v++ {
+		out = append(out, v)
+	}
+	return out
+}
+
+// recordedProps are the property sets the build of a puzzle stored as its
+// classes records counts of.
+func recordedProps(p canon.Puzzle) []canon.Property {
+	if p.Kind == canon.Queens {
+		return []canon.Property{canon.Rot90Symmetric, canon.Rot180Only, canon.Asymmetric}
+	}
+	return []canon.Property{canon.Pandiagonal, canon.Associative, canon.Associative | canon.Pandiagonal, canon.SelfComplementary}
+}
+
+// recordedCell reads the counts recorded by one cell, which have a row for
+// every value: a missing one was lost, and is not read as 0.
+func (t *Target) recordedCell(ctx context.Context, row, col int) (map[int]catalog.Breakdown, error) {
+	stat := catalog.StatCell(row, col)
+	rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]catalog.Breakdown{}
+	for _, r := range rows {
+		out[r.Value] = r
+	}
+	for _, v := range cellValues(t.Puzzle) {
+		if _, ok := out[v]; !ok {
+			return nil, fmt.Errorf("%s: %w: the counts recorded by %s lack a row for value %d", t.Puzzle, catalog.ErrDamaged, stat, v)
+		}
+	}
+	return out, nil
 }

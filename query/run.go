@@ -39,6 +39,17 @@ func (t *Target) Count(ctx context.Context, p *Plan) (int64, error) {
 		}
 		return n, nil
 	case FromBreakdown:
+		if p.Stat != catalog.StatProps {
+			c := f.Cells[0]
+			rows, err := t.recordedCell(ctx, c.Row, c.Col)
+			if err != nil {
+				return 0, err
+			}
+			if classes {
+				return rows[c.Value].Classes, nil
+			}
+			return rows[c.Value].Solutions, nil
+		}
 		rows, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
 		if err != nil {
 			return 0, err

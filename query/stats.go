@@ -210,18 +210,14 @@ func (t *Target) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, erro
 		acc[0] = [2]int64{t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes}
 	case by.What == "row": // the queen's column: a queen in each cell of the row
 		for col := 1; col <= t.Puzzle.N; col++ {
-			recorded, err := t.cat.Breakdown(ctx, t.Record.Name, catalog.StatCell(by.Row, col))
+			recorded, err := t.recordedCell(ctx, by.Row, col)
 			if err != nil {
 				return nil, err
 			}
-			for _, r := range recorded {
-				if r.Value == 1 {
-					acc[col] = [2]int64{r.Solutions, r.Classes}
-				}
-			}
+			acc[col] = [2]int64{recorded[1].Solutions, recorded[1].Classes}
 		}
 	default: // by a cell
-		recorded, err := t.cat.Breakdown(ctx, t.Record.Name, p.Stat)
+		recorded, err := t.recordedCell(ctx, by.Row, by.Col)
 		if err != nil {
 			return nil, err
 		}
@@ -303,7 +299,7 @@ func (t *Target) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
 	}
 	if p.Way == FromBreakdown {
 		for x := range counts {
-			rows, err := t.cat.Breakdown(ctx, t.Record.Name, catalog.StatCell(x/n+1, x%n+1))
+			rows, err := t.recordedCell(ctx, x/n+1, x%n+1)
 			if err != nil {
 				return nil, err
 			}

@@ -1152,6 +1152,12 @@ func TestVerifyRecordedCounts(t *testing.T) {
 			"queens:12: recorded counts by cell:2,2: value 5 is not a value of queens:12"},
 		{"changed symmetry type", "UPDATE count_breakdown SET classes = classes + 1 WHERE stat = 'props' AND value = (SELECT min(value) FROM count_breakdown WHERE stat = 'props')",
 			"queens:12: recorded counts of "},
+		{"deleted symmetry type", "DELETE FROM count_breakdown WHERE stat = 'props' AND value = (SELECT max(value) FROM count_breakdown WHERE stat = 'props')",
+			"queens:12: recorded counts of asymmetric are missing (the classes give"},
+		{"added property", "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:12', 'props', 1, 5, 5)",
+			"queens:12: recorded counts by properties: 1 is not a set of properties counted for queens:12"},
+		{"added cell", "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:12', 'cell:13,1', 1, 1, 1)",
+			"queens:12: recorded counts by cell:13,1: not a cell of queens:12"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := tampered(t, clean, tc.sql)
@@ -1159,8 +1165,10 @@ func TestVerifyRecordedCounts(t *testing.T) {
 				t.Errorf("verify: exit %d, %q; want %q", code, out, tc.want)
 			}
 			if tc.name == "deleted" {
-				if code, out, errOut := solcatDB(db, "count", "queens:12", "--cell", "1,1=1"); code != 1 || out != "" || !strings.Contains(errOut, "damaged") {
-					t.Errorf("count of a lost recorded count: exit %d, %q %q", code, out, errOut)
+				for _, args := range [][]string{{"count", "queens:12", "--cell", "1,1=1"}, {"stats", "queens:12", "--by", "row:1"}, {"stats", "queens:12", "--by", "cell:1,1"}} {
+					if code, out, errOut := solcatDB(db, args...); code != 1 || out != "" || !strings.Contains(errOut, "damaged") {
+						t.Errorf("%v of a lost recorded count: exit %d, %q %q", args, code, out, errOut)
+					}
 				}
 			}
 		})
