@@ -211,14 +211,15 @@ func Bench(ctx context.Context, n int, methods []Method, runs int) ([]Timing, er
 			times = append(times, time.Since(start).Seconds())
 		}
 		slices.Sort(times)
-		out = append(out, Timing{Method: m.Name, About: m.About, Solutions: st.Solutions, Nodes: st.Nodes, Seconds: times[len(times)/2]})
+		median := (times[(len(times)-1)/2] + times[len(times)/2]) / 2 // of an even number: the mean of the middle two
+		out = append(out, Timing{Method: m.Name, About: m.About, Solutions: st.Solutions, Nodes: st.Nodes, Seconds: median})
 	}
 	fastest := math.Inf(1)
 	for _, t := range out {
 		fastest = min(fastest, t.Seconds)
 	}
 	for i := range out {
-		out[i].Ratio = out[i].Seconds / max(fastest, 1e-9)
+		out[i].Ratio = math.Round(1000*out[i].Seconds/max(fastest, 1e-9)) / 1000 // to a thousandth
 	}
 	return out, nil
 }
