@@ -97,7 +97,10 @@ func readForm(p canon.Puzzle, q url.Values) (form, error) {
 			return nil
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < lo || n > hi {
+		switch {
+		case (err != nil || n < lo) && hi >= 1<<40: // no bound worth naming
+			return errorf(http.StatusBadRequest, "%s %q: give a whole number from %d", name, v, lo)
+		case err != nil || n < lo || n > hi:
 			return errorf(http.StatusBadRequest, "%s %q: give a whole number from %d to %d", name, v, lo, hi)
 		}
 		*dst = n
