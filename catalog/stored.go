@@ -248,31 +248,39 @@ func (s *Stored) FewClasses(ctx context.Context, f ClassFilter) (n int64, ok boo
 	if !s.ClassesOnly() {
 		return 0, false, nil
 	}
+	ids, ok, err := s.fewClasses(ctx, f, 1, s.Record.Classes)
+	return int64(len(ids)), ok, err
+}
+
+// fewClasses lists, in ID order, the classes lo to hi that filter f asks
+// for when it asks for properties or orbits other than 8: few classes have
+// them, and tables of their own list them. ok is false for any other f.
+func (s *Stored) fewClasses(ctx context.Context, f ClassFilter, lo, hi int64) (ids []int64, ok bool, err error) {
 	switch {
 	case f.Props != 0:
 		props, err := s.propsTable(ctx)
 		if err != nil {
-			return 0, false, err
+			return nil, false, err
 		}
-		for _, p := range props {
-			if p.props&f.Props == f.Props {
-				n++
+		for i := sort.Search(len(props), func(i int) bool { return props[i].id >= lo }); i < len(props) && props[i].id <= hi; i++ {
+			if props[i].props&f.Props == f.Props {
+				ids = append(ids, props[i].id)
 			}
 		}
-		return n, true, nil
+		return ids, true, nil
 	case f.Orbits != nil && !slices.Contains(f.Orbits, 8):
 		orbits, err := s.numbering(ctx)
 		if err != nil {
-			return 0, false, err
+			return nil, false, err
 		}
-		for _, r := range orbits.rows {
-			if slices.Contains(f.Orbits, r.orbit) {
-				n++
+		for i := sort.Search(len(orbits.rows), func(i int) bool { return orbits.rows[i].id >= lo }); i < len(orbits.rows) && orbits.rows[i].id <= hi; i++ {
+			if slices.Contains(f.Orbits, orbits.rows[i].orbit) {
+				ids = append(ids, orbits.rows[i].id)
 			}
 		}
-		return n, true, nil
+		return ids, true, nil
 	}
-	return 0, false, nil
+	return nil, false, nil
 }
 
 // packedClasses reads the classes of a classes-only puzzle: blocks of
@@ -331,21 +339,11 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 	}
 	// Few classes have properties, or fewer than 8 members: a filter that
 	// asks for them reads only their blocks.
-	var few []int64
-	switch {
-	case f.Props != 0:
-		for i := next; i < len(props) && props[i].id <= hi; i++ {
-			if props[i].props&f.Props == f.Props {
-				few = append(few, props[i].id)
-			}
-		}
-	case f.Orbits != nil && !slices.Contains(f.Orbits, 8):
-		for i := nextOrbit; i < len(orbits.rows) && orbits.rows[i].id <= hi; i++ {
-			if slices.Contains(f.Orbits, orbits.rows[i].orbit) {
-				few = append(few, orbits.rows[i].id)
-			}
-		}
-	default:
+	few, ok, err := s.fewClasses(ctx, f, lo, hi)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", form.blockOf(max(lo, 1)), form.blockOf(max(hi, 1)))
 		if err != nil {
 			return err
