@@ -73,11 +73,11 @@ func (s Shown) Text(ascii bool) string {
 	p := s.Puzzle
 	if sol := s.Solution; sol != nil {
 		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
-		b.WriteString(Grid(p, sol.Cells, ascii))
+		b.WriteString(grid(p, sol.Cells, ascii))
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), s.Class.Props)
-	b.WriteString(Grid(p, s.Class.Canonical, ascii))
+	b.WriteString(grid(p, s.Class.Canonical, ascii))
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
 	width := len(strconv.FormatInt(s.Solutions, 10))
 	for _, m := range s.Members {
@@ -86,9 +86,9 @@ func (s Shown) Text(ascii bool) string {
 	return b.String()
 }
 
-// Grid draws a magic square with its columns aligned, or a queens board
+// grid draws a magic square with its columns aligned, or a queens board
 // with one glyph for a queen and another for an empty square, a line a row.
-func Grid(p canon.Puzzle, cells []byte, ascii bool) string {
+func grid(p canon.Puzzle, cells []byte, ascii bool) string {
 	var b strings.Builder
 	n := p.N
 	if p.Kind == canon.Queens {

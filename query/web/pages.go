@@ -305,20 +305,34 @@ type classData struct {
 	Solution *item // the solution page's solution
 }
 
-func (s *Server) classPage(r *request) (*page, error) {
+func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, false) }
+func (s *Server) solutionPage(r *request) (*page, error) { return s.showPage(r, true) }
+
+// showPage draws the class whose ID the address names or, for a solution
+// page, the solution and its class. Its JSON is show's for a class, the
+// solution's for a solution.
+func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	t, err := s.target(r)
 	if err != nil {
 		return nil, err
 	}
-	cid, err := id(r)
+	n, err := id(r)
 	if err != nil {
 		return nil, err
 	}
-	shown, err := t.Show(r.ctx, cid, 0)
+	classID, solutionID := n, int64(0)
+	if solution {
+		classID, solutionID = 0, n
+	}
+	shown, err := t.Show(r.ctx, classID, solutionID)
 	if err != nil {
 		return nil, err
 	}
-	return &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, cid), Data: drawClass(t, shown), JSON: shown.Object()}, nil
+	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: shown.Object()}
+	if solution {
+		pg.Title, pg.JSON = fmt.Sprintf("%s solution %d", t.Puzzle, n), query.SolutionObject(t.Puzzle, *shown.Solution, false)
+	}
+	return pg, nil
 }
 
 // drawClass draws a class, its members and the solution asked for, if any.
@@ -343,22 +357,6 @@ func drawClass(t *query.Target, shown query.Shown) classData {
 			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
 	}
 	return d
-}
-
-func (s *Server) solutionPage(r *request) (*page, error) {
-	t, err := s.target(r)
-	if err != nil {
-		return nil, err
-	}
-	sid, err := id(r)
-	if err != nil {
-		return nil, err
-	}
-	shown, err := t.Show(r.ctx, 0, sid)
-	if err != nil {
-		return nil, err
-	}
-	return &page{Template: "class.html", Title: fmt.Sprintf("%s solution %d", t.Puzzle, sid), Data: drawClass(t, shown), JSON: query.SolutionObject(t.Puzzle, *shown.Solution, false)}, nil
 }
 
 type statsData struct {
