@@ -401,8 +401,9 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bitsOf(t.Record.Solutions)))
 	case Jump:
+		byClass := t.classesOnly() || p.Question.Ask == AskClasses // the plan's range is of classes
 		switch {
-		case p.Classes.Len() == 0 && (t.classesOnly() || p.Question.Ask == AskClasses), p.IDs.Len() == 0 && !t.classesOnly() && p.Question.Ask != AskClasses:
+		case byClass && p.Classes.Len() == 0, !byClass && p.IDs.Len() == 0:
 			r.Detail = append(r.Detail, "answer: no filter, and the offset is past the last one: nothing is read")
 		case p.Question.Ask == AskClasses:
 			r.ClassIDs = ids(p.Classes)
@@ -474,8 +475,7 @@ func bitsOf(n int64) int {
 
 // classesRead says which classes a scan reads.
 func classesRead(p *Plan) string {
-	switch {
-	case p.Few > 0:
+	if p.Few > 0 {
 		return fmt.Sprintf("only the %d classes among %d to %d that have the properties or orbit sizes asked for (listed in tables of their own)", p.Few, p.Classes.Lo, p.Classes.Hi)
 	}
 	return fmt.Sprintf("classes %d to %d (%d classes)", p.Classes.Lo, p.Classes.Hi, p.Classes.Len())

@@ -63,8 +63,7 @@ func (t *Target) Count(ctx context.Context, p *Plan) (int64, error) {
 			}
 			return r.Solutions, nil
 		}
-		// Every value has its row (0 when no solution has it): a missing
-		// one was lost.
+		// The plan found the property's row: one missing now was lost.
 		return 0, fmt.Errorf("%s: %w: the counts recorded by %s lack a row for the value asked for", t.Puzzle, catalog.ErrDamaged, p.Stat)
 	case PrefixRange:
 		return p.IDs.Len(), nil

@@ -153,8 +153,8 @@ func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	acc := map[int][2]int64{}
 	var pairs [][2]int64 // (value, class) of each solution: a class counts once a value
 	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
-		if c.orbit == 0 {
-			c = sc.class(s, images)
+		if c.orbit == 0 && (by.What == "orbit" || by.What == "prop") {
+			c = sc.class(s, images) // a queens solution's orbit, from its images: only when asked for
 		}
 		props := c.props
 		if t.Puzzle.Kind == canon.Queens {
