@@ -20,10 +20,10 @@ import (
 // the class has such a member when C has v somewhere on O.
 type recordedTally struct {
 	p       canon.Puzzle
-	orbitOf []int // cell -> its cell orbit's index
-	size    []int // cell orbit -> its cells
-	values  int   // values a cell is counted by: n² (magic), 1 (a queen)
-	held    [9][]int64
+	orbitOf []int   // cell -> its cell orbit's index
+	size    []int   // cell orbit -> its cells
+	values  int     // values a cell is counted by: n² (magic), 1 (a queen)
+	weight  []int64 // the sum over classes of orbit × (cells of the orbit holding the value)
 	touched []int64 // classes with the value on the orbit
 	full    []int64 // queens: classes with a queen on every cell of the orbit
 	seen    []int   // queens: the current form's queens by cell orbit
@@ -38,9 +38,7 @@ func newRecordedTally(p canon.Puzzle) *recordedTally {
 		t.values = n * n
 	}
 	slots := len(t.size) * t.values
-	for o := range t.held {
-		t.held[o] = make([]int64, slots)
-	}
+	t.weight = make([]int64, slots)
 	t.touched = make([]int64, slots)
 	t.full = make([]int64, len(t.size))
 	t.seen = make([]int, len(t.size))
@@ -53,7 +51,7 @@ func (t *recordedTally) add(form []byte, orbit int, props canon.Property) {
 		n := t.p.N
 		for r, c := range form {
 			k := t.orbitOf[r*n+int(c)]
-			t.held[orbit][k]++
+			t.weight[k] += int64(orbit)
 			if t.seen[k]++; t.seen[k] == 1 {
 				t.touched[k]++
 			}
@@ -69,7 +67,7 @@ func (t *recordedTally) add(form []byte, orbit int, props canon.Property) {
 	} else {
 		for x, v := range form {
 			i := t.orbitOf[x]*t.values + int(v) - 1
-			t.held[orbit][i]++
+			t.weight[i] += int64(orbit)
 			t.touched[i]++ // the values of a magic square differ: no class is counted twice
 		}
 	}
@@ -83,10 +81,7 @@ func (t *recordedTally) cell(x, v int, rec catalog.Record) catalog.Breakdown {
 	k := t.orbitOf[x]
 	b := catalog.Breakdown{Stat: catalog.StatCell(x/n+1, x%n+1), Value: v}
 	i := k*t.values + max(v, 1) - 1
-	for o, held := range t.held {
-		b.Solutions += int64(o) * held[i]
-	}
-	b.Solutions /= int64(t.size[k])
+	b.Solutions = t.weight[i] / int64(t.size[k])
 	b.Classes = t.touched[i]
 	if t.p.Kind == canon.Queens && v == 0 {
 		b.Solutions, b.Classes = rec.Solutions-b.Solutions, rec.Classes-t.full[k]
