@@ -24,7 +24,12 @@ type rowBlocks struct {
 }
 
 // newRowBlocks lists the k-row placements of queens:n.
-func newRowBlocks(n, k int) *rowBlocks {
+func newRowBlocks(n, k int) *rowBlocks { return newRowBlocksOff(n, k, -1) }
+
+// newRowBlocksOff lists the k-row placements of queens:n with no queen on
+// a long diagonal of the board when the block's first row is the board's
+// row offLong (any placement when offLong < 0).
+func newRowBlocksOff(n, k, offLong int) *rowBlocks {
 	all := uint32(1)<<n - 1
 	// The placements in search order, then sorted by column set (stably:
 	// a counting sort).
@@ -41,7 +46,12 @@ func newRowBlocks(n, k int) *rowBlocks {
 			cols = append(cols, placed[:k]...)
 			return
 		}
-		for free := all &^ (l | down | r); free != 0; free &= free - 1 {
+		free := all &^ (l | down | r)
+		if offLong >= 0 {
+			row := offLong + y
+			free &^= 1<<row | 1<<(n-1-row)
+		}
+		for ; free != 0; free &= free - 1 {
 			c := bits.TrailingZeros32(free)
 			bit := uint32(1) << c
 			placed[y] = byte(c)
@@ -126,6 +136,19 @@ func farRows(n int) int {
 		return 6
 	}
 	return min(h/2+1, 5, h-1)
+}
+
+// onLongDiagonals counts the queens of a placement on rows from, from+1,
+// ... (cols: its columns row by row) that are on one of the board's two
+// long diagonals.
+func onLongDiagonals(cols []byte, from, n int) int {
+	count := 0
+	for i, c := range cols {
+		if r := from + i; int(c) == r || int(c) == n-1-r {
+			count++
+		}
+	}
+	return count
 }
 
 // partCode numbers a part of a far placement (at most 3 rows) by its

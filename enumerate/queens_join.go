@@ -67,8 +67,9 @@ import (
 // (with the middle queen's column when n is odd) that stand for their
 // images.
 type JoinUnit struct {
-	n    int
-	Keys []JoinKey
+	n      int
+	Keys   []JoinKey
+	halves bool // a unit of the halves counter (see queens_halves.go)
 }
 
 // A JoinKey is one join: the top half's columns D and, for odd n, the
@@ -106,6 +107,11 @@ func QueensJoinUnits(n int) []JoinUnit {
 	slices.SortStableFunc(keys, func(a, b JoinKey) int {
 		return cmp.Compare(min(a.D, reverseBits(a.D, n)), min(b.D, reverseBits(b.D, n)))
 	})
+	return joinUnits(n, keys, false)
+}
+
+// joinUnits cuts the joins into units.
+func joinUnits(n int, keys []JoinKey, halves bool) []JoinUnit {
 	// About 1000 units: a unit's commit costs as much as counting a small
 	// one. More for the largest boards (one per 250 joins, about 3900 for
 	// queens:21), so that a unit takes a few seconds and an interrupted
@@ -114,7 +120,7 @@ func QueensJoinUnits(n int) []JoinUnit {
 	var units []JoinUnit
 	for len(keys) > 0 {
 		k := min(size, len(keys))
-		units = append(units, JoinUnit{n, keys[:k:k]})
+		units = append(units, JoinUnit{n, keys[:k:k], halves})
 		keys = keys[k:]
 	}
 	return units
@@ -123,7 +129,11 @@ func QueensJoinUnits(n int) []JoinUnit {
 // Key identifies the unit in a saved count: a changed layout of units is
 // noticed instead of mixed in.
 func (u JoinUnit) Key() []byte {
-	key := []byte{'J', byte(u.n), byte(u.Keys[0].M)}
+	method := byte('J')
+	if u.halves {
+		method = 'H'
+	}
+	key := []byte{method, byte(u.n), byte(u.Keys[0].M)}
 	key = binary.BigEndian.AppendUint32(key, u.Keys[0].D)
 	return binary.BigEndian.AppendUint32(key, uint32(len(u.Keys)))
 }
@@ -823,18 +833,44 @@ func FixedClassCounts(n int) ClassCounts {
 }
 
 // A QueensCounter is the count-only work of queens:n (n >= 4) for the join
-// counter, cut into units: the join units, then one unit counting the
-// solutions that turns fix (the classes of 2 and 4 members).
+// counter or the halves counter, cut into units: the join units, then one
+// unit counting the solutions that turns fix (the classes of 2 and 4
+// members).
 type QueensCounter struct {
 	n       int
 	units   []JoinUnit
-	joiners *sync.Pool // their buffers, reused from unit to unit
+	workers *sync.Pool // their buffers, reused from unit to unit
 }
 
-// NewQueensCounter lists the units of queens:n.
+// NewQueensCounter lists the units of queens:n for the faster counter
+// this machine has for it: the halves counter where it applies (see
+// HalvesCounterApplies), else the join counter.
 func NewQueensCounter(n int) QueensCounter {
+	return NewQueensCounterUsing(n, HalvesCounterApplies(n))
+}
+
+// NewQueensCounterUsing lists the units of queens:n for the halves counter
+// (even n, 6 to 20) or the join counter: a merge of shards takes the
+// counter they were counted with, whatever this machine would use.
+func NewQueensCounterUsing(n int, halves bool) QueensCounter {
+	return newQueensCounter(n, halves && n%2 == 0 && n >= 6 && n <= 20)
+}
+
+func newQueensCounter(n int, halves bool) QueensCounter {
+	if halves {
+		blocks := newHalvesBlocks(n)
+		return QueensCounter{n, queensHalvesUnits(n), &sync.Pool{New: func() any { return newHalvesMatcher(n, blocks) }}}
+	}
 	blocks := newHalfBlocks(n)
 	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil, blocks) }}}
+}
+
+// Method names the counter, for the layout of saved counts.
+func (q QueensCounter) Method() string {
+	if len(q.units) > 0 && q.units[0].halves {
+		return "halves counter"
+	}
+	return "join counter"
 }
 
 // Keys identifies each unit, for saved counts.
@@ -852,9 +888,14 @@ func (q QueensCounter) Keys() [][]byte {
 func (q QueensCounter) Count(ctx context.Context, todo []int, workers int, done func(i int, c ClassCounts) error) error {
 	return runOrdered(ctx, len(todo), workers, func(k int) ClassCounts {
 		if i := todo[k]; i < len(q.units) {
-			j := q.joiners.Get().(*joiner)
-			defer q.joiners.Put(j)
-			solutions, nodes := j.countUnit(q.units[i])
+			w := q.workers.Get()
+			defer q.workers.Put(w)
+			var solutions, nodes int64
+			if m, ok := w.(*halvesMatcher); ok {
+				solutions, nodes = m.countUnit(q.units[i])
+			} else {
+				solutions, nodes = w.(*joiner).countUnit(q.units[i])
+			}
 			return ClassCounts{Joined: solutions, Nodes: nodes}
 		}
 		return FixedClassCounts(q.n)
@@ -866,7 +907,16 @@ func (q QueensCounter) Count(ctx context.Context, todo []int, workers int, done 
 // CountQueensJoin counts the solutions and classes of queens:n (n >= 4)
 // with the join counter on up to workers goroutines (0: one per core).
 func CountQueensJoin(ctx context.Context, n, workers int) (ClassCounts, error) {
-	q := NewQueensCounter(n)
+	return countQueens(ctx, newQueensCounter(n, false), workers)
+}
+
+// CountQueensCountOnly counts the solutions and classes of queens:n
+// (n >= 4) as count-only builds do (see NewQueensCounter).
+func CountQueensCountOnly(ctx context.Context, n, workers int) (ClassCounts, error) {
+	return countQueens(ctx, NewQueensCounter(n), workers)
+}
+
+func countQueens(ctx context.Context, q QueensCounter, workers int) (ClassCounts, error) {
 	todo := make([]int, len(q.units)+1)
 	for i := range todo {
 		todo[i] = i

@@ -17,12 +17,12 @@ type countPlan struct {
 	prefixes [][]byte // what each unit fixes, saved with its counts
 	run      func(ctx context.Context, todo []int, workers int, done func(i int, c enumerate.ClassCounts) error) error
 	centre   func(i int) int // magic:5: the unit's centre value; nil for queens
+	method   string          // the counter, when a puzzle has more than one
 }
 
 func newCountPlan(p canon.Puzzle) countPlan {
 	if p.Kind == canon.Queens && p.N >= 4 {
-		counter := enumerate.NewQueensCounter(p.N)
-		return countPlan{prefixes: counter.Keys(), run: counter.Count}
+		return queensCountPlan(enumerate.NewQueensCounter(p.N))
 	}
 	if p.Kind == canon.Queens {
 		units := enumerate.QueensClassUnits(p.N)
@@ -50,6 +50,25 @@ func newCountPlan(p canon.Puzzle) countPlan {
 	return plan
 }
 
+func queensCountPlan(counter enumerate.QueensCounter) countPlan {
+	return countPlan{prefixes: counter.Keys(), run: counter.Count, method: counter.Method()}
+}
+
+// countPlanOf is the count plan of p that made layout: for queens, either
+// counter (machines with and without AVX-512 count some sizes with
+// different ones); else, or if neither made it, newCountPlan's.
+func countPlanOf(p canon.Puzzle, layout catalog.Layout) countPlan {
+	plan := newCountPlan(p)
+	if p.Kind == canon.Queens && p.N >= 4 && plan.layout() != layout {
+		for _, halves := range []bool{true, false} {
+			if other := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves)); other.layout() == layout {
+				return other
+			}
+		}
+	}
+	return plan
+}
+
 // owns reports whether a saved unit is one of this plan's (same index and
 // prefix), not left by a solver that split the work differently.
 func (plan countPlan) owns(u catalog.UnitCounts) bool {
@@ -59,6 +78,9 @@ func (plan countPlan) owns(u catalog.UnitCounts) bool {
 // layout names the solver and the split into units: shards merge only if
 // they were counted with the same.
 func (plan countPlan) layout() catalog.Layout {
+	if plan.method != "" {
+		return catalog.Layout(fmt.Sprintf("%s, %s, %d units", SolverVersion, plan.method, len(plan.prefixes)))
+	}
 	return catalog.Layout(fmt.Sprintf("%s, %d units", SolverVersion, len(plan.prefixes)))
 }
 

@@ -174,7 +174,7 @@ func checkSplit(name string, files []shardFile, layout catalog.Layout) error {
 // their units.
 func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalog.Record, []catalog.Breakdown, error) {
 	name := p.String()
-	plan := newCountPlan(p)
+	plan := countPlanOf(p, files[0].shard.Layout)
 	if err := checkSplit(name, files, plan.layout()); err != nil {
 		return catalog.Record{}, nil, err
 	}

@@ -3,6 +3,9 @@ package build
 import (
 	"errors"
 	"testing"
+
+	"solcat/canon"
+	"solcat/enumerate"
 )
 
 func FuzzParseShard(f *testing.F) {
@@ -53,4 +56,24 @@ func FuzzParseShard(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCountPlanOfEitherCounter checks that a merge takes the counter its
+// shards were counted with: queens:12 by the halves or the join counter,
+// whichever this machine's builds use.
+func TestCountPlanOfEitherCounter(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Queens, N: 12}
+	for _, halves := range []bool{true, false} {
+		made := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves))
+		got := countPlanOf(p, made.layout())
+		if got.layout() != made.layout() || len(got.prefixes) != len(made.prefixes) || string(got.prefixes[0]) != string(made.prefixes[0]) {
+			t.Errorf("halves %v: shards made by %q, merged as %q", halves, made.layout(), got.layout())
+		}
+	}
+	if a, b := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, true)), queensCountPlan(enumerate.NewQueensCounterUsing(p.N, false)); a.layout() == b.layout() || a.prefixes[0][0] == b.prefixes[0][0] {
+		t.Errorf("the two counters' layouts or unit prefixes are alike: %q, %q", a.layout(), b.layout())
+	}
+	if got := countPlanOf(p, "some other solcat"); got.layout() != newCountPlan(p).layout() {
+		t.Errorf("an unknown layout gives %q", got.layout())
+	}
 }

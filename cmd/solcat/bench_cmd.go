@@ -24,8 +24,10 @@ fastest. Methods count only: nothing is stored and no catalog is opened.
 
 Queens methods: array, bitmask, textbook (bitmask with first-row mirror
 halving, one thread: the baseline), symmetric (the stored builds' search,
-one thread), join (the join counter, one thread), solcat (the join counter
-on all cores). Magic square methods: celldfs, rowset, solcat.
+one thread), join (the join counter, one thread), solcat (the counter of
+count-only builds on all cores: the halves counter for even N up to 18 on
+CPUs with AVX-512, else the join counter). Magic square methods: celldfs,
+rowset, solcat.
 
 Examples:
   solcat bench queens:12
