@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"solcat/canon"
@@ -51,19 +52,32 @@ func (i *infoCmd) Run(e *env) error {
 	}
 	writer, running := catalog.RunningWriter(e.cli.DB)
 	if format != query.Text {
-		// Puzzles first, then (but in CSV) shards and unfinished builds,
-		// told apart by storage.
+		// Puzzles first, then shards and unfinished builds, told apart by
+		// storage.
 		out := query.NewPrinter(e.stdout, format, !i.NoHeaders)
 		for _, r := range recs {
 			out.Write(query.RecordObject(r))
 		}
-		if format != query.CSV {
+		if format == query.CSV {
+			// A CSV has one set of columns; say what it leaves out
+			// rather than print nothing without a word.
+			var left []string
 			for _, s := range shards {
-				out.Write(query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done))
+				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard, s.Of))
 			}
 			for _, u := range underway {
-				out.Write(unfinishedObject(u))
+				left = append(left, u.Puzzle+" (unfinished)")
 			}
+			if len(left) > 0 {
+				fmt.Fprintf(e.stderr, "solcat: not in the CSV: %s; 'solcat info' or --format json lists them\n", strings.Join(left, ", "))
+			}
+			return out.Close()
+		}
+		for _, s := range shards {
+			out.Write(query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done))
+		}
+		for _, u := range underway {
+			out.Write(unfinishedObject(u))
 		}
 		return out.Close()
 	}

@@ -572,6 +572,9 @@ func TestCountOnlyResumes(t *testing.T) {
 	if code, out, _ := solcatDB(resumed, "info", "--format", "jsonl"); code != 0 || !strings.Contains(out, fmt.Sprintf(`{"puzzle":"queens:13","storage":"counting","running":false,"percent":%d,"units_done":%d,"units":%d}`, 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
 		t.Errorf("info during the count: exit %d, %q", code, out)
 	}
+	if code, out, errOut := solcatDB(resumed, "info", "--format", "csv"); code != 0 || out != "" || errOut != "solcat: not in the CSV: queens:13 (unfinished); 'solcat info' or --format json lists them\n" {
+		t.Errorf("info --format csv during the count: exit %d, %q, %q", code, out, errOut)
+	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
 	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73712 solutions, 9233 classes") {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
