@@ -362,6 +362,17 @@ func hasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, e
 	return n > 0, err
 }
 
+// orZero is the column of table to select, or 0 under its name when a
+// catalog opened read-only (not migrated) predates the column.
+func orZero(ctx context.Context, db sqlx.QueryerContext, table, column string) (string, error) {
+	var n int
+	err := sqlx.GetContext(ctx, db, &n, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, table, column)
+	if n == 0 {
+		return "0 AS " + column, err
+	}
+	return column, err
+}
+
 // Tables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func puzzleTables(puzzle string) (solutions, classes string) {

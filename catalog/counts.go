@@ -20,18 +20,13 @@ type UnitCounts struct {
 
 // DoneUnits returns the finished units of puzzle's count-only build.
 func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
-	// A catalog opened read-only is not migrated: one made before the join
-	// counter has no joined column (and no unit that would fill it).
-	joined := "joined"
-	var has int
-	if err := c.db.GetContext(ctx, &has, `SELECT count(*) FROM pragma_table_info('count_units') WHERE name = 'joined'`); err != nil {
+	// One made before the join counter has no unit that would fill joined.
+	joined, err := orZero(ctx, c.db, "count_units", "joined")
+	if err != nil {
 		return nil, err
 	}
-	if has == 0 {
-		joined = "0 AS joined"
-	}
 	var units []UnitCounts
-	err := c.db.SelectContext(ctx, &units, `SELECT unit, prefix, orbit1, orbit2, orbit4, orbit8, `+joined+`, nodes
+	err = c.db.SelectContext(ctx, &units, `SELECT unit, prefix, orbit1, orbit2, orbit4, orbit8, `+joined+`, nodes
 		FROM count_units WHERE puzzle = ? ORDER BY unit`, puzzle)
 	return units, err
 }

@@ -12,12 +12,16 @@ type Shard struct {
 	Layout Layout `db:"layout"`
 	Units  int    `db:"units"`
 	Done   bool   `db:"done"`
+	// The work of a finished shard, which a merge sums: search nodes, and
+	// the wall time of the run that finished it.
+	Nodes   int64   `db:"nodes"`
+	Seconds float64 `db:"seconds"`
 }
 
 // SaveShard records (or updates) the shard a catalog holds for a puzzle.
 func (c *Catalog) SaveShard(ctx context.Context, s Shard) error {
-	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done) VALUES (?, ?, ?, ?, ?, ?)`,
-		s.Puzzle, s.Shard, s.Of, s.Layout, s.Units, s.Done)
+	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.Puzzle, s.Shard, s.Of, s.Layout, s.Units, s.Done, s.Nodes, s.Seconds)
 	return err
 }
 
@@ -26,8 +30,16 @@ func (c *Catalog) Shards(ctx context.Context) ([]Shard, error) {
 	if has, err := hasTable(ctx, c.db, "shards"); err != nil || !has {
 		return nil, err
 	}
+	nodes, err := orZero(ctx, c.db, "shards", "nodes")
+	if err != nil {
+		return nil, err
+	}
+	seconds, err := orZero(ctx, c.db, "shards", "seconds")
+	if err != nil {
+		return nil, err
+	}
 	var out []Shard
-	err := c.db.SelectContext(ctx, &out, `SELECT puzzle, shard, of, layout, units, done FROM shards ORDER BY puzzle`)
+	err = c.db.SelectContext(ctx, &out, `SELECT puzzle, shard, of, layout, units, done, `+nodes+`, `+seconds+` FROM shards ORDER BY puzzle`)
 	return out, err
 }
 

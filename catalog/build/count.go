@@ -166,7 +166,12 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err)}
 	}
 	if o.Shard.Of > 0 {
-		shard.Done = true
+		shard.Done, shard.Seconds = true, time.Since(start).Seconds()
+		for i, c := range counts {
+			if o.Shard.Has(i) {
+				shard.Nodes += c.Nodes
+			}
+		}
 		err := b.Cat.SaveShard(ctx, shard)
 		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
 	}

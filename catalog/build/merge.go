@@ -116,13 +116,14 @@ type Merged struct {
 func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, error) {
 	var done []Merged
 	for _, mp := range m.puzzles {
+		start := time.Now()
 		name := mp.p.String()
 		rec := mp.rec
+		searchNodes, seconds := mp.shardWork()
 		if mp.stored != nil {
-			start := time.Now()
 			err := out.MergeStored(ctx, name, mp.p.Len(), mp.stored, func(r *catalog.Record) error {
-				r.Kind, r.N, r.SolverVersion = string(mp.p.Kind), mp.p.N, SolverVersion
-				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), time.Since(start).Seconds()
+				r.Kind, r.N, r.SolverVersion, r.SearchNodes = string(mp.p.Kind), mp.p.N, SolverVersion, searchNodes
+				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), seconds+time.Since(start).Seconds()
 				err := checkKnown(mp.p, r)
 				rec = *r
 				return err
@@ -130,12 +131,28 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 			if err != nil {
 				return done, err
 			}
-		} else if err := out.RecordCounts(ctx, rec, mp.breakdown); err != nil {
-			return done, err
+		} else {
+			rec.BuildSeconds = seconds + time.Since(start).Seconds()
+			if err := out.RecordCounts(ctx, rec, mp.breakdown); err != nil {
+				return done, err
+			}
 		}
 		done = append(done, Merged{Record: rec, Shards: len(mp.files)})
 	}
 	return done, nil
+}
+
+// shardWork is the work the shards record: a merged puzzle's build time
+// is the sum of its shards' (its workers, which were on machines of their
+// own, are recorded as 0). Each shard of a stored queens build searches
+// all the classes, so their search nodes are those of the unsplit build,
+// the same in every shard. (Count shards' nodes are summed from their
+// units instead.)
+func (mp mergedPuzzle) shardWork() (searchNodes int64, seconds float64) {
+	for _, f := range mp.files {
+		searchNodes, seconds = max(searchNodes, f.shard.Nodes), seconds+f.shard.Seconds
+	}
+	return searchNodes, seconds
 }
 
 // checkSplit checks that files hold each shard of one split of puzzle

@@ -94,7 +94,8 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	bar.Finish()
 	switch {
 	case err == nil && o.Shard.Of > 0:
-		err = w.CommitShard(catalog.Shard{Shard: o.Shard.I, Of: o.Shard.Of, Layout: storedSplitLayout(p), Units: part.To - part.From})
+		err = w.CommitShard(catalog.Shard{Shard: o.Shard.I, Of: o.Shard.Of, Layout: storedSplitLayout(p), Units: part.To - part.From,
+			Nodes: rec.SearchNodes, Seconds: time.Since(start).Seconds()})
 		rec.Name, rec.Storage, rec.BuildSeconds = p.String(), catalog.StorageShard, time.Since(start).Seconds()
 	case err == nil:
 		if err = checkKnown(p, &rec); err != nil {

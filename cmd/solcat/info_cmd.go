@@ -117,8 +117,12 @@ func (i *infoCmd) Run(e *env) error {
 		if len(r.ContentHash) >= 16 {
 			content = r.ContentHash[:16] // the full SHA-256 is in --format json
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%d\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
-			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, r.Workers, content)
+		workers := "-" // merged from shards built elsewhere
+		if r.Workers > 0 {
+			workers = fmt.Sprint(r.Workers)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
+			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
 	}
 	return w.Flush()
 }

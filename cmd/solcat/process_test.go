@@ -299,7 +299,7 @@ func TestShardsMerge(t *testing.T) {
 	if code, _, errOut := solcatDB(single, "build", "queens:12-13", "--count-only"); code != 0 {
 		t.Fatal(errOut)
 	}
-	query := "SELECT name, storage, solutions, classes, orbit1, orbit2, orbit4, orbit8, verified FROM puzzles ORDER BY name"
+	query := "SELECT name, storage, solutions, classes, orbit1, orbit2, orbit4, orbit8, verified, search_nodes FROM puzzles ORDER BY name"
 	_, a, _ := solcatDB(merged, "sql", query)
 	_, b, _ := solcatDB(single, "sql", query)
 	if a != b || !strings.Contains(a, "queens:12") {
@@ -368,6 +368,14 @@ func TestStoredShardsMerge(t *testing.T) {
 	}
 	if a, b := contentHash(t, merged, "queens:11"), contentHash(t, single, "queens:11"); a != b {
 		t.Errorf("content hash: merged %s, one process %s", a, b)
+	}
+	// Every shard searched all the classes: the merge records that search.
+	work := "SELECT search_nodes, workers, build_seconds > 0 FROM puzzles"
+	if _, a, _ := solcatDB(merged, "sql", work, "--format", "csv", "--no-headers"); a != "34710,0,1\n" {
+		t.Errorf("merged search nodes, workers, build time > 0: %q", a)
+	}
+	if _, b, _ := solcatDB(single, "sql", "SELECT search_nodes FROM puzzles", "--format", "csv", "--no-headers"); b != "34710\n" {
+		t.Errorf("search nodes of the build in one process: %q", b)
 	}
 	_, a, _ := solcatDB(merged, "export", "queens:11", "--format", "jsonl")
 	_, b, _ := solcatDB(single, "export", "queens:11", "--format", "jsonl")
