@@ -212,6 +212,9 @@ func TestBadInputChangesNothing(t *testing.T) {
 		// Pages.
 		c("negative limit", 2, "--limit -1 is negative", "list", "queens:6", "--limit=-1"),
 		c("negative offset", 2, "--offset -1 is negative", "list", "queens:6", "--offset=-1"),
+		// Given as two words, a negative value meets the same check.
+		c("negative limit, two words", 2, "--limit -1 is negative; give a count of 0 or more", "list", "queens:6", "--limit", "-1"),
+		c("negative offset and limit, two words", 2, "--offset -2 is negative", "list", "queens:6", "--limit", "3", "--offset", "-2"),
 		c("limit not a number", 2, "--limit", "list", "queens:6", "--limit", "x"),
 		c("offset not whole", 2, "--offset", "list", "queens:6", "--offset", "1.5"),
 		// Formats.
@@ -260,6 +263,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("shard of a small magic build", 2, "build it whole", "build", "magic:4", "--shard", "1/2"),
 		c("more shards than columns", 2, "at most 5 shards", "build", "queens:5", "--shard", "1/6"),
 		c("negative workers", 2, "--workers -1 is out of range", "build", "queens:4", "--workers=-1"),
+		c("negative workers, two words", 2, "--workers -3 is out of range", "build", "queens:4", "--workers", "-3"),
 		c("a million workers", 2, "--workers 1000000 is out of range", "build", "queens:6", "--workers", "1000000", "--force"),
 		c("workers not a number", 2, "--workers", "build", "queens:4", "--workers", "x"),
 		c("build into another program's database", 1, "another program (tables notes)", "--db", "{d}/foreign.db", "build", "queens:4"),

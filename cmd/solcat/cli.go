@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -93,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
 	kongcompletion.Register(parser, completionPredictors()...)
-	kctx, err := parser.Parse(args)
+	kctx, err := parseJoiningNegatives(parser, &args)
 	if err != nil {
 		fmt.Fprintf(stderr, "solcat: %s; see '%s'\n", oneLine(err.Error()), helpFor(err))
 		return 2
@@ -122,6 +124,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err).Error()))
 	return code
+}
+
+// kongNegative is kong's error for a flag followed by a negative number,
+// which it takes for a short flag.
+var kongNegative = regexp.MustCompile(`^(--[a-z0-9-]+): expected \w+ value but got "(-[0-9][^"]*)" \(short flag\)`)
+
+// parseJoiningNegatives parses args, reading "--limit -1" as "--limit=-1"
+// (no flag here is a dash and a digit), so that a negative value meets the
+// command's own check and its remedy rather than kong's hint to quote it.
+// args is updated to what was parsed.
+func parseJoiningNegatives(parser *kong.Kong, args *[]string) (*kong.Context, error) {
+	for {
+		kctx, err := parser.Parse(*args)
+		m := []string(nil)
+		if err != nil {
+			m = kongNegative.FindStringSubmatch(err.Error())
+		}
+		if m == nil {
+			return kctx, err
+		}
+		i := slices.IndexFunc((*args)[:max(len(*args)-1, 0)], func(a string) bool { return a == m[1] })
+		if i < 0 || (*args)[i+1] != m[2] {
+			return kctx, err
+		}
+		*args = slices.Concat((*args)[:i], []string{m[1] + "=" + m[2]}, (*args)[i+2:])
+	}
 }
 
 // emptyValues refuses a flag given an empty value (--prop "", --output=):
