@@ -99,7 +99,14 @@ func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToS
 // that meets the filter's cell conditions, read from the classes alone.
 func (t *Target) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
 	f := p.Question.Filter
-	return t.store.Classes(ctx, p.Classes.Lo, p.Classes.Hi, classFilter(f), func(r catalog.ClassRow) error {
+	lo := p.Classes.Lo
+	if pg.skip > 0 {
+		var err error
+		if lo, err = t.skipMatches(ctx, p, pg, true); err != nil {
+			return err
+		}
+	}
+	return t.store.Classes(ctx, lo, p.Classes.Hi, classFilter(f), func(r catalog.ClassRow) error {
 		matching := matchingMembers(&p.pulled, r.Form, int64(r.Orbit), f.UpToSymmetry)
 		if matching == 0 || pg.skipped() {
 			return nil
@@ -118,11 +125,22 @@ func (t *Target) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(
 func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
 	f := p.Question.Filter
 	conds := f.byteConditions(t.Puzzle)
+	lo := p.Classes.Lo
 	if p.Way == Jump {
 		pg.skip = p.Skip // the classes before were jumped over
+	} else if pg.skip > 0 {
+		var err error
+		if lo, err = t.skipMatches(ctx, p, pg, false); err != nil {
+			return err
+		}
 	}
-	return t.store.Classes(ctx, p.Classes.Lo, p.Classes.Hi, classFilter(f), func(c catalog.ClassRow) error {
-		if matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry) == 0 {
+	return t.store.Classes(ctx, lo, p.Classes.Hi, classFilter(f), func(c catalog.ClassRow) error {
+		matching := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry)
+		if matching == 0 {
+			return nil
+		}
+		if pg.skip >= matching {
+			pg.skip -= matching // the whole class is before the page: no need to expand it
 			return nil
 		}
 		first, err := t.store.FirstMember(ctx, c.ID)
@@ -147,6 +165,56 @@ func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(S
 		}
 		return nil
 	})
+}
+
+// skipSpan is how many classes a goroutine counts at a time to skip to a
+// page: a fraction of a second's work.
+var skipSpan int64 = 1 << 18
+
+// skipMatches brings a page's start near without expanding the classes
+// before it: spans of classes are counted through their canonical forms,
+// p.Workers spans at once, up to the span the page starts in. It returns
+// that span's first class and leaves in pg.skip the matching members (or
+// classes with one) to skip from there.
+func (t *Target) skipMatches(ctx context.Context, p *Plan, pg *pager, classes bool) (int64, error) {
+	span := skipSpan
+	f := p.Question.Filter
+	cf := classFilter(f)
+	workers := max(p.Workers, 1)
+	lo := p.Classes.Lo
+	for lo <= p.Classes.Hi {
+		counts := make([]int64, workers)
+		g, gctx := errgroup.WithContext(ctx)
+		for w := range counts {
+			a := lo + int64(w)*span
+			b := min(a+span-1, p.Classes.Hi)
+			if a > b {
+				break
+			}
+			g.Go(func() error {
+				return t.store.Classes(gctx, a, b, cf, func(c catalog.ClassRow) error {
+					switch m := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry); {
+					case classes && m > 0:
+						counts[w]++
+					case !classes:
+						counts[w] += m
+					}
+					return nil
+				})
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return 0, err
+		}
+		for _, n := range counts {
+			if n > pg.skip {
+				return lo, nil
+			}
+			pg.skip -= n
+			lo += span
+		}
+	}
+	return lo, nil
 }
 
 // member is one member of a class: its image under a symmetry.

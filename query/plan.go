@@ -257,6 +257,8 @@ func (t *Target) planList(ctx context.Context, p *Plan, prefix []byte) error {
 					return err
 				}
 			}
+		} else if page.Offset > 0 {
+			p.Workers = t.scanWorkers(f) // the matches before the page are counted, not expanded
 		}
 		return nil
 	}
@@ -293,6 +295,9 @@ func (t *Target) planClasses(ctx context.Context, p *Plan, prefix []byte) error 
 		}
 	case t.classesOnly() || (len(prefix) == 0 || f.UpToSymmetry) && f.Class == 0:
 		p.Way = ClassScan
+		if page.Offset > 0 {
+			p.Workers = t.scanWorkers(f) // the matches before the page are counted on every core
+		}
 	case f.Class != 0:
 		return t.planMembers(ctx, p)
 	default:
@@ -433,9 +438,15 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		r.ClassIDs = ids(p.Classes)
 		if p.Way == ClassExpand {
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and expands each into its members", classesRead(p)))
+			if offset := p.Question.Page.Offset; offset > 0 {
+				r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching members are counted through the canonical forms, on %d goroutine(s), not expanded", offset, p.Workers))
+			}
 			break
 		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %d goroutine(s)", classesRead(p), p.Workers))
+		if offset := p.Question.Page.Offset; offset > 0 && p.Question.Ask == AskClasses {
+			r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching classes are counted in spans of classes, one span per goroutine", offset))
+		}
 	}
 	if f := p.Question.Filter; !f.IsZero() {
 		r.Detail = append(r.Detail, "filter: "+f.String(t.Puzzle))

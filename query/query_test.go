@@ -526,3 +526,57 @@ func TestStatsOverAPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepPagesOfClasses pages through the classes-only queens:12 with
+// filters, skipping spans of a few classes at a time as deep pages of the
+// large catalogs do, and checks every page against the whole listing.
+func TestDeepPagesOfClasses(t *testing.T) {
+	ctx := context.Background()
+	tg := open(t, "queens:12")
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 14 {
+		f := randomFilter(r, tg.Puzzle, tg.Record.Classes)
+		f.Class = 0
+		if len(f.Cells) == 0 {
+			f.Cells = []query.Cell{{Row: 1 + i%12, Col: 1 + i%5, Value: 1}}
+		}
+		list := func(page query.Page) (ids []int64) {
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Page: page})
+			if err == nil {
+				err = tg.List(ctx, plan, func(s query.Solution) error { ids = append(ids, s.ID); return nil })
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ids
+		}
+		classes := func(page query.Page) (ids []int64) {
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Page: page})
+			if err == nil {
+				err = tg.Classes(ctx, plan, func(c query.Class) error { ids = append(ids, c.ID); return nil })
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ids
+		}
+		restore := query.SetSkipSpan(1 + int64(i%7)*13)
+		allMembers, allClasses := list(query.Page{Limit: -1}), classes(query.Page{Limit: -1})
+		for _, all := range []struct {
+			what string
+			ids  []int64
+			page func(query.Page) []int64
+		}{{"list", allMembers, list}, {"classes", allClasses, classes}} {
+			for _, offset := range []int64{1, 2, int64(len(all.ids)) / 3, int64(len(all.ids)) - 1, int64(len(all.ids)), int64(len(all.ids)) + 5} {
+				offset = max(offset, 0)
+				got := all.page(query.Page{Offset: offset, Limit: 4})
+				want := all.ids[min(offset, int64(len(all.ids))):]
+				want = want[:min(len(want), 4)]
+				if !slices.Equal(got, want) {
+					t.Errorf("%s %s at offset %d: %v, want %v", all.what, f.String(tg.Puzzle), offset, got, want)
+				}
+			}
+		}
+		restore()
+	}
+}
