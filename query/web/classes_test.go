@@ -51,10 +51,14 @@ func TestClassesOnlyPages(t *testing.T) {
 	// The classes-only layout's last solution, for its solution page.
 	status, body := get(t, urls[1]+"/puzzle/queens:10/solution/724.json", "")
 	var last struct {
-		Class  int   `json:"class"`
-		Queens []int `json:"queens"`
+		Class    int `json:"class"`
+		Solution struct {
+			ID     int   `json:"id"`
+			Class  int   `json:"class"`
+			Queens []int `json:"queens"`
+		} `json:"solution"`
 	}
-	if err := json.Unmarshal([]byte(body), &last); status != 200 || err != nil || last.Class != 92 || len(last.Queens) != 10 {
+	if err := json.Unmarshal([]byte(body), &last); status != 200 || err != nil || last.Class != 92 || last.Solution.ID != 724 || last.Solution.Class != 92 || len(last.Solution.Queens) != 10 {
 		t.Fatalf("the last solution: %d %v %.300s", status, err, body)
 	}
 	for _, path := range []string{

@@ -309,8 +309,8 @@ func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, 
 func (s *Server) solutionPage(r *request) (*page, error) { return s.showPage(r, true) }
 
 // showPage draws the class whose ID the address names or, for a solution
-// page, the solution and its class. Its JSON is show's for a class, the
-// solution's for a solution.
+// page, the solution and its class. Its JSON is show's: the class, its
+// members and (on a solution page) the solution.
 func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	t, err := s.target(r)
 	if err != nil {
@@ -330,7 +330,7 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	}
 	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: shown.Object()}
 	if solution {
-		pg.Title, pg.JSON = fmt.Sprintf("%s solution %d", t.Puzzle, n), query.SolutionObject(t.Puzzle, *shown.Solution, false)
+		pg.Title = fmt.Sprintf("%s solution %d", t.Puzzle, n)
 	}
 	return pg, nil
 }
