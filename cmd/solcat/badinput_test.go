@@ -264,6 +264,12 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("more shards than columns", 2, "at most 5 shards", "build", "queens:5", "--shard", "1/6"),
 		c("negative workers", 2, "--workers -1 is out of range", "build", "queens:4", "--workers=-1"),
 		c("negative workers, two words", 2, "--workers -3 is out of range", "build", "queens:4", "--workers", "-3"),
+		c("negative limit given twice", 2, "--limit -1 is negative", "list", "queens:6", "--limit", "5", "--limit", "-1"),
+		c("negative class ID", 2, "-13 is negative; IDs start at 1", "show", "queens:8", "-13"),
+		// Numbers are decimal, as in --cell and puzzle names: never hex or octal.
+		c("hex limit", 2, `--limit: "0x10" is not a whole number in decimal digits`, "list", "queens:6", "--limit", "0x10"),
+		c("underscored offset", 2, `"1_0" is not a whole number`, "list", "queens:6", "--offset", "1_0"),
+		c("huge limit", 2, "99999999999999999999 is too large; give at most 9223372036854775807", "list", "queens:6", "--limit", "99999999999999999999"),
 		c("a million workers", 2, "--workers 1000000 is out of range", "build", "queens:6", "--workers", "1000000", "--force"),
 		c("workers not a number", 2, "--workers", "build", "queens:4", "--workers", "x"),
 		c("build into another program's database", 1, "another program (tables notes)", "--db", "{d}/foreign.db", "build", "queens:4"),

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -79,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.TypeMapper(reflect.TypeOf(int(0)), decimal(strconv.IntSize)),
+		kong.TypeMapper(reflect.TypeOf(int64(0)), decimal(64)),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "solcat: internal error: %v\n", err)
@@ -97,7 +101,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	kongcompletion.Register(parser, completionPredictors()...)
 	kctx, err := parseJoiningNegatives(parser, &args)
 	if err != nil {
-		fmt.Fprintf(stderr, "solcat: %s; see '%s'\n", oneLine(err.Error()), helpFor(err))
+		msg := oneLine(err.Error())
+		if m := kongNegativeArg.FindStringSubmatch(msg); m != nil {
+			// kong took it for short flags and names only the first: -13 is "-1".
+			i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, m[1]) && isNegative.MatchString(a) })
+			if i >= 0 {
+				msg = args[i] + " is negative; IDs start at 1"
+			}
+		}
+		fmt.Fprintf(stderr, "solcat: %s; see '%s'\n", msg, helpFor(err))
 		return 2
 	}
 	if err := emptyValues(kctx, args); err != nil {
@@ -126,9 +138,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	return code
 }
 
+// decimal reads a number flag or argument in decimal digits only, as
+// --cell and the puzzle names are read: kong's own reading takes 010 for
+// eight and 0x10 for sixteen.
+func decimal(bits int) kong.MapperFunc {
+	return func(ctx *kong.DecodeContext, target reflect.Value) error {
+		var text string
+		if err := ctx.Scan.PopValueInto("number", &text); err != nil {
+			return err
+		}
+		n, err := strconv.ParseInt(text, 10, bits)
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return fmt.Errorf("%s is too large; give at most %d", text, int64(1)<<(bits-1)-1)
+		case err != nil:
+			return fmt.Errorf("%q is not a whole number in decimal digits; write it as, for example, 10", text)
+		}
+		target.SetInt(n)
+		return nil
+	}
+}
+
 // kongNegative is kong's error for a flag followed by a negative number,
 // which it takes for a short flag.
 var kongNegative = regexp.MustCompile(`^(--[a-z0-9-]+): expected \w+ value but got "(-[0-9][^"]*)" \(short flag\)`)
+
+// kongNegativeArg is kong's error for a negative number given as an
+// argument (show's class ID).
+var kongNegativeArg, isNegative = regexp.MustCompile(`^unknown flag (-[0-9])`), regexp.MustCompile(`^-[0-9]+$`)
 
 // parseJoiningNegatives parses args, reading "--limit -1" as "--limit=-1"
 // (no flag here is a dash and a digit), so that a negative value meets the
@@ -144,8 +181,11 @@ func parseJoiningNegatives(parser *kong.Kong, args *[]string) (*kong.Context, er
 		if m == nil {
 			return kctx, err
 		}
-		i := slices.IndexFunc((*args)[:max(len(*args)-1, 0)], func(a string) bool { return a == m[1] })
-		if i < 0 || (*args)[i+1] != m[2] {
+		i := 0
+		for i < len(*args)-1 && ((*args)[i] != m[1] || (*args)[i+1] != m[2]) {
+			i++
+		}
+		if i >= len(*args)-1 {
 			return kctx, err
 		}
 		*args = slices.Concat((*args)[:i], []string{m[1] + "=" + m[2]}, (*args)[i+2:])

@@ -1177,3 +1177,22 @@ func TestVerifyRecordedCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestNumbersAreDecimal reads number flags and arguments with leading
+// zeros as decimal, as --cell and puzzle names are read (kong alone would
+// read 010 as eight): each padded form prints what the plain one does.
+func TestNumbersAreDecimal(t *testing.T) {
+	for _, tc := range []struct{ padded, plain, octal []string }{
+		{[]string{"list", "magic:4", "--class", "010"}, []string{"list", "magic:4", "--class", "10"}, []string{"list", "magic:4", "--class", "8"}},
+		{[]string{"show", "queens:8", "010"}, []string{"show", "queens:8", "10"}, []string{"show", "queens:8", "8"}},
+		{[]string{"show", "queens:8", "--solution", "014"}, []string{"show", "queens:8", "--solution", "14"}, []string{"show", "queens:8", "--solution", "12"}},
+		{[]string{"list", "queens:8", "--offset", "010", "--limit", "010"}, []string{"list", "queens:8", "--offset", "10", "--limit", "10"}, []string{"list", "queens:8", "--offset", "8", "--limit", "8"}},
+	} {
+		code, padded, errOut := solcat(tc.padded...)
+		_, plain, _ := solcat(tc.plain...)
+		_, octal, _ := solcat(tc.octal...)
+		if code != 0 || padded != plain || padded == octal {
+			t.Errorf("%q: exit %d, %q, %s; want %q", tc.padded, code, padded, errOut, plain)
+		}
+	}
+}
