@@ -122,6 +122,14 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 	return c, nil
 }
 
+// Remove deletes a closed catalog's file and SQLite's files beside it: for
+// a catalog made a moment ago by a command that then wrote nothing.
+func Remove(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + suffix)
+	}
+}
+
 // checkPath refuses a catalog path that is empty or names a folder.
 func checkPath(path string) error {
 	if path == "" {

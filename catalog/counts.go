@@ -76,6 +76,9 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 		"; DROP TABLE IF EXISTS "+propsTable(rec.Name)+"; DROP TABLE IF EXISTS "+orbitsTable(rec.Name), rec.Name); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM shards WHERE puzzle = ?", rec.Name); err != nil {
+		return err // the file now holds the puzzle, not a shard of it
+	}
 	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {
 		return err
 	}

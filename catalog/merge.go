@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"solcat/migrations"
@@ -14,7 +15,7 @@ import (
 // from the merged rows, lets finish complete (and check) the record, and
 // puts the puzzle in place in one transaction. cellBytes is the length of
 // one solution's cells.
-func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int, paths []string, finish func(rec *Record) error) error {
+func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int, paths []string, finish func(rec *Record) error) (err error) {
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -22,50 +23,68 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	defer conn.Close()
 	_, cls := puzzleTables(puzzle)
 	blocks := blocksTable(puzzle)
-	for i, path := range paths {
-		uri, err := fileURI(path, "mode=ro")
+	// Shards are attached one at a time (SQLite attaches at most 10), and
+	// ATTACH is refused inside a transaction: the rows are copied into the
+	// staging tables shard by shard, and the staging tables go if the merge
+	// fails.
+	next := int64(1)
+	for _, path := range paths {
+		err := withShard(ctx, conn, path, func() error {
+			shard := blockTable{Table: "shard." + blocks, CellBytes: cellBytes}
+			rows, lo, hi, err := shard.extent(ctx, conn)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", puzzle, path, err)
+			}
+			if rows > 0 && (lo != next || hi != lo+rows-1) {
+				return fmt.Errorf("%s: %s holds solutions %d to %d (%d rows), the shards before it end at %d; its shards do not fit together: build each shard again with its --shard I/K", puzzle, path, lo, hi, rows, next-1)
+			}
+			next += rows
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		if _, err := conn.ExecContext(ctx, fmt.Sprintf("ATTACH DATABASE ? AS shard%d", i), uri); err != nil {
-			return fmt.Errorf("cannot read shard %s: %w", path, err)
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("DETACH DATABASE shard%d", i))
 	}
-	next := int64(1)
+	// Every name in main is qualified: an unqualified one that main lacks
+	// would be looked up in the attached shard.
+	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
+	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";"
+	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stCls, readable(puzzle))); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			conn.ExecContext(context.WithoutCancel(ctx), dropStaged)
+		}
+	}()
 	for i, path := range paths {
-		shard := blockTable{Table: fmt.Sprintf("shard%d.%s", i, blocks), CellBytes: cellBytes}
-		rows, lo, hi, err := shard.extent(ctx, conn)
+		err := withShard(ctx, conn, path, func() error {
+			tx, err := conn.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			if i == 0 { // the first shard holds the classes
+				if _, err := tx.ExecContext(ctx, "INSERT INTO "+stCls+" (id, canonical, orbit, props) SELECT id, canonical, orbit, props FROM shard."+cls+" ORDER BY id"); err != nil {
+					return err
+				}
+			}
+			// Blocks are copied as they are: where two shards meet, the
+			// blocks on either side are shorter than the others.
+			if _, err := tx.ExecContext(ctx, "INSERT INTO "+stBlocks+" (first_id, cells, class_syms) SELECT first_id, cells, class_syms FROM shard."+blocks+" ORDER BY first_id"); err != nil {
+				return err
+			}
+			return tx.Commit()
+		})
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", puzzle, path, err)
 		}
-		if rows > 0 && (lo != next || hi != lo+rows-1) {
-			return fmt.Errorf("%s: %s holds solutions %d to %d (%d rows), the shards before it end at %d; its shards do not fit together", puzzle, path, lo, hi, rows, next-1)
-		}
-		next += rows
 	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	// Every name in main is qualified: an unqualified one that main lacks
-	// would be looked up in the attached shards.
-	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
-	ddl := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";" + migrations.PuzzleTables(stBlocks, stCls, readable(puzzle))
-	if _, err := tx.ExecContext(ctx, ddl); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO "+stCls+" (id, canonical, orbit, props) SELECT id, canonical, orbit, props FROM shard0."+cls+" ORDER BY id"); err != nil {
-		return err
-	}
-	for i := range paths {
-		// Blocks are copied as they are: where two shards meet, the blocks
-		// on either side are shorter than the others.
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (first_id, cells, class_syms) SELECT first_id, cells, class_syms FROM shard%d.%s ORDER BY first_id", stBlocks, i, blocks)); err != nil {
-			return err
-		}
-	}
 	rec := Record{Name: puzzle, Storage: StorageSolutions, Solutions: next - 1}
 	hash := NewContentHash()
 	var orbits [9]int64
@@ -112,4 +131,25 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 		return err
 	}
 	return tx.Commit()
+}
+
+// withShard attaches the shard catalog at path read-only as "shard" for
+// the length of fn.
+func withShard(ctx context.Context, conn *sql.Conn, path string, fn func() error) error {
+	uri, err := fileURI(path, "mode=ro")
+	if err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS shard", uri); err != nil {
+		return fmt.Errorf("cannot read shard %s: %w", path, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "DETACH DATABASE shard")
+	return fn()
+}
+
+// SolutionExtent returns how many solutions a stored puzzle's blocks hold
+// and their first and last IDs (a shard's run from the ID its split gives
+// it), for a merge to check that its shards fit together before writing.
+func (c *Catalog) SolutionExtent(ctx context.Context, puzzle string, cellBytes int) (rows, first, last int64, err error) {
+	return blockTable{Table: blocksTable(puzzle), CellBytes: cellBytes}.extent(ctx, c.db)
 }

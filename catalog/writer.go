@@ -641,7 +641,9 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits in
 	if err != nil {
 		return err
 	}
-	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?;" + dropSol
+	// A shard's mark goes too: the file now holds the puzzle (CommitShard
+	// marks it again).
+	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + dropSol
 	stagedBlocks := false
 	for _, name := range []string{blocks, cls, propsTable(puzzle), orbitsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
@@ -657,7 +659,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits in
 	if stagedBlocks {
 		stmts += migrations.SolutionsView("main."+sol, blocks, cls, cellBytes, digits, readable(puzzle))
 	}
-	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle)
+	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err
 }
 
@@ -682,6 +684,21 @@ func dropStaging(puzzle string) string {
 		ddl += "DROP TABLE IF EXISTS " + name + stagingSuffix + ";"
 	}
 	return ddl
+}
+
+// Forget drops whatever the catalog holds of puzzle but its record and
+// tables, which the next record replaces: an unfinished build, stored or
+// counted, and a shard's mark.
+func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
+	if err := c.Abandon(ctx, puzzle); err != nil {
+		return err
+	}
+	for _, table := range []string{"count_units", "shards"} {
+		if _, err := c.db.ExecContext(ctx, "DELETE FROM "+table+" WHERE puzzle = ?", puzzle); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.

@@ -85,6 +85,9 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 			for _, f := range files {
 				m.stored[f.shard.Shard-1] = f.path
 			}
+			if err := checkExtents(ctx, p, m.stored); err != nil {
+				return nil, err
+			}
 		default:
 			if m.rec, m.breakdown, err = mergeCounts(ctx, p, files); err != nil {
 				return nil, err
@@ -102,6 +105,56 @@ func (m *MergePlan) Puzzles() []string {
 		out = append(out, p.p.String())
 	}
 	return out
+}
+
+// ErrOutputHolds means a merge's output already holds a puzzle the merge
+// would write: nothing is written unless the merge is told to replace it.
+var ErrOutputHolds = errors.New("already holds")
+
+// Clear checks that out (at path) holds none of the puzzles the merge
+// writes, finished, unfinished or as a shard; with replace it clears them
+// instead, as build --force does.
+func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string, replace bool) error {
+	recs, err := out.Puzzles(ctx)
+	if err != nil {
+		return err
+	}
+	shards, err := out.Shards(ctx)
+	if err != nil {
+		return err
+	}
+	underway, err := UnderWay(ctx, out, path)
+	if err != nil {
+		return err
+	}
+	held := map[string]string{}
+	for _, r := range recs {
+		held[r.Name] = fmt.Sprintf("%s (stored as %s)", r.Name, r.Storage)
+	}
+	for _, s := range shards {
+		held[s.Puzzle] = fmt.Sprintf("shard %d/%d of %s", s.Shard, s.Of, s.Puzzle)
+	}
+	for _, u := range underway {
+		if u.Running {
+			return fmt.Errorf("%w: a build of %s is writing %s; wait for it to finish", ErrOutputHolds, u.Puzzle, path)
+		}
+		held[u.Puzzle] = "an unfinished build of " + u.Puzzle
+	}
+	var clash []string
+	for _, name := range m.Puzzles() {
+		if what, ok := held[name]; ok {
+			clash = append(clash, what)
+			if replace {
+				if err := out.Forget(ctx, name); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(clash) > 0 && !replace {
+		return fmt.Errorf("%s %w %s; merge into a new file, or give --force to replace it", path, ErrOutputHolds, strings.Join(clash, ", "))
+	}
+	return nil
 }
 
 // Merged is one puzzle a merge wrote.
@@ -140,6 +193,28 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 		done = append(done, Merged{Record: rec, Shards: len(mp.files)})
 	}
 	return done, nil
+}
+
+// checkExtents checks that the stored shards at paths, in shard order,
+// hold solution IDs that run on from 1 without a gap or an overlap.
+func checkExtents(ctx context.Context, p canon.Puzzle, paths []string) error {
+	next := int64(1)
+	for _, path := range paths {
+		cat, err := catalog.Open(ctx, path)
+		if err != nil {
+			return err
+		}
+		rows, first, last, err := cat.SolutionExtent(ctx, p.String(), p.Len())
+		cat.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", p, path, err)
+		}
+		if rows > 0 && (first != next || last != first+rows-1) {
+			return fmt.Errorf("%w: %s: %s holds solutions %d to %d (%d rows), the shards before it end at %d", ErrBadSplit, p, path, first, last, rows, next-1)
+		}
+		next += rows
+	}
+	return nil
 }
 
 // shardWork is the work the shards record: a merged puzzle's build time

@@ -130,7 +130,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	code = 1
 	var usage usageError
 	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) ||
-		errors.Is(err, query.ErrNoSolution) || errors.Is(err, build.ErrUnsupported) || errors.Is(err, build.ErrBadShard) || errors.Is(err, build.ErrBadSplit) {
+		errors.Is(err, query.ErrNoSolution) || errors.Is(err, build.ErrUnsupported) || errors.Is(err, build.ErrBadShard) || errors.Is(err, build.ErrBadSplit) || errors.Is(err, build.ErrOutputHolds) {
 		code = 2
 	}
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog

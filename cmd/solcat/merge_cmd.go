@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"text/tabwriter"
 
 	"solcat/catalog"
@@ -12,6 +15,7 @@ import (
 type mergeCmd struct {
 	Out    string   `arg:"" name:"out" help:"Catalog to write the merged puzzles into (created if needed)."`
 	Shards []string `arg:"" name:"shard" help:"Shard catalogs made by 'solcat build PUZZLE [--count-only] --shard I/K'."`
+	Force  bool     `help:"Replace what the output already holds of the merged puzzles (otherwise the merge is refused)."`
 	formatFlags
 }
 
@@ -22,6 +26,9 @@ solver with the same split; otherwise nothing is written. Count shards are
 summed; stored shards are copied in solution ID order and their content
 hash is computed anew, so the result equals a build in one process. The
 merged counts are checked against the published values like any build.
+An output that already holds a merged puzzle (built, unfinished or a
+shard) is refused unless --force is given; a new output file is removed
+again if the merge fails.
 
 Examples:
   solcat --db s1.db build queens:20 --count-only --shard 1/4   # ... up to 4/4
@@ -45,12 +52,23 @@ func (m *mergeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	_, statErr := os.Stat(m.Out)
+	isNew := errors.Is(statErr, fs.ErrNotExist)
 	out, err := catalog.Create(e.ctx, m.Out, e.holder(plan.Puzzles()))
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	merged, err := plan.Into(e.ctx, out)
+	err = plan.Clear(e.ctx, out, m.Out, m.Force)
+	var merged []build.Merged
+	if err == nil {
+		merged, err = plan.Into(e.ctx, out)
+	}
+	if err != nil && isNew && len(merged) == 0 {
+		out.Close()
+		catalog.Remove(m.Out) // made for this merge, which wrote nothing
+		return err
+	}
 	if format != query.Text {
 		p := query.NewPrinter(e.stdout, format, !m.NoHeaders)
 		for _, r := range merged {

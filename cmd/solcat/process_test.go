@@ -409,3 +409,56 @@ func buildShards(t *testing.T, bin string, k int, args func(i int) []string) {
 		}
 	}
 }
+
+// TestMergeOutputs merges 11 stored shards (more than SQLite attaches at
+// once), refuses to merge into a catalog that holds the puzzle unless
+// --force, and leaves no file behind when a merge into a new one fails.
+func TestMergeOutputs(t *testing.T) {
+	dir := t.TempDir()
+	var shards []string
+	for i := 1; i <= 11; i++ {
+		shards = append(shards, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
+		if code, _, errOut := solcatDB(shards[i-1], "build", "queens:11", "--shard", fmt.Sprintf("%d/11", i)); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	merged := filepath.Join(dir, "merged.db")
+	if code, out, errOut := solcat(append([]string{"merge", merged}, shards...)...); code != 0 || !strings.Contains(out, "merged from 11 shards") {
+		t.Fatalf("merge of 11 shards: exit %d, %q %s", code, out, errOut)
+	}
+	single := filepath.Join(dir, "single.db")
+	solcatDB(single, "build", "queens:11")
+	if a, b := contentHash(t, merged, "queens:11"), contentHash(t, single, "queens:11"); a != b {
+		t.Errorf("content hash: merged %s, one process %s", a, b)
+	}
+
+	// Into a catalog that holds the puzzle: refused, then replaced with --force.
+	counts := []string{filepath.Join(dir, "c1.db"), filepath.Join(dir, "c2.db")}
+	for i, c := range counts {
+		solcatDB(c, "build", "queens:11", "--count-only", "--shard", fmt.Sprintf("%d/2", i+1))
+	}
+	_, before, _ := solcatDB(single, "sql", "SELECT name, storage, content_hash FROM puzzles")
+	code, _, errOut := solcat("merge", single, counts[0], counts[1])
+	if code != 2 || errOut != "solcat: "+single+" already holds queens:11 (stored as solutions); merge into a new file, or give --force to replace it\n" {
+		t.Errorf("merge into a catalog holding the puzzle: exit %d, %q", code, errOut)
+	}
+	if _, after, _ := solcatDB(single, "sql", "SELECT name, storage, content_hash FROM puzzles"); after != before {
+		t.Errorf("the refused merge changed the catalog: %q, was %q", after, before)
+	}
+	if code, _, errOut := solcat("merge", single, counts[0], counts[1], "--force"); code != 0 {
+		t.Errorf("merge --force: exit %d, %s", code, errOut)
+	}
+	if _, after, _ := solcatDB(single, "sql", "SELECT name, storage FROM puzzles", "--format", "csv", "--no-headers"); after != "queens:11,counts\n" {
+		t.Errorf("after merge --force: %q", after)
+	}
+
+	// Shards that do not fit together: refused before a file is made.
+	execSQL(t, shards[4], "DELETE FROM solution_blocks_queens_11 WHERE first_id = (SELECT max(first_id) FROM solution_blocks_queens_11)")
+	fresh := filepath.Join(dir, "fresh.db")
+	if code, _, errOut := solcat(append([]string{"merge", fresh}, shards...)...); code != 2 || !strings.Contains(errOut, "the shards before it end at") {
+		t.Errorf("merge of shards with a gap: exit %d, %q", code, errOut)
+	}
+	if files, _ := filepath.Glob(fresh + "*"); len(files) > 0 {
+		t.Errorf("the refused merge left %v", files)
+	}
+}
