@@ -72,7 +72,7 @@ func countPlanOf(p canon.Puzzle, layout catalog.Layout) countPlan {
 // owns reports whether a saved unit is one of this plan's (same index and
 // prefix), not left by a solver that split the work differently.
 func (plan countPlan) owns(u catalog.UnitCounts) bool {
-	return u.Unit < len(plan.prefixes) && bytes.Equal(u.Prefix, plan.prefixes[u.Unit])
+	return u.Unit >= 0 && u.Unit < len(plan.prefixes) && bytes.Equal(u.Prefix, plan.prefixes[u.Unit])
 }
 
 // layout names the solver and the split into units: shards merge only if

@@ -241,6 +241,10 @@ func checkSplit(name string, files []shardFile, layout catalog.Layout) error {
 		case s.Of != first.shard.Of:
 			return fmt.Errorf("%w: %s: %s holds shard %d of a split in %d, %s shard %d of a split in %d",
 				ErrBadSplit, name, f.path, s.Shard, s.Of, first.path, first.shard.Shard, first.shard.Of)
+		case s.Shard < 1 || s.Shard > s.Of:
+			return fmt.Errorf("%w: %s: %s says it holds shard %d of %d, which no split has (the file is damaged)", ErrBadSplit, name, f.path, s.Shard, s.Of)
+		case s.Layout != layout && first.shard.Layout == layout:
+			return fmt.Errorf("%w: %s: %s was made by %q, %s by %q", ErrBadSplit, name, f.path, s.Layout, first.path, layout)
 		case s.Layout != layout:
 			return fmt.Errorf("%w: %s: %s was made by %q, this solcat makes %q", ErrBadSplit, name, f.path, s.Layout, layout)
 		case seen[s.Shard] != "":
@@ -250,13 +254,17 @@ func checkSplit(name string, files []shardFile, layout catalog.Layout) error {
 		}
 		seen[s.Shard] = f.path
 	}
+	// Name the first few missing shards, however large the split.
 	var missing []string
-	for i := 1; i <= first.shard.Of; i++ {
+	for i := 1; i <= first.shard.Of && len(missing) < 10; i++ {
 		if seen[i] == "" {
 			missing = append(missing, fmt.Sprint(i))
 		}
 	}
-	if len(missing) > 0 {
+	switch left := first.shard.Of - len(seen); {
+	case left > len(missing):
+		return fmt.Errorf("%w: %s: %d of %d shards missing (%s, ...)", ErrBadSplit, name, left, first.shard.Of, strings.Join(missing, ", "))
+	case left > 0:
 		return fmt.Errorf("%w: %s: shard(s) %s of %d missing", ErrBadSplit, name, strings.Join(missing, ", "), first.shard.Of)
 	}
 	return nil
