@@ -92,6 +92,7 @@ type BuildPlan struct {
 // Building is the progress of an unfinished build, as the builds row has it.
 type Building struct {
 	Puzzle        string `db:"puzzle"`
+	Layout        Layout `db:"layout"`
 	ClassesDone   int64  `db:"classes_done"`
 	SolutionsDone int64  `db:"solutions_done"`
 	RowsTotal     int64  `db:"rows_total"`
@@ -112,7 +113,7 @@ func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok b
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return b, false, err // a catalog from before resumable builds
 	}
-	err = c.db.GetContext(ctx, &b, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
+	err = c.db.GetContext(ctx, &b, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, false, nil
 	}

@@ -54,6 +54,42 @@ func queensCountPlan(counter enumerate.QueensCounter) countPlan {
 	return countPlan{prefixes: counter.Keys(), run: counter.Count, method: counter.Method()}
 }
 
+// ErrOtherShard means a count-only shard build was asked of a catalog that
+// holds another shard of the puzzle, whose saved units it would mix in.
+var ErrOtherShard = errors.New("holds shard")
+
+// CheckOtherShard refuses a count-only shard build of p into a catalog
+// that holds another shard of p: its saved units belong to that split, and
+// another would mix the two. --force starts the shard over.
+func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, o Options) error {
+	if !o.CountOnly || o.Shard.Of == 0 || o.Force {
+		return nil
+	}
+	had, ok, err := cat.ShardOf(ctx, p.String())
+	if err != nil || !ok || had.Shard == o.Shard.I && had.Of == o.Shard.Of {
+		return err
+	}
+	return fmt.Errorf("the catalog %w %d/%d of %s; resume it with --shard %d/%d, or give --force to count shard %s instead",
+		ErrOtherShard, had.Shard, had.Of, p, had.Shard, had.Of, o.Shard)
+}
+
+// resumePlan is the count plan that saved units: on a machine of the
+// other kind, with or without AVX-512, a count goes on with the counter
+// that began it rather than start over. Units neither counter made are
+// for count to clear.
+func resumePlan(p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
+	plan := newCountPlan(p)
+	if len(saved) == 0 || plan.owns(saved[0]) || p.Kind != canon.Queens || p.N < 4 {
+		return plan
+	}
+	for _, halves := range []bool{true, false} {
+		if other := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves)); other.owns(saved[0]) {
+			return other
+		}
+	}
+	return plan
+}
+
 // countPlanOf is the count plan of p that made layout: for queens, either
 // counter (machines with and without AVX-512 count some sizes with
 // different ones); else, or if neither made it, newCountPlan's.
@@ -101,12 +137,15 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			return catalog.Record{}, err
 		}
 	}
-	plan := newCountPlan(p)
-	units := len(plan.prefixes)
 	saved, err := b.Cat.DoneUnits(ctx, name)
 	if err != nil {
 		return catalog.Record{}, err
 	}
+	plan := resumePlan(p, saved)
+	if fresh := newCountPlan(p); plan.method != fresh.method {
+		o.notice("%s: resuming with the %s that began it (this machine would use the %s)", name, plan.method, fresh.method)
+	}
+	units := len(plan.prefixes)
 	counts := make([]enumerate.ClassCounts, units)
 	finished := make([]bool, units)
 	for _, u := range saved {
@@ -133,6 +172,9 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		}
 	}
 	shard := catalog.Shard{Puzzle: name, Shard: o.Shard.I, Of: o.Shard.Of, Layout: plan.layout(), Units: mine}
+	if err := CheckOtherShard(ctx, b.Cat, p, o); err != nil {
+		return catalog.Record{}, err
+	}
 	if o.Shard.Of > 0 {
 		if err := b.Cat.SaveShard(ctx, shard); err != nil {
 			return catalog.Record{}, err

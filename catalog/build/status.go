@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -23,6 +24,15 @@ type Unfinished struct {
 	Total     int64
 	Percent   int
 	Stored    *catalog.Building // a stored build's saved rows and times, or nil
+	Shard     Shard             // the shard a stored build makes, if it makes one
+}
+
+// Resume is the command that resumes the build: its --shard too.
+func (u Unfinished) Resume(build string) string {
+	if u.Shard.Of > 0 {
+		return build + " --shard " + u.Shard.String()
+	}
+	return build
 }
 
 // Status returns the unfinished build of p in the catalog at path (cat
@@ -41,6 +51,9 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 	}
 	if building {
 		u.Done, u.Total, u.Percent, u.Stored = b.ClassesDone+b.SolutionsDone, b.RowsTotal, b.Percent(), &b
+		if _, label, ok := strings.Cut(string(b.Layout), " shard "); ok {
+			u.Shard, _ = ParseShard(label) // the layout of a shard's build ends with its label
+		}
 		return u, true, nil
 	}
 	if done, ok := catalog.SpillUnitsDone(path + ".sort"); ok && p.Kind == canon.Magic && p.N == 5 {
@@ -53,7 +66,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		return u, false, err
 	}
 	if len(units) > 0 {
-		plan := newCountPlan(p)
+		plan := resumePlan(p, units)
 		for _, unit := range units {
 			if plan.owns(unit) {
 				u.Done++

@@ -60,3 +60,36 @@ func TestStoppedNamesTheCause(t *testing.T) {
 		})
 	}
 }
+
+// TestUnfinishedShardResumesAsShard checks that a stopped stored shard
+// build says to resume it with its --shard, and a whole build without.
+func TestUnfinishedShardResumesAsShard(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Queens, N: 14}
+	for _, tc := range []struct {
+		shard Shard
+		want  string
+	}{
+		{Shard{}, "'solcat build queens:14' resumes it"},
+		{Shard{2, 3}, "'solcat build queens:14 --shard 2/3' resumes it"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.db")
+		cat, err := catalog.Create(context.Background(), path, catalog.Holder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		layout := storedSplitLayout(p) + catalog.Layout(tc.shard.label())
+		w, err := cat.Begin(context.Background(), p.String(), catalog.BuildPlan{Layout: layout, UnitRows: 10, RowsTotal: 5, CellBytes: p.Len(), Classes: 1}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Rollback()
+		u, ok, err := Status(context.Background(), cat, path, p)
+		cat.Close()
+		if err != nil || !ok || u.Shard != tc.shard {
+			t.Fatalf("status: %+v, %v, %v; want shard %v", u, ok, err, tc.shard)
+		}
+		if got := u.Describe(u.Resume("solcat build queens:14")); !strings.Contains(got, tc.want) {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}

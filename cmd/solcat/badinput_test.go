@@ -336,6 +336,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("merge onto a link to a shard", 2, "is the shard", "merge", "{d}/linkshard.db", "{d}/s1.db", "{d}/s2.db"),
 		c("merge onto a shard's log", 2, "is the shard", "merge", "{d}/s2.db-wal", "{d}/s1.db", "{d}/s2.db"),
 		c("merge a catalog that is no shard", 2, "holds no shard", "merge", "{d}/out.db", "{d}/cat.db"),
+		c("merge into a catalog holding the puzzle", 2, "cat.db already holds queens:8 (stored as solutions); merge into a new file, or give --force to replace it", "merge", "{d}/cat.db", "{d}/s1.db", "{d}/s2.db"),
+		c("another shard of a split", 2, "the catalog holds shard 1/2 of queens:8; resume it with --shard 1/2, or give --force to count shard 1/3 instead", "--db", "{d}/s1.db", "build", "queens:8", "--count-only", "--shard", "1/3"),
 		c("merge a text file", 1, "not an SQLite database", "merge", "{d}/out.db", "{d}/notes.txt"),
 		c("merge a missing shard file", 1, "no catalog", "merge", "{d}/out.db", "{d}/missing.db"),
 		c("merge half a split", 2, "shard(s) 2 of 2 missing", "merge", "{d}/out.db", "{d}/s1.db"),

@@ -130,7 +130,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	code = 1
 	var usage usageError
 	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) ||
-		errors.Is(err, query.ErrNoSolution) || errors.Is(err, build.ErrUnsupported) || errors.Is(err, build.ErrBadShard) || errors.Is(err, build.ErrBadSplit) || errors.Is(err, build.ErrOutputHolds) {
+		errors.Is(err, query.ErrNoSolution) || errors.Is(err, build.ErrUnsupported) || errors.Is(err, build.ErrBadShard) || errors.Is(err, build.ErrBadSplit) || errors.Is(err, build.ErrOutputHolds) || errors.Is(err, build.ErrOtherShard) {
 		code = 2
 	}
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
@@ -334,7 +334,7 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 
 // unfinishedError says how far an unfinished build of p is, and what to do.
 func unfinishedError(p canon.Puzzle, u build.Unfinished) error {
-	return errors.New(u.Describe(buildCommand(p, u.CountOnly)))
+	return errors.New(u.Describe(u.Resume(buildCommand(p, u.CountOnly))))
 }
 
 // buildCommand is the command that builds p: stored if it can be (and

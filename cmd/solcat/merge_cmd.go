@@ -54,6 +54,16 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	_, statErr := os.Stat(m.Out)
 	isNew := errors.Is(statErr, fs.ErrNotExist)
+	if !isNew && !m.Force {
+		// Refused before the output is opened for writing, which touches it.
+		if ro, err := catalog.Open(e.ctx, m.Out); err == nil {
+			err = plan.Clear(e.ctx, ro, m.Out, false)
+			ro.Close()
+			if err != nil {
+				return err
+			}
+		}
+	}
 	out, err := catalog.Create(e.ctx, m.Out, e.holder(plan.Puzzles()))
 	if err != nil {
 		return err

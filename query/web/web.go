@@ -331,5 +331,5 @@ func describe(u build.Unfinished) string {
 	if u.CountOnly {
 		resume += " --count-only"
 	}
-	return u.Describe(resume)
+	return u.Describe(u.Resume(resume))
 }
