@@ -182,7 +182,7 @@ func (t *Target) skipMatches(ctx context.Context, p *Plan, pg *pager, classes bo
 	cf := classFilter(f)
 	workers := max(p.Workers, 1)
 	lo := p.Classes.Lo
-	for lo <= p.Classes.Hi {
+	for lo <= p.Classes.Hi && pg.skip > 0 {
 		counts := make([]int64, workers)
 		g, gctx := errgroup.WithContext(ctx)
 		for w := range counts {

@@ -443,10 +443,14 @@ func (t *Target) Explain(p *Plan) PlanReport {
 			}
 			break
 		}
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %d goroutine(s)", classesRead(p), p.Workers))
-		if offset := p.Question.Page.Offset; offset > 0 && p.Question.Ask == AskClasses {
-			r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching classes are counted in spans of classes, one span per goroutine", offset))
+		if p.Question.Ask == AskClasses { // a listing: read in order
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and tests each member through its canonical form", classesRead(p)))
+			if offset := p.Question.Page.Offset; offset > 0 {
+				r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching classes are counted in spans of classes, on %d goroutine(s)", offset, p.Workers))
+			}
+			break
 		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %d goroutine(s)", classesRead(p), p.Workers))
 	}
 	if f := p.Question.Filter; !f.IsZero() {
 		r.Detail = append(r.Detail, "filter: "+f.String(t.Puzzle))

@@ -560,7 +560,7 @@ func TestDeepPagesOfClasses(t *testing.T) {
 			}
 			return ids
 		}
-		restore := query.SetSkipSpan(1 + int64(i%7)*13)
+		defer query.SetSkipSpan(1 + int64(i%7)*13)()
 		allMembers, allClasses := list(query.Page{Limit: -1}), classes(query.Page{Limit: -1})
 		for _, all := range []struct {
 			what string
@@ -577,6 +577,5 @@ func TestDeepPagesOfClasses(t *testing.T) {
 				}
 			}
 		}
-		restore()
 	}
 }

@@ -25,8 +25,8 @@ fastest. Methods count only: nothing is stored and no catalog is opened.
 Queens methods: array, bitmask, textbook (bitmask with first-row mirror
 halving, one thread: the baseline), symmetric (the stored builds' search,
 one thread), join (the join counter, one thread), solcat (the counter of
-count-only builds on all cores: the halves counter for even N up to 18 on
-CPUs with AVX-512, else the join counter). Magic square methods: celldfs,
+count-only builds on all cores: the halves counter for even N from 6 to 20
+on CPUs with AVX-512, else the join counter). Magic square methods: celldfs,
 rowset, solcat.
 
 Examples:
