@@ -200,6 +200,27 @@ type Timing struct {
 	Ratio     float64 // Seconds over the fastest method's
 }
 
+// runStoppable runs a method once and returns at once when ctx ends:
+// the plain baselines do not look at ctx in their loops (it would cost them
+// time), so a run that ctx stopped is left to finish unseen.
+func runStoppable(ctx context.Context, m Method, n int) (Stats, error) {
+	type result struct {
+		st  Stats
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		st, err := m.Run(ctx, n, nil)
+		done <- result{st, err}
+	}()
+	select {
+	case r := <-done:
+		return r.st, r.err
+	case <-ctx.Done():
+		return Stats{}, ctx.Err()
+	}
+}
+
 // Bench runs each method runs times on board size n, one after the other.
 func Bench(ctx context.Context, n int, methods []Method, runs int) ([]Timing, error) {
 	var out []Timing
@@ -209,7 +230,7 @@ func Bench(ctx context.Context, n int, methods []Method, runs int) ([]Timing, er
 		for range runs {
 			start := time.Now()
 			var err error
-			if st, err = m.Run(ctx, n, nil); err != nil {
+			if st, err = runStoppable(ctx, m, n); err != nil {
 				return nil, fmt.Errorf("%s: %w", m.Name, err)
 			}
 			times = append(times, time.Since(start).Seconds())

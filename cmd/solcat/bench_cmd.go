@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"text/tabwriter"
 
 	"solcat/canon"
@@ -62,7 +63,9 @@ func (b *benchCmd) Run(e *env) error {
 			if err != nil {
 				return usageError{err}
 			}
-			methods = append(methods, m)
+			if !slices.ContainsFunc(methods, func(had enumerate.Method) bool { return had.Name == m.Name }) {
+				methods = append(methods, m) // a method named twice runs once
+			}
 		}
 	}
 	rows, err := enumerate.Bench(e.ctx, p.N, methods, b.Runs)

@@ -462,3 +462,33 @@ func TestMergeOutputs(t *testing.T) {
 		t.Errorf("the refused merge left %v", files)
 	}
 }
+
+// TestBenchStopsOnInterrupt interrupts a bench of a baseline that does not
+// look at its context inside its search, and expects it to stop at once,
+// saying so, with a non-zero exit.
+func TestBenchStopsOnInterrupt(t *testing.T) {
+	bin := binary(t)
+	cmd := exec.Command(bin, "bench", "queens:16", "--methods", "array", "--runs", "5")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil || stderr.String() != "solcat: interrupted\n" {
+			t.Errorf("bench after Ctrl-C: %v, %q", err, stderr.String())
+		}
+		if waited := time.Since(start); waited > 5*time.Second {
+			t.Errorf("bench took %v to stop", waited)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("bench did not stop within 20 s of Ctrl-C")
+	}
+}
