@@ -136,6 +136,9 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	if err := Check(p, o); err != nil {
 		return Result{}, err
 	}
+	if err := CheckOtherShard(ctx, b.Cat, p, o); err != nil {
+		return Result{}, err
+	}
 	name := p.String()
 	rec, ok, err := b.Cat.Puzzle(ctx, name)
 	if err != nil {

@@ -54,22 +54,33 @@ func queensCountPlan(counter enumerate.QueensCounter) countPlan {
 	return countPlan{prefixes: counter.Keys(), run: counter.Count, method: counter.Method()}
 }
 
-// ErrOtherShard means a count-only shard build was asked of a catalog that
-// holds another shard of the puzzle, whose saved units it would mix in.
-var ErrOtherShard = errors.New("holds shard")
+// ErrOtherShard means a shard build was asked of a catalog that holds the
+// whole puzzle, or another shard of it whose saved units it would mix in.
+var ErrOtherShard = errors.New("is no place for this shard")
 
-// CheckOtherShard refuses a count-only shard build of p into a catalog
-// that holds another shard of p: its saved units belong to that split, and
-// another would mix the two. --force starts the shard over.
+// CheckOtherShard refuses a shard build of p into a catalog that holds
+// all of p (the shard would stand beside it, or replace it), and a
+// count-only one into a catalog that holds another shard of p: its saved
+// units belong to that split, and another would mix the two (--force
+// starts the shard over).
 func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, o Options) error {
-	if !o.CountOnly || o.Shard.Of == 0 || o.Force {
+	if o.Shard.Of == 0 {
+		return nil
+	}
+	if rec, ok, err := cat.Puzzle(ctx, p.String()); err != nil || ok {
+		if err == nil {
+			err = fmt.Errorf("the catalog %w: it holds all of %s (stored as %s); build shard %s into a file of its own", ErrOtherShard, p, rec.Storage, o.Shard)
+		}
+		return err
+	}
+	if !o.CountOnly || o.Force {
 		return nil
 	}
 	had, ok, err := cat.ShardOf(ctx, p.String())
 	if err != nil || !ok || had.Shard == o.Shard.I && had.Of == o.Shard.Of {
 		return err
 	}
-	return fmt.Errorf("the catalog %w %d/%d of %s; resume it with --shard %d/%d, or give --force to count shard %s instead",
+	return fmt.Errorf("the catalog %w: it holds shard %d/%d of %s; resume that with --shard %d/%d, or give --force to count shard %s instead",
 		ErrOtherShard, had.Shard, had.Of, p, had.Shard, had.Of, o.Shard)
 }
 
@@ -172,9 +183,6 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		}
 	}
 	shard := catalog.Shard{Puzzle: name, Shard: o.Shard.I, Of: o.Shard.Of, Layout: plan.layout(), Units: mine}
-	if err := CheckOtherShard(ctx, b.Cat, p, o); err != nil {
-		return catalog.Record{}, err
-	}
 	if o.Shard.Of > 0 {
 		if err := b.Cat.SaveShard(ctx, shard); err != nil {
 			return catalog.Record{}, err

@@ -125,7 +125,7 @@ func (b *buildCmd) Run(e *env) error {
 // checkOtherShards refuses, before the catalog is opened for writing (which
 // touches it), a shard build into a catalog holding another shard.
 func checkOtherShards(e *env, puzzles []canon.Puzzle, opts build.Options) error {
-	if opts.Shard.Of == 0 || opts.Force {
+	if opts.Shard.Of == 0 {
 		return nil
 	}
 	cat, err := catalog.Open(e.ctx, e.cli.DB)
