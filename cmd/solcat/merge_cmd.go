@@ -38,6 +38,17 @@ Examples:
 }
 
 func (m *mergeCmd) Run(e *env) error {
+	switch m.Out {
+	case "":
+		return usagef("the output path is empty; name the catalog file to write the merge into")
+	case "-":
+		return usagef("merge writes a catalog file, not standard output; name the file to write")
+	}
+	for _, path := range m.Shards {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return usagef("the shard %s does not exist; give the files made by 'solcat build PUZZLE [--count-only] --shard I/K'", path)
+		}
+	}
 	for _, path := range m.Shards {
 		if catalog.IsOwnFile(path, m.Out) {
 			return usagef("the output %s is the shard %s or one of its files; write the merge to a new file", m.Out, path)

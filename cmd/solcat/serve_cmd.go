@@ -41,8 +41,13 @@ func (s *serveCmd) Run(e *env) error {
 	if !s.Public && !loopback(host) {
 		return usagef("--addr %s can be reached from other machines; add --public to serve there, or use 127.0.0.1", s.Addr)
 	}
-	if s.Timeout <= 0 || s.DownloadTimeout <= 0 || s.Concurrent < 0 {
-		return usagef("--timeout, --download-timeout and --concurrent must be positive")
+	switch {
+	case s.Timeout <= 0:
+		return usagef("--timeout %s is not positive; give a duration such as 30s or 2m", s.Timeout)
+	case s.DownloadTimeout <= 0:
+		return usagef("--download-timeout %s is not positive; give a duration such as 10m", s.DownloadTimeout)
+	case s.Concurrent < 0:
+		return usagef("--concurrent %d is negative; give 1 or more, or 0 for two per core", s.Concurrent)
 	}
 	cat, err := e.open("")
 	if err != nil {
