@@ -308,6 +308,17 @@ func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 	return cat, err
 }
 
+// shardProgress says how far an unfinished count shard is and how to
+// resume it (a stored shard is marked only once it is finished).
+func shardProgress(e *env, cat *catalog.Catalog, s catalog.Shard) (string, error) {
+	units, err := cat.DoneUnits(e.ctx, s.Puzzle)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d%% counted (%d of %d work units); 'solcat build %s --count-only --shard %d/%d' resumes it",
+		100*len(units)/max(s.Units, 1), len(units), s.Units, s.Puzzle, s.Shard, s.Of), nil
+}
+
 // notBuilt explains why a puzzle has no record: a build of it is under way
 // (from its first instant: the build holds the catalog's lock), or was
 // stopped, or it holds a shard, or it was never built, and then how to
@@ -316,6 +327,13 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 	if s, ok, err := cat.ShardOf(e.ctx, p.String()); err != nil || ok {
 		if err != nil {
 			return err
+		}
+		if !s.Done {
+			state, err := shardProgress(e, cat, s)
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("%s holds shard %d/%d of %s, unfinished: %s", e.cli.DB, s.Shard, s.Of, p, state)
 		}
 		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}

@@ -74,7 +74,15 @@ func (i *infoCmd) Run(e *env) error {
 			return out.Close()
 		}
 		for _, s := range shards {
-			out.Write(query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done))
+			o := query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)
+			if !s.Done {
+				units, err := cat.DoneUnits(e.ctx, s.Puzzle)
+				if err != nil {
+					return err
+				}
+				o = append(o, query.Field{Name: "units_done", Value: len(units)})
+			}
+			out.Write(o)
 		}
 		for _, u := range underway {
 			out.Write(unfinishedObject(u))
@@ -83,11 +91,15 @@ func (i *infoCmd) Run(e *env) error {
 	}
 	defer func() {
 		for _, s := range shards {
-			state := "finished"
 			if !s.Done {
-				state = "not finished: run its build again"
+				state, err := shardProgress(e, cat, s)
+				if err != nil {
+					state = err.Error()
+				}
+				fmt.Fprintf(e.stdout, "%s: shard %d/%d, unfinished: %s\n", s.Puzzle, s.Shard, s.Of, state)
+				continue
 			}
-			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, %s); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units, state)
+			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units)
 		}
 		for _, u := range underway {
 			p, _ := canon.ParsePuzzle(u.Puzzle)

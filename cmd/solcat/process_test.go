@@ -320,6 +320,12 @@ func TestShardsMerge(t *testing.T) {
 	data, _ := os.ReadFile(shard(4, 4))
 	os.WriteFile(unfinished, data, 0o644)
 	execSQL(t, unfinished, "UPDATE shards SET done = 0")
+	for _, args := range [][]string{{"info"}, {"count", "queens:12"}} {
+		_, out, errOut := solcatDB(unfinished, args...)
+		if want := "unfinished: 100% counted (7 of 7 work units); 'solcat build queens:12 --count-only --shard 4/4' resumes it"; !strings.Contains(out+errOut, want) {
+			t.Errorf("%s on an unfinished shard: %q %q, want %q", args[0], out, errOut, want)
+		}
+	}
 	for _, tc := range []struct {
 		name   string
 		shards []string
