@@ -135,8 +135,12 @@ func checkPath(path string) error {
 	if path == "" {
 		return fmt.Errorf("%w: the catalog path is empty", ErrNotCatalog)
 	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && info.IsDir():
 		return fmt.Errorf("%s is %w: it is a folder", path, ErrNotCatalog)
+	case err == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("%s is %w: it is a device or a pipe, not a file", path, ErrNotCatalog)
 	}
 	return nil
 }

@@ -138,7 +138,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		code = 2
 	}
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
-	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err).Error()))
+	files := "--db"
+	if strings.HasPrefix(kctx.Command(), "merge") {
+		files = "files"
+	}
+	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err, files).Error()))
 	return code
 }
 

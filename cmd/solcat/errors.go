@@ -22,7 +22,14 @@ var filterFlagNames = map[string]string{"cell": "--cell", "pattern": "--pattern"
 // withRemedy adds to an error from below cmd what the user can do about it
 // (the packages below state facts and name no flags or commands), and
 // names the flag of a mistake in a filter.
-func withRemedy(err error) error {
+//
+// files says how the command was given its catalog files: "--db", or
+// "files" where they are arguments (merge).
+func withRemedy(err error, files string) error {
+	point, another := "point --db at", "choose another --db"
+	if files != "--db" {
+		point, another = "give", "choose another file"
+	}
 	var (
 		busy     *catalog.BusyError
 		stopped  *build.StoppedError
@@ -76,17 +83,17 @@ func withRemedy(err error) error {
 	case errors.Is(err, build.ErrBadSplit):
 		return fmt.Errorf("%w; give every shard of one split once, each finished, all made by this solcat with 'solcat build PUZZLE [--count-only] --shard I/K'", err)
 	case errors.Is(err, catalog.ErrNoCatalog):
-		return fmt.Errorf("%w; run 'solcat build' to create it, or point --db at an existing catalog", err)
+		return fmt.Errorf("%w; run 'solcat build' to create it, or %s an existing catalog", err, point)
 	case errors.Is(err, catalog.ErrDamaged):
 		return fmt.Errorf("%w; 'solcat verify' names the damaged puzzles: rebuild them with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW build'", err)
 	case errors.Is(err, catalog.ErrNewerSchema):
 		return fmt.Errorf("%w; use a newer solcat", err)
 	case errors.Is(err, catalog.ErrNotCatalog):
-		return fmt.Errorf("%w; point --db at a catalog made by 'solcat build', or at a new file", err)
+		return fmt.Errorf("%w; %s a catalog made by 'solcat build', or a new file", err, point)
 	case errors.Is(err, catalog.ErrNoFolder):
-		return fmt.Errorf("%w; create it or choose another --db", err)
+		return fmt.Errorf("%w; create it or %s", err, another)
 	case errors.Is(err, catalog.ErrReadOnlyFolder):
-		return fmt.Errorf("%w; fix its permissions or choose another --db", err)
+		return fmt.Errorf("%w; fix its permissions or %s", err, another)
 	}
 	return err
 }
