@@ -137,3 +137,52 @@ func (u Unfinished) Describe(resume string) string {
 	}
 	return fmt.Sprintf("%s is unfinished: its build stopped with %s; '%s' resumes it", u.Puzzle, state, resume)
 }
+
+// SavedWorkProblems checks the work that unfinished count-only builds and
+// count shards have saved: every unit must be one of its plan's, and a
+// shard's number one of its split's. A damaged unit would make the next
+// run start the count over.
+func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, error) {
+	names, err := cat.Counting(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shards, err := cat.Shards(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, s := range shards {
+		if s.Shard < 1 || s.Shard > s.Of {
+			problems = append(problems, fmt.Sprintf("%s: the catalog says it holds shard %d of %d, which no split has (damaged)", s.Puzzle, s.Shard, s.Of))
+		}
+		names = append(names, s.Puzzle)
+	}
+	for _, name := range names {
+		p, err := canon.ParsePuzzle(name)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("saved work units name %q, which is no puzzle (damaged)", name))
+			continue
+		}
+		if !(p.Kind == canon.Queens && p.N >= 4 || p.Kind == canon.Magic && p.N == 5) {
+			continue // counted whole, without saved units
+		}
+		units, err := cat.DoneUnits(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		plan := resumePlan(p, units)
+		bad := 0
+		for _, u := range units {
+			if !plan.owns(u) {
+				if bad++; bad == 1 {
+					problems = append(problems, fmt.Sprintf("%s: saved work unit %d is none of this solcat's units of its count (damaged, or saved by another version); the next 'solcat build %s --count-only' starts the count over", name, u.Unit, name))
+				}
+			}
+		}
+		if bad > 1 {
+			problems[len(problems)-1] += fmt.Sprintf(" (%d such units)", bad)
+		}
+	}
+	return problems, nil
+}

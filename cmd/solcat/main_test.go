@@ -572,6 +572,15 @@ func TestCountOnlyResumes(t *testing.T) {
 	if code, out, _ := solcatDB(resumed, "info", "--format", "jsonl"); code != 0 || !strings.Contains(out, fmt.Sprintf(`{"puzzle":"queens:13","storage":"counting","running":false,"percent":%d,"units_done":%d,"units":%d}`, 100*(len(units)/2)/len(units), len(units)/2, len(units))) {
 		t.Errorf("info during the count: exit %d, %q", code, out)
 	}
+	if code, out, errOut := solcatDB(resumed, "verify"); code != 0 {
+		t.Errorf("verify during the count: exit %d, %q %s", code, out, errOut)
+	}
+	damaged := filepath.Join(dir, "damaged.db")
+	seed(damaged, func(i int) []byte { return units[i] })
+	execSQL(t, damaged, "UPDATE count_units SET unit = -5 WHERE unit = (SELECT min(unit) FROM count_units)")
+	if code, out, _ := solcatDB(damaged, "verify"); code != 1 || !strings.Contains(out, "catalog: queens:13: saved work unit -5 is none of this solcat's units of its count") {
+		t.Errorf("verify of a damaged saved unit: exit %d, %q", code, out)
+	}
 	if code, out, errOut := solcatDB(resumed, "info", "--format", "csv"); code != 0 || out != "" || errOut != "solcat: not in the CSV: queens:13 (unfinished); 'solcat info' or --format json lists them\n" {
 		t.Errorf("info --format csv during the count: exit %d, %q, %q", code, out, errOut)
 	}

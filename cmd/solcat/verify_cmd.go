@@ -6,6 +6,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/build"
 	"solcat/query"
 )
 
@@ -71,6 +72,16 @@ func (v *verifyCmd) Run(e *env) error {
 	report, err := query.VerifyCatalog(e.ctx, cat, recs, tell)
 	if err != nil {
 		return errInterrupted
+	}
+	if names == nil { // the whole catalog: the work saved by unfinished counts too
+		saved, err := build.SavedWorkProblems(e.ctx, cat)
+		if err != nil {
+			return catalog.Describe(e.cli.DB, err)
+		}
+		for _, problem := range saved {
+			tell("catalog: " + problem)
+		}
+		report.Problems = append(report.Problems, saved...)
 	}
 	if err := printVerify(e, format, !v.NoHeaders, report); err != nil {
 		return err
