@@ -80,9 +80,10 @@ type Printer struct {
 	csv     *csv.Writer
 	// text tables: the first rows are held to set the column widths, then
 	// every row is written padded to them (a wider value pushes its row only).
-	held   []Object
-	widths []int
-	names  []string
+	held    []Object
+	widths  []int
+	names   []string
+	columns []string // a CSV's header when no record comes (Columns)
 }
 
 // textSample is how many rows set the widths of a text table.
@@ -93,6 +94,13 @@ const textSample = 200
 func NewPrinter(w io.Writer, format Format, headers bool) *Printer {
 	p := &Printer{out: bufio.NewWriterSize(w, 1<<16), format: format, headers: headers}
 	p.csv = csv.NewWriter(p.out)
+	return p
+}
+
+// Columns gives a CSV its header even when no record comes: the names of
+// o's fields.
+func (p *Printer) Columns(o Object) *Printer {
+	p.columns = names(o)
 	return p
 }
 
@@ -151,6 +159,9 @@ func (p *Printer) Close() error {
 			p.out.WriteString("\n]\n")
 		}
 	case CSV:
+		if p.n == 0 && p.headers && p.columns != nil {
+			p.csv.Write(p.columns)
+		}
 		p.csv.Flush()
 		if err := p.csv.Error(); err != nil {
 			return err

@@ -54,7 +54,7 @@ func (i *infoCmd) Run(e *env) error {
 	if format != query.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := query.NewPrinter(e.stdout, format, !i.NoHeaders)
+		out := query.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(query.RecordObject(catalog.Record{}))
 		for _, r := range recs {
 			out.Write(query.RecordObject(r))
 		}
