@@ -150,7 +150,7 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	}
 	if saved, has, err := b.Cat.ShardOf(ctx, name); err != nil {
 		return Result{}, err
-	} else if has && saved.Done && saved.Shard == o.Shard.I && saved.Of == o.Shard.Of && saved.Layout == shardLayout(p, o.CountOnly) && !o.Force && !building {
+	} else if has && saved.Done && saved.Shard == o.Shard.I && saved.Of == o.Shard.Of && sameShardLayout(p, o.CountOnly, saved.Layout) && !o.Force && !building {
 		return Result{Outcome: ShardDone, Record: catalog.Record{Name: name, Storage: catalog.StorageShard}}, nil
 	}
 	// A finished magic:5 build may have been killed before it removed its

@@ -59,10 +59,9 @@ func queensCountPlan(counter enumerate.QueensCounter) countPlan {
 var ErrOtherShard = errors.New("is no place for this shard")
 
 // CheckOtherShard refuses a shard build of p into a catalog that holds
-// all of p (the shard would stand beside it, or replace it), and a
-// count-only one into a catalog that holds another shard of p: its saved
-// units belong to that split, and another would mix the two (--force
-// starts the shard over).
+// all of p (the shard would stand beside it, or replace it), or another
+// shard of p, unless --force: a count shard's saved units belong to its
+// split, and a stored shard would replace the one there.
 func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, o Options) error {
 	if o.Shard.Of == 0 {
 		return nil
@@ -73,15 +72,24 @@ func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, 
 		}
 		return err
 	}
-	if !o.CountOnly || o.Force {
-		return nil
-	}
 	had, ok, err := cat.ShardOf(ctx, p.String())
-	if err != nil || !ok || had.Shard == o.Shard.I && had.Of == o.Shard.Of {
+	if err != nil || !ok || o.Force {
 		return err
 	}
-	return fmt.Errorf("the catalog %w: it holds shard %d/%d of %s; resume that with --shard %d/%d, or give --force to count shard %s instead",
-		ErrOtherShard, had.Shard, had.Of, p, had.Shard, had.Of, o.Shard)
+	hadStored := had.Layout == storedSplitLayout(p)
+	if had.Shard == o.Shard.I && had.Of == o.Shard.Of && hadStored == !o.CountOnly {
+		return nil
+	}
+	kind, resume := "count shard", fmt.Sprintf("--count-only --shard %d/%d", had.Shard, had.Of)
+	if hadStored {
+		kind, resume = "stored shard", fmt.Sprintf("--shard %d/%d", had.Shard, had.Of)
+	}
+	state := "finish that with " + resume
+	if had.Done {
+		state = "it is finished"
+	}
+	return fmt.Errorf("the catalog %w: it holds %s %d/%d of %s (%s); give --force to build shard %s in its place, or use a file of its own",
+		ErrOtherShard, kind, had.Shard, had.Of, p, state, o.Shard)
 }
 
 // resumePlan is the count plan that saved units: on a machine of the

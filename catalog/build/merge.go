@@ -135,9 +135,8 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 		held[s.Puzzle] = fmt.Sprintf("shard %d/%d of %s", s.Shard, s.Of, s.Puzzle)
 	}
 	for _, u := range underway {
-		if u.Running {
-			return fmt.Errorf("%w: a build of %s is writing %s; wait for it to finish", ErrOutputHolds, u.Puzzle, path)
-		}
+		// Not "running": the merge holds out's lock (another writer would
+		// have been refused it), which marks every build as written now.
 		held[u.Puzzle] = "an unfinished build of " + u.Puzzle
 	}
 	var clash []string
@@ -244,7 +243,7 @@ func checkSplit(name string, files []shardFile, layout catalog.Layout) error {
 		case s.Shard < 1 || s.Shard > s.Of:
 			return fmt.Errorf("%w: %s: %s says it holds shard %d of %d, which no split has (the file is damaged)", ErrBadSplit, name, f.path, s.Shard, s.Of)
 		case s.Layout != layout && first.shard.Layout == layout:
-			return fmt.Errorf("%w: %s: %s was made by %q, %s by %q", ErrBadSplit, name, f.path, s.Layout, first.path, layout)
+			return fmt.Errorf("%w: %s: %s was made by %q, %s by %q (machines with and without AVX-512 count with different counters: count every shard on one kind)", ErrBadSplit, name, f.path, s.Layout, first.path, layout)
 		case s.Layout != layout:
 			return fmt.Errorf("%w: %s: %s was made by %q, this solcat makes %q", ErrBadSplit, name, f.path, s.Layout, layout)
 		case seen[s.Shard] != "":
@@ -297,12 +296,14 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 		}
 	}
 	rec, breakdown, err := plan.record(ctx, p, counts, 0)
-	if err != nil {
-		return rec, nil, err
+	if err == nil {
+		rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Format(time.RFC3339), SolverVersion
+		err = checkKnown(p, &rec)
 	}
-	rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Format(time.RFC3339), SolverVersion
-	if err := checkKnown(p, &rec); err != nil {
-		return rec, nil, err
+	if errors.Is(err, ErrBug) {
+		// The units of a whole build add up to the published counts: these
+		// do not, so a shard file was damaged or altered.
+		return rec, nil, fmt.Errorf("%w: %s: the shards' units do not add up to the published counts, so a shard file is damaged or altered; count the shards again", ErrBadSplit, name)
 	}
-	return rec, breakdown, nil
+	return rec, breakdown, err
 }

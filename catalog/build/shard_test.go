@@ -121,3 +121,25 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 		t.Errorf("notices %q, want %q and the units kept", got, want)
 	}
 }
+
+// TestShardDoneOnEitherCounter finds a count shard finished with the other
+// machine kind's counter already done, as one finished here would be.
+func TestShardDoneOnEitherCounter(t *testing.T) {
+	ctx := context.Background()
+	p := canon.Puzzle{Kind: canon.Queens, N: 12}
+	for _, halves := range []bool{true, false} {
+		plan := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves))
+		cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cat.SaveShard(ctx, catalog.Shard{Puzzle: p.String(), Shard: 2, Of: 3, Layout: plan.layout(), Units: 10, Done: true}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Shard: Shard{2, 3}})
+		cat.Close()
+		if err != nil || res.Outcome != ShardDone {
+			t.Errorf("%s: a finished shard is built again: %+v, %v", plan.method, res, err)
+		}
+	}
+}

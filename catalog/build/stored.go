@@ -35,12 +35,14 @@ func storedSplitLayout(p canon.Puzzle) catalog.Layout {
 	return storedLayout(p) + ", stored by first row"
 }
 
-// shardLayout is the layout a shard of p records.
-func shardLayout(p canon.Puzzle, countOnly bool) catalog.Layout {
+// sameShardLayout reports whether a finished shard made with layout is
+// what a build of p would make now: a count shard counted on a machine of
+// the other kind (with or without AVX-512) is as good.
+func sameShardLayout(p canon.Puzzle, countOnly bool, layout catalog.Layout) bool {
 	if countOnly {
-		return newCountPlan(p).layout()
+		return countPlanOf(p, layout).layout() == layout
 	}
-	return storedSplitLayout(p)
+	return layout == storedSplitLayout(p)
 }
 
 // store enumerates p and writes its classes and solutions unit by unit,

@@ -126,9 +126,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = errInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
-		if strings.HasPrefix(kctx.Command(), "build") {
+		switch {
+		case strings.HasPrefix(kctx.Command(), "build"):
 			// Stopped between the units that say how much they saved.
 			err = fmt.Errorf("%w; what was finished is saved: run the same command to go on", errInterrupted)
+		case strings.HasPrefix(kctx.Command(), "merge"):
+			err = fmt.Errorf("%w; a merge writes each puzzle whole or not at all: run the same command again", errInterrupted)
 		}
 	}
 	code = 1

@@ -77,6 +77,9 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	out, err := catalog.Create(e.ctx, m.Out, e.holder(plan.Puzzles()))
 	if err != nil {
+		if isNew && e.ctx.Err() != nil {
+			catalog.Remove(m.Out) // interrupted while it was being made
+		}
 		return err
 	}
 	defer out.Close()

@@ -458,6 +458,22 @@ func TestMergeOutputs(t *testing.T) {
 		t.Errorf("after merge --force: %q", after)
 	}
 
+	// Into a catalog holding an unfinished count of the puzzle (a shard's
+	// units without its mark): refused, then replaced with --force.
+	unfinished := filepath.Join(dir, "unfinished.db")
+	data, _ := os.ReadFile(counts[0])
+	os.WriteFile(unfinished, data, 0o644)
+	execSQL(t, unfinished, "DELETE FROM shards")
+	if code, _, errOut := solcat("merge", unfinished, counts[0], counts[1]); code != 2 || !strings.Contains(errOut, "already holds an unfinished build of queens:11; merge into a new file, or give --force") {
+		t.Errorf("merge into a catalog with an unfinished build: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := solcat("merge", unfinished, counts[0], counts[1], "--force"); code != 0 {
+		t.Errorf("merge --force over an unfinished build: exit %d, %q", code, errOut)
+	}
+	if code, out, errOut := solcatDB(unfinished, "info"); code != 0 || strings.Contains(out, "unfinished") || !strings.Contains(out, "queens:11") {
+		t.Errorf("info after merge --force over an unfinished build: %q %s", out, errOut)
+	}
+
 	// Shards that do not fit together: refused before a file is made.
 	execSQL(t, shards[4], "DELETE FROM solution_blocks_queens_11 WHERE first_id = (SELECT max(first_id) FROM solution_blocks_queens_11)")
 	fresh := filepath.Join(dir, "fresh.db")
