@@ -98,13 +98,11 @@ func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, 
 // for count to clear.
 func resumePlan(p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
 	plan := newCountPlan(p)
-	if len(saved) == 0 || plan.owns(saved[0]) || p.Kind != canon.Queens || p.N < 4 {
+	if len(saved) == 0 || plan.owns(saved[0]) {
 		return plan
 	}
-	for _, halves := range []bool{true, false} {
-		if other := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves)); other.owns(saved[0]) {
-			return other
-		}
+	if other, ok := eitherQueensPlan(p, func(c countPlan) bool { return c.owns(saved[0]) }); ok {
+		return other
 	}
 	return plan
 }
@@ -114,14 +112,27 @@ func resumePlan(p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
 // different ones); else, or if neither made it, newCountPlan's.
 func countPlanOf(p canon.Puzzle, layout catalog.Layout) countPlan {
 	plan := newCountPlan(p)
-	if p.Kind == canon.Queens && p.N >= 4 && plan.layout() != layout {
-		for _, halves := range []bool{true, false} {
-			if other := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves)); other.layout() == layout {
-				return other
-			}
-		}
+	if plan.layout() == layout {
+		return plan
+	}
+	if other, ok := eitherQueensPlan(p, func(c countPlan) bool { return c.layout() == layout }); ok {
+		return other
 	}
 	return plan
+}
+
+// eitherQueensPlan is the plan of the queens counter, halves or join, that
+// made what accept recognises, if p is counted by them.
+func eitherQueensPlan(p canon.Puzzle, accept func(countPlan) bool) (countPlan, bool) {
+	if p.Kind != canon.Queens || p.N < 4 {
+		return countPlan{}, false
+	}
+	for _, halves := range []bool{true, false} {
+		if plan := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves)); accept(plan) {
+			return plan, true
+		}
+	}
+	return countPlan{}, false
 }
 
 // owns reports whether a saved unit is one of this plan's (same index and
