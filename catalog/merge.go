@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"solcat/migrations"
@@ -23,28 +24,14 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	defer conn.Close()
 	_, cls := puzzleTables(puzzle)
 	blocks := blocksTable(puzzle)
+	total, err := ShardsFit(ctx, puzzle, cellBytes, paths)
+	if err != nil {
+		return err
+	}
 	// Shards are attached one at a time (SQLite attaches at most 10), and
 	// ATTACH is refused inside a transaction: the rows are copied into the
 	// staging tables shard by shard, and the staging tables go if the merge
 	// fails.
-	next := int64(1)
-	for _, path := range paths {
-		err := withShard(ctx, conn, path, func() error {
-			shard := blockTable{Table: "shard." + blocks, CellBytes: cellBytes}
-			rows, lo, hi, err := shard.extent(ctx, conn)
-			if err != nil {
-				return fmt.Errorf("%s: %s: %w", puzzle, path, err)
-			}
-			if rows > 0 && (lo != next || hi != lo+rows-1) {
-				return fmt.Errorf("%s: %s holds solutions %d to %d (%d rows), the shards before it end at %d; its shards do not fit together: build each shard again with its --shard I/K", puzzle, path, lo, hi, rows, next-1)
-			}
-			next += rows
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
 	// Every name in main is qualified: an unqualified one that main lacks
 	// would be looked up in the attached shard.
 	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
@@ -85,7 +72,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 		return err
 	}
 	defer tx.Rollback()
-	rec := Record{Name: puzzle, Storage: StorageSolutions, Solutions: next - 1}
+	rec := Record{Name: puzzle, Storage: StorageSolutions, Solutions: total}
 	hash := NewContentHash()
 	var orbits [9]int64
 	rows, err := tx.QueryContext(ctx, "SELECT canonical, orbit FROM "+stCls+" ORDER BY id")
@@ -147,9 +134,30 @@ func withShard(ctx context.Context, conn *sql.Conn, path string, fn func() error
 	return fn()
 }
 
-// SolutionExtent returns how many solutions a stored puzzle's blocks hold
-// and their first and last IDs (a shard's run from the ID its split gives
-// it), for a merge to check that its shards fit together before writing.
-func (c *Catalog) SolutionExtent(ctx context.Context, puzzle string, cellBytes int) (rows, first, last int64, err error) {
-	return blockTable{Table: blocksTable(puzzle), CellBytes: cellBytes}.extent(ctx, c.db)
+// ErrShardsApart means the stored shards given to a merge do not hold one
+// run of solution IDs from 1: one is missing, repeated or altered.
+var ErrShardsApart = errors.New("its shards do not fit together")
+
+// ShardsFit checks that the stored shards of puzzle at paths, in shard
+// order, hold solution IDs that run on from 1 without a gap or an overlap,
+// and returns how many they hold. cellBytes is the length of one
+// solution's cells.
+func ShardsFit(ctx context.Context, puzzle string, cellBytes int, paths []string) (int64, error) {
+	next := int64(1)
+	for _, path := range paths {
+		cat, err := Open(ctx, path)
+		if err != nil {
+			return 0, err
+		}
+		rows, lo, hi, err := blockTable{Table: blocksTable(puzzle), CellBytes: cellBytes}.extent(ctx, cat.db)
+		cat.Close()
+		if err != nil {
+			return 0, fmt.Errorf("%s: %s: %w", puzzle, path, err)
+		}
+		if rows > 0 && (lo != next || hi != lo+rows-1) {
+			return 0, fmt.Errorf("%s: %s holds solutions %d to %d (%d rows), the shards before it end at %d: %w", puzzle, path, lo, hi, rows, next-1, ErrShardsApart)
+		}
+		next += rows
+	}
+	return next - 1, nil
 }

@@ -85,7 +85,10 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 			for _, f := range files {
 				m.stored[f.shard.Shard-1] = f.path
 			}
-			if err := checkExtents(ctx, p, m.stored); err != nil {
+			if _, err := catalog.ShardsFit(ctx, p.String(), p.Len(), m.stored); err != nil {
+				if errors.Is(err, catalog.ErrShardsApart) {
+					err = fmt.Errorf("%w: %w", ErrBadSplit, err)
+				}
 				return nil, err
 			}
 		default:
@@ -192,28 +195,6 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 		done = append(done, Merged{Record: rec, Shards: len(mp.files)})
 	}
 	return done, nil
-}
-
-// checkExtents checks that the stored shards at paths, in shard order,
-// hold solution IDs that run on from 1 without a gap or an overlap.
-func checkExtents(ctx context.Context, p canon.Puzzle, paths []string) error {
-	next := int64(1)
-	for _, path := range paths {
-		cat, err := catalog.Open(ctx, path)
-		if err != nil {
-			return err
-		}
-		rows, first, last, err := cat.SolutionExtent(ctx, p.String(), p.Len())
-		cat.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", p, path, err)
-		}
-		if rows > 0 && (first != next || last != first+rows-1) {
-			return fmt.Errorf("%w: %s: %s holds solutions %d to %d (%d rows), the shards before it end at %d", ErrBadSplit, p, path, first, last, rows, next-1)
-		}
-		next += rows
-	}
-	return nil
 }
 
 // shardWork is the work the shards record: a merged puzzle's build time

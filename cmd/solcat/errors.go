@@ -82,6 +82,8 @@ func withRemedy(err error, files string) error {
 		return fmt.Errorf("%w; delete that folder to start the build over", err)
 	case errors.Is(err, build.ErrBadSplit):
 		return fmt.Errorf("%w; give every shard of one split once, each finished, all made by this solcat with 'solcat build PUZZLE [--count-only] --shard I/K'", err)
+	case errors.Is(err, catalog.ErrShardsApart):
+		return fmt.Errorf("%w; build that shard again with its --shard I/K", err)
 	case errors.Is(err, catalog.ErrNoCatalog):
 		return fmt.Errorf("%w; run 'solcat build' to create it, or %s an existing catalog", err, point)
 	case errors.Is(err, catalog.ErrDamaged):
