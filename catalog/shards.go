@@ -18,6 +18,10 @@ type Shard struct {
 	Seconds float64 `db:"seconds"`
 }
 
+// Possible reports whether the shard's number is one its split has: 1 to
+// K. A mark that says otherwise is damaged.
+func (s Shard) Possible() bool { return s.Shard >= 1 && s.Shard <= s.Of }
+
 // SaveShard records (or updates) the shard a catalog holds for a puzzle.
 func (c *Catalog) SaveShard(ctx context.Context, s Shard) error {
 	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -694,12 +694,11 @@ func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
 	if err := c.Abandon(ctx, puzzle); err != nil {
 		return err
 	}
-	for _, table := range []string{"count_units", "shards"} {
-		if _, err := c.db.ExecContext(ctx, "DELETE FROM "+table+" WHERE puzzle = ?", puzzle); err != nil {
-			return err
-		}
+	if err := c.ClearUnits(ctx, puzzle); err != nil {
+		return err
 	}
-	return nil
+	_, err := c.db.ExecContext(ctx, "DELETE FROM shards WHERE puzzle = ?", puzzle)
+	return err
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.

@@ -221,7 +221,7 @@ func checkSplit(name string, files []shardFile, layout catalog.Layout) error {
 		case s.Of != first.shard.Of:
 			return fmt.Errorf("%w: %s: %s holds shard %d of a split in %d, %s shard %d of a split in %d",
 				ErrBadSplit, name, f.path, s.Shard, s.Of, first.path, first.shard.Shard, first.shard.Of)
-		case s.Shard < 1 || s.Shard > s.Of:
+		case !s.Possible():
 			return fmt.Errorf("%w: %s: %s says it holds shard %d of %d, which no split has (the file is damaged)", ErrBadSplit, name, f.path, s.Shard, s.Of)
 		case s.Layout != layout && first.shard.Layout == layout:
 			return fmt.Errorf("%w: %s: %s was made by %q, %s by %q (machines with and without AVX-512 count with different counters: count every shard on one kind)", ErrBadSplit, name, f.path, s.Layout, first.path, layout)

@@ -153,7 +153,7 @@ func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, err
 	}
 	var problems []string
 	for _, s := range shards {
-		if s.Shard < 1 || s.Shard > s.Of {
+		if !s.Possible() {
 			problems = append(problems, fmt.Sprintf("%s: the catalog says it holds shard %d of %d, which no split has (damaged)", s.Puzzle, s.Shard, s.Of))
 		}
 		names = append(names, s.Puzzle)
@@ -164,8 +164,8 @@ func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, err
 			problems = append(problems, fmt.Sprintf("saved work units name %q, which is no puzzle (damaged)", name))
 			continue
 		}
-		if !(p.Kind == canon.Queens && p.N >= 4 || p.Kind == canon.Magic && p.N == 5) {
-			continue // counted whole, without saved units
+		if enumerate.Supported(p, true) != nil {
+			continue // not counted in units by this solcat (nor its plan made)
 		}
 		units, err := cat.DoneUnits(ctx, name)
 		if err != nil {
