@@ -42,9 +42,21 @@ func classFilter(f Filter) catalog.ClassFilter {
 // countByClasses counts matching solutions (or classes with a matching
 // member) from the classes alone, one range of class IDs per worker.
 func (t *Target) countByClasses(ctx context.Context, p *Plan, classes bool) (int64, error) {
+	counts, err := t.countRanges(ctx, p, p.Classes.Lo, p.Classes.Hi, max(p.Workers, 1), classes)
+	var sum int64
+	for _, c := range counts {
+		sum += c
+	}
+	return sum, err
+}
+
+// countRanges counts, in each of workers equal ranges of the class IDs lo
+// to hi (in order), the matching solutions or the classes with a matching
+// member, a range per goroutine.
+func (t *Target) countRanges(ctx context.Context, p *Plan, lo, hi int64, workers int, classes bool) ([]int64, error) {
 	f := p.Question.Filter
-	counts := make([]int64, max(p.Workers, 1))
-	err := t.eachClassSplit(ctx, p, len(counts), func(w int, c catalog.ClassRow) error {
+	counts := make([]int64, workers)
+	err := t.eachClassSplit(ctx, p, lo, hi, workers, func(w int, c catalog.ClassRow) error {
 		switch m := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry); {
 		case m == 0:
 		case classes:
@@ -54,19 +66,15 @@ func (t *Target) countByClasses(ctx context.Context, p *Plan, classes bool) (int
 		}
 		return nil
 	})
-	var sum int64
-	for _, c := range counts {
-		sum += c
-	}
-	return sum, err
+	return counts, err
 }
 
-// eachClassSplit reads the classes a plan covers as workers ranges of
-// class IDs, each on its own goroutine and connection, and calls fn with
-// the index of the range, so callers can keep a partial result per worker
+// eachClassSplit reads the classes lo to hi as workers ranges of class
+// IDs, each on its own goroutine and connection, and calls fn with the
+// index of the range, so callers can keep a partial result per worker
 // without locks.
-func (t *Target) eachClassSplit(ctx context.Context, p *Plan, workers int, fn func(w int, c catalog.ClassRow) error) error {
-	first, total := p.Classes.Lo, p.Classes.Len()
+func (t *Target) eachClassSplit(ctx context.Context, p *Plan, first, last int64, workers int, fn func(w int, c catalog.ClassRow) error) error {
+	total := last - first + 1
 	cf := classFilter(p.Question.Filter)
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
@@ -177,42 +185,21 @@ var skipSpan int64 = 1 << 18
 // that span's first class and leaves in pg.skip the matching members (or
 // classes with one) to skip from there.
 func (t *Target) skipMatches(ctx context.Context, p *Plan, pg *pager, classes bool) (int64, error) {
-	span := skipSpan
-	f := p.Question.Filter
-	cf := classFilter(f)
-	workers := max(p.Workers, 1)
+	workers := int64(max(p.Workers, 1))
 	lo := p.Classes.Lo
 	for lo <= p.Classes.Hi && pg.skip > 0 {
-		counts := make([]int64, workers)
-		g, gctx := errgroup.WithContext(ctx)
-		for w := range counts {
-			a := lo + int64(w)*span
-			b := min(a+span-1, p.Classes.Hi)
-			if a > b {
-				break
-			}
-			g.Go(func() error {
-				return t.store.Classes(gctx, a, b, cf, func(c catalog.ClassRow) error {
-					switch m := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry); {
-					case classes && m > 0:
-						counts[w]++
-					case !classes:
-						counts[w] += m
-					}
-					return nil
-				})
-			})
-		}
-		if err := g.Wait(); err != nil {
+		hi := min(lo+workers*skipSpan-1, p.Classes.Hi)
+		counts, err := t.countRanges(ctx, p, lo, hi, int(workers), classes)
+		if err != nil {
 			return 0, err
 		}
-		for _, n := range counts {
+		for w, n := range counts {
 			if n > pg.skip {
-				return lo, nil
+				return lo + (hi-lo+1)*int64(w)/workers, nil // that range's first class
 			}
 			pg.skip -= n
-			lo += span
 		}
+		lo = hi + 1
 	}
 	return lo, nil
 }

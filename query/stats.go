@@ -99,7 +99,7 @@ func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	for w := range partial {
 		partial[w] = map[int][2]int64{}
 	}
-	err := t.eachClassSplit(ctx, p, len(partial), func(w int, c catalog.ClassRow) error {
+	err := t.eachClassSplit(ctx, p, p.Classes.Lo, p.Classes.Hi, len(partial), func(w int, c catalog.ClassRow) error {
 		acc := partial[w]
 		form, orbit, props := c.Form, int64(c.Orbit), canon.Property(c.Props)
 		if t.Puzzle.Kind == canon.Queens {
@@ -319,7 +319,7 @@ func (t *Target) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
 			partial[w][i] = make([]int64, values)
 		}
 	}
-	err := t.eachClassSplit(ctx, p, len(partial), func(w int, c catalog.ClassRow) error {
+	err := t.eachClassSplit(ctx, p, p.Classes.Lo, p.Classes.Hi, len(partial), func(w int, c catalog.ClassRow) error {
 		acc, form, orbit := partial[w], c.Form, int64(c.Orbit)
 		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.pulled[:], func(c []byteCondition) bool { return meets(form, c) })
 		for k, s := range canon.All {
