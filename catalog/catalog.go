@@ -12,15 +12,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite" // registers the "sqlite" driver
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -50,85 +48,28 @@ const applicationID = 0x536F6C43
 
 // Catalog is an open catalog file.
 type Catalog struct {
-	db     *sqlx.DB
-	path   string
-	lock   *writeLock // held by a catalog opened for writing
-	tidyUp bool       // a reader that made the -wal and -shm files removes them
-}
+	db   *sqlx.DB
+	path string // as the user named it: messages name it so
+	// file is the catalog file itself, its symbolic links followed: its
+	// lock file and SQLite's log are named after it, so that every name of
+	// a catalog means the same catalog.
+	file string
 
-// Create opens the catalog at path for writing, creating the file if needed
-// and migrating its schema to the current version. It holds the catalog's
-// write lock for writer until Close: a second writer gets a *BusyError.
-// An SQLite file that is neither empty nor a solcat catalog is refused
-// before anything is written to it.
-func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
-	if err := checkPath(path); err != nil {
-		return nil, err
-	}
-	dir := parentOf(path)
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("cannot create catalog %s: %w (%s)", path, ErrNoFolder, dir)
-	}
-	// SQLite keeps its write-ahead log beside the catalog, so writing needs
-	// the folder, not just the file, to be writable.
-	if syscall.Access(dir, 2 /* W_OK */) != nil {
-		return nil, fmt.Errorf("cannot write catalog %s: %w (%s)", path, ErrReadOnlyFolder, dir)
-	}
-	if err := checkHeader(path); err != nil {
-		return nil, err
-	}
-	if writer.PID == 0 {
-		writer = NewHolder("", nil)
-	}
-	// The lock first: while another writer creates the catalog, its file
-	// is not yet recognisable as one.
-	lock, err := lockForWriting(path, writer)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkOwner(ctx, path); err != nil {
-		lock.release()
-		return nil, err
-	}
-	dsn, err := fileURI(path, "_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)", "_pragma=cache_size(-262144)")
-	if err != nil {
-		lock.release()
-		return nil, err
-	}
-	c, err := open(ctx, path, dsn)
-	if err != nil {
-		lock.release()
-		return nil, err
-	}
-	c.lock = lock
-	if err := c.checkVersion(ctx); err != nil {
-		c.Close()
-		return nil, err
-	}
-	provider, err := goose.NewProvider(goose.DialectSQLite3, c.db.DB, migrations.FS())
-	if err == nil {
-		_, err = provider.Up(ctx)
-	}
-	if err == nil {
-		_, err = c.db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID))
-	}
-	if err == nil {
-		err = c.addReadableColumns(ctx)
-	}
-	if err != nil {
-		c.Close()
-		return nil, fmt.Errorf("cannot prepare catalog %s: %w", path, err)
-	}
-	return c, nil
+	// A writer's: its lock file, its byte locks, its checkpoints, where it
+	// says that it waits, and whether it made the file.
+	lock       *writeLock
+	locks      *fileLocks
+	checkpoint *checkpointer
+	notices    io.Writer
+	created    bool
+
+	lease  *readLease // a reader's hold on the read byte; nil if none is taken
+	closed bool
 }
 
 // Remove deletes a closed catalog's file and SQLite's files beside it: for
 // a catalog made a moment ago by a command that then wrote nothing.
-func Remove(path string) {
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		os.Remove(path + suffix)
-	}
-}
+func Remove(path string) { removeFile(realFile(path)) }
 
 // checkPath refuses a catalog path that is empty or names a folder.
 func checkPath(path string) error {
@@ -146,20 +87,21 @@ func checkPath(path string) error {
 }
 
 // checkOwner refuses an SQLite file that holds tables and is not a solcat
-// catalog, or that SQLite cannot read, without writing a byte. Without a
-// write-ahead log beside it the file is read as immutable, so no lock, -wal
-// or -shm file is made beside a file that may not be solcat's. With one,
-// the log may hold what the file lacks, so it is read as usual. (A new
+// catalog, or that SQLite cannot read, without writing a byte. The caller
+// holds the writer's byte, so the file does not change meanwhile. Without
+// a write-ahead log beside it the file is read as immutable, so no -wal or
+// -shm file is made beside a file that may not be solcat's. With one, the
+// log may hold what the file lacks, so it is read as usual. (A new
 // catalog's tables may still be in its log: an empty file passes.)
-func checkOwner(ctx context.Context, path string) error {
-	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
+func checkOwner(ctx context.Context, path, file string) error {
+	if info, err := os.Stat(file); err != nil || info.Size() == 0 {
 		return nil // a new file, or an empty one, becomes a catalog
 	}
 	params := []string{"mode=ro", "immutable=1"}
-	if info, err := os.Stat(path + "-wal"); err == nil && info.Size() > 0 {
+	if info, err := os.Stat(file + "-wal"); err == nil && info.Size() > 0 {
 		params = []string{"mode=ro", "_pragma=busy_timeout(10000)"}
 	}
-	dsn, err := fileURI(path, params...)
+	dsn, err := fileURI(file, params...)
 	if err != nil {
 		return err
 	}
@@ -219,75 +161,6 @@ func (c *Catalog) checkVersion(ctx context.Context) error {
 	return nil
 }
 
-// Open opens an existing catalog for reading only.
-func Open(ctx context.Context, path string) (*Catalog, error) {
-	if err := checkPath(path); err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s", ErrNoCatalog, path)
-	}
-	if err := checkHeader(path); err != nil {
-		return nil, err
-	}
-	if err := checkOwner(ctx, path); err != nil {
-		return nil, err
-	}
-	params := []string{"mode=ro", "_pragma=busy_timeout(10000)", "_pragma=query_only(1)"}
-	writable := syscall.Access(parentOf(path), 2 /* W_OK */) == nil
-	if !writable {
-		// Reading a WAL catalog normally needs its -shm file beside it. In a
-		// folder nobody here may write to, nobody here can be writing the
-		// catalog either, so it is read as an immutable file.
-		params = append(params, "immutable=1")
-	}
-	dsn, err := fileURI(path, params...)
-	if err != nil {
-		return nil, err
-	}
-	_, hadLog := os.Stat(path + "-wal")
-	c, err := open(ctx, path, dsn)
-	if err != nil {
-		return nil, err
-	}
-	// Readers may use one connection per core: WAL lets them run at once.
-	c.db.SetMaxOpenConns(runtime.NumCPU())
-	if err := c.checkVersion(ctx); err != nil {
-		c.Close()
-		return nil, err
-	}
-	if err := recognise(ctx, c.db, path); err != nil {
-		c.Close()
-		return nil, err
-	}
-	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
-		c.Close()
-		if err != nil {
-			return nil, describe(path, err)
-		}
-		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
-	}
-	// The reader that made the log files takes them away again at Close,
-	// as a writer does: a query leaves the folder as it found it.
-	c.tidyUp = writable && errors.Is(hadLog, fs.ErrNotExist)
-	return c, nil
-}
-
-func open(ctx context.Context, path, dsn string) (*Catalog, error) {
-	db, err := sqlx.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
-	}
-	// One connection: SQLite serialises writers anyway, and a single
-	// connection keeps a build's transaction and its reads together.
-	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, describe(path, err)
-	}
-	return &Catalog{db: db, path: path}, nil
-}
-
 // Describe turns an error from SQLite about the catalog at path into one
 // that says what happened: a damaged file wraps ErrDamaged; other errors
 // are returned as they are.
@@ -334,32 +207,6 @@ func checkHeader(path string) error {
 		return fmt.Errorf("%s is %w (not an SQLite database)", path, ErrNotCatalog)
 	}
 	return nil
-}
-
-// Close closes the catalog and, if it was opened for writing, releases
-// its write lock.
-func (c *Catalog) Close() error {
-	err := c.db.Close()
-	if c.tidyUp {
-		tidyLog(c.path)
-	}
-	c.lock.release()
-	return err
-}
-
-// tidyLog opens and closes a writing connection to the catalog at path, so
-// that SQLite, if no other connection uses the catalog, copies what the log
-// holds into it and deletes the -wal and -shm files. It writes no data of
-// its own.
-func tidyLog(path string) {
-	dsn, err := fileURI(path)
-	if err != nil {
-		return
-	}
-	if db, err := sql.Open("sqlite", dsn); err == nil {
-		db.Exec("PRAGMA query_only = 1; SELECT count(*) FROM sqlite_master")
-		db.Close()
-	}
 }
 
 // Path is the catalog's file.

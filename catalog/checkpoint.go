@@ -3,28 +3,42 @@ package catalog
 import (
 	"context"
 	"database/sql"
-
-	"github.com/jmoiron/sqlx"
+	"errors"
+	"os"
+	"time"
 )
 
-// checkpointer copies the write-ahead log into the catalog file from a
-// connection of its own, after each unit a writer commits. Left to SQLite,
-// the commit that takes the log past 1,000 pages does the copying itself,
-// on the writer's thread, which is what limits a big build; here it runs
-// beside it. SQLite starts the log over only when a write transaction
-// begins after everything in it was copied, so now and then the writer
-// waits for the copying to catch up (catchUp): the log stays short.
+// checkpointer copies a writer's write-ahead log into the catalog file
+// from a connection of its own, each time the writer commits a unit and
+// once a second besides (for commits made outside units). SQLite's own
+// checkpoints are off (wal_autocheckpoint 0): every copy runs under the
+// read byte held exclusively, so no reader, which reads the file alone,
+// sees it change (access.go). A copy waits at most a second for the
+// readers; if they hold on longer the log just grows until the next one.
+// SQLite starts the log over only when a write transaction begins after
+// everything in it was copied, so now and then the writer waits for the
+// copying to catch up (catchUp): the log stays short.
 type checkpointer struct {
-	writer *sqlx.DB
-	db     *sql.DB
-	kick   chan chan struct{} // nil: copy when free; else closed once copied
-	done   chan struct{}
+	db    *sql.DB
+	file  string
+	locks *fileLocks // nil: no byte locks on this file system
+	kick  chan chan struct{}
+	quit  chan struct{}
+	done  chan struct{}
+
+	copiedSize int64 // the log's size and time at the last copy
+	copiedTime time.Time
+	lastTry    time.Time
 }
 
-// startCheckpointer takes over the checkpoints of writer, whose catalog
-// file is at path.
-func startCheckpointer(ctx context.Context, path string, writer *sqlx.DB) (*checkpointer, error) {
-	dsn, err := fileURI(path, "_pragma=busy_timeout(10000)")
+// minGap spaces the copies asked for by commits: builds that commit many
+// small units (counts) would otherwise copy, and sync, after each.
+const minGap = 200 * time.Millisecond
+
+// startCheckpointer takes over the checkpoints of the writer of the
+// catalog file, which holds locks.
+func startCheckpointer(ctx context.Context, file string, locks *fileLocks) (*checkpointer, error) {
+	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)")
 	if err != nil {
 		return nil, err
 	}
@@ -33,24 +47,59 @@ func startCheckpointer(ctx context.Context, path string, writer *sqlx.DB) (*chec
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := writer.ExecContext(ctx, "PRAGMA wal_autocheckpoint = 0"); err != nil {
-		db.Close()
-		return nil, err
+	if _, err := locks.heldByOther(readByte, false); errors.Is(err, errNoByteLocks) {
+		locks = nil
 	}
-	cp := &checkpointer{writer: writer, db: db, kick: make(chan chan struct{}, 1), done: make(chan struct{})}
+	cp := &checkpointer{db: db, file: file, locks: locks, kick: make(chan chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	go cp.run()
 	return cp, nil
 }
 
 func (cp *checkpointer) run() {
 	defer close(cp.done)
-	for copied := range cp.kick {
-		// A checkpoint that fails (the catalog busy, a full disk) leaves the
-		// log longer; the next one, or the last connection's close, copies it.
-		cp.db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
-		if copied != nil {
-			close(copied)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-cp.quit: // before any other: the writer's last copy comes next
+			return
+		default:
 		}
+		select {
+		case <-cp.quit:
+			return
+		case copied := <-cp.kick:
+			if copied != nil || time.Since(cp.lastTry) >= minGap {
+				cp.copyLog()
+			}
+			if copied != nil {
+				close(copied)
+			}
+		case <-tick.C:
+			cp.copyLog()
+		}
+	}
+}
+
+// copyLog copies what the log holds into the file, if the log changed
+// since the last copy and the readers let it within a second. A copy that
+// fails (a full disk) leaves the log longer; the next one, or the
+// writer's last, copies it.
+func (cp *checkpointer) copyLog() {
+	cp.lastTry = time.Now()
+	info, err := os.Stat(cp.file + "-wal")
+	if err != nil || info.Size() == cp.copiedSize && info.ModTime().Equal(cp.copiedTime) {
+		return
+	}
+	if cp.locks != nil {
+		ok, err := cp.locks.exclusiveRead(time.Second, nil)
+		if err != nil || !ok {
+			return
+		}
+		defer cp.locks.unlock(readByte)
+	}
+	if _, err := cp.db.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err == nil {
+		cp.copiedSize, cp.copiedTime = info.Size(), info.ModTime()
 	}
 }
 
@@ -65,7 +114,7 @@ func (cp *checkpointer) committed() {
 	}
 }
 
-// catchUp returns once everything committed so far is copied.
+// catchUp returns once the log is copied as far as the readers let it.
 func (cp *checkpointer) catchUp() {
 	if cp == nil {
 		return
@@ -75,14 +124,13 @@ func (cp *checkpointer) catchUp() {
 	<-copied
 }
 
-// stop waits for the checkpoint under way and gives the checkpoints back
-// to SQLite. Call it when the writer's connection is free.
+// stop waits for the checkpoint under way and ends the checkpoints. Call it
+// when the writer's connection is free.
 func (cp *checkpointer) stop() {
 	if cp == nil {
 		return
 	}
-	close(cp.kick)
+	close(cp.quit)
 	<-cp.done
 	cp.db.Close()
-	cp.writer.Exec("PRAGMA wal_autocheckpoint = 1000") // SQLite's default
 }

@@ -37,6 +37,7 @@ func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) err
 	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO count_units
 		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Joined, u.Nodes)
+	c.checkpoint.committed()
 	return err
 }
 
@@ -85,6 +86,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	if err := insertRecord(ctx, tx, rec); err != nil {
 		return err
 	}
+	defer c.checkpoint.committed()
 	return tx.Commit()
 }
 

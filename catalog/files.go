@@ -19,8 +19,26 @@ import (
 // the catalog file itself: the write-ahead log, its index, the build lock
 // and the sort folder.
 func companions(path string) []string {
-	return []string{path + "-wal", path + "-shm", lockPath(path), path + ".sort"}
+	file := realFile(path)
+	return []string{file + "-wal", file + "-shm", lockPath(file), file + ".sort"}
 }
+
+// realFile is the file a catalog path names, its symbolic links followed
+// (the last one may point at a file not made yet): the catalog's lock file,
+// log and sort folder lie beside it, whatever name it was given by.
+func realFile(path string) string {
+	if file, ok := resolve(path); ok {
+		return file
+	}
+	return path
+}
+
+// SortFolder is where a stored magic:5 build into the catalog at path
+// sorts its classes.
+func SortFolder(path string) string { return realFile(path) + ".sort" }
+
+// SortFolder is where a stored magic:5 build into this catalog sorts.
+func (c *Catalog) SortFolder() string { return c.file + ".sort" }
 
 // IsOwnFile reports whether path names the catalog at catalogPath or one of
 // its companion files, as the same file after following links (a symbolic

@@ -28,10 +28,17 @@ type Holder struct {
 	Puzzles []string `json:"puzzles,omitempty"` // what it builds, if known
 }
 
-// Building reports whether the holder builds the named puzzle.
-func (h Holder) Building(puzzle string) bool { return slices.Contains(h.Puzzles, puzzle) }
+// Building reports whether the holder builds the named puzzle. A holder
+// known only by its lock on the file (a writer through another name of it)
+// may be building any.
+func (h Holder) Building(puzzle string) bool {
+	return slices.Contains(h.Puzzles, puzzle) || h.PID == 0 && h.Puzzles == nil
+}
 
 func (h Holder) String() string {
+	if h.PID == 0 {
+		return h.Command
+	}
 	return fmt.Sprintf("process %d on %s, started %s (%s)", h.PID, h.Host, h.Started, h.Command)
 }
 
@@ -64,10 +71,11 @@ type writeLock struct {
 	path string
 }
 
-// lockForWriting takes the catalog's write lock for h, or returns a
-// *BusyError naming the process that holds it.
-func lockForWriting(path string, h Holder) (*writeLock, error) {
-	name := lockPath(path)
+// lockForWriting takes the write lock of the catalog at path, whose file
+// (links followed) is file, for h, or returns a *BusyError naming the
+// process that holds it.
+func lockForWriting(path, file string, h Holder) (*writeLock, error) {
+	name := lockPath(file)
 	// Readers hold the lock shared for an instant to see whether it is
 	// taken: try for a moment before calling it busy.
 	deadline := time.Now().Add(300 * time.Millisecond)
@@ -128,9 +136,28 @@ func sameOpenFile(f *os.File, name string) bool {
 }
 
 // RunningWriter returns the process writing the catalog at path, if one is
-// running. It changes nothing (a catalog in a read-only folder included).
+// running, through this name of the file or any other. It changes nothing
+// (a catalog in a read-only folder included).
 func RunningWriter(path string) (Holder, bool) {
-	name := lockPath(path)
+	file := realFile(path)
+	if h, ok := lockHolder(lockPath(file)); ok {
+		return h, true
+	}
+	// No lock file beside this name: a writer through another name (a hard
+	// link) still holds the file's writer byte.
+	locks, err := openFileLocks(file, false)
+	if err != nil {
+		return Holder{}, false
+	}
+	defer locks.close()
+	if writerAt(locks) {
+		return Holder{Command: "another solcat, through another name of the same file"}, true
+	}
+	return Holder{}, false
+}
+
+// lockHolder reads who holds the lock file name, if its holder is alive.
+func lockHolder(name string) (Holder, bool) {
 	f, err := os.Open(name)
 	if err != nil {
 		return Holder{}, false
@@ -159,4 +186,18 @@ func readHolder(name string) (Holder, error) {
 		return h, err
 	}
 	return h, json.Unmarshal(data, &h)
+}
+
+// removeStaleLock removes the lock file of the catalog file if no process
+// holds it: a writer killed by SIGKILL leaves it behind.
+func removeStaleLock(file string) {
+	name := lockPath(file)
+	f, err := os.Open(name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil && sameOpenFile(f, name) {
+		os.Remove(name)
+	}
 }

@@ -169,13 +169,8 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batc
 	if err := w.start(); err != nil {
 		return nil, err
 	}
-	cp, err := startCheckpointer(ctx, c.path, c.db)
-	if err != nil {
-		return nil, err
-	}
-	w.checkpoint = cp
+	w.checkpoint = c.checkpoint
 	if err := w.begin(); err != nil {
-		w.checkpoint.stop()
 		return nil, err
 	}
 	return w, nil
@@ -561,9 +556,9 @@ func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
 	return w.end(w.tx.Commit())
 }
 
-// end stops the writer's checkpoints once its last transaction is over.
+// end asks for a checkpoint once the writer's last transaction is over.
 func (w *Writer) end(err error) error {
-	w.checkpoint.stop()
+	w.checkpoint.committed()
 	w.checkpoint = nil
 	return err
 }

@@ -173,6 +173,10 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 		rec, err = b.store(ctx, p, o)
 	}
 	if err != nil {
+		var stopped *StoppedError
+		if !errors.As(err, &stopped) {
+			err = catalog.FaultError(name, b.Cat.Path(), err)
+		}
 		return Result{}, err
 	}
 	// Read back what was committed: the record as info shows it (name,

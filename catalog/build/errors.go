@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"solcat/catalog"
 )
 
 // ErrInterrupted means a build stopped because its context was cancelled
@@ -12,8 +14,9 @@ import (
 var ErrInterrupted = errors.New("interrupted")
 
 // ErrDiskFull means a build stopped because the disk (or a file size
-// limit) would take no more: what it committed is saved.
-var ErrDiskFull = errors.New("the disk is full")
+// limit) would take no more: what it committed is saved. It is the
+// catalog's own, so a full disk met while opening is the same error.
+var ErrDiskFull = catalog.ErrDiskFull
 
 // ErrBug means the build found its own work inconsistent (counts that
 // differ from the published ones, rows out of order): nothing of it is

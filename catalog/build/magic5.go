@@ -55,7 +55,7 @@ type magic5Progress struct {
 func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, units []enumerate.Magic5Unit, published bool) (catalog.Record, error) {
 	start := time.Now()
 	workers := o.workers()
-	sortDir := b.Cat.Path() + ".sort"
+	sortDir := b.Cat.SortFolder()
 	spill, err := catalog.OpenSpill(sortDir, string(magic5Layout(len(units))))
 	if err != nil {
 		return catalog.Record{}, err
@@ -103,7 +103,7 @@ var ErrDamagedSort = errors.New("damaged sort folder")
 // removeStaleSort deletes the sort folder a finished magic:5 build left if
 // it was killed between its last commit and the folder's removal.
 func (b *Builder) removeStaleSort(o Options) {
-	dir := b.Cat.Path() + ".sort"
+	dir := b.Cat.SortFolder()
 	if _, ok := catalog.SpillUnitsDone(dir); !ok {
 		return
 	}
@@ -161,7 +161,7 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *catalog.Spi
 	}
 	if err != nil {
 		return &StoppedError{Puzzle: "magic:5", Done: int64(spill.UnitsDone()), Total: int64(len(units)), What: "units of its class search",
-			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, b.Cat.Path()+".sort", err)}
+			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, b.Cat.SortFolder(), err)}
 	}
 	return nil
 }

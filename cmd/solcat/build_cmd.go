@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"text/tabwriter"
@@ -85,6 +86,7 @@ func (b *buildCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
+	cat.SetNotices(e.stderr)
 	builder := &build.Builder{Cat: cat}
 	var built []catalog.Record
 	out := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
@@ -93,6 +95,9 @@ func (b *buildCmd) Run(e *env) error {
 	for _, p := range puzzles {
 		res, err := builder.Build(e.ctx, p, opts)
 		if err != nil {
+			if cat.Created() && len(built) == 0 && nothingSaved(err) {
+				cat.Discard() // a failed creation leaves no file behind
+			}
 			return err
 		}
 		rec := res.Record
@@ -139,4 +144,10 @@ func checkOtherShards(e *env, puzzles []canon.Puzzle, opts build.Options) error 
 		}
 	}
 	return nil
+}
+
+// nothingSaved reports whether a failed build saved none of its work.
+func nothingSaved(err error) bool {
+	var stopped *build.StoppedError
+	return !errors.As(err, &stopped) || stopped.Done == 0
 }

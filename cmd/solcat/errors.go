@@ -96,6 +96,16 @@ func withRemedy(err error, files string) error {
 		return fmt.Errorf("%w; create it or %s", err, another)
 	case errors.Is(err, catalog.ErrReadOnlyFolder):
 		return fmt.Errorf("%w; fix its permissions or %s", err, another)
+	case errors.Is(err, catalog.ErrReadOnlyFile):
+		return fmt.Errorf("%w; make it writable (chmod u+w) or copy it to a file of your own", err)
+	case errors.Is(err, catalog.ErrHardLinked):
+		return fmt.Errorf("%w, and SQLite keeps its log beside one name only; write a copy of its own (cp, then %s the copy), or remove the other names", err, point)
+	case errors.Is(err, catalog.ErrDiskFull):
+		return fmt.Errorf("%w; free disk space or %s", err, another)
+	case errors.Is(err, catalog.ErrIO):
+		return fmt.Errorf("%w; check the disk (dmesg), then run the command again, or %s", err, another)
+	case errors.Is(err, catalog.ErrCheckpointStuck):
+		return fmt.Errorf("%w; let that process go on (fg, or kill -CONT), or stop it", err)
 	}
 	return err
 }

@@ -54,6 +54,7 @@ func (s *serveCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
+	cat.KeepNoIdleConnections() // a build's checkpoints wait for none of them
 	concurrent := s.Concurrent
 	if concurrent == 0 {
 		concurrent = 2 * runtime.NumCPU()

@@ -1,0 +1,482 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/pressly/goose/v3"
+	"modernc.org/sqlite"
+
+	"solcat/migrations"
+)
+
+func init() {
+	// SQLite's own locks on the catalog file as open file description
+	// locks: a POSIX lock is dropped when the process closes any descriptor
+	// of the file, and this package opens the file for its byte locks. On
+	// a kernel without them SQLite keeps POSIX locks.
+	sqlite.OFDLocking(true)
+}
+
+// ErrHardLinked means the catalog file has more than one name: SQLite keeps
+// its log beside the name it was opened by, so a writer through one name
+// and a reader or writer through another would not share it.
+var ErrHardLinked = errors.New("the file has more than one name (hard links)")
+
+// ErrReadOnlyFile means the catalog file itself cannot be written.
+var ErrReadOnlyFile = errors.New("the file is read-only")
+
+// Create opens the catalog at path for writing, creating the file if needed
+// and migrating its schema to the current version. It holds the catalog's
+// write lock for writer until Close: a second writer, through any name of
+// the file, gets a *BusyError. An SQLite file that is neither empty nor a
+// solcat catalog is refused before anything is written to it, and so is a
+// file with more than one hard link. A file this call made is removed again
+// if it fails.
+func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	file := realFile(path)
+	dir, shown := parentOf(file), parentOf(path)
+	if realFile(shown) != dir {
+		shown = dir // a link to a file elsewhere: its folder counts
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("cannot create catalog %s: %w (%s)", path, ErrNoFolder, shown)
+	}
+	// SQLite keeps its write-ahead log beside the catalog, so writing needs
+	// the folder, not just the file, to be writable.
+	if syscall.Access(dir, 2 /* W_OK */) != nil {
+		return nil, fmt.Errorf("cannot write catalog %s: %w (%s)", path, ErrReadOnlyFolder, shown)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	if info, err := os.Stat(file); err == nil && hardLinked(info) {
+		return nil, fmt.Errorf("cannot write catalog %s: %w", path, ErrHardLinked)
+	}
+	if writer.PID == 0 {
+		writer = NewHolder("", nil)
+	}
+	// The lock first: while another writer creates the catalog, its file
+	// is not yet recognisable as one.
+	lock, err := lockForWriting(path, file, writer)
+	if err != nil {
+		return nil, err
+	}
+	c := &Catalog{path: path, file: file, lock: lock}
+	if err := c.takeFile(); err != nil {
+		c.Discard()
+		return nil, err
+	}
+	if err := checkOwner(ctx, path, file); err != nil {
+		c.Discard()
+		return nil, err
+	}
+	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)",
+		"_pragma=cache_size(-262144)", "_pragma=wal_autocheckpoint(0)")
+	if err == nil {
+		c.db, err = sqlx.Open("sqlite", dsn)
+	}
+	if err == nil {
+		// One connection: SQLite serialises writers anyway, and a single
+		// connection keeps a build's transaction and its reads together.
+		c.db.SetMaxOpenConns(1)
+		err = c.db.PingContext(ctx)
+	}
+	if err == nil {
+		c.checkpoint, err = startCheckpointer(ctx, file, c.locks)
+	}
+	if err == nil {
+		err = c.checkVersion(ctx)
+	}
+	if err == nil {
+		err = c.migrate(ctx)
+	}
+	if err != nil {
+		err = createError(path, err)
+		c.Discard()
+		return nil, err
+	}
+	return c, nil
+}
+
+// takeFile opens (or creates) the catalog file for the writer's byte locks
+// and takes the writer's byte. A writer through another name of the file,
+// or a program copying a log in, holds it: the first is refused, the
+// second is waited for.
+func (c *Catalog) takeFile() error {
+	_, statErr := os.Stat(c.file)
+	f, err := os.OpenFile(c.file, os.O_RDWR|os.O_CREATE, 0o644)
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, ErrReadOnlyFile)
+	case err != nil:
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, err)
+	}
+	c.created = errors.Is(statErr, fs.ErrNotExist)
+	k, _ := keyOf(c.file)
+	c.locks = &fileLocks{f: f, key: k}
+	if info, err := f.Stat(); err == nil && hardLinked(info) {
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, ErrHardLinked) // linked since the check
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		ok, err := c.locks.try(writerByte, true)
+		switch {
+		case errors.Is(err, errNoByteLocks):
+			return nil // the lock file alone keeps writers apart
+		case err != nil:
+			return fmt.Errorf("cannot lock the catalog %s for writing: %w", c.path, err)
+		case ok:
+			return nil
+		case time.Now().After(deadline):
+			return &BusyError{Path: c.path, Holder: Holder{Command: "another solcat, through another name of the same file"}}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// migrate brings the schema up to date, writing nothing if it is.
+func (c *Catalog) migrate(ctx context.Context) error {
+	provider, err := goose.NewProvider(goose.DialectSQLite3, c.db.DB, migrations.FS())
+	if err != nil {
+		return err
+	}
+	if pending, err := provider.HasPending(ctx); err != nil {
+		return err
+	} else if pending {
+		if _, err := provider.Up(ctx); err != nil {
+			return err
+		}
+	}
+	var id int64
+	if err := c.db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
+		return err
+	}
+	if id != applicationID {
+		if _, err := c.db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+			return err
+		}
+	}
+	return c.addReadableColumns(ctx)
+}
+
+// hardLinked reports whether a file has more than one name.
+func hardLinked(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
+}
+
+// Open opens an existing catalog for reading only. It reads the file as
+// immutable, under the read byte (see access.go), and creates no file: not
+// a log, not a lock. A log left by a writer that was killed is first copied
+// into the file if this process may write it; else it is read through.
+func Open(ctx context.Context, path string) (*Catalog, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s", ErrNoCatalog, path)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	file := realFile(path)
+	locks, err := openFileLocks(file, false)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read catalog %s: %w", path, err)
+	}
+	throughLog := false
+	if logLeft(file) && !writerAt(locks) {
+		// A log that cannot be copied in now (a full disk) is read through.
+		folded := foldLog(ctx, file)
+		throughLog = !folded && !writerAt(locks)
+	}
+	if _, err := locks.heldByOther(readByte, false); errors.Is(err, errNoByteLocks) {
+		throughLog = true
+	}
+	params := []string{"mode=ro", "immutable=1", "_pragma=query_only(1)"}
+	if throughLog {
+		params = []string{"mode=ro", "_pragma=busy_timeout(10000)", "_pragma=query_only(1)"}
+	}
+	dsn, err := fileURI(file, params...)
+	if err != nil {
+		locks.close()
+		return nil, err
+	}
+	base, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		locks.close()
+		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
+	}
+	c := &Catalog{path: path, file: file, lease: &readLease{locks: locks, file: path}}
+	c.db = sqlx.NewDb(sql.OpenDB(&leasedConnector{base: base, lease: c.lease}), "sqlite")
+	// Readers may use one connection per core: they run at once.
+	c.db.SetMaxOpenConns(runtime.NumCPU())
+	if err := c.db.PingContext(ctx); err != nil {
+		c.Close()
+		return nil, describe(path, err)
+	}
+	if err := recognise(ctx, c.db, path); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if err := c.checkVersion(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
+		c.Close()
+		if err != nil {
+			return nil, describe(path, err)
+		}
+		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
+	}
+	return c, nil
+}
+
+// KeepNoIdleConnections makes every query of a long-lived reader (the web
+// server) take a connection of its own and close it after: idle
+// connections would hold the read byte, and with it a build's checkpoints.
+func (c *Catalog) KeepNoIdleConnections() { c.db.SetMaxIdleConns(0) }
+
+// logLeft reports whether SQLite's log files lie beside the file.
+func logLeft(file string) bool {
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Lstat(file + suffix); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// writerAt reports whether a process holds the writer's byte of the file.
+func writerAt(l *fileLocks) bool {
+	held, err := l.heldByOther(writerByte, false)
+	return err == nil && held
+}
+
+// foldLog copies a log that a killed writer left into the catalog file and
+// removes the -wal and -shm files, as the writer would have, if this
+// process may write the file and its folder. It takes the writer's byte
+// for that, and the read byte exclusively: no one reads the file while it
+// changes. false if it could not (no permission, a writer came, readers
+// held on for more than a few seconds, a full disk): the caller reads
+// through the log.
+func foldLog(ctx context.Context, file string) bool {
+	if syscall.Access(file, 2 /* W_OK */) != nil || syscall.Access(parentOf(file), 2) != nil {
+		return false
+	}
+	locks, err := openFileLocks(file, true)
+	if err != nil {
+		return false
+	}
+	defer locks.close()
+	if ok, err := locks.try(writerByte, true); err != nil || !ok {
+		return false
+	}
+	defer locks.unlock(writerByte)
+	if ok, err := locks.exclusiveRead(5*time.Second, nil); err != nil || !ok {
+		return false
+	}
+	defer locks.unlock(readByte)
+	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)")
+	if err != nil {
+		return false
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return false
+	}
+	_, err = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || logLeft(file) {
+		return false
+	}
+	removeStaleLock(file)
+	return true
+}
+
+// SetNotices names where a writer says that it waits for queries to
+// finish before it closes.
+func (c *Catalog) SetNotices(w io.Writer) { c.notices = w }
+
+// Close closes the catalog. A writer first copies its whole log into the
+// file, with readers kept out meanwhile, so that SQLite removes the -wal
+// and -shm files as the last connection closes; then it releases its
+// locks, and a file it made and left empty is removed.
+func (c *Catalog) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	if c.lock == nil {
+		var err error
+		if c.db != nil {
+			err = c.db.Close() // every connection: the read byte is let go
+		}
+		if c.lease != nil {
+			c.lease.locks.close()
+		}
+		return err
+	}
+	c.checkpoint.stop()
+	var err error
+	if c.db != nil {
+		err = c.closeWriter()
+	}
+	c.release()
+	return err
+}
+
+// closeWriter copies the log in and closes the writer's connection, which
+// makes SQLite remove the -wal and -shm files. SQLite also copies the log
+// in as the last connection closes, so that close too happens under the
+// read byte; where the byte cannot be had the connection is left open
+// rather than copy under readers' feet, and the log stays for the next
+// writer, as after a kill.
+func (c *Catalog) closeWriter() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	conn, err := c.db.Conn(ctx)
+	cancel()
+	if err != nil {
+		// The connection is held by a transaction left open: database/sql
+		// closes it only when that ends.
+		return c.db.Close()
+	}
+	patience := time.Duration(0) // wait for the queries of other processes, however long
+	if readersInProcess(c.file) {
+		patience = 10 * time.Second // this process's own readers may be waiting on it
+	}
+	ok, lockErr := c.locks.exclusiveRead(patience, func() {
+		if c.notices != nil {
+			fmt.Fprintf(c.notices, "solcat: waiting for the queries reading %s to finish, to copy the build's log into it\n", c.path)
+		}
+	})
+	switch {
+	case ok:
+		defer c.locks.unlock(readByte)
+	case errors.Is(lockErr, errNoByteLocks):
+	default:
+		conn.Close()
+		return nil // left open: see above
+	}
+	conn.ExecContext(context.Background(), "PRAGMA wal_checkpoint(TRUNCATE)")
+	conn.Close()
+	return c.db.Close()
+}
+
+// release drops a writer's locks, and removes the file if it made it and
+// nothing was written into it.
+func (c *Catalog) release() {
+	if c.created {
+		if info, err := os.Stat(c.file); err == nil && info.Size() == 0 {
+			removeFile(c.file)
+		}
+	}
+	c.locks.close()
+	c.lock.release()
+}
+
+// Created reports whether the writer made the catalog file.
+func (c *Catalog) Created() bool { return c.created }
+
+// Discard closes a writer's catalog and removes the file it made: for a
+// catalog made a moment ago by a command that then failed or wrote
+// nothing. A file that was there before is closed as by Close.
+func (c *Catalog) Discard() error {
+	err := c.Close()
+	if c.created {
+		removeFile(c.file)
+	}
+	return err
+}
+
+// removeFile deletes a catalog file and SQLite's files beside it.
+func removeFile(file string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(file + suffix)
+	}
+}
+
+// createError says what went wrong while a catalog was being made ready
+// for writing.
+func createError(path string, err error) error {
+	if errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrDamaged) {
+		return err
+	}
+	return faultError("cannot prepare catalog "+path, path, describe(path, err))
+}
+
+// leasedConnector opens a reader's connections, each under the reader's
+// hold on the read byte.
+type leasedConnector struct {
+	base  driver.Connector
+	lease *readLease
+}
+
+func (lc *leasedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	if err := lc.lease.acquire(ctx); err != nil {
+		return nil, err
+	}
+	conn, err := lc.base.Connect(ctx)
+	if err != nil {
+		lc.lease.release()
+		return nil, err
+	}
+	sc, ok := conn.(sqliteConn)
+	if !ok {
+		conn.Close()
+		lc.lease.release()
+		return nil, fmt.Errorf("the SQLite driver's connection lacks a method this program uses (%T)", conn)
+	}
+	return &leasedConn{sqliteConn: sc, lease: lc.lease}, nil
+}
+
+func (lc *leasedConnector) Driver() driver.Driver { return lc.base.Driver() }
+
+// sqliteConn is what the driver's connections offer that database/sql
+// and this package use.
+type sqliteConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+	sqlite.AuthorizerRegisterer
+}
+
+// leasedConn is a reader's connection; closing it lets go of its share of
+// the read byte.
+type leasedConn struct {
+	sqliteConn
+	lease *readLease
+	once  sync.Once
+}
+
+func (c *leasedConn) Close() error {
+	err := c.sqliteConn.Close()
+	c.once.Do(c.lease.release)
+	return err
+}
+
+// Unwrap gives the driver its own connection (sqlite.Limit needs it).
+func (c *leasedConn) Unwrap() driver.Conn { return c.sqliteConn }
