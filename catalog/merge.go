@@ -121,9 +121,30 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 }
 
 // withShard attaches the shard catalog at path read-only as "shard" for
-// the length of fn.
+// the length of fn. Like a query, it reads the shard file immutable under
+// the shard's read byte (access.go), so it makes no file beside the shard;
+// a shard with a log that no one could copy in is read through it.
 func withShard(ctx context.Context, conn *sql.Conn, path string, fn func() error) error {
-	uri, err := fileURI(path, "mode=ro")
+	file := realFile(path)
+	params := []string{"mode=ro", "immutable=1"}
+	if logLeft(file) {
+		params = []string{"mode=ro"}
+	}
+	locks, err := openFileLocks(file, false)
+	if err != nil {
+		return fmt.Errorf("cannot read shard %s: %w", path, err)
+	}
+	defer locks.close()
+	_, err = locks.heldByOther(readByte, false)
+	lease := &readLease{locks: locks, file: path, off: errors.Is(err, errNoByteLocks)}
+	if lease.off {
+		params = []string{"mode=ro"}
+	}
+	if err := lease.acquire(ctx); err != nil {
+		return fmt.Errorf("cannot read shard %s: %w", path, err)
+	}
+	defer lease.release()
+	uri, err := fileURI(file, params...)
 	if err != nil {
 		return err
 	}

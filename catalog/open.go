@@ -205,7 +205,9 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		folded := foldLog(ctx, file)
 		throughLog = !folded && !writerAt(locks)
 	}
-	if _, err := locks.heldByOther(readByte, false); errors.Is(err, errNoByteLocks) {
+	_, err = locks.heldByOther(readByte, false)
+	noByteLocks := errors.Is(err, errNoByteLocks)
+	if noByteLocks {
 		throughLog = true
 	}
 	params := []string{"mode=ro", "immutable=1", "_pragma=query_only(1)"}
@@ -222,7 +224,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		locks.close()
 		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
 	}
-	c := &Catalog{path: path, file: file, lease: &readLease{locks: locks, file: path}}
+	c := &Catalog{path: path, file: file, lease: &readLease{locks: locks, file: path, off: noByteLocks}}
 	c.db = sqlx.NewDb(sql.OpenDB(&leasedConnector{base: base, lease: c.lease}), "sqlite")
 	// Readers may use one connection per core: they run at once.
 	c.db.SetMaxOpenConns(runtime.NumCPU())
