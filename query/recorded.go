@@ -188,7 +188,7 @@ func (t *Target) recordedCell(ctx context.Context, row, col int) (map[int]catalo
 	}
 	for _, v := range cellValues(t.Puzzle) {
 		if _, ok := out[v]; !ok {
-			return nil, fmt.Errorf("%s: %w: the counts recorded by %s lack a row for value %d", t.Puzzle, catalog.ErrDamaged, stat, v)
+			return nil, &catalog.DamagedError{Puzzle: t.Puzzle.String(), Path: t.cat.Path(), Problem: fmt.Sprintf("the counts recorded by %s lack a row for value %d", stat, v)}
 		}
 	}
 	return out, nil
