@@ -64,6 +64,9 @@ func (c *Catalog) schemaVersion(ctx context.Context) (int64, error) {
 // and least and greatest say it all.
 func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 	var n, lo, hi int64
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'block_slots'").Scan(&n); err != nil || n == 0 {
+		return "the table block_slots, which every solutions view joins its blocks with, is missing", err
+	}
 	// Apart, count(*) counts the table's pages' cells and min and max
 	// read one row each; together they would read every row.
 	err := q.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM block_slots), coalesce((SELECT min(slot) FROM block_slots), 0), coalesce((SELECT max(slot) FROM block_slots), 0)").Scan(&n, &lo, &hi)
@@ -532,7 +535,10 @@ func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
 	var shown, expected [4]int64 // rows, lowest, highest and sum of IDs
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0), coalesce(sum(id), 0) FROM "+view).
 		Scan(&shown[0], &shown[1], &shown[2], &shown[3]); err != nil {
-		return nil, Describe(s.c.path, err)
+		if ctx.Err() != nil || errors.Is(Describe(s.c.path, err), ErrDamaged) {
+			return nil, Describe(s.c.path, err)
+		}
+		return []string{fmt.Sprintf("its view %s cannot be read: %v", view, err)}, nil // a table it names is gone
 	}
 	if err := s.c.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce(sum(n), 0), coalesce(min(first_id), 0), coalesce(max(first_id + n - 1), 0), coalesce(sum(n * first_id + n * (n - 1) / 2), 0)
 		FROM (SELECT first_id, length(cells) / %d AS n FROM %s)`, s.blocks.CellBytes, s.blocks.Table)).

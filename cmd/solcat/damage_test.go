@@ -141,6 +141,10 @@ func TestVerifyFindsDamage(t *testing.T) {
 			where: "lookups", finding: "the table block_slots holds 1024 slot numbers from -1 to 1023",
 			damaged: []string{"magic:3", "magic:4", "queens:8"},
 			query:   []string{"list", "magic:3", "--limit", "1"}, problem: "the table block_slots holds 1024 slot numbers from -1 to 1023"},
+		{name: "block slots dropped", sql: "DROP TABLE block_slots",
+			where: "lookups", finding: "the table block_slots is missing (schema version 11 has it)",
+			damaged: []string{"magic:3", "magic:4", "queens:8"},
+			query:   []string{"count", "magic:4"}, problem: "the table block_slots, which every solutions view joins its blocks with, is missing"},
 		{name: "property's bit", sql: "UPDATE properties SET bit = 128 WHERE name = 'dudeney-XII'",
 			where: "lookups", finding: "the table properties gives name 'dudeney-XII' the bit 128; solcat defines 262144",
 			answer: []string{"count", "magic:4", "--prop", "dudeney-XII", "--classes"}},
@@ -164,15 +168,18 @@ func TestVerifyFindsDamage(t *testing.T) {
 		{name: "record's orbit split", sql: "UPDATE puzzles SET orbit4 = 2 WHERE name = 'queens:8'",
 			where: "queens:8", finding: "recorded counts disagree: 92 solutions and 12 classes, but classes by orbit size 0/0/2/11, which make 96 solutions and 13 classes", damaged: []string{"queens:8"},
 			query: []string{"count", "queens:8", "--orbit", "4"}, problem: "recorded counts disagree: 92 solutions and 12 classes"},
-		{name: "record of more solutions", sql: "UPDATE puzzles SET solutions = 96, orbit4 = 0, orbit8 = 12, verified = 0 WHERE name = 'queens:8'",
+		{name: "record of more solutions", sql: "UPDATE puzzles SET solutions = 96, orbit4 = 0, orbit8 = 12, verified = 0, known_solutions = NULL, known_classes = NULL WHERE name = 'queens:8'",
 			where: "queens:8", finding: "its solution blocks end at solution 92, 96 solutions recorded", damaged: []string{"queens:8"},
 			query: []string{"export", "queens:8", "--format", "csv"}, problem: "its solution blocks end at solution 92, 96 solutions recorded"},
-		{name: "record of fewer classes", sql: "UPDATE puzzles SET solutions = 7032, classes = 879, orbit8 = 879, verified = 0 WHERE name = 'magic:4'",
+		{name: "record of fewer classes", sql: "UPDATE puzzles SET solutions = 7032, classes = 879, orbit8 = 879, verified = 0, known_solutions = NULL, known_classes = NULL WHERE name = 'magic:4'",
 			where: "magic:4", finding: "its classes table ends at class 880, 879 classes recorded", damaged: []string{"magic:4"},
 			query: []string{"count", "magic:4", "--prop", "associative"}, problem: "its classes table ends at class 880, 879 classes recorded"},
 		{name: "record of more counts", sql: "UPDATE puzzles SET solutions = 2688, classes = 342, orbit8 = 330 WHERE name = 'queens:11'",
 			where: "queens:11", finding: "recorded counts 2688 solutions, 342 classes, orbits 0/0/12/330 differ from the published 2680, 341, 0/0/12/329", damaged: []string{"queens:11"},
 			query: []string{"count", "queens:11"}, problem: "recorded counts 2688 solutions"},
+		{name: "record of other counts, unverified", sql: "UPDATE puzzles SET solutions = 2688, classes = 342, orbit8 = 330, verified = 0 WHERE name = 'queens:11'",
+			where: "queens:11", finding: "recorded counts 2688 solutions, 342 classes, orbits 0/0/12/330 differ from the published 2680, 341, 0/0/12/329", damaged: []string{"queens:11"},
+			query: []string{"count", "queens:11", "--classes"}, problem: "recorded counts 2688 solutions"},
 		{name: "content hash of counts", sql: "UPDATE puzzles SET content_hash = (SELECT content_hash FROM puzzles WHERE name = 'queens:8') WHERE name = 'queens:11'",
 			where: "queens:11", finding: "recorded as counts only, yet with a content hash (29fc7d8a32b66c93), which only stored content has", damaged: []string{"queens:11"},
 			answer: []string{"count", "queens:11"}},
@@ -207,7 +214,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 		{name: "property of no class", sql: "INSERT INTO props_queens_10 (id, props) VALUES (93, 1)",
 			where: "queens:10", finding: "its properties table names classes 93 to 93, 92 classes recorded", damaged: []string{"queens:10"},
 			query: []string{"count", "queens:10", "--cell", "1,1=1"}, problem: "its properties table names classes 93 to 93, 92 classes recorded"},
-		{name: "record of fewer stored classes", sql: "UPDATE puzzles SET classes = 91, orbit8 = 88, solutions = 716, verified = 0 WHERE name = 'queens:10'",
+		{name: "record of fewer stored classes", sql: "UPDATE puzzles SET classes = 91, orbit8 = 88, solutions = 716, verified = 0, known_solutions = NULL, known_classes = NULL WHERE name = 'queens:10'",
 			where: "queens:10", finding: "its class blocks end at class 92, 91 classes recorded", damaged: []string{"queens:10"},
 			query: []string{"stats", "queens:10", "--by", "cell:1,1"}, problem: "its class blocks end at class 92, 91 classes recorded"},
 
@@ -352,8 +359,8 @@ func TestQueriesRefuseDamage(t *testing.T) {
 	for _, tc := range []struct {
 		puzzle, sql, problem string
 	}{
-		{"queens:8", "UPDATE puzzles SET solutions = 96, orbit4 = 0, orbit8 = 12, verified = 0 WHERE name = 'queens:8'", "its solution blocks end at solution 92, 96 solutions recorded"},
-		{"queens:10", "UPDATE puzzles SET classes = 91, orbit8 = 88, solutions = 716, verified = 0 WHERE name = 'queens:10'", "its class blocks end at class 92, 91 classes recorded"},
+		{"queens:8", "UPDATE puzzles SET solutions = 96, orbit4 = 0, orbit8 = 12, verified = 0, known_solutions = NULL, known_classes = NULL WHERE name = 'queens:8'", "its solution blocks end at solution 92, 96 solutions recorded"},
+		{"queens:10", "UPDATE puzzles SET classes = 91, orbit8 = 88, solutions = 716, verified = 0, known_solutions = NULL, known_classes = NULL WHERE name = 'queens:10'", "its class blocks end at class 92, 91 classes recorded"},
 		{"magic:5", "UPDATE count_breakdown SET classes = classes + 1, solutions = solutions + 8 WHERE puzzle = 'magic:5' AND stat = 'cell:3,3' AND value = 13", "recorded counts by cell:3,3 add up to"},
 	} {
 		db := tampered(t, clean, tc.sql)
