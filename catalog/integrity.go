@@ -79,9 +79,10 @@ func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 
 // QuickCheck compares a stored puzzle's record with the ends of its
 // tables, reading a few rows by their keys: where the solution or class
-// blocks begin and end, the lowest and highest class ID, the orbits
-// table's last row. A query makes it before it answers (well under a
-// millisecond); verify reads every row.
+// blocks begin and end, the lowest and highest class ID (and of a puzzle
+// stored as its classes, its orbits table, which numbers the members). A
+// query makes it before it answers (well under a millisecond); verify
+// reads every row.
 func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
 	if s.ClassesOnly() {
 		return s.quickCheckClasses(ctx)
@@ -165,23 +166,40 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 		report("its properties table names classes %d to %d, %d classes recorded", lowProps, highProps, rec.Classes)
 	}
 	// Members are numbered class by class, 8 to a class but for those in
-	// the orbits table: its last row and the classes after it give the
-	// number of members.
-	members := 8 * rec.Classes
-	if f.queens {
-		var id, orbit, firstMember int64
-		err := s.c.db.QueryRowContext(ctx, "SELECT id, orbit, first_member FROM "+s.orbits+" ORDER BY id DESC LIMIT 1").Scan(&id, &orbit, &firstMember)
-		switch {
-		case err == nil:
-			members = firstMember + orbit - 1 + 8*(rec.Classes-id)
-		case !errors.Is(err, sql.ErrNoRows):
-			return nil, Describe(s.c.path, err)
-		}
+	// the orbits table (a few thousand rows at most, which the queries
+	// that number members read anyway): each row's first member must
+	// follow from the rows before it, and all of them give the number of
+	// members.
+	m, err := s.numbering(ctx)
+	if err != nil {
+		return nil, Describe(s.c.path, err)
 	}
+	numbering, members := m.problems(rec.Classes)
+	problems = append(problems, numbering...)
 	if members != rec.Solutions {
 		report("its classes have %d members by its orbits table, %d solutions recorded", members, rec.Solutions)
 	}
 	return problems, nil
+}
+
+// problems checks the numbering of the members of classes classes: each
+// row names a class, with fewer than 8 members, and the first member that
+// the rows before it give. It returns what is wrong and the number of
+// members.
+func (m memberNumbering) problems(classes int64) (problems []string, members int64) {
+	var lacking int64 // members the classes so far lack, below 8 each
+	for _, r := range m.rows {
+		switch want := 8*(r.id-1) + 1 - lacking; {
+		case r.id < 1 || r.id > classes:
+			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.id))
+		case r.orbit != 1 && r.orbit != 2 && r.orbit != 4:
+			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.id, r.orbit))
+		case r.first != want:
+			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.id, r.first, want))
+		}
+		lacking += 8 - int64(r.orbit)
+	}
+	return problems, 8*classes - lacking
 }
 
 // StorageProblems checks that the tables a record's storage needs are

@@ -514,8 +514,9 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	if err := inBatches(ctx, read, check, func(b *verifyBatch) { b.reportAll(problem) }); err != nil {
 		return err
 	}
-	// What the scan above cannot see: blocks or properties past the last
-	// class, the members' numbering.
+	// What the scan above cannot see: blocks past the last class (the
+	// members' numbering and the properties past the last class are
+	// QuickCheck's, which Verify ran first).
 	blockProblems, err := t.store.CheckClassBlocks(ctx)
 	if err != nil {
 		return err
