@@ -399,8 +399,9 @@ func folderDigest(t *testing.T, dir string) string {
 }
 
 // BenchmarkQueryCheck measures the look a query takes at queens:14 of the
-// default build before it answers (its record and the ends of its tables)
-// against binding the puzzle without it.
+// default build before it answers (its record and the ends of its tables):
+// binding the puzzle with it, its reads alone, the same for queens:14
+// stored as its classes, and a whole count in-process for scale.
 func BenchmarkQueryCheck(b *testing.B) {
 	ctx := context.Background()
 	cat, err := catalog.Open(ctx, catalogPath)
@@ -429,6 +430,27 @@ func BenchmarkQueryCheck(b *testing.B) {
 			cat.StorageProblems(ctx, rec)
 			st.QuickCheck(ctx)
 			cat.BlockSlotsProblem(ctx)
+		}
+	})
+	b.Run("bind as classes with the check", func(b *testing.B) {
+		db := filepath.Join(b.TempDir(), "classes.db")
+		if code, _, errOut := solcatDB(db, "build", "queens:14", "--as-classes"); code != 0 {
+			b.Fatal(errOut)
+		}
+		cat, err := catalog.Open(ctx, db)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cat.Close()
+		rec, _, err := cat.Puzzle(ctx, p.String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			if _, err := query.NewTarget(ctx, cat, p, rec); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("a whole count", func(b *testing.B) {
