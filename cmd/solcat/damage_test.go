@@ -159,6 +159,8 @@ func TestVerifyFindsDamage(t *testing.T) {
 			answer: []string{"list", "queens:8", "--limit", "2"}},
 
 		// A puzzle's record against its name, itself and its tables.
+		{name: "record's name", sql: "UPDATE puzzles SET name = 'Queens:8' WHERE name = 'queens:8'",
+			where: "Queens:8", finding: `recorded under the name "Queens:8", not queens:8`, damaged: []string{"Queens:8"}},
 		{name: "record's N", sql: "UPDATE puzzles SET n = 20 WHERE name = 'queens:8'",
 			where: "queens:8", finding: `recorded as kind "queens" and N 20, but it is queens:8`, damaged: []string{"queens:8"},
 			query: []string{"count", "queens:8"}, problem: `recorded as kind "queens" and N 20, but it is queens:8`},
@@ -287,6 +289,9 @@ func TestVerifyFindsDamage(t *testing.T) {
 			switch {
 			case tc.where == "lookups":
 				remedy = "the lookup tables that every puzzle's SQL reads are damaged; build its puzzles into a new catalog: " +
+					"'solcat --db NEW.db build magic:3 magic:4 queens:8 queens:10' and 'solcat --db NEW.db build magic:5 queens:11 --count-only'\n"
+			case tc.where == "Queens:8":
+				remedy = "a record is not under its puzzle's name, which a rebuild cannot replace; build its puzzles into a new catalog: " +
 					"'solcat --db NEW.db build magic:3 magic:4 queens:8 queens:10' and 'solcat --db NEW.db build magic:5 queens:11 --count-only'\n"
 			case tc.where == "catalog":
 				remedy = "found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'\n"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"solcat/canon"
@@ -93,20 +94,33 @@ func (v *verifyCmd) Run(e *env) error {
 		return err
 	}
 	total, damaged := report.Total(), report.Damaged()
+	misnamed := slices.ContainsFunc(report.Puzzles, func(p query.PuzzleReport) bool {
+		q, err := canon.ParsePuzzle(p.Record.Name)
+		return err == nil && q.String() != p.Record.Name
+	})
 	switch {
 	case total == 0:
 		return nil
-	case report.Integrity != "ok" || len(report.Lookups) > 0:
+	case report.Integrity != "ok" || len(report.Lookups) > 0 || misnamed:
 		// SQLite's own structures, or the lookup tables no build writes
-		// again, are damaged: writing more into the file is no cure. Every
-		// puzzle is built anew elsewhere.
+		// again, are damaged, or a record a build cannot replace (it
+		// replaces the record of the puzzle's own name): writing more into
+		// the file is no cure. Every puzzle is built anew elsewhere.
 		all := make([]catalog.Record, 0, len(report.Puzzles))
 		for _, p := range report.Puzzles {
-			all = append(all, p.Record)
+			r := p.Record
+			if q, err := canon.ParsePuzzle(r.Name); err == nil {
+				r.Name = q.String()
+			}
+			all = append(all, r)
 		}
 		what := "the catalog file is damaged"
-		if report.Integrity == "ok" {
+		switch {
+		case report.Integrity != "ok":
+		case len(report.Lookups) > 0:
 			what = "the lookup tables that every puzzle's SQL reads are damaged"
+		default:
+			what = "a record is not under its puzzle's name, which a rebuild cannot replace"
 		}
 		return fmt.Errorf("%d problem(s) found and %s; build its puzzles into a new catalog: %s", total, what, buildCommands(e, cat, "solcat --db NEW.db build", "", all))
 	case len(damaged) > 0:
