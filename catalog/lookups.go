@@ -58,12 +58,12 @@ func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
 	return problem, Describe(c.path, err)
 }
 
-// lookupDefinitions holds the lookup tables as this solcat defines them:
-// its own migrations, run once on an empty database in memory.
+// lookupDefinitions holds the lookup tables as this solcat defines them
+// for each schema version asked for: its own migrations up to that
+// version, run on an empty database in memory.
 var lookupDefinitions struct {
-	once sync.Once
-	rows map[string]map[string][]string // table -> key -> the row's values as SQL literals
-	err  error
+	sync.Mutex
+	byVersion map[int64]map[string]map[string][]string // version -> table -> key -> the row's values as SQL literals
 }
 
 // lookupTables are the lookup tables verify compares with their
@@ -104,43 +104,56 @@ func lookupRows(ctx context.Context, db sqlx.QueryerContext, table string, colum
 	return out, rows.Err()
 }
 
-func definedLookups(ctx context.Context) (map[string]map[string][]string, error) {
+// definedLookups returns the lookup tables as the migrations up to
+// version make them: what a catalog of that version holds, whatever later
+// versions change.
+func definedLookups(ctx context.Context, version int64) (map[string]map[string][]string, error) {
 	d := &lookupDefinitions
-	d.once.Do(func() {
-		db, err := sqlx.Open("sqlite", ":memory:")
+	d.Lock()
+	defer d.Unlock()
+	if rows, ok := d.byVersion[version]; ok {
+		return rows, nil
+	}
+	db, err := sqlx.Open("sqlite", ":memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection: one database in memory
+	provider, err := goose.NewProvider(goose.DialectSQLite3, db.DB, migrations.FS())
+	if err == nil {
+		_, err = provider.UpTo(ctx, version)
+	}
+	rows := map[string]map[string][]string{}
+	for _, t := range lookupTables {
 		if err != nil {
-			d.err = err
-			return
+			return nil, err
 		}
-		defer db.Close()
-		db.SetMaxOpenConns(1) // one connection: one database in memory
-		provider, err := goose.NewProvider(goose.DialectSQLite3, db.DB, migrations.FS())
-		if err == nil {
-			_, err = provider.Up(ctx)
+		if version >= t.version {
+			rows[t.name], err = lookupRows(ctx, db, t.name, t.columns)
 		}
-		d.rows = map[string]map[string][]string{}
-		for _, t := range lookupTables {
-			if err != nil {
-				break
-			}
-			d.rows[t.name], err = lookupRows(ctx, db, t.name, t.columns)
-		}
-		d.err = err
-	})
-	return d.rows, d.err
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.byVersion == nil {
+		d.byVersion = map[int64]map[string]map[string][]string{}
+	}
+	d.byVersion[version] = rows
+	return rows, nil
 }
 
 // CheckLookups compares the lookup tables that every puzzle's SQL users
 // read (block_slots, which the solutions views join with; symmetries and
 // properties, which name what is stored as numbers) with their
-// definitions in this solcat, and returns each difference. No rebuild of a
-// puzzle writes them again.
+// definitions in this solcat at the catalog's schema version, and returns
+// each difference. No rebuild of a puzzle writes them again.
 func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 	version, err := c.schemaVersion(ctx)
 	if err != nil {
 		return nil, Describe(c.path, err)
 	}
-	defined, err := definedLookups(ctx)
+	defined, err := definedLookups(ctx, max(version, lookupsVersion))
 	if err != nil {
 		return nil, fmt.Errorf("solcat's own lookup tables cannot be made: %w", err)
 	}
