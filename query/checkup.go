@@ -187,9 +187,9 @@ func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Reco
 // record against itself, its name and the published counts, the tables
 // its storage needs, the counts recorded for a puzzle known by its counts,
 // the ends of its tables against the record (Stored.QuickCheck), and the
-// block slots its solutions view joins with.
-// A puzzle that fails it answers nothing: its answers
-// would come from a record its tables contradict.
+// block slots its solutions view joins with. A puzzle that fails it
+// answers nothing: its answers would come from a record its tables
+// contradict.
 func (t *Target) check(ctx context.Context) error {
 	problems := recordProblems(t.Puzzle, t.Record)
 	if len(problems) == 0 {
