@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -67,24 +66,8 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	recorded := map[string]bool{}
 	for _, r := range recs {
 		recorded[r.Name] = true
-		var need []string
-		sol, cls := puzzleTables(r.Name)
-		switch r.Storage {
-		case StorageSolutions:
-			need = []string{cls, sol}
-		case StorageClasses:
-			need = []string{cls, propsTable(r.Name)}
-			if r.Kind == "queens" {
-				need = append(need, orbitsTable(r.Name))
-			}
-		}
-		for _, t := range need {
-			if !slices.Contains(owned[r.Name], t) {
-				problems = append(problems, fmt.Sprintf("%s: recorded as stored (%s), but its table %s is missing", r.Name, r.Storage, t))
-			}
-		}
-		if r.Storage == StorageCounts && len(owned[r.Name]) > 0 {
-			problems = append(problems, fmt.Sprintf("%s: recorded as counts only, but the tables %s are there too", r.Name, strings.Join(owned[r.Name], ", ")))
+		for _, problem := range storageProblems(r, owned[r.Name]) {
+			problems = append(problems, r.Name+": "+problem)
 		}
 	}
 	for _, s := range shards {

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"solcat/canon"
@@ -15,6 +16,7 @@ const MaxReported = 20
 // CatalogReport is what verifying a catalog found.
 type CatalogReport struct {
 	Integrity string   // SQLite's integrity check: "ok", or its findings
+	Lookups   []string // the lookup tables every puzzle's SQL reads, against their definitions
 	Problems  []string // the catalog's own: tables and records that do not match
 	Puzzles   []PuzzleReport
 }
@@ -41,7 +43,7 @@ func (p PuzzleReport) Object(full bool) Object {
 
 // Total counts every problem found.
 func (r CatalogReport) Total() int {
-	total := len(r.Problems)
+	total := len(r.Problems) + len(r.Lookups)
 	if r.Integrity != "ok" {
 		total++
 	}
@@ -69,9 +71,21 @@ func (r CatalogReport) Damaged() []string {
 // it is found, for a reader watching. The error is an interruption.
 func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, tell func(line string)) (CatalogReport, error) {
 	say := func(format string, args ...any) { tell(fmt.Sprintf(format, args...)) }
-	report := CatalogReport{Problems: []string{}, Puzzles: []PuzzleReport{}}
+	report := CatalogReport{Lookups: []string{}, Problems: []string{}, Puzzles: []PuzzleReport{}}
 	report.Integrity = strings.Join(cat.Integrity(ctx, MaxReported), "; ")
 	say("catalog: SQLite integrity check: %s", report.Integrity)
+	lookups, err := cat.CheckLookups(ctx)
+	if err != nil {
+		lookups = append(lookups, "the lookup tables cannot be read: "+err.Error())
+	}
+	report.Lookups = append(report.Lookups, lookups...)
+	for _, problem := range report.Lookups {
+		say("catalog: %s", problem)
+	}
+	var names []string // the puzzles asked for; nil for all
+	for _, rec := range recs {
+		names = append(names, rec.Name)
+	}
 	if recs == nil {
 		all, err := cat.Puzzles(ctx)
 		if err != nil {
@@ -83,9 +97,25 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 			orphans = append(orphans, "the catalog's tables cannot be listed: "+err.Error())
 		}
 		report.Problems = append(report.Problems, orphans...)
-		for _, problem := range report.Problems {
-			say("catalog: %s", problem)
+		strays, err := strayRecords(ctx, cat, recs)
+		if err != nil {
+			strays = append(strays, "the catalog's records cannot be read: "+err.Error())
 		}
+		report.Problems = append(report.Problems, strays...)
+	}
+	builds, err := cat.CheckBuilds(ctx, names)
+	if err != nil {
+		report.Problems = append(report.Problems, "the builds table cannot be read: "+err.Error())
+	}
+	for _, b := range builds {
+		finished := ""
+		if slices.ContainsFunc(recs, func(r catalog.Record) bool { return r.Name == b.Puzzle }) {
+			finished = " (it is recorded as finished too)"
+		}
+		report.Problems = append(report.Problems, b.Puzzle+": "+b.Problem+finished)
+	}
+	for _, problem := range report.Problems {
+		say("catalog: %s", problem)
 	}
 	for _, rec := range recs {
 		pr := PuzzleReport{Record: rec, Problems: []string{}}
@@ -99,7 +129,7 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 		p, err := canon.ParsePuzzle(rec.Name)
 		if err == nil {
 			var t *Target
-			if t, err = NewTarget(ctx, cat, p, rec); err == nil {
+			if t, err = newTarget(ctx, cat, p, rec); err == nil {
 				err = t.Verify(ctx, problem)
 			}
 		}
@@ -121,4 +151,80 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 		}
 	}
 	return report, nil
+}
+
+// strayRecords names what the catalog records of puzzles it does not hold:
+// counts recorded for a puzzle with no record, and a shard's mark on a
+// puzzle it holds whole (a finished build removes the mark).
+func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record) ([]string, error) {
+	recorded := map[string]bool{}
+	for _, r := range recs {
+		recorded[r.Name] = true
+	}
+	var problems []string
+	counted, err := cat.BreakdownPuzzles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range counted {
+		if !recorded[name] {
+			problems = append(problems, fmt.Sprintf("%s: the table count_breakdown holds counts recorded for it, but it has no record in puzzles", name))
+		}
+	}
+	shards, err := cat.Shards(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range shards {
+		if recorded[s.Puzzle] {
+			problems = append(problems, fmt.Sprintf("%s: recorded as finished, and marked as shard %d of %d of a split build too (info shows it both ways)", s.Puzzle, s.Shard, s.Of))
+		}
+	}
+	return problems, nil
+}
+
+// check is the look a query takes at a puzzle before it answers: the
+// record against itself, its name and the published counts, the tables
+// its storage needs, the counts recorded for a puzzle known by its counts,
+// the ends of its tables against the record (Stored.QuickCheck), and the
+// block slots its solutions view joins with. A puzzle that fails it
+// answers nothing: its answers would come from a record its tables
+// contradict.
+func (t *Target) check(ctx context.Context) error {
+	problems := recordProblems(t.Puzzle, t.Record)
+	if len(problems) == 0 {
+		tables, err := t.cat.StorageProblems(ctx, t.Record)
+		if err != nil {
+			return err
+		}
+		problems = tables
+	}
+	if len(problems) == 0 && t.countsOnlyRecord() {
+		counts, err := t.countsBreakdownProblems(ctx)
+		if err != nil {
+			return err
+		}
+		problems = counts
+	}
+	if len(problems) == 0 && t.store != nil {
+		ends, err := t.store.QuickCheck(ctx)
+		if err != nil {
+			return err
+		}
+		problems = ends
+	}
+	if len(problems) == 0 && t.store != nil && !t.classesOnly() {
+		// Not read by queries, but by every SQL user of the puzzle's view.
+		slots, err := t.cat.BlockSlotsProblem(ctx)
+		if err != nil {
+			return err
+		}
+		if slots != "" {
+			problems = []string{slots}
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &catalog.DamagedError{Puzzle: t.Puzzle.String(), Path: t.cat.Path(), Problem: problems[0]}
 }

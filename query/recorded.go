@@ -3,9 +3,12 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/enumerate"
 )
 
 // recordedTally works out again, from the canonical forms a verify reads,
@@ -185,8 +188,91 @@ func (t *Target) recordedCell(ctx context.Context, row, col int) (map[int]catalo
 	}
 	for _, v := range cellValues(t.Puzzle) {
 		if _, ok := out[v]; !ok {
-			return nil, fmt.Errorf("%s: %w: the counts recorded by %s lack a row for value %d", t.Puzzle, catalog.ErrDamaged, stat, v)
+			return nil, &catalog.DamagedError{Puzzle: t.Puzzle.String(), Path: t.cat.Path(), Problem: fmt.Sprintf("the counts recorded by %s lack a row for value %d", stat, v)}
 		}
 	}
 	return out, nil
+}
+
+// verifyNoBreakdown reports counts recorded for a puzzle whose build
+// records none (one stored solution by solution).
+func (t *Target) verifyNoBreakdown(ctx context.Context, problem func(string, ...any)) error {
+	rows, err := t.cat.Breakdowns(ctx, t.Record.Name)
+	if len(rows) > 0 {
+		problem("the table count_breakdown holds %d counts recorded for it (the first by %s), but its build records none", len(rows), rows[0].Stat)
+	}
+	return err
+}
+
+// countsBreakdownProblems checks the counts recorded for a puzzle known by
+// its counts alone, which count and stats answer from (a few dozen rows,
+// so queries check them too). Only magic:5's count records some: by the
+// centre value (each class counted once by its centre, which the
+// complement x -> 26-x turns into 26 minus it) and for three properties,
+// whose classes are published.
+func (t *Target) countsBreakdownProblems(ctx context.Context) ([]string, error) {
+	p, rec := t.Puzzle, t.Record
+	rows, err := t.cat.Breakdowns(ctx, rec.Name)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	var problems []string
+	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if p.Kind != canon.Magic || p.N != 5 {
+		problem("the table count_breakdown holds %d counts recorded for it (the first by %s), but its count records none: count and stats would answer from them", len(rows), rows[0].Stat)
+		return problems, nil
+	}
+	centre := catalog.StatCell(3, 3)
+	byCentre := map[int]catalog.Breakdown{}
+	props := map[canon.Property]catalog.Breakdown{}
+	for _, r := range rows {
+		switch {
+		case r.Stat == centre && r.Value >= 1 && r.Value <= 25:
+			byCentre[r.Value] = r
+		case r.Stat == catalog.StatProps:
+			props[canon.Property(r.Value)] = r
+		default:
+			problem("recorded counts by %s, value %d: not a count magic:5's count records", r.Stat, r.Value)
+			continue
+		}
+		if r.Solutions != 8*r.Classes {
+			problem("recorded counts by %s, value %d: %d solutions, %d classes; every class of magic:5 has 8 members", r.Stat, r.Value, r.Solutions, r.Classes)
+		}
+	}
+	var solutions, classes int64
+	for v := 1; v <= 25; v++ {
+		r, ok := byCentre[v]
+		if !ok {
+			problem("recorded counts by %s: value %d is missing", centre, v)
+			continue
+		}
+		solutions, classes = solutions+r.Solutions, classes+r.Classes
+		if c, ok := byCentre[26-v]; ok && v < 13 && (c.Solutions != r.Solutions || c.Classes != r.Classes) {
+			problem("recorded counts by %s: value %d has %d classes, value %d has %d; the complement makes them equal", centre, v, r.Classes, 26-v, c.Classes)
+		}
+	}
+	if len(byCentre) == 25 && (solutions != rec.Solutions || classes != rec.Classes) {
+		problem("recorded counts by %s add up to %d solutions and %d classes, %d and %d recorded", centre, solutions, classes, rec.Solutions, rec.Classes)
+	}
+	for _, want := range []struct {
+		props   canon.Property
+		classes int64
+	}{
+		{canon.Associative, enumerate.Magic5AssociativeClasses},
+		{canon.Associative | canon.Pandiagonal, enumerate.Magic5UltramagicClasses},
+		{canon.Pandiagonal, enumerate.Magic5PandiagonalClasses},
+	} {
+		r, ok := props[want.props]
+		switch {
+		case !ok:
+			problem("recorded counts of %s are missing", want.props)
+		case r.Classes != want.classes:
+			problem("recorded counts of %s: %d classes, %d published", want.props, r.Classes, want.classes)
+		}
+		delete(props, want.props)
+	}
+	for _, ps := range slices.Sorted(maps.Keys(props)) {
+		problem("recorded counts by properties: %d is not a set of properties counted for magic:5", int(ps))
+	}
+	return problems, nil
 }

@@ -28,8 +28,22 @@ type Target struct {
 	storeErr error
 }
 
-// NewTarget binds a puzzle's record to the catalog that holds it.
+// NewTarget binds a puzzle's record to the catalog that holds it, once a
+// quick look finds its record and tables agree (a *catalog.DamagedError
+// if not).
 func NewTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*Target, error) {
+	t, err := newTarget(ctx, cat, p, rec)
+	if err == nil {
+		err = t.check(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// newTarget is NewTarget without the look, for verify, which looks at all.
+func newTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*Target, error) {
 	t := &Target{Puzzle: p, Record: rec, cat: cat}
 	if rec.Storage == catalog.StorageCounts {
 		return t, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -23,26 +24,38 @@ import (
 func (t *Target) Verify(ctx context.Context, report func(problem string)) error {
 	p, rec := t.Puzzle, t.Record
 	problem := func(format string, args ...any) { report(fmt.Sprintf(format, args...)) }
-	if known, ok := enumerate.KnownCounts(p); ok {
-		// The published counts the build recorded are solcat's own: a
-		// changed one would make a wrong count look checked.
-		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
-			problem("recorded counts %s", m)
-		} else if rec.KnownSolutions.Int64 != known.Solutions || rec.KnownClasses.Int64 != known.Classes || !rec.KnownSolutions.Valid || !rec.KnownClasses.Valid {
-			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d",
-				nullText(rec.KnownSolutions.Int64, rec.KnownSolutions.Valid), nullText(rec.KnownClasses.Int64, rec.KnownClasses.Valid), known.Solutions, known.Classes)
-		} else if !rec.Verified {
-			problem("recorded as not matching the published counts")
-		}
+	for _, m := range append(recordProblems(p, rec), buildRecordProblems(p, rec)...) {
+		problem("%s", m)
+	}
+	tables, err := t.cat.StorageProblems(ctx, rec)
+	if err != nil {
+		return err
+	}
+	for _, m := range tables {
+		problem("%s", m) // the catalog's own check names them too, but not a puzzle verified by name
 	}
 	if rec.Storage == catalog.StorageCounts {
-		return nil
+		counts, err := t.countsBreakdownProblems(ctx)
+		for _, m := range counts {
+			problem("%s", m)
+		}
+		return err
 	}
 	if err := t.countsOnly(); err != nil {
 		return err // stored in a format this solcat no longer reads
 	}
+	ends, err := t.store.QuickCheck(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range ends {
+		problem("%s", m)
+	}
 	if t.classesOnly() {
 		return t.verifyClasses(ctx, problem)
+	}
+	if err := t.verifyNoBreakdown(ctx, problem); err != nil {
+		return err
 	}
 	hash := catalog.NewContentHash()
 	classes, err := t.verifyClassRows(ctx, hash, problem)
@@ -72,7 +85,82 @@ func (t *Target) Verify(ctx context.Context, report func(problem string)) error 
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
 	}
+	// What SQL users read: the view over the blocks.
+	view, err := t.store.CheckView(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range view {
+		problem("%s", m)
+	}
 	return nil
+}
+
+// recordProblems checks a puzzle's record against itself, its name and
+// the published counts, as far as queries answer from it: a query checks
+// this before it answers, verify too.
+func recordProblems(p canon.Puzzle, rec catalog.Record) []string {
+	var problems []string
+	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if rec.Name != p.String() {
+		problem("recorded under the name %q, not %s", rec.Name, p)
+	}
+	if rec.Kind != string(p.Kind) || rec.N != p.N {
+		problem("recorded as kind %q and N %d, but it is %s", rec.Kind, rec.N, p)
+	}
+	o := rec.Orbits()
+	if classes, solutions := o[1]+o[2]+o[4]+o[8], o[1]+2*o[2]+4*o[4]+8*o[8]; classes != rec.Classes || solutions != rec.Solutions {
+		problem("recorded counts disagree: %d solutions and %d classes, but classes by orbit size %d/%d/%d/%d, which make %d solutions and %d classes",
+			rec.Solutions, rec.Classes, o[1], o[2], o[4], o[8], solutions, classes)
+	}
+	// A record that says it was checked against the published counts
+	// must match them (a sample built in tests records none).
+	if known, ok := enumerate.KnownCounts(p); ok && checkedAgainstPublished(rec) {
+		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
+			problem("recorded counts %s", m)
+		}
+	}
+	return problems
+}
+
+// buildRecordProblems checks what else the record says of the build,
+// which info shows: the published counts it was checked against, the
+// content hash of a puzzle with no content, the build's figures and time.
+func buildRecordProblems(p canon.Puzzle, rec catalog.Record) []string {
+	var problems []string
+	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if known, ok := enumerate.KnownCounts(p); ok {
+		// The published counts the build recorded are solcat's own: a
+		// changed one would make a wrong count look checked.
+		m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits())
+		switch {
+		case m != "" && !checkedAgainstPublished(rec):
+			problem("recorded counts %s", m)
+		case m != "":
+			// recordProblems names it
+		case rec.KnownSolutions.Int64 != known.Solutions || rec.KnownClasses.Int64 != known.Classes || !rec.KnownSolutions.Valid || !rec.KnownClasses.Valid:
+			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d",
+				nullText(rec.KnownSolutions.Int64, rec.KnownSolutions.Valid), nullText(rec.KnownClasses.Int64, rec.KnownClasses.Valid), known.Solutions, known.Classes)
+		case !rec.Verified:
+			problem("recorded as not matching the published counts")
+		}
+	}
+	if rec.Storage == catalog.StorageCounts && rec.ContentHash != "" {
+		problem("recorded as counts only, yet with a content hash (%.16s), which only stored content has", rec.ContentHash)
+	}
+	if rec.SearchNodes < 0 || rec.Workers < 0 || !(rec.BuildSeconds >= 0) || math.IsInf(rec.BuildSeconds, 0) {
+		problem("recorded build figures are impossible: %d search nodes, %d workers, %g seconds", rec.SearchNodes, rec.Workers, rec.BuildSeconds)
+	}
+	if _, err := time.Parse(time.RFC3339, rec.BuiltAt); err != nil {
+		problem("recorded build time %q is not an RFC 3339 time", rec.BuiltAt)
+	}
+	return problems
+}
+
+// checkedAgainstPublished reports whether a record says its build
+// compared its counts with the published ones.
+func checkedAgainstPublished(rec catalog.Record) bool {
+	return rec.Verified || rec.KnownSolutions.Valid || rec.KnownClasses.Valid
 }
 
 func nullText(v int64, valid bool) string {
@@ -426,8 +514,9 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 	if err := inBatches(ctx, read, check, func(b *verifyBatch) { b.reportAll(problem) }); err != nil {
 		return err
 	}
-	// What the scan above cannot see: blocks or properties past the last
-	// class, the members' numbering.
+	// What the scan above cannot see: blocks past the last class (the
+	// members' numbering and the properties past the last class are
+	// QuickCheck's, which Verify ran first).
 	blockProblems, err := t.store.CheckClassBlocks(ctx)
 	if err != nil {
 		return err

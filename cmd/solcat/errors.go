@@ -35,6 +35,7 @@ func withRemedy(err error, files string) error {
 		stopped  *build.StoppedError
 		counts   *query.CountsOnlyError
 		old      *catalog.OldFormatError
+		damaged  *catalog.DamagedError
 		badPart  *query.FilterError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
@@ -86,6 +87,8 @@ func withRemedy(err error, files string) error {
 		return fmt.Errorf("%w; build that shard again with its --shard I/K", err)
 	case errors.Is(err, catalog.ErrNoCatalog):
 		return fmt.Errorf("%w; run 'solcat build' to create it, or %s an existing catalog", err, point)
+	case errors.As(err, &damaged):
+		return fmt.Errorf("%w; run 'solcat verify %s', which names all that is wrong and what mends it", err, damaged.Puzzle)
 	case errors.Is(err, catalog.ErrDamaged):
 		return fmt.Errorf("%w; 'solcat verify' names the damaged puzzles: rebuild them with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW build'", err)
 	case errors.Is(err, catalog.ErrNewerSchema):

@@ -18,7 +18,6 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"solcat/canon"
 	"solcat/catalog"
 	"solcat/enumerate"
 	"solcat/migrations"
@@ -788,20 +787,7 @@ func TestMagic5CountsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Classes by centre 1..13 from a full run; 14..25 mirror them.
-	half := []int64{4365792, 5464716, 7659936, 7835348, 9727224, 10403516, 12067524, 12448644, 13890160, 13376136, 15735272, 15138472, 19079744}
-	var breakdown []catalog.Breakdown
-	for c := 1; c <= 25; c++ {
-		k := min(c, 26-c) - 1
-		breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: c, Solutions: 8 * half[k], Classes: half[k]})
-	}
-	// As magic5Properties records them (its searches are tested in enumerate).
-	breakdown = append(breakdown,
-		catalog.Breakdown{Stat: "props", Value: int(canon.Associative), Solutions: 8 * 48544, Classes: 48544},
-		catalog.Breakdown{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
-		catalog.Breakdown{Stat: "props", Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
-	rec := catalog.Record{Name: "magic:5", Kind: "magic", N: 5, Storage: "counts", Solutions: 2202441792, Classes: 275305224,
-		Orbit8: 275305224, Verified: true, BuiltAt: "2026-11-29T21:40:00Z", SolverVersion: "test"}
+	rec, breakdown := magic5Counts()
 	if err := cat.RecordCounts(ctx, rec, breakdown); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,216 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The checks here and in lookups.go, unfinished.go and view.go find
+// damage that the rows of a puzzle's own tables do not show by
+// themselves: a record that disagrees with where its tables end, lookup
+// tables that SQL users join with, the solutions view, the builds table.
+// verify runs them all; a query runs QuickCheck, which reads a few rows by
+// their keys.
+
+// DamagedError is a puzzle whose record and tables disagree: a query on it
+// would answer wrongly, so it answers nothing.
+type DamagedError struct {
+	Puzzle  string // queens:8
+	Path    string // the catalog
+	Problem string // the first thing found wrong
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("%s in %s is damaged: %s", e.Puzzle, e.Path, e.Problem)
+}
+
+// Unwrap makes a damaged puzzle an ErrDamaged.
+func (e *DamagedError) Unwrap() error { return ErrDamaged }
+
+// QuickCheck compares a stored puzzle's record with the ends of its
+// tables, reading a few rows by their keys: where the solution or class
+// blocks begin and end, the lowest and highest class ID (and of a puzzle
+// stored as its classes, its orbits table, which numbers the members). A
+// query makes it before it answers (well under a millisecond); verify
+// reads every row.
+func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
+	if s.ClassesOnly() {
+		return s.quickCheckClasses(ctx)
+	}
+	rec, b := s.Record, s.blocks
+	var problems []string
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var first, last, cells, syms, lowClass, highClass int64
+	err := s.c.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce((SELECT min(first_id) FROM %[1]s), 0),
+		coalesce((SELECT first_id FROM %[1]s ORDER BY first_id DESC LIMIT 1), 0),
+		coalesce((SELECT length(cells) FROM %[1]s ORDER BY first_id DESC LIMIT 1), 0),
+		coalesce((SELECT length(CAST(class_syms AS BLOB)) FROM %[1]s ORDER BY first_id DESC LIMIT 1), 0),
+		coalesce((SELECT min(id) FROM %[2]s), 0), coalesce((SELECT max(id) FROM %[2]s), 0)`, b.Table, s.classes)).
+		Scan(&first, &last, &cells, &syms, &lowClass, &highClass)
+	if err != nil {
+		return nil, Describe(s.c.path, err)
+	}
+	// The classes first: their number sets the width of the class entries
+	// in the blocks.
+	switch {
+	case highClass != rec.Classes:
+		report("its classes table ends at class %d, %d classes recorded", highClass, rec.Classes)
+	case rec.Classes > 0 && lowClass != 1:
+		report("its classes table begins at class %d, not 1", lowClass)
+	}
+	n := cells / int64(b.CellBytes)
+	switch {
+	case rec.Solutions == 0 && last != 0:
+		report("its solution blocks hold solutions from %d, 0 solutions recorded", first)
+	case rec.Solutions == 0:
+	case last == 0:
+		report("it has no solution blocks, %d solutions recorded", rec.Solutions)
+	case first != 1:
+		report("its first solution block begins at solution %d, not 1", first)
+	case cells%int64(b.CellBytes) != 0 || n == 0 || n > maxBlockSolutions || syms != n*int64(b.Digits):
+		report("its last solution block (from solution %d) is damaged: %d cell bytes and %d class bytes are not whole solutions of %d cells and %d digits",
+			last, cells, syms, b.CellBytes, b.Digits)
+	case last+n-1 != rec.Solutions:
+		report("its solution blocks end at solution %d, %d solutions recorded", last+n-1, rec.Solutions)
+	}
+	return problems, nil
+}
+
+// quickCheckClasses is QuickCheck for a puzzle stored as its classes.
+func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
+	rec, f := s.Record, s.form
+	var problems []string
+	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var first, last, size, lowProps, highProps int64
+	err := s.c.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce((SELECT min(block) FROM %[1]s), 0),
+		coalesce((SELECT block FROM %[1]s ORDER BY block DESC LIMIT 1), 0),
+		coalesce((SELECT length(forms) FROM %[1]s ORDER BY block DESC LIMIT 1), 0),
+		coalesce((SELECT min(id) FROM %[2]s), 1), coalesce((SELECT max(id) FROM %[2]s), 0)`, s.classes, s.props)).
+		Scan(&first, &last, &size, &lowProps, &highProps)
+	if err != nil {
+		return nil, Describe(s.c.path, err)
+	}
+	per, formBytes := int64(f.perBlock), int64(f.size)
+	switch {
+	case rec.Classes == 0 && last != 0:
+		report("its class blocks hold classes, 0 classes recorded")
+	case rec.Classes == 0:
+	case last == 0:
+		report("it has no class blocks, %d classes recorded", rec.Classes)
+	case first != 1:
+		report("its first class block is block %d, not 1", first)
+	case size%formBytes != 0 || size == 0 || size > per*formBytes:
+		report("its last class block (%d) is damaged: %d bytes are not whole %d-byte forms", last, size, formBytes)
+	case (last-1)*per+size/formBytes != rec.Classes:
+		report("its class blocks end at class %d, %d classes recorded", (last-1)*per+size/formBytes, rec.Classes)
+	}
+	if lowProps < 1 || highProps > rec.Classes {
+		report("its properties table names classes %d to %d, %d classes recorded", lowProps, highProps, rec.Classes)
+	}
+	// Members are numbered class by class, 8 to a class but for those in
+	// the orbits table (a few thousand rows at most, which the queries
+	// that number members read anyway): each row's first member must
+	// follow from the rows before it, and all of them give the number of
+	// members.
+	m, err := s.numbering(ctx)
+	if err != nil {
+		return nil, Describe(s.c.path, err)
+	}
+	numbering, members := m.problems(rec.Classes)
+	problems = append(problems, numbering...)
+	if members != rec.Solutions {
+		report("its classes have %d members by its orbits table, %d solutions recorded", members, rec.Solutions)
+	}
+	return problems, nil
+}
+
+// problems checks the numbering of the members of classes classes: each
+// row names a class, with fewer than 8 members, and the first member that
+// the rows before it give. It returns what is wrong and the number of
+// members.
+func (m memberNumbering) problems(classes int64) (problems []string, members int64) {
+	var lacking int64 // members the classes so far lack, below 8 each
+	for _, r := range m.rows {
+		switch want := 8*(r.id-1) + 1 - lacking; {
+		case r.id < 1 || r.id > classes:
+			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.id))
+		case r.orbit != 1 && r.orbit != 2 && r.orbit != 4:
+			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.id, r.orbit))
+		case r.first != want:
+			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.id, r.first, want))
+		}
+		lacking += 8 - int64(r.orbit)
+	}
+	return problems, 8*classes - lacking
+}
+
+// StorageProblems checks that the tables a record's storage needs are
+// there, and that a puzzle recorded by its counts has none.
+func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, error) {
+	var names []string
+	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?) ORDER BY name",
+		ownedTables(rec.Name)...)
+	if err != nil {
+		return nil, Describe(c.path, err)
+	}
+	return storageProblems(rec, names), nil
+}
+
+// HasTables reports whether the catalog holds any table of the puzzle's
+// (or its view), whatever its record says.
+func (c *Catalog) HasTables(ctx context.Context, puzzle string) (bool, error) {
+	var n int
+	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?)", ownedTables(puzzle)...)
+	return n > 0, Describe(c.path, err)
+}
+
+// ownedTables names the tables (and view) a puzzle may own.
+func ownedTables(puzzle string) []any {
+	out := make([]any, len(puzzleTablePrefixes))
+	for i, prefix := range puzzleTablePrefixes {
+		out[i] = prefix + tableSuffix(puzzle)
+	}
+	return out
+}
+
+// storageProblems compares a record's storage with the tables the puzzle
+// owns (present).
+func storageProblems(rec Record, present []string) []string {
+	var need []string
+	sol, cls := puzzleTables(rec.Name)
+	switch rec.Storage {
+	case StorageSolutions:
+		need = []string{cls, sol}
+	case StorageClasses:
+		need = []string{cls, propsTable(rec.Name)}
+		if strings.HasPrefix(rec.Name, "queens:") {
+			need = append(need, orbitsTable(rec.Name))
+		}
+	case StorageCounts:
+		if len(present) > 0 {
+			return []string{fmt.Sprintf("recorded as counts only, but the tables %s are there too", strings.Join(present, ", "))}
+		}
+	default:
+		return []string{fmt.Sprintf("recorded with storage %q, which is none of solutions, classes and counts", rec.Storage)}
+	}
+	var problems []string
+	for _, t := range need {
+		if !slices.Contains(present, t) {
+			problems = append(problems, fmt.Sprintf("recorded as stored (%s), but its table %s is missing", rec.Storage, t))
+		}
+	}
+	return problems
+}
+
+// BreakdownPuzzles names the puzzles that have counts recorded in
+// count_breakdown.
+func (c *Catalog) BreakdownPuzzles(ctx context.Context) ([]string, error) {
+	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
+		return nil, err
+	}
+	var out []string
+	err := c.db.SelectContext(ctx, &out, "SELECT DISTINCT puzzle FROM count_breakdown ORDER BY puzzle")
+	return out, err
+}
