@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // readPragmas are pragmas that take an argument yet only read.
@@ -16,50 +17,80 @@ var readPragmas = map[string]bool{
 	"index_xinfo": true, "foreign_key_list": true, "integrity_check": true, "quick_check": true,
 }
 
+// MaxValueMB is the largest string or blob, in MB (10^6 bytes), that a
+// user's statement may make or read. A catalog's own values are far
+// smaller (a solution block holds at most 4,000 bytes of cells, a block of
+// packed classes 2,032), so every table reads whole; the limit keeps what
+// one row costs to print bounded, where randomblob(1e9) or a group_concat
+// over millions of rows would take gigabytes.
+const MaxValueMB = 16
+
+// ErrTooLarge means a user's statement made or read a value larger than
+// MaxValueMB; SQLite itself refuses it, before it is made.
+var ErrTooLarge = fmt.Errorf("a value larger than %d MB", MaxValueMB)
+
 // Rows is the result of a user's read-only statement, read row by row.
 type Rows struct {
+	ctx  context.Context
 	conn *sqlx.Conn
 	rows *sqlx.Rows
+	// length is the connection's own limit on a value's size, restored
+	// when it goes back to the pool.
+	length int
+	vals   []value // what Values scans into
+	dest   []any
 }
 
 // Query runs a user's statement on a connection on which SQLite itself
 // refuses, while compiling, every operation that is not a read: the third
-// layer under a read-only open and query_only. Close the rows after use.
+// layer under a read-only open and query_only. No string or blob larger
+// than MaxValueMB is made or read (ErrTooLarge). Close the rows after use.
 // The statement is checked first (CheckStatement); errors SQLite finds in
-// it wrap ErrBadSQL or ErrRefused.
+// it, before or while it runs, wrap ErrBadSQL, ErrRefused or ErrTooLarge.
 func (c *Catalog) Query(ctx context.Context, text string) (*Rows, error) {
 	if err := CheckStatement(text); err != nil {
 		return nil, err
 	}
-	conn, err := c.queryConn(ctx)
+	if p, ok := parameter(text); ok {
+		return nil, fmt.Errorf("%w: it has a parameter, %s, and sql binds no values; write the value in its place", ErrBadSQL, p)
+	}
+	conn, length, err := c.queryConn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := conn.QueryxContext(ctx, text)
-	if err != nil {
-		conn.Close()
+	r := &Rows{ctx: ctx, conn: conn, length: length}
+	if r.rows, err = conn.QueryxContext(ctx, text); err != nil {
+		r.release()
 		return nil, statementError(ctx, err)
 	}
-	return &Rows{conn: conn, rows: rows}, nil
+	return r, nil
 }
 
-// statementError says what SQLite found wrong with a user's statement;
-// other errors are returned as they are.
+// statementError says what SQLite found wrong with a user's statement, by
+// its result code: SQLITE_ERROR is the statement's own fault (it does not
+// compile, or it fails as it runs: malformed JSON, an integer overflow),
+// SQLITE_AUTH an operation the authorizer denied, SQLITE_TOOBIG a value
+// over the limit. Other errors (a damaged file, I/O, an interrupt) are
+// returned as they are.
 func statementError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
+	var serr *sqlite.Error
+	if err == nil || ctx.Err() != nil || !errors.As(err, &serr) {
 		return err
 	}
-	msg := err.Error()
+	msg := serr.Error()
 	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
 		msg = msg[:i] // the driver's result code
 	}
 	msg = strings.TrimPrefix(msg, "SQL logic error: ")
-	switch {
-	case strings.Contains(msg, "not authorized"):
+	switch serr.Code() & 0xff {
+	case sqlite3.SQLITE_AUTH:
 		return refused("this statement")
-	case strings.Contains(msg, "syntax error") || strings.Contains(msg, "incomplete input") || strings.Contains(msg, "unrecognized token"):
-		return fmt.Errorf("%w: not valid SQL: %s", ErrBadSQL, msg)
-	case strings.Contains(msg, "no such") || strings.Contains(msg, "wrong number of arguments") || strings.Contains(msg, "ambiguous column"):
+	case sqlite3.SQLITE_TOOBIG:
+		return ErrTooLarge
+	case sqlite3.SQLITE_ERROR:
+		if strings.Contains(msg, "syntax error") || strings.Contains(msg, "incomplete input") || strings.Contains(msg, "unrecognized token") {
+			return fmt.Errorf("%w: not valid SQL: %s", ErrBadSQL, msg)
+		}
 		return fmt.Errorf("%w: %s", ErrBadSQL, msg)
 	}
 	return err
@@ -72,22 +103,59 @@ func (r *Rows) Columns() ([]string, error) { return r.rows.Columns() }
 func (r *Rows) Next() bool { return r.rows.Next() }
 
 // Values returns the current row's values: int64, float64, string, []byte
-// or nil.
-func (r *Rows) Values() ([]any, error) { return r.rows.SliceScan() }
+// or nil. A blob is the driver's own copy, made for this row: it is not
+// copied again, so that a row of a large value costs the value once in Go.
+func (r *Rows) Values() ([]any, error) {
+	if r.dest == nil {
+		cols, err := r.rows.Columns()
+		if err != nil {
+			return nil, err
+		}
+		r.vals, r.dest = make([]value, len(cols)), make([]any, len(cols))
+		for i := range r.vals {
+			r.dest[i] = &r.vals[i]
+		}
+	}
+	if err := r.rows.Scan(r.dest...); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(r.vals))
+	for i, v := range r.vals {
+		out[i] = v.v
+	}
+	return out, nil
+}
 
-// Err is the error that ended the rows, if any.
-func (r *Rows) Err() error { return r.rows.Err() }
+// value takes a column's value as the driver gives it, where database/sql
+// would copy a blob scanned into an any.
+type value struct{ v any }
+
+func (v *value) Scan(src any) error {
+	v.v = src
+	return nil
+}
+
+// Err is the error that ended the rows, if any, as Query states it.
+func (r *Rows) Err() error { return statementError(r.ctx, r.rows.Err()) }
 
 // Close ends the query.
 func (r *Rows) Close() {
 	r.rows.Close()
+	r.release()
+}
+
+// release gives the connection back to the pool with its own limit.
+func (r *Rows) release() {
+	sqlite.Limit(r.conn.Conn, sqlite3.SQLITE_LIMIT_LENGTH, r.length)
 	r.conn.Close()
 }
 
-func (c *Catalog) queryConn(ctx context.Context) (*sqlx.Conn, error) {
+// queryConn returns a connection for a user's statement, with the
+// authorizer and the value limit set, and the limit it had before.
+func (c *Catalog) queryConn(ctx context.Context) (*sqlx.Conn, int, error) {
 	conn, err := c.db.Connx(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	err = conn.Raw(func(driverConn any) error {
 		registerer, ok := driverConn.(sqlite.AuthorizerRegisterer)
@@ -106,11 +174,15 @@ func (c *Catalog) queryConn(ctx context.Context) (*sqlx.Conn, error) {
 			return sqlite.AuthorizerDeny
 		})
 	})
+	var length int
+	if err == nil {
+		length, err = sqlite.Limit(conn.Conn, sqlite3.SQLITE_LIMIT_LENGTH, MaxValueMB*1_000_000)
+	}
 	if err != nil {
 		conn.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return conn, nil
+	return conn, length, nil
 }
 
 var readKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "EXPLAIN": true, "PRAGMA": true}
@@ -231,4 +303,55 @@ func splitStatement(text string) (string, string) {
 		}
 	}
 	return text, ""
+}
+
+// parameter returns the first parameter of a statement (?, ?NNN, :name,
+// @name, $name) outside its strings, quoted names and comments. sql binds
+// no values, so SQLite would run such a statement with NULL in its place,
+// or the driver refuse it with its own words.
+func parameter(stmt string) (string, bool) {
+	token := func(i int) string {
+		j := i + 1
+		for j < len(stmt) && idChar(stmt[j]) {
+			j++
+		}
+		return stmt[i:j]
+	}
+	for i := 0; i < len(stmt); i++ {
+		switch ch := stmt[i]; {
+		case ch == '\'' || ch == '"' || ch == '`' || ch == '[':
+			closing := ch
+			if ch == '[' {
+				closing = ']'
+			}
+			j := strings.IndexByte(stmt[i+1:], closing)
+			if j < 0 {
+				return "", false
+			}
+			i += j + 1
+		case ch == '-' && strings.HasPrefix(stmt[i:], "--"):
+			j := strings.IndexByte(stmt[i:], '\n')
+			if j < 0 {
+				return "", false
+			}
+			i += j
+		case ch == '/' && strings.HasPrefix(stmt[i:], "/*"):
+			j := strings.Index(stmt[i+2:], "*/")
+			if j < 0 {
+				return "", false
+			}
+			i += j + 3
+		case ch == '?':
+			return token(i), true
+		case (ch == ':' || ch == '@' || ch == '$') && (i == 0 || !idChar(stmt[i-1])) && i+1 < len(stmt) && idChar(stmt[i+1]):
+			// $ inside a name (a$b) is part of it, as SQLite reads it.
+			return token(i), true
+		}
+	}
+	return "", false
+}
+
+// idChar reports whether SQLite takes c as part of a name.
+func idChar(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

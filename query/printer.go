@@ -3,13 +3,13 @@ package query
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -77,24 +77,29 @@ type Printer struct {
 	headers bool
 	line    func(Object) string // text: one line per record; nil for a table
 	n       int
-	csv     *csv.Writer
 	// text tables: the first rows are held to set the column widths, then
 	// every row is written padded to them (a wider value pushes its row only).
-	held    []Object
-	widths  []int
-	names   []string
-	columns []string // a CSV's header when no record comes (Columns)
+	held     []Object
+	heldSize int
+	widths   []int
+	names    []string
+	columns  []string // a CSV's header when no record comes (Columns)
 }
 
-// textSample is how many rows set the widths of a text table.
-const textSample = 200
+const (
+	// textSample is how many rows set the widths of a text table, at most
+	// textSampleBytes of their values: rows of large values are not held.
+	textSample      = 200
+	textSampleBytes = 1 << 20
+	// widestColumn is the widest a text column is padded to: a longer
+	// value pushes its own row only, never every row after it.
+	widestColumn = 1000
+)
 
 // NewPrinter starts printing records to w. headers says whether CSV and
 // text tables begin with the column names.
 func NewPrinter(w io.Writer, format Format, headers bool) *Printer {
-	p := &Printer{out: bufio.NewWriterSize(w, 1<<16), format: format, headers: headers}
-	p.csv = csv.NewWriter(p.out)
-	return p
+	return &Printer{out: bufio.NewWriterSize(w, 1<<16), format: format, headers: headers}
 }
 
 // Columns gives a CSV its header even when no record comes: the names of
@@ -110,7 +115,9 @@ func (p *Printer) Lines(fn func(Object) string) *Printer {
 	return p
 }
 
-// Write prints one record.
+// Write prints one record. A record of scalars (numbers, strings, blobs,
+// nil) is written field by field, a long string or blob in pieces, so that
+// a value costs no copy of itself in any format.
 func (p *Printer) Write(o Object) error {
 	defer func() { p.n++ }()
 	switch p.format {
@@ -120,8 +127,17 @@ func (p *Printer) Write(o Object) error {
 			sep = "[\n"
 		}
 		p.out.WriteString(sep)
+		if scalars(o) {
+			return p.writeScalars(o, "  ")
+		}
 		return p.writeIndented(o, "  ")
 	case JSONL:
+		if scalars(o) {
+			if err := p.writeScalars(o, ""); err != nil {
+				return err
+			}
+			return p.out.WriteByte('\n')
+		}
 		data, err := json.Marshal(o)
 		if err != nil {
 			return err
@@ -130,9 +146,9 @@ func (p *Printer) Write(o Object) error {
 		return p.out.WriteByte('\n')
 	case CSV:
 		if p.n == 0 && p.headers {
-			p.csv.Write(names(o))
+			p.writeCSV(textCells(names(o)))
 		}
-		return p.csv.Write(texts(o))
+		return p.writeCSV(o)
 	}
 	if p.line != nil {
 		_, err := p.out.WriteString(p.line(o) + "\n")
@@ -140,12 +156,13 @@ func (p *Printer) Write(o Object) error {
 	}
 	if p.widths == nil {
 		p.held = append(p.held, o)
-		if len(p.held) == textSample {
+		p.heldSize += size(o)
+		if len(p.held) == textSample || p.heldSize > textSampleBytes {
 			p.flushHeld()
 		}
 		return nil
 	}
-	p.writeRow(texts(o))
+	p.writeRow(o)
 	return nil
 }
 
@@ -160,11 +177,7 @@ func (p *Printer) Close() error {
 		}
 	case CSV:
 		if p.n == 0 && p.headers && p.columns != nil {
-			p.csv.Write(p.columns)
-		}
-		p.csv.Flush()
-		if err := p.csv.Error(); err != nil {
-			return err
+			p.writeCSV(textCells(p.columns))
 		}
 	case Text:
 		if p.line == nil && p.widths == nil {
@@ -205,35 +218,264 @@ func (p *Printer) flushHeld() {
 		p.names = names(p.held[0])
 	}
 	p.widths = make([]int, len(p.names))
-	rows := make([][]string, 0, len(p.held)+1)
+	rows := make([]Object, 0, len(p.held)+1)
 	if p.headers {
-		rows = append(rows, p.names)
+		rows = append(rows, textCells(p.names))
 	}
-	for _, o := range p.held {
-		rows = append(rows, texts(o))
-	}
+	rows = append(rows, p.held...)
 	for _, r := range rows {
-		for i, v := range r {
-			if i < len(p.widths) {
-				p.widths[i] = max(p.widths[i], utf8.RuneCountInString(v))
+		for i, f := range r {
+			if w := textWidth(f.Value); i < len(p.widths) && w <= widestColumn {
+				p.widths[i] = max(p.widths[i], w)
 			}
 		}
 	}
 	for _, r := range rows {
 		p.writeRow(r)
 	}
-	p.held = nil
+	p.held, p.heldSize = nil, 0
 }
 
-func (p *Printer) writeRow(r []string) {
-	for i, v := range r {
-		p.out.WriteString(v)
-		if i < len(r)-1 && i < len(p.widths) {
-			p.out.WriteString(strings.Repeat(" ", max(p.widths[i]-utf8.RuneCountInString(v), 0)+2))
+func (p *Printer) writeRow(o Object) {
+	for i, f := range o {
+		p.writeText(f.Value)
+		if i < len(o)-1 && i < len(p.widths) {
+			p.writeSpaces(max(p.widths[i]-textWidth(f.Value), 0) + 2)
 		}
 	}
 	p.out.WriteByte('\n')
 }
+
+func (p *Printer) writeSpaces(n int) {
+	const spaces = "                                                                "
+	for ; n > len(spaces); n -= len(spaces) {
+		p.out.WriteString(spaces)
+	}
+	p.out.WriteString(spaces[:n])
+}
+
+// writeText writes a value as TextOf does, a blob without a copy.
+func (p *Printer) writeText(v any) {
+	if b, ok := v.([]byte); ok {
+		p.writeBytes(b, " ")
+		return
+	}
+	p.out.WriteString(TextOf(v))
+}
+
+// textWidth is the width of TextOf(v) in characters.
+func textWidth(v any) int {
+	b, ok := v.([]byte)
+	if !ok {
+		return utf8.RuneCountInString(TextOf(v))
+	}
+	w := max(len(b)-1, 0) // the spaces between
+	for _, c := range b {
+		w += len(byteText[c])
+	}
+	return w
+}
+
+// size is about what a record's values take in memory.
+func size(o Object) int {
+	n := 0
+	for _, f := range o {
+		switch v := f.Value.(type) {
+		case string:
+			n += len(v)
+		case []byte:
+			n += len(v)
+		}
+		n += 16
+	}
+	return n
+}
+
+// textCells makes a record of texts, for a header row.
+func textCells(texts []string) Object {
+	o := make(Object, len(texts))
+	for i, t := range texts {
+		o[i] = Field{Name: t, Value: t}
+	}
+	return o
+}
+
+// writeCSV writes a record as a CSV row (RFC 4180, as encoding/csv does):
+// a field is quoted when it holds a comma, a quote or a line break, or
+// begins with a space, with its quotes doubled. A blob's numbers need no
+// quotes and are written without a copy.
+func (p *Printer) writeCSV(o Object) error {
+	for i, f := range o {
+		if i > 0 {
+			p.out.WriteByte(',')
+		}
+		if b, ok := f.Value.([]byte); ok {
+			p.writeBytes(b, " ")
+			continue
+		}
+		text := TextOf(f.Value)
+		if !csvQuoted(text) {
+			p.out.WriteString(text)
+			continue
+		}
+		p.out.WriteByte('"')
+		for {
+			i := strings.IndexByte(text, '"')
+			if i < 0 {
+				break
+			}
+			p.out.WriteString(text[:i+1])
+			p.out.WriteByte('"')
+			text = text[i+1:]
+		}
+		p.out.WriteString(text)
+		p.out.WriteByte('"')
+	}
+	return p.out.WriteByte('\n')
+}
+
+func csvQuoted(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` || strings.ContainsAny(field, ",\"\r\n") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
+}
+
+// scalars reports whether every value of o is a number, a bool, a string,
+// a blob or nil: a record writeScalars writes.
+func scalars(o Object) bool {
+	if len(o) == 0 {
+		return false
+	}
+	for _, f := range o {
+		switch f.Value.(type) {
+		case nil, bool, int, int64, float64, string, []byte:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// writeScalars writes a record of scalars as a JSON object: indented by
+// indent inside a JSON document, or on one line (indent ""), as
+// writeIndented and json.Marshal write it, a blob as the array of its
+// byte values.
+func (p *Printer) writeScalars(o Object, indent string) error {
+	open, colon, comma, inner, end := "{", ":", ",", "", "}"
+	if indent != "" {
+		open, colon, comma, inner, end = indent+"{\n", ": ", ",\n", indent+"  ", "\n"+indent+"}"
+	}
+	p.out.WriteString(open)
+	for i, f := range o {
+		if i > 0 {
+			p.out.WriteString(comma)
+		}
+		p.out.WriteString(inner)
+		p.writeJSONString(f.Name)
+		p.out.WriteString(colon)
+		switch v := f.Value.(type) {
+		case string:
+			p.writeJSONString(v)
+		case []byte:
+			sep := ","
+			if indent != "" {
+				sep = ", "
+			}
+			p.out.WriteByte('[')
+			p.writeBytes(v, sep)
+			p.out.WriteByte(']')
+		default:
+			data, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			p.out.Write(data)
+		}
+	}
+	_, err := p.out.WriteString(end)
+	return err
+}
+
+// writeJSONString writes s as json.Marshal does (HTML characters, U+2028
+// and U+2029 escaped, a byte that is not UTF-8 as U+FFFD), without a copy
+// of s.
+func (p *Printer) writeJSONString(s string) {
+	const hex = "0123456789abcdef"
+	p.out.WriteByte('"')
+	from := 0 // s[from:i] is still to write as it is
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			p.out.WriteString(s[from:i])
+			switch c {
+			case '"', '\\':
+				p.out.WriteByte('\\')
+				p.out.WriteByte(c)
+			case '\b':
+				p.out.WriteString(`\b`)
+			case '\f':
+				p.out.WriteString(`\f`)
+			case '\n':
+				p.out.WriteString(`\n`)
+			case '\r':
+				p.out.WriteString(`\r`)
+			case '\t':
+				p.out.WriteString(`\t`)
+			default:
+				p.out.WriteString(`\u00`)
+				p.out.WriteByte(hex[c>>4])
+				p.out.WriteByte(hex[c&0xf])
+			}
+			i++
+			from = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			p.out.WriteString(s[from:i])
+			p.out.WriteString(`\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			p.out.WriteString(s[from:i])
+			p.out.WriteString(`\u202`)
+			p.out.WriteByte(hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		from = i
+	}
+	p.out.WriteString(s[from:])
+	p.out.WriteByte('"')
+}
+
+// writeBytes writes a blob's byte values in decimal, sep between them.
+func (p *Printer) writeBytes(b []byte, sep string) {
+	for i, c := range b {
+		if i > 0 {
+			p.out.WriteString(sep)
+		}
+		p.out.WriteString(byteText[c])
+	}
+}
+
+// byteText is each byte value in decimal.
+var byteText = func() (t [256]string) {
+	for i := range t {
+		t[i] = strconv.Itoa(i)
+	}
+	return t
+}()
 
 func names(o Object) []string {
 	out := make([]string, len(o))

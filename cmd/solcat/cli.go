@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
@@ -100,8 +102,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
 	kongcompletion.Register(parser, completionPredictors()...)
 	kctx, err := parseJoiningNegatives(parser, &args)
+	inputs := append([]string{c.DB}, args...)
+	fail := func(code int, msg string) int {
+		fmt.Fprintf(stderr, "solcat: %s\n", echoLine(msg, inputs))
+		return code
+	}
 	if err != nil {
-		msg := oneLine(err.Error())
+		msg := err.Error()
 		if m := kongNegativeArg.FindStringSubmatch(msg); m != nil {
 			// kong took it for short flags and names only the first: -13 is "-1".
 			i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, m[1]) && isNegative.MatchString(a) })
@@ -109,28 +116,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 				msg = args[i] + " is negative; IDs start at 1"
 			}
 		}
-		fmt.Fprintf(stderr, "solcat: %s; see '%s'\n", msg, helpFor(err))
-		return 2
+		return fail(2, fmt.Sprintf("%s; see '%s'", msg, helpFor(err)))
 	}
 	if err := emptyValues(kctx, args); err != nil {
-		fmt.Fprintf(stderr, "solcat: %s\n", err)
-		return 2
+		return fail(2, err.Error())
 	}
 	if c.DB == "" { // SOLCAT_DB set to nothing
-		fmt.Fprintf(stderr, "solcat: --db is empty (or SOLCAT_DB is set to nothing); name the catalog file\n")
-		return 2
+		return fail(2, "--db is empty (or SOLCAT_DB is set to nothing); name the catalog file")
+	}
+	command := kctx.Command()
+	if !strings.HasPrefix(command, "build") && !strings.HasPrefix(command, "merge") {
+		// Nothing to save: Ctrl-C ends the command even while a write blocks.
+		stdout, stderr = stoppableOutput(ctx, stdout), stoppableOutput(ctx, stderr)
 	}
 	err = kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args})
 	if err == nil {
 		return 0
 	}
+	var perr *kong.ParseError
+	if errors.As(err, &perr) { // 'solcat help nosuch': the command line of the help asked for
+		return fail(2, fmt.Sprintf("%s; see '%s'", err, helpFor(err)))
+	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = errInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
 		switch {
-		case strings.HasPrefix(kctx.Command(), "build"):
+		case strings.HasPrefix(command, "build"):
 			// Stopped between the units that say how much they saved.
 			err = fmt.Errorf("%w; what was finished is saved: run the same command to go on", errInterrupted)
-		case strings.HasPrefix(kctx.Command(), "merge"):
+		case strings.HasPrefix(command, "merge"):
 			err = fmt.Errorf("%w; a merge writes each puzzle whole or not at all: run the same command again", errInterrupted)
 		}
 	}
@@ -142,11 +155,69 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	files := "--db"
-	if strings.HasPrefix(kctx.Command(), "merge") {
+	if strings.HasPrefix(command, "merge") {
 		files = "files"
 	}
-	fmt.Fprintf(stderr, "solcat: %s\n", oneLine(withRemedy(err, files).Error()))
-	return code
+	return fail(code, withRemedy(err, files).Error())
+}
+
+// stoppable is an output that gives up on a write once ctx ends: a write
+// into a full pipe (solcat sql ... | less, less not reading) blocks in the
+// kernel, where Ctrl-C does not reach it. A write still blocked stopGrace
+// after ctx ends is left behind, on its own copy of the bytes, and this and
+// every later write fail with ctx's error, so that the command ends as
+// interrupted and the process exits. Only for the commands that have
+// nothing to save.
+type stoppable struct {
+	ctx   context.Context
+	w     io.Writer
+	mu    sync.Mutex
+	stuck bool
+	buf   []byte
+}
+
+// stoppableOutput is w, stoppable unless it is a terminal: Ctrl-C reaches
+// a terminal's writer, and commands ask whether theirs is one.
+func stoppableOutput(ctx context.Context, w io.Writer) io.Writer {
+	if isTerminal(w) {
+		return w
+	}
+	return &stoppable{ctx: ctx, w: w}
+}
+
+// stopGrace is how long a write may still take once ctx has ended.
+const stopGrace = 200 * time.Millisecond
+
+func (s *stoppable) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stuck {
+		return 0, s.ctx.Err()
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	// The write may outlive this call, so it writes a copy; one buffer
+	// serves every write, as a write left behind is the last.
+	s.buf = append(s.buf[:0], p...)
+	go func() {
+		n, err := s.w.Write(s.buf)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-s.ctx.Done():
+	}
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-time.After(stopGrace):
+		s.stuck = true
+		return 0, s.ctx.Err()
+	}
 }
 
 // decimal reads a number flag or argument in decimal digits only, as
@@ -352,7 +423,7 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 		return unfinishedError(p, u)
 	}
 	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
-		return fmt.Errorf("%s is not in the catalog and cannot be built: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
+		return usagef("%s is not in the catalog and cannot be built: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
 			p, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens)
 	}
 	if p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens && enumerate.Supported(p, false) == nil {

@@ -34,9 +34,12 @@ Examples:
 }
 
 func (s *serveCmd) Run(e *env) error {
-	host, _, err := net.SplitHostPort(s.Addr)
+	host, port, err := net.SplitHostPort(s.Addr)
 	if err != nil {
 		return usagef("--addr %s: write HOST:PORT, for example 127.0.0.1:8765", s.Addr)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return usagef("--addr %s: the port is a number from 0 to 65535; write HOST:PORT, for example 127.0.0.1:8765", s.Addr)
 	}
 	if !s.Public && !loopback(host) {
 		return usagef("--addr %s can be reached from other machines; add --public to serve there, or use 127.0.0.1", s.Addr)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"solcat/catalog"
@@ -20,7 +21,8 @@ rows stream as they come. Blob cells are shown as their stored byte values
 (queens: 0-based columns); the views' solution column and the classes'
 form and properties columns show them as people read them, and the tables
 symmetries and properties name the stored numbers and bits. The schema is
-in docs/schema.md.
+in docs/schema.md. A string or blob larger than ` + strconv.Itoa(catalog.MaxValueMB) + ` MB is refused
+(the catalog's own are a few KB): select part of it with substr().
 
 Examples:
   solcat sql "SELECT name, solutions, classes FROM puzzles"
@@ -65,17 +67,10 @@ func (s *sqlCmd) Run(e *env) error {
 		}
 		row := make(query.Object, len(cols))
 		for i, v := range vals {
-			if blob, ok := v.([]byte); ok { // a blob's bytes, as numbers
-				nums := make([]int, len(blob))
-				for k, b := range blob {
-					nums[k] = int(b)
-				}
-				v = nums
-			}
-			row[i] = query.Field{Name: cols[i], Value: v}
+			row[i] = query.Field{Name: cols[i], Value: v} // a blob prints as its byte values
 		}
 		if err := out.Write(row); err != nil {
-			return err
+			return sqlError(e, err, n)
 		}
 		n++
 	}
@@ -85,7 +80,10 @@ func (s *sqlCmd) Run(e *env) error {
 	if e.ctx.Err() != nil {
 		return sqlError(e, e.ctx.Err(), n)
 	}
-	return out.Close()
+	if err := out.Close(); err != nil {
+		return sqlError(e, err, n)
+	}
+	return nil
 }
 
 // sqlError explains an error of the user's statement, n rows into it.
@@ -95,6 +93,8 @@ func sqlError(e *env, err error, n int) error {
 		return fmt.Errorf("%w after %d rows", errInterrupted, n)
 	case errors.Is(err, catalog.ErrRefused):
 		return usagef("sql: %w", err)
+	case errors.Is(err, catalog.ErrTooLarge):
+		return usagef("sql: %w is not printed; select part of it with substr(), or its length with length()", err)
 	case errors.Is(err, catalog.ErrBadSQL) && strings.Contains(err.Error(), "no such table"):
 		return usagef("sql: %w; list the tables with: solcat sql \"SELECT name, type FROM sqlite_master ORDER BY name\"", err)
 	case errors.Is(err, catalog.ErrBadSQL) && strings.Contains(err.Error(), "no statement"):
