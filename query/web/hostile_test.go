@@ -359,3 +359,40 @@ func TestHostileRequests(t *testing.T) {
 		t.Logf("%d MB read 2 MB at a time in %v", size>>20, time.Since(start).Round(time.Millisecond))
 	})
 }
+
+// TestLinksAreAnswered follows every link of pages that carry every kind
+// of parameter: a page never links to an address its server refuses.
+func TestLinksAreAnswered(t *testing.T) {
+	srv := serve(t, 10*time.Second)
+	href := regexp.MustCompile(`href="([^"#]+)"`)
+	for _, path := range []string{
+		"/puzzle/queens:10?q1=2&q3=&orbit=8&prop=" + canon.PropertyNames(canon.Queens)[0] + "&page=2&size=5&count=1",
+		"/puzzle/queens:10?cell=2,5%3D1&sym=on&view=classes&size=3&page=2",
+		"/puzzle/magic:4?c1_1=1&c2_2=&pattern=&orbit=&view=classes&size=4&page=3",
+		"/puzzle/magic:4/stats?by=group&c1_1=16&run=1",
+		"/puzzle/queens:10/heatmap?q2=4&run=1",
+		"/puzzle/magic:4/class/3",
+		"/puzzle/queens:8/solution/14",
+		"/",
+	} {
+		status, body := get(t, srv.URL+path, "")
+		if status != 200 {
+			t.Fatalf("%s: %d %.300s", path, status, body)
+		}
+		links := 0
+		for _, m := range href.FindAllStringSubmatch(body, -1) {
+			link := html.UnescapeString(m[1])
+			if !strings.HasPrefix(link, "/") {
+				continue
+			}
+			links++
+			// A puzzle stored as counts only has no page of solutions (409).
+			if status, body := get(t, srv.URL+link, ""); status != 200 && !(status == 409 && link == "/puzzle/queens:15") {
+				t.Errorf("%s links to %s: %d %s", path, link, status, message(body))
+			}
+		}
+		if links < 2 {
+			t.Errorf("%s: %d links", path, links)
+		}
+	}
+}

@@ -229,9 +229,9 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	base := "/puzzle/" + t.Puzzle.String()
 	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions",
 		Links: map[string]string{
-			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", ""),
-			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", ""), "json": base + ".json" + with(f.q),
-			"stats": base + "/stats" + with(f.q, "page", "", "size", "", "view", ""), "heatmap": base + "/heatmap" + with(f.q, "page", "", "size", "", "view", ""),
+			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", "", "count", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", "", "count", ""),
+			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", "", "count", ""), "json": base + ".json" + with(f.q),
+			"stats": base + "/stats" + with(f.q, "page", "", "size", "", "view", "", "count", ""), "heatmap": base + "/heatmap" + with(f.q, "page", "", "size", "", "view", "", "count", ""),
 			"clear": base}}
 	start := time.Now()
 	countAsk := query.AskCount
