@@ -118,8 +118,9 @@ func (r *request) plan(t *query.Target, q query.Question) (*query.Plan, error) {
 
 // query runs fn, which runs plans: at once if none of them scans, else
 // outside the gate with a place for each goroutine of the widest scan
-// (waiting for them, up to the page's time limit), and back at the gate,
-// ahead of the pages not yet begun, to draw what it read.
+// (waiting for them, up to the page's time limit), and back at the gate
+// with the quick pages, ahead of the others not yet begun, to draw what
+// it read.
 func (r *request) query(fn func() error, plans ...*query.Plan) error {
 	var width int
 	for _, p := range plans {
