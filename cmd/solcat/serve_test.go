@@ -143,7 +143,7 @@ func TestServeRefusals(t *testing.T) {
 // the server then stops with Ctrl-C, leaving the catalog as it was.
 func TestServeUnderLoad(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the stall and load test takes about 15 seconds")
+		t.Skip("the stall and load test takes about 20 seconds")
 	}
 	s := serve(t, "--client-timeout", "20s")
 	for _, path := range []string{"/puzzle/queens:14/export/rows.csv", "/puzzle/queens:14/export/rows.jsonl", "/puzzle/queens:14/export/rows.parquet",
