@@ -157,7 +157,7 @@ func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(S
 		}
 		props := t.class(c, 0).Props // with a queens class's symmetry type
 		for k, m := range membersInOrder(t.Puzzle, c.Form) {
-			if !f.UpToSymmetry && !meets(m.cells, conds) {
+			if !f.UpToSymmetry && !meets(m.cells, conds) || first+int64(k) < p.from {
 				continue
 			}
 			if pg.skipped() {

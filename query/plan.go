@@ -77,6 +77,9 @@ type Plan struct {
 	// Few, when not -1: a scan of a puzzle stored as its classes reads only
 	// this many classes (those with the properties or orbits asked for).
 	Few int64
+	// from, when not 0: the rows with lower IDs were given by an earlier
+	// piece of a stream (see resume).
+	from int64
 
 	// The filter's cell conditions, as the plan tests them.
 	rest   []byteCondition     // on a solution's cells, beyond the prefix
@@ -147,6 +150,35 @@ func (p *Plan) Reads() int64 {
 		return p.Classes.Len()
 	}
 	return 0
+}
+
+// resume is p for its rows from ID id on (solution IDs of a list, class
+// IDs of classes), at most left of them (all if left < 0): how a stream
+// read in pieces goes on after the row it stopped at. Streams give their
+// rows in ID order, so the rows before id are those already given.
+func (t *Target) resume(ctx context.Context, p *Plan, id, left int64) (*Plan, error) {
+	q := *p
+	q.Question.Page = Page{Limit: left}
+	q.from = id
+	switch {
+	case q.Question.Ask == AskClasses:
+		q.Classes.Lo = max(q.Classes.Lo, id)
+	case t.classesOnly():
+		// Members are numbered class by class: start at id's class, and
+		// listExpanded passes over its members before id.
+		if id > t.Record.Solutions {
+			q.Classes.Lo = q.Classes.Hi + 1
+			return &q, nil
+		}
+		class, _, err := t.store.MemberClass(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		q.Classes.Lo, q.Skip = max(q.Classes.Lo, class), 0
+	default:
+		q.IDs.Lo = max(q.IDs.Lo, id)
+	}
+	return &q, nil
 }
 
 // onlyCells reports whether f has cell conditions and nothing else.

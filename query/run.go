@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/bits"
 	"slices"
+	"sort"
 
 	"golang.org/x/sync/errgroup"
 
@@ -323,6 +324,7 @@ func (t *Target) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(
 		return err
 	}
 	ids := slices.Sorted(maps.Keys(matching))
+	ids = ids[sort.Search(len(ids), func(i int) bool { return ids[i] >= p.from }):] // a resumed stream's later piece
 	ids = ids[min(int64(len(ids)), pg.skip):]
 	if pg.left >= 0 {
 		ids = ids[:min(int64(len(ids)), pg.left)]

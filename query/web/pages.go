@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -33,6 +34,9 @@ type catalogData struct {
 }
 
 func (s *Server) catalogPage(r *request) (*page, error) {
+	if _, err := params(r.Request, catalogParams, canon.Puzzle{}); err != nil {
+		return nil, err
+	}
 	recs, err := s.cat.Puzzles(r.ctx)
 	if err != nil {
 		return nil, err
@@ -85,11 +89,20 @@ type propBox struct {
 	Checked bool
 }
 
-// readForm reads the filter of a puzzle page from its query string: board
-// squares (queens: qR = the queen's column; magic: cR_C = the value),
-// cell, pattern, prop, orbit, sym, class, view, page, size.
+// readForm reads the filter of a puzzle page from its query string (as
+// params checked it): board squares (queens: qR = the queen's column;
+// magic: cR_C = the value), cell, pattern, prop, orbit, sym, class, view,
+// page, size.
 func readForm(p canon.Puzzle, q url.Values) (form, error) {
-	f := form{q: q, Queens: p.Kind == canon.Queens, Pattern: q.Get("pattern"), Sym: q.Get("sym") != "", Classes: q.Get("view") == "classes", Page: 1, Size: DefaultPageSize}
+	sym, err := choice(q, "sym", "on")
+	if err != nil {
+		return form{}, err
+	}
+	view, err := choice(q, "view", "classes")
+	if err != nil {
+		return form{}, err
+	}
+	f := form{q: q, Queens: p.Kind == canon.Queens, Pattern: q.Get("pattern"), Sym: sym != "", Classes: view == "classes", Page: 1, Size: DefaultPageSize}
 	f.Text = query.FilterText{Cells: q["cell"], Pattern: f.Pattern, UpToSymmetry: f.Sym, Props: q["prop"]}
 	number := func(name string, dst *int64, lo, hi int64) error {
 		v := q.Get(name)
@@ -186,13 +199,18 @@ type puzzleData struct {
 	First    int64
 }
 
-// filtered binds the request's puzzle and reads its filter form.
-func (s *Server) filtered(r *request) (*query.Target, form, query.Filter, error) {
+// filtered binds the request's puzzle and reads its parameters (those of
+// a page of kind pp) and its filter form.
+func (s *Server) filtered(r *request, pp pageParams) (*query.Target, form, query.Filter, error) {
 	t, err := s.target(r)
 	if err != nil {
 		return nil, form{}, query.Filter{}, err
 	}
-	f, err := readForm(t.Puzzle, r.URL.Query())
+	q, err := params(r.Request, pp, t.Puzzle)
+	if err != nil {
+		return nil, form{}, query.Filter{}, err
+	}
+	f, err := readForm(t.Puzzle, q)
 	if err != nil {
 		return nil, form{}, query.Filter{}, err
 	}
@@ -201,69 +219,85 @@ func (s *Server) filtered(r *request) (*query.Target, form, query.Filter, error)
 }
 
 func (s *Server) puzzlePage(r *request) (*page, error) {
-	t, f, filter, err := s.filtered(r)
+	t, f, filter, err := s.filtered(r, puzzleParams)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := choice(f.q, "count", "1"); err != nil {
 		return nil, err
 	}
 	base := "/puzzle/" + t.Puzzle.String()
 	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions",
 		Links: map[string]string{
-			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", ""),
-			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", ""), "json": base + ".json" + with(f.q),
-			"stats": base + "/stats" + with(f.q, "page", "", "size", "", "view", ""), "heatmap": base + "/heatmap" + with(f.q, "page", "", "size", "", "view", ""),
+			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", "", "count", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", "", "count", ""),
+			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", "", "count", ""), "json": base + ".json" + with(f.q),
+			"stats": base + "/stats" + with(f.q, "page", "", "size", "", "view", "", "count", ""), "heatmap": base + "/heatmap" + with(f.q, "page", "", "size", "", "view", "", "count", ""),
 			"clear": base}}
 	start := time.Now()
 	countAsk := query.AskCount
 	if f.Classes {
 		countAsk, d.Of = query.AskCountClasses, "classes"
 	}
-	countPlan, err := t.Plan(r.ctx, query.Question{Ask: countAsk, Filter: filter})
+	countPlan, err := r.plan(t, query.Question{Ask: countAsk, Filter: filter})
 	if err != nil {
 		return nil, err
 	}
 	d.Plan = t.Explain(countPlan)
-	// A count that reads millions of rows runs when asked for.
-	if !s.bigScan(countPlan, r, "count") {
-		if d.Count, err = t.Count(r.ctx, countPlan); err != nil {
-			return nil, err
-		}
-		d.Counted = true
-	} else {
-		d.CountURL = base + with(f.q, "count", "1")
-	}
 	pg := query.Page{Offset: (f.Page - 1) * f.Size, Limit: f.Size}
 	d.First = pg.Offset + 1
 	listAsk := query.AskList
 	if f.Classes {
 		listAsk = query.AskClasses
 	}
-	listPlan, err := t.Plan(r.ctx, query.Question{Ask: listAsk, Filter: filter, Page: pg})
+	listPlan, err := r.plan(t, query.Question{Ask: listAsk, Filter: filter, Page: pg})
+	if err != nil {
+		return nil, err
+	}
+	// A count that reads millions of rows runs when asked for.
+	count := !s.bigScan(countPlan, r, f.q, "count")
+	if !count {
+		d.CountURL = base + with(f.q, "count", "1")
+	}
+	// The rows are read first, in places for scans if need be, and drawn
+	// after.
+	run := []*query.Plan{listPlan}
+	if count {
+		run = append(run, countPlan)
+	}
+	var classes []query.Class
+	var solutions []query.Solution
+	err = r.query(func() error {
+		if count {
+			n, err := t.Count(r.ctx, countPlan)
+			if err != nil {
+				return err
+			}
+			d.Count, d.Counted = n, true
+		}
+		switch {
+		case d.Counted && d.Count <= pg.Offset:
+			return nil // nothing to list: the count says so without a scan
+		case f.Classes:
+			return t.Classes(r.ctx, listPlan, func(c query.Class) error { classes = append(classes, c); return nil })
+		}
+		return t.List(r.ctx, listPlan, func(sol query.Solution) error { solutions = append(solutions, sol); return nil })
+	}, run...)
 	if err != nil {
 		return nil, err
 	}
 	var objs []query.Object
 	scale := boardScale(t.Puzzle)
-	if d.Counted && d.Count <= pg.Offset {
-		// Nothing to list: the count says so without a scan.
-	} else if f.Classes {
-		err = t.Classes(r.ctx, listPlan, func(c query.Class) error {
-			d.Items = append(d.Items, item{ID: c.ID, Link: fmt.Sprintf("%s/class/%d", base, c.ID),
-				SVG:     draw.Solution(t.Puzzle, c.Canonical, draw.Options{Title: fmt.Sprintf("class %d", c.ID), Scale: scale}),
-				Caption: fmt.Sprintf("class %d · orbit %d · %d matching", c.ID, c.Orbit, c.Matching)})
-			objs = append(objs, query.ClassObject(t.Puzzle, c, false))
-			return nil
-		})
-	} else {
-		err = t.List(r.ctx, listPlan, func(sol query.Solution) error {
-			d.Items = append(d.Items, item{ID: sol.ID, Link: fmt.Sprintf("%s/solution/%d", base, sol.ID),
-				SVG:     draw.Solution(t.Puzzle, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Scale: scale}),
-				Caption: fmt.Sprintf("%d · class %d · %s", sol.ID, sol.ClassID, sol.Symmetry)})
-			objs = append(objs, query.SolutionObject(t.Puzzle, sol, false))
-			return nil
-		})
+	for _, c := range classes {
+		d.Items = append(d.Items, item{ID: c.ID, Link: fmt.Sprintf("%s/class/%d", base, c.ID),
+			SVG:     draw.Solution(t.Puzzle, c.Canonical, draw.Options{Title: fmt.Sprintf("class %d", c.ID), Scale: scale}),
+			Caption: fmt.Sprintf("class %d · orbit %d · %d matching", c.ID, c.Orbit, c.Matching)})
+		objs = append(objs, query.ClassObject(t.Puzzle, c, false))
 	}
-	if err != nil {
-		return nil, err
+	for _, sol := range solutions {
+		d.Items = append(d.Items, item{ID: sol.ID, Link: fmt.Sprintf("%s/solution/%d", base, sol.ID),
+			SVG:     draw.Solution(t.Puzzle, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Scale: scale}),
+			Caption: fmt.Sprintf("%d · class %d · %s", sol.ID, sol.ClassID, sol.Symmetry)})
+		objs = append(objs, query.SolutionObject(t.Puzzle, sol, false))
 	}
 	d.Elapsed = took(start)
 	if f.Page > 1 {
@@ -314,6 +348,9 @@ func (s *Server) solutionPage(r *request) (*page, error) { return s.showPage(r, 
 func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	t, err := s.target(r)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := params(r.Request, showParams, t.Puzzle); err != nil {
 		return nil, err
 	}
 	n, err := id(r)
@@ -375,10 +412,10 @@ type statsData struct {
 
 // bigScan reports whether a plan reads millions of rows: a page that
 // would run it shows the plan and a link that runs it instead, unless the
-// request says run=1 (or asks for JSON).
-func (s *Server) bigScan(p *query.Plan, r *request, param string) bool {
+// request says param=1 (or asks for JSON).
+func (s *Server) bigScan(p *query.Plan, r *request, q url.Values, param string) bool {
 	scan := p.Way == query.BlockScan || p.Way == query.ClassScan
-	return scan && p.Reads() > s.scan && !r.json && r.URL.Query().Get(param) != "1"
+	return scan && p.Reads() > s.scan && !r.json && q.Get(param) != "1"
 }
 
 // hidden is a query string as hidden form fields, but for the names the
@@ -400,11 +437,14 @@ func hidden(q url.Values, except ...string) []hiddenField {
 }
 
 func (s *Server) statsPage(r *request) (*page, error) {
-	t, _, filter, err := s.filtered(r)
+	t, f, filter, err := s.filtered(r, statsParams)
 	if err != nil {
 		return nil, err
 	}
-	byText := r.URL.Query().Get("by")
+	if _, err := choice(f.q, "run", "1"); err != nil {
+		return nil, err
+	}
+	byText := f.q.Get("by")
 	if byText == "" {
 		byText = "orbit"
 	}
@@ -413,15 +453,16 @@ func (s *Server) statsPage(r *request) (*page, error) {
 		return nil, err
 	}
 	start := time.Now()
-	plan, err := t.Plan(r.ctx, query.Question{Ask: query.AskStats, Filter: filter, By: by})
+	plan, err := r.plan(t, query.Question{Ask: query.AskStats, Filter: filter, By: by})
 	if err != nil {
 		return nil, err
 	}
-	d := statsData{Puzzle: t.Puzzle.String(), By: byText, Filter: filter.String(t.Puzzle), Plan: t.Explain(plan), Hidden: hidden(r.URL.Query(), "by", "run")}
-	if s.bigScan(plan, r, "run") {
-		d.RunURL = "/puzzle/" + d.Puzzle + "/stats" + with(r.URL.Query(), "run", "1")
+	d := statsData{Puzzle: t.Puzzle.String(), By: byText, Filter: filter.String(t.Puzzle), Plan: t.Explain(plan), Hidden: hidden(f.q, "by", "run")}
+	if s.bigScan(plan, r, f.q, "run") {
+		d.RunURL = "/puzzle/" + d.Puzzle + "/stats" + with(f.q, "run", "1")
 	} else {
-		rows, err := t.Stats(r.ctx, plan)
+		var rows []query.StatsRow
+		err := r.query(func() (err error) { rows, err = t.Stats(r.ctx, plan); return err }, plan)
 		if err != nil {
 			return nil, err
 		}
@@ -474,24 +515,28 @@ type heatMap struct {
 }
 
 func (s *Server) heatPage(r *request) (*page, error) {
-	t, _, filter, err := s.filtered(r)
+	t, f, filter, err := s.filtered(r, heatmapParams)
 	if err != nil {
 		return nil, err
 	}
+	if _, err := choice(f.q, "run", "1"); err != nil {
+		return nil, err
+	}
 	start := time.Now()
-	plan, err := t.Plan(r.ctx, query.Question{Ask: query.AskStats, Filter: filter, By: query.StatsBy{What: "heatmap"}})
+	plan, err := r.plan(t, query.Question{Ask: query.AskStats, Filter: filter, By: query.StatsBy{What: "heatmap"}})
 	if err != nil {
 		return nil, err
 	}
 	p := t.Puzzle
 	n := p.N
 	d := heatData{Puzzle: p.String(), Filter: filter.String(p), Plan: t.Explain(plan)}
-	if s.bigScan(plan, r, "run") {
-		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(r.URL.Query(), "run", "1")
+	if s.bigScan(plan, r, f.q, "run") {
+		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(f.q, "run", "1")
 		d.Elapsed = took(start)
 		return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d}, nil
 	}
-	counts, err := t.Heatmap(r.ctx, plan)
+	var counts [][]int64
+	err = r.query(func() (err error) { counts, err = t.Heatmap(r.ctx, plan); return err }, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -554,56 +599,106 @@ func (s *Server) heatPage(r *request) (*page, error) {
 }
 
 // download streams what a puzzle page shows (its filter; solutions, or
-// classes with view=classes) as CSV, JSON lines or Parquet. It holds a
-// query slot and has a time limit of its own (Options.DownloadTimeout). A
-// download that fails once its rows have begun is cut off, so that the
-// browser reports it failed rather than keep a file that looks whole.
+// classes with view=classes) as CSV, JSON lines or Parquet. It waits for
+// a download slot (never a page's), up to the page time limit, and has a
+// time limit of its own (Options.DownloadTimeout). The rows are read in
+// pieces, each read whole before it is sent, so a client that reads
+// slowly holds no catalog connection; one that reads nothing is cut off
+// after the client time limit. A download that fails once its rows have
+// begun is cut off, so that the browser reports it failed rather than
+// keep a file that looks whole.
 func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 	ctx, cancel := context.WithTimeout(hr.Context(), s.downloadTimeout)
 	defer cancel()
-	r := &request{Request: hr, ctx: ctx}
-	select {
-	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
-	case <-ctx.Done():
-		s.fail(w, r, errorf(http.StatusServiceUnavailable, "the server is busy: no query could start within %s; try again", s.downloadTimeout))
-		return
-	}
-	t, f, filter, err := s.filtered(r)
+	r := &request{Request: hr, ctx: ctx, limit: s.downloadTimeout, s: s}
+	t, f, filter, err := s.filtered(r, downloadParams)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	var format query.Format
+	var kind string
 	file := hr.PathValue("file")
-	switch {
-	case strings.HasSuffix(file, ".csv"):
-		format = query.CSV
-		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	case strings.HasSuffix(file, ".jsonl"):
-		format = query.JSONL
-		w.Header().Set("Content-Type", "application/jsonl")
-	case strings.HasSuffix(file, ".parquet"):
-		format = query.Parquet
-		w.Header().Set("Content-Type", "application/vnd.apache.parquet")
+	switch file {
+	case "rows.csv":
+		format, kind = query.CSV, "text/csv; charset=utf-8"
+	case "rows.jsonl":
+		format, kind = query.JSONL, "application/jsonl"
+	case "rows.parquet":
+		format, kind = query.Parquet, "application/vnd.apache.parquet"
 	default:
 		s.fail(w, r, errorf(http.StatusNotFound, "%s: downloads are rows.csv, rows.jsonl or rows.parquet", file))
+		return
+	}
+	wait, stop := context.WithTimeout(ctx, s.timeout)
+	defer stop()
+	select {
+	case s.loads <- struct{}{}:
+		defer func() { <-s.loads }()
+	case <-wait.Done():
+		s.fail(w, r, errorf(http.StatusServiceUnavailable, "the server is busy: every download slot (%d) is taken, and this download could not start within %s; try again later", cap(s.loads), s.timeout))
 		return
 	}
 	ask, what := query.AskList, "solutions"
 	if f.Classes {
 		ask, what = query.AskClasses, "classes"
 	}
-	plan, err := t.Plan(r.ctx, query.Question{Ask: ask, Filter: filter, Page: query.Page{Limit: -1}})
+	plan, err := r.plan(t, query.Question{Ask: ask, Filter: filter, Page: query.Page{Limit: -1}})
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	name := strings.NewReplacer(":", "-").Replace(t.Puzzle.String()) + "-" + what + file[strings.LastIndexByte(file, '.'):]
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	dataset := query.Dataset{Puzzle: t.Puzzle, Filter: filter.String(t.Puzzle), Version: s.version, ContentHash: t.Record.ContentHash}
-	_, err = t.Stream(r.ctx, plan, w, format, true, dataset, nil)
-	if err != nil {
+	// The download holds a place for long reads (one: a stream reads on one
+	// goroutine) while it reads a piece, never while it sends one.
+	var piece bytes.Buffer
+	started, reading := false, false
+	read := func() error {
+		if err := s.reads.Acquire(r.ctx, 1); err != nil {
+			return err
+		}
+		reading = true
+		return nil
+	}
+	done := func() {
+		if reading {
+			s.reads.Release(1)
+			reading = false
+		}
+	}
+	defer done()
+	send := func() error {
+		if !started {
+			w.Header().Set("Content-Type", kind)
+			w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+			started = true
+		}
+		_, err := w.Write(piece.Bytes())
+		piece.Reset()
+		return err
+	}
+	pause := query.Pause{
+		Full: func() bool { return piece.Len() >= pieceBytes },
+		Flush: func() error {
+			done()
+			if err := send(); err != nil {
+				return err
+			}
+			return read()
+		},
+	}
+	if err = read(); err == nil {
+		_, err = t.StreamPaused(r.ctx, plan, &piece, format, true, dataset, pause)
+	}
+	done()
+	if err == nil {
+		err = send()
+	}
+	switch {
+	case err != nil && !started:
+		s.fail(w, r, err) // nothing sent yet: a page that says why
+	case err != nil:
 		panic(http.ErrAbortHandler) // cut the connection: the file is not whole
 	}
 }
