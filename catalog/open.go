@@ -358,7 +358,17 @@ func (c *Catalog) closeWriter() error {
 	cancel()
 	if err != nil {
 		// The connection is held by a transaction left open: database/sql
-		// closes it only when that ends.
+		// closes it only when that ends. What was committed is copied in
+		// from a connection of its own, so the file holds it all.
+		if ok, _ := c.locks.exclusiveRead(10*time.Second, nil); ok {
+			if dsn, err := fileURI(c.file, "_pragma=busy_timeout(10000)"); err == nil {
+				if db, err := sql.Open("sqlite", dsn); err == nil {
+					db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+					db.Close()
+				}
+			}
+			c.locks.unlock(readByte)
+		}
 		return c.db.Close()
 	}
 	patience := time.Duration(0) // wait for the queries of other processes, however long
