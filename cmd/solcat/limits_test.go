@@ -227,19 +227,7 @@ func TestLimits(t *testing.T) {
 					t.Errorf("peak memory %d MB, want at most %d MB", got.peakKB/1000, tc.peakMB)
 				}
 			}
-			after := folderState(t, dir)
-			for name, was := range before {
-				if now, ok := after[name]; !ok {
-					t.Errorf("%s was removed", name)
-				} else if now != was {
-					t.Errorf("%s changed", name)
-				}
-			}
-			for name := range after {
-				if _, ok := before[name]; !ok {
-					t.Errorf("%s was created", name)
-				}
-			}
+			checkFiles(t, before, folderState(t, dir), nil)
 		})
 	}
 }
