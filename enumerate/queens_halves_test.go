@@ -21,7 +21,7 @@ func TestHalvesCounter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		known, _ := KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
+		known, _ := canon.KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
 		if got.Solutions() != known.Solutions || got.Orbits != known.Orbits {
 			t.Errorf("queens:%d: %d solutions, orbits %v; published %d, %v", n, got.Solutions(), got.Orbits, known.Solutions, known.Orbits)
 		}

@@ -8,7 +8,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
 )
 
 // Format is an output format.
@@ -178,7 +177,7 @@ func MatchesPublished(r catalog.Record) bool {
 	if err != nil {
 		return false
 	}
-	known, ok := enumerate.KnownCounts(p)
+	known, ok := canon.KnownCounts(p)
 	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits()) == "" &&
 		r.KnownSolutions.Valid && r.KnownSolutions.Int64 == known.Solutions && r.KnownClasses.Valid && r.KnownClasses.Int64 == known.Classes
 }

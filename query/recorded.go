@@ -8,7 +8,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
 )
 
 // recordedTally works out again, from the canonical forms a verify reads,
@@ -258,9 +257,9 @@ func (t *Target) countsBreakdownProblems(ctx context.Context) ([]string, error) 
 		props   canon.Property
 		classes int64
 	}{
-		{canon.Associative, enumerate.Magic5AssociativeClasses},
-		{canon.Associative | canon.Pandiagonal, enumerate.Magic5UltramagicClasses},
-		{canon.Pandiagonal, enumerate.Magic5PandiagonalClasses},
+		{canon.Associative, canon.Magic5AssociativeClasses},
+		{canon.Associative | canon.Pandiagonal, canon.Magic5UltramagicClasses},
+		{canon.Pandiagonal, canon.Magic5PandiagonalClasses},
 	} {
 		r, ok := props[want.props]
 		switch {

@@ -12,7 +12,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
 )
 
 // Verify re-checks a stored puzzle from its tables alone and reports each
@@ -115,7 +114,7 @@ func recordProblems(p canon.Puzzle, rec catalog.Record) []string {
 	}
 	// A record that says it was checked against the published counts
 	// must match them (a sample built in tests records none).
-	if known, ok := enumerate.KnownCounts(p); ok && checkedAgainstPublished(rec) {
+	if known, ok := canon.KnownCounts(p); ok && checkedAgainstPublished(rec) {
 		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
 			problem("recorded counts %s", m)
 		}
@@ -129,7 +128,7 @@ func recordProblems(p canon.Puzzle, rec catalog.Record) []string {
 func buildRecordProblems(p canon.Puzzle, rec catalog.Record) []string {
 	var problems []string
 	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	if known, ok := enumerate.KnownCounts(p); ok {
+	if known, ok := canon.KnownCounts(p); ok {
 		// The published counts the build recorded are solcat's own: a
 		// changed one would make a wrong count look checked.
 		m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits())
@@ -501,7 +500,7 @@ func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)
 				if form[0] > form[4] || form[0] > form[20] || form[0] > form[24] || form[1] > form[5] {
 					b.report("class %d: stored form is not in Frénicle's standard form", id)
 				}
-				want := enumerate.Magic5FormProperties((*[25]byte)(form))
+				want := canon.Magic5Properties((*[25]byte)(form))
 				if form[12] == 13 {
 					want = p.Properties(form).Stored() // the general computation, where properties are possible
 				}

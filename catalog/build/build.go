@@ -196,7 +196,7 @@ func asClasses(p canon.Puzzle, o Options) bool {
 // and the result, and fails on any difference: a count that differs is a
 // bug, and nothing is stored.
 func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
-	known, ok := enumerate.KnownCounts(p)
+	known, ok := canon.KnownCounts(p)
 	if !ok {
 		return fmt.Errorf("%s: %w: no published counts to check against", p, ErrBug)
 	}

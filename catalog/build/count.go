@@ -318,9 +318,9 @@ func magic5Properties(ctx context.Context, workers int) ([]catalog.Breakdown, er
 	if err != nil {
 		return nil, err
 	}
-	if associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses || pandiagonal != enumerate.Magic5PandiagonalClasses {
+	if associative != canon.Magic5AssociativeClasses || ultramagic != canon.Magic5UltramagicClasses || pandiagonal != canon.Magic5PandiagonalClasses {
 		return nil, fmt.Errorf("magic:5: %w: %d associative, %d ultramagic and %d pandiagonal classes found, %d, %d and %d published; nothing was stored",
-			ErrBug, associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
+			ErrBug, associative, ultramagic, pandiagonal, canon.Magic5AssociativeClasses, canon.Magic5UltramagicClasses, canon.Magic5PandiagonalClasses)
 	}
 	return []catalog.Breakdown{
 		{Stat: catalog.StatProps, Value: int(canon.Associative), Solutions: 8 * associative, Classes: associative},

@@ -231,7 +231,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 				continue
 			}
 			canon.Unpack25(key, &form)
-			if err := w.AddClass(id, key.Bytes(), 8, uint32(enumerate.Magic5FormProperties(&form))); err != nil {
+			if err := w.AddClass(id, key.Bytes(), 8, uint32(canon.Magic5Properties(&form))); err != nil {
 				return stopped(ctx, p, w, err, "classes")
 			}
 			magic5Hook("insert", id)
@@ -276,9 +276,9 @@ func magic5Breakdown(ctx context.Context, w *catalog.Writer, progress magic5Prog
 		return n
 	}
 	associative, ultramagic, pandiagonal := having(canon.Associative), having(canon.Associative|canon.Pandiagonal), having(canon.Pandiagonal)
-	if published && (associative != enumerate.Magic5AssociativeClasses || ultramagic != enumerate.Magic5UltramagicClasses || pandiagonal != enumerate.Magic5PandiagonalClasses) {
+	if published && (associative != canon.Magic5AssociativeClasses || ultramagic != canon.Magic5UltramagicClasses || pandiagonal != canon.Magic5PandiagonalClasses) {
 		return nil, fmt.Errorf("magic:5: %w: %d associative, %d ultramagic and %d pandiagonal classes stored, %d, %d and %d published; nothing was stored",
-			ErrBug, associative, ultramagic, pandiagonal, enumerate.Magic5AssociativeClasses, enumerate.Magic5UltramagicClasses, enumerate.Magic5PandiagonalClasses)
+			ErrBug, associative, ultramagic, pandiagonal, canon.Magic5AssociativeClasses, canon.Magic5UltramagicClasses, canon.Magic5PandiagonalClasses)
 	}
 	var out []catalog.Breakdown
 	for _, ps := range []canon.Property{canon.Pandiagonal, canon.Associative, canon.Associative | canon.Pandiagonal, canon.SelfComplementary} {

@@ -54,7 +54,7 @@ var queensClassesHook = func(phase string, done int64) {}
 func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Options, units []enumerate.QueensUnit, published bool) (catalog.Record, error) {
 	start := time.Now()
 	n := p.N
-	known, _ := enumerate.KnownCounts(p)
+	known, _ := canon.KnownCounts(p)
 	plan := catalog.BuildPlan{
 		Layout:      queensClassesLayout(len(units), queensClassesUnitRows(known.Classes)),
 		UnitRows:    queensClassesUnitRows(known.Classes),

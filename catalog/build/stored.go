@@ -13,7 +13,7 @@ import (
 // unitRows is how many rows a stored build commits at a time: about 64
 // units per puzzle, at least 4096 rows and at most about a million, so a
 // killed build loses seconds of work. It depends on the puzzle only.
-func unitRows(known enumerate.Known) int64 {
+func unitRows(known canon.Known) int64 {
 	rows := (known.Solutions + known.Classes) / 64
 	unit := int64(4096)
 	for unit < rows && unit < 1<<20 {
@@ -25,7 +25,7 @@ func unitRows(known enumerate.Known) int64 {
 // storedLayout names how a stored build of p is cut into units: a saved
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) catalog.Layout {
-	known, _ := enumerate.KnownCounts(p)
+	known, _ := canon.KnownCounts(p)
 	return catalog.Layout(fmt.Sprintf("%s, %d rows per unit, solution blocks", SolverVersion, unitRows(known)))
 }
 
@@ -50,7 +50,7 @@ func sameShardLayout(p canon.Puzzle, countOnly bool, layout catalog.Layout) bool
 // the published ones and puts the puzzle in place (a shard: marks it done).
 func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog.Record, error) {
 	start := time.Now()
-	known, _ := enumerate.KnownCounts(p)
+	known, _ := canon.KnownCounts(p)
 	plan := catalog.BuildPlan{
 		Layout:    storedLayout(p),
 		UnitRows:  unitRows(known),

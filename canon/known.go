@@ -1,12 +1,9 @@
-package enumerate
+package canon
 
-import (
-	"fmt"
+import "fmt"
 
-	"solcat/canon"
-)
-
-// Known holds the published counts for one puzzle.
+// Known holds the published counts for one puzzle: the facts every count
+// solcat makes is checked against.
 type Known struct {
 	Solutions int64
 	Classes   int64
@@ -21,12 +18,12 @@ type Known struct {
 // essentially different), and for queens the split of classes by symmetry:
 // A260318 (doubly symmetric, orbit 2), A260320 (asymmetric, orbit 8); the
 // singly symmetric classes (orbit 4, A260319) are the rest.
-func KnownCounts(p canon.Puzzle) (Known, bool) {
+func KnownCounts(p Puzzle) (Known, bool) {
 	switch p.Kind {
-	case canon.Magic:
+	case Magic:
 		k, ok := knownMagic[p.N]
 		return k, ok
-	case canon.Queens:
+	case Queens:
 		if p.N >= len(queensTotal) {
 			return Known{}, false
 		}
