@@ -15,7 +15,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -36,16 +36,16 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	b := &build.Builder{Cat: cat}
+	b := &builder.Builder{Cat: cat}
 	for _, p := range []string{"magic:3", "magic:4", "queens:1", "queens:6", "queens:8", "queens:9", "queens:10"} {
-		if _, err := b.Build(ctx, mustPuzzle(p), build.Options{}); err != nil {
+		if _, err := b.Build(ctx, mustPuzzle(p), builder.Options{}); err != nil {
 			panic(err)
 		}
 	}
-	if _, err := b.Build(ctx, mustPuzzle("queens:11"), build.Options{CountOnly: true}); err != nil {
+	if _, err := b.Build(ctx, mustPuzzle("queens:11"), builder.Options{CountOnly: true}); err != nil {
 		panic(err)
 	}
-	if _, err := b.Build(ctx, mustPuzzle("queens:12"), build.Options{AsClasses: true}); err != nil {
+	if _, err := b.Build(ctx, mustPuzzle("queens:12"), builder.Options{AsClasses: true}); err != nil {
 		panic(err)
 	}
 	cat.Close()

@@ -8,7 +8,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/query"
 )
 
@@ -50,15 +50,15 @@ func (b *buildCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	shard, err := build.ParseShard(b.Shard)
+	shard, err := builder.ParseShard(b.Shard)
 	if err != nil {
 		return usagef("--shard %w", err)
 	}
-	if b.Workers < 0 || b.Workers > build.MaxWorkers {
-		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, build.MaxWorkers, runtime.NumCPU())
+	if b.Workers < 0 || b.Workers > builder.MaxWorkers {
+		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, builder.MaxWorkers, runtime.NumCPU())
 	}
-	opts := build.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: e.stderr,
-		NewProgress: func(label, unit string) build.Progress { return newProgress(e.stderr, label, unit) }}
+	opts := builder.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: e.stderr,
+		NewProgress: func(label, unit string) builder.Progress { return newProgress(e.stderr, label, unit) }}
 	names := b.Puzzles
 	if len(names) == 0 {
 		names = defaultBuild
@@ -71,7 +71,7 @@ func (b *buildCmd) Run(e *env) error {
 			return err
 		}
 		for _, p := range ps {
-			if err := build.Check(p, opts); err != nil {
+			if err := builder.Check(p, opts); err != nil {
 				return buildRemedy(p, opts, err)
 			}
 			puzzles = append(puzzles, p)
@@ -87,13 +87,13 @@ func (b *buildCmd) Run(e *env) error {
 	}
 	defer cat.Close()
 	cat.SetNotices(e.stderr)
-	builder := &build.Builder{Cat: cat}
+	engine := &builder.Builder{Cat: cat}
 	var built []catalog.Record
 	out := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	defer out.Flush()
 	text := format == query.Text
 	for _, p := range puzzles {
-		res, err := builder.Build(e.ctx, p, opts)
+		res, err := engine.Build(e.ctx, p, opts)
 		if err != nil {
 			if cat.Created() && len(built) == 0 && nothingSaved(err) {
 				cat.Discard() // a failed creation leaves no file behind
@@ -102,13 +102,13 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		rec := res.Record
 		switch {
-		case res.Outcome == build.ShardDone:
+		case res.Outcome == builder.ShardDone:
 			if text {
 				fmt.Fprintf(out, "%s\tshard %s already done; use --force to redo it\n", p, shard)
 			}
 			continue
 		case !text:
-		case res.Outcome == build.AlreadyBuilt:
+		case res.Outcome == builder.AlreadyBuilt:
 			fmt.Fprintf(out, "%s\talready built: %d solutions, %d classes; use --force to rebuild\n", p, rec.Solutions, rec.Classes)
 		case rec.Storage == catalog.StorageShard:
 			fmt.Fprintf(out, "%s\tshard %s done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard, rec.BuildSeconds, shard.Of)
@@ -129,7 +129,7 @@ func (b *buildCmd) Run(e *env) error {
 
 // checkOtherShards refuses, before the catalog is opened for writing (which
 // touches it), a shard build into a catalog holding another shard.
-func checkOtherShards(e *env, puzzles []canon.Puzzle, opts build.Options) error {
+func checkOtherShards(e *env, puzzles []canon.Puzzle, opts builder.Options) error {
 	if opts.Shard.Of == 0 {
 		return nil
 	}
@@ -139,7 +139,7 @@ func checkOtherShards(e *env, puzzles []canon.Puzzle, opts build.Options) error 
 	}
 	defer cat.Close()
 	for _, p := range puzzles {
-		if err := build.CheckOtherShard(e.ctx, cat, p, opts); err != nil {
+		if err := builder.CheckOtherShard(e.ctx, cat, p, opts); err != nil {
 			return err
 		}
 	}
@@ -148,6 +148,6 @@ func checkOtherShards(e *env, puzzles []canon.Puzzle, opts build.Options) error 
 
 // nothingSaved reports whether a failed build saved none of its work.
 func nothingSaved(err error) bool {
-	var stopped *build.StoppedError
+	var stopped *builder.StoppedError
 	return !errors.As(err, &stopped) || stopped.Done == 0
 }

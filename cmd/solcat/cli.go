@@ -19,7 +19,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	code = 1
 	var usage usageError
 	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) ||
-		errors.Is(err, query.ErrNoSolution) || errors.Is(err, build.ErrUnsupported) || errors.Is(err, build.ErrBadShard) || errors.Is(err, build.ErrBadSplit) || errors.Is(err, build.ErrOutputHolds) || errors.Is(err, build.ErrOtherShard) {
+		errors.Is(err, query.ErrNoSolution) || errors.Is(err, builder.ErrUnsupported) || errors.Is(err, builder.ErrBadShard) || errors.Is(err, builder.ErrBadSplit) || errors.Is(err, builder.ErrOutputHolds) || errors.Is(err, builder.ErrOtherShard) {
 		code = 2
 	}
 	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
@@ -415,7 +415,7 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 		}
 		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
 	}
-	u, unfinished, err := build.Status(e.ctx, cat, e.cli.DB, p)
+	u, unfinished, err := builder.Status(e.ctx, cat, e.cli.DB, p)
 	if err != nil {
 		return err
 	}
@@ -433,7 +433,7 @@ func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
 }
 
 // unfinishedError says how far an unfinished build of p is, and what to do.
-func unfinishedError(p canon.Puzzle, u build.Unfinished) error {
+func unfinishedError(p canon.Puzzle, u builder.Unfinished) error {
 	return errors.New(u.Describe(u.Resume(buildCommand(p, u.CountOnly))))
 }
 

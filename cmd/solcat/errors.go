@@ -11,7 +11,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -37,7 +37,7 @@ func withRemedy(err error, files string) error {
 	}
 	var (
 		busy     *catalog.BusyError
-		stopped  *build.StoppedError
+		stopped  *builder.StoppedError
 		counts   *query.CountsOnlyError
 		old      *catalog.OldFormatError
 		damaged  *catalog.DamagedError
@@ -57,15 +57,15 @@ func withRemedy(err error, files string) error {
 		return fmt.Errorf("%w; wait for it to finish (or stop it), then run this command again", err)
 	case errors.As(err, &stopped):
 		switch {
-		case errors.Is(err, build.ErrInterrupted):
+		case errors.Is(err, builder.ErrInterrupted):
 			return fmt.Errorf("%w; run the same command to resume", err)
-		case errors.Is(err, build.ErrDiskFull):
+		case errors.Is(err, builder.ErrDiskFull):
 			return fmt.Errorf("%w: free disk space (or raise the file size limit) and run the same command to resume", err)
-		case errors.Is(err, build.ErrBug):
+		case errors.Is(err, builder.ErrBug):
 			return fmt.Errorf("%w; please report it", err)
 		}
 		return fmt.Errorf("%w: run the same command to resume once the cause is fixed", err)
-	case errors.Is(err, build.ErrBug):
+	case errors.Is(err, builder.ErrBug):
 		return fmt.Errorf("%w; please report it", err)
 	case errors.As(err, &counts):
 		p := counts.Puzzle
@@ -84,9 +84,9 @@ func withRemedy(err error, files string) error {
 		return fmt.Errorf("%w; rebuild it with 'solcat build magic:4 --force' (a second or less)", err)
 	case errors.Is(err, catalog.ErrShardMismatch):
 		return fmt.Errorf("%w; run its build again with --force", err)
-	case errors.Is(err, build.ErrDamagedSort):
+	case errors.Is(err, builder.ErrDamagedSort):
 		return fmt.Errorf("%w; delete that folder to start the build over", err)
-	case errors.Is(err, build.ErrBadSplit):
+	case errors.Is(err, builder.ErrBadSplit):
 		return fmt.Errorf("%w; give every shard of one split once, each finished, all made by this solcat with 'solcat build PUZZLE [--count-only] --shard I/K'", err)
 	case errors.Is(err, catalog.ErrShardsApart):
 		return fmt.Errorf("%w; build that shard again with its --shard I/K", err)
@@ -126,7 +126,7 @@ var classesBuildCost = map[int]string{
 }
 
 // buildRemedy adds to a refused build what would work instead.
-func buildRemedy(p canon.Puzzle, o build.Options, err error) error {
+func buildRemedy(p canon.Puzzle, o builder.Options, err error) error {
 	switch {
 	case o.Shard.Of > 0 && !o.CountOnly && p.Kind == canon.Magic:
 		return usagef("%w; build it whole, or split magic:5 --count-only", err)

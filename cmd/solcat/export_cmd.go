@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"solcat/cmd/solcat/outfile"
 	"solcat/query"
-	"solcat/query/outfile"
 )
 
 type exportCmd struct {

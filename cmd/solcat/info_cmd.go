@@ -7,7 +7,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/query"
 )
 
@@ -46,7 +46,7 @@ func (i *infoCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	underway, err := build.UnderWay(e.ctx, cat, e.cli.DB)
+	underway, err := builder.UnderWay(e.ctx, cat, e.cli.DB)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (i *infoCmd) Run(e *env) error {
 }
 
 // unfinishedObject is an unfinished build as info's JSON gives it.
-func unfinishedObject(u build.Unfinished) query.Object {
+func unfinishedObject(u builder.Unfinished) query.Object {
 	switch {
 	case u.Stored != nil:
 		b := u.Stored

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/query"
 )
 
@@ -59,7 +59,7 @@ func (m *mergeCmd) Run(e *env) error {
 		return err
 	}
 	// Check every shard before writing anything.
-	plan, err := build.PlanMerge(e.ctx, m.Shards)
+	plan, err := builder.PlanMerge(e.ctx, m.Shards)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	defer out.Close()
 	err = plan.Clear(e.ctx, out, m.Out, m.Force)
-	var merged []build.Merged
+	var merged []builder.Merged
 	if err == nil {
 		merged, err = plan.Into(e.ctx, out)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"solcat/query/web"
+	"solcat/cmd/solcat/web"
 )
 
 type serveCmd struct {

@@ -7,7 +7,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/query"
 )
 
@@ -81,7 +81,7 @@ func (v *verifyCmd) Run(e *env) error {
 		return errInterrupted
 	}
 	if names == nil { // the whole catalog: the work saved by unfinished counts too
-		saved, err := build.SavedWorkProblems(e.ctx, cat)
+		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
 			return catalog.Describe(e.cli.DB, err)
 		}

@@ -13,8 +13,8 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
-	"solcat/query/web"
+	"solcat/catalog/builder"
+	"solcat/cmd/solcat/web"
 )
 
 // TestClassesOnlyPages serves queens:10 stored solution by solution and as
@@ -33,7 +33,7 @@ func TestClassesOnlyPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := (&build.Builder{Cat: cat}).Build(ctx, p, build.Options{Workers: 2, AsClasses: asClasses}); err != nil {
+		if _, err := (&builder.Builder{Cat: cat}).Build(ctx, p, builder.Options{Workers: 2, AsClasses: asClasses}); err != nil {
 			t.Fatal(err)
 		}
 		srv := httptest.NewServer(web.New(cat, db, web.Options{Timeout: 10 * time.Second, Concurrent: 4, Version: "test", ScanRows: 50}))

@@ -18,7 +18,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/query/web"
+	"solcat/cmd/solcat/web"
 )
 
 // listen serves the test catalog as 'solcat serve' does (web.Serve on a

@@ -14,7 +14,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/query"
 	"solcat/query/draw"
 )
@@ -48,7 +48,7 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 		d.Puzzles = append(d.Puzzles, row)
 		objs = append(objs, query.RecordObject(rec))
 	}
-	underway, err := build.UnderWay(r.ctx, s.cat, s.path)
+	underway, err := builder.UnderWay(r.ctx, s.cat, s.path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@
 // It takes its dependencies explicitly (a context, an open catalog, a
 // progress sink, a writer for notices) and returns typed results and
 // errors; it prints nothing of its own and knows no command line.
-package build
+package builder
 
 import (
 	"context"

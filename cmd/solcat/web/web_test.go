@@ -22,9 +22,9 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
+	"solcat/cmd/solcat/web"
 	"solcat/query"
-	"solcat/query/web"
 )
 
 var (
@@ -48,17 +48,17 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	b := &build.Builder{Cat: cat}
+	b := &builder.Builder{Cat: cat}
 	// The default catalog ('solcat build'), and queens:15 counted.
 	for kind, sizes := range map[canon.Kind][2]int{canon.Magic: {1, 4}, canon.Queens: {1, 14}} {
 		for n := sizes[0]; n <= sizes[1]; n++ {
-			if _, err := b.Build(ctx, canon.Puzzle{Kind: kind, N: n}, build.Options{Workers: 2}); err != nil {
+			if _, err := b.Build(ctx, canon.Puzzle{Kind: kind, N: n}, builder.Options{Workers: 2}); err != nil {
 				panic(err)
 			}
 		}
 	}
 	p, _ := canon.ParsePuzzle("queens:15")
-	if _, err := b.Build(ctx, p, build.Options{CountOnly: true, Workers: 2}); err != nil {
+	if _, err := b.Build(ctx, p, builder.Options{CountOnly: true, Workers: 2}); err != nil {
 		panic(err)
 	}
 	// queens:16's build stopped after it began: a page says so, not 404.

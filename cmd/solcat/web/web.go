@@ -33,7 +33,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/query"
 )
 
@@ -476,7 +476,7 @@ func (s *Server) target(r *request) (*query.Target, error) {
 		return nil, err
 	}
 	if !ok {
-		if u, unfinished, err := build.Status(r.ctx, s.cat, s.path, p); err == nil && unfinished {
+		if u, unfinished, err := builder.Status(r.ctx, s.cat, s.path, p); err == nil && unfinished {
 			return nil, errorf(http.StatusServiceUnavailable, "%s", describe(u))
 		}
 		return nil, errorf(http.StatusNotFound, "%s is not in this catalog", p)
@@ -543,7 +543,7 @@ var _ io.Writer = (*bytes.Buffer)(nil)
 
 // describe says how far an unfinished build is; its page appears when the
 // build ends.
-func describe(u build.Unfinished) string {
+func describe(u builder.Unfinished) string {
 	resume := "solcat build " + u.Puzzle
 	if u.CountOnly {
 		resume += " --count-only"

@@ -1,4 +1,4 @@
-package build
+package builder
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		}
 		return u, true, nil
 	}
-	if done, ok := catalog.SpillUnitsDone(catalog.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
+	if done, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
 		total := len(enumerate.Magic5Units())
 		u.Search, u.Done, u.Total, u.Percent = true, int64(done), int64(total), 100*done/total
 		return u, true, nil
@@ -91,7 +91,7 @@ func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinis
 	for _, b := range builds {
 		names = append(names, b.Puzzle)
 	}
-	if _, ok := catalog.SpillUnitsDone(catalog.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
+	if _, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
 		names = append(names, "magic:5")
 	}
 	counting, err := cat.Counting(ctx)

@@ -1,4 +1,4 @@
-package build
+package builder
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 //  1. The frame search lists the basic squares unit by unit (3,636 units);
 //     each gives the canonical forms of its 8 classes (4, centre 13), packed
 //     in 16 bytes, which go to bucket files beside the catalog by their first
-//     two cells (a catalog.Spill). A checkpoint every few seconds saves the
+//     two cells (a Spill). A checkpoint every few seconds saves the
 //     units done with the files; a killed build redoes only the units after.
 //  2. Bucket by bucket, in key order, the forms are sorted and inserted with
 //     consecutive IDs, so the B-tree is filled left to right, in units of
@@ -56,7 +56,7 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 	start := time.Now()
 	workers := o.workers()
 	sortDir := b.Cat.SortFolder()
-	spill, err := catalog.OpenSpill(sortDir, string(magic5Layout(len(units))))
+	spill, err := OpenSpill(sortDir, string(magic5Layout(len(units))))
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -104,17 +104,17 @@ var ErrDamagedSort = errors.New("damaged sort folder")
 // it was killed between its last commit and the folder's removal.
 func (b *Builder) removeStaleSort(o Options) {
 	dir := b.Cat.SortFolder()
-	if _, ok := catalog.SpillUnitsDone(dir); !ok {
+	if _, ok := SpillUnitsDone(dir); !ok {
 		return
 	}
 	// Opening it takes its lock: a build still using it is left alone.
-	if spill, err := catalog.OpenSpill(dir, "stale"); err == nil && spill.Remove() == nil {
+	if spill, err := OpenSpill(dir, "stale"); err == nil && spill.Remove() == nil {
 		o.notice("magic:5: deleted %s, left by an earlier build that finished", dir)
 	}
 }
 
 // magic5Forms runs phase 1 from the last checkpoint on.
-func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *catalog.Spill, units []enumerate.Magic5Unit, workers int, progress *magic5Progress) error {
+func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *Spill, units []enumerate.Magic5Unit, workers int, progress *magic5Progress) error {
 	from := spill.UnitsDone()
 	if from == len(units) {
 		return nil
@@ -168,7 +168,7 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *catalog.Spi
 
 // magic5Insert runs phase 2: buckets in key order, IDs counted on from the
 // committed rows.
-func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, spill *catalog.Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
+func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, spill *Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
 	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes, ClassesOnly: true}
 	w, err := b.begin(ctx, p, plan)
 	if err != nil {

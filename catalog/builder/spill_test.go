@@ -1,4 +1,4 @@
-package catalog
+package builder
 
 import (
 	"math/rand/v2"
