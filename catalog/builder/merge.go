@@ -140,7 +140,7 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 	for _, u := range underway {
 		// Not "running": the merge holds out's lock (another writer would
 		// have been refused it), which marks every build as written now.
-		held[u.Puzzle] = "an unfinished build of " + u.Puzzle
+		held[u.Puzzle.String()] = "an unfinished build of " + u.Puzzle.String()
 	}
 	var clash []string
 	for _, name := range m.Puzzles() {

@@ -14,7 +14,7 @@ import (
 // Unfinished is the state of a puzzle's build that has not finished: one
 // running now, or one that stopped and waits to be resumed.
 type Unfinished struct {
-	Puzzle    string
+	Puzzle    canon.Puzzle
 	Running   bool           // a process is building it now
 	Writer    catalog.Holder // that process, if Running
 	CountOnly bool           // a count-only build: it resumes as one
@@ -27,25 +27,18 @@ type Unfinished struct {
 	Shard     Shard             // the shard a stored build makes, if it makes one
 }
 
-// Resume is the command that resumes the build: its --shard too.
-func (u Unfinished) Resume(build string) string {
-	if u.Shard.Of > 0 {
-		return build + " --shard " + u.Shard.String()
-	}
-	return build
-}
-
 // Status returns the unfinished build of p in the catalog at path (cat
 // may be nil when the file does not exist yet); ok is false if there is
 // none.
 func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) (u Unfinished, ok bool, err error) {
-	u.Puzzle = p.String()
+	u.Puzzle = p
+	name := p.String()
 	writer, running := catalog.RunningWriter(path)
-	u.Running, u.Writer = running && writer.Building(u.Puzzle), writer
+	u.Running, u.Writer = running && writer.Building(name), writer
 	if cat == nil {
 		return u, u.Running, nil
 	}
-	b, building, err := cat.Building(ctx, u.Puzzle)
+	b, building, err := cat.Building(ctx, name)
 	if err != nil {
 		return u, false, err
 	}
@@ -61,7 +54,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		u.Search, u.Done, u.Total, u.Percent = true, int64(done), int64(total), 100*done/total
 		return u, true, nil
 	}
-	units, err := cat.DoneUnits(ctx, u.Puzzle)
+	units, err := cat.DoneUnits(ctx, name)
 	if err != nil {
 		return u, false, err
 	}
@@ -112,30 +105,6 @@ func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinis
 		}
 	}
 	return out, nil
-}
-
-// Describe says in one line how far the build is and what to do: wait for
-// it, or run resume (the command that resumes it) to go on.
-func (u Unfinished) Describe(resume string) string {
-	if u.Foreign && !u.Running {
-		return fmt.Sprintf("%s is unfinished: an earlier solcat began counting it, and this one cannot use its work; '%s' counts it again", u.Puzzle, resume)
-	}
-	state := fmt.Sprintf("%d%% saved", u.Percent)
-	switch {
-	case u.Search:
-		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
-	case u.CountOnly:
-		state = fmt.Sprintf("%d%% counted (%d of %d work units)", u.Percent, u.Done, u.Total)
-	case u.Running && u.Total == 0:
-		state = "just begun"
-	}
-	if u.Running {
-		return fmt.Sprintf("%s is being built: %s, by %s; wait for the build to finish", u.Puzzle, state, u.Writer)
-	}
-	if u.Search {
-		return fmt.Sprintf("%s is unfinished: %s; '%s' resumes it", u.Puzzle, state, resume)
-	}
-	return fmt.Sprintf("%s is unfinished: its build stopped with %s; '%s' resumes it", u.Puzzle, state, resume)
 }
 
 // SavedWorkProblems checks the work that unfinished count-only builds and

@@ -62,15 +62,15 @@ func TestStoppedNamesTheCause(t *testing.T) {
 }
 
 // TestUnfinishedShardResumesAsShard checks that a stopped stored shard
-// build says to resume it with its --shard, and a whole build without.
+// build knows its shard, and a whole build has none (cmd/solcat/advice
+// words the command that resumes each).
 func TestUnfinishedShardResumesAsShard(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Queens, N: 14}
 	for _, tc := range []struct {
 		shard Shard
-		want  string
 	}{
-		{Shard{}, "'solcat build queens:14' resumes it"},
-		{Shard{2, 3}, "'solcat build queens:14 --shard 2/3' resumes it"},
+		{Shard{}},
+		{Shard{2, 3}},
 	} {
 		path := filepath.Join(t.TempDir(), "c.db")
 		cat, err := catalog.Create(context.Background(), path, catalog.Holder{})
@@ -87,9 +87,6 @@ func TestUnfinishedShardResumesAsShard(t *testing.T) {
 		cat.Close()
 		if err != nil || !ok || u.Shard != tc.shard {
 			t.Fatalf("status: %+v, %v, %v; want shard %v", u, ok, err, tc.shard)
-		}
-		if got := u.Describe(u.Resume("solcat build queens:14")); !strings.Contains(got, tc.want) {
-			t.Errorf("%q, want %q", got, tc.want)
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/enumerate"
+	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
 
@@ -158,7 +158,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if strings.HasPrefix(command, "merge") {
 		files = "files"
 	}
-	return fail(code, withRemedy(err, files).Error())
+	return fail(code, advice.Remedy(err, files).Error())
 }
 
 // stoppable is an output that gives up on a write once ctx ends: a write
@@ -356,7 +356,7 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 	}
 	rec, ok, err := cat.Puzzle(e.ctx, p.String())
 	if err == nil && !ok {
-		err = notBuilt(e, cat, p)
+		err = advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
 	}
 	if err != nil {
 		cat.Close()
@@ -384,66 +384,6 @@ func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 		}
 	}
 	return cat, err
-}
-
-// shardProgress says how far an unfinished count shard is and how to
-// resume it (a stored shard is marked only once it is finished).
-func shardProgress(e *env, cat *catalog.Catalog, s catalog.Shard) (string, error) {
-	units, err := cat.DoneUnits(e.ctx, s.Puzzle)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%d%% counted (%d of %d work units); 'solcat build %s --count-only --shard %d/%d' resumes it",
-		100*len(units)/max(s.Units, 1), len(units), s.Units, s.Puzzle, s.Shard, s.Of), nil
-}
-
-// notBuilt explains why a puzzle has no record: a build of it is under way
-// (from its first instant: the build holds the catalog's lock), or was
-// stopped, or it holds a shard, or it was never built, and then how to
-// build it, if it can be.
-func notBuilt(e *env, cat *catalog.Catalog, p canon.Puzzle) error {
-	if s, ok, err := cat.ShardOf(e.ctx, p.String()); err != nil || ok {
-		if err != nil {
-			return err
-		}
-		if !s.Done {
-			state, err := shardProgress(e, cat, s)
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("%s holds shard %d/%d of %s, unfinished: %s", e.cli.DB, s.Shard, s.Of, p, state)
-		}
-		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", e.cli.DB, s.Shard, s.Of, p, s.Of)
-	}
-	u, unfinished, err := builder.Status(e.ctx, cat, e.cli.DB, p)
-	if err != nil {
-		return err
-	}
-	if unfinished {
-		return unfinishedError(p, u)
-	}
-	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
-		return usagef("%s is not in the catalog and cannot be built: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
-			p, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens)
-	}
-	if p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens && enumerate.Supported(p, false) == nil {
-		return fmt.Errorf("%s is not in the catalog %s; add its classes with '%s', or its counts alone with '%s'", p, e.cli.DB, buildCommand(p, false), buildCommand(p, true))
-	}
-	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, e.cli.DB, buildCommand(p, false))
-}
-
-// unfinishedError says how far an unfinished build of p is, and what to do.
-func unfinishedError(p canon.Puzzle, u builder.Unfinished) error {
-	return errors.New(u.Describe(u.Resume(buildCommand(p, u.CountOnly))))
-}
-
-// buildCommand is the command that builds p: stored if it can be (and
-// counts are not asked for), else its counts.
-func buildCommand(p canon.Puzzle, countOnly bool) string {
-	if countOnly || enumerate.Supported(p, false) != nil {
-		return fmt.Sprintf("solcat build %s --count-only", p)
-	}
-	return fmt.Sprintf("solcat build %s", p)
 }
 
 // filtered opens the named stored puzzle and plans the question its

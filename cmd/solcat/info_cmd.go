@@ -5,9 +5,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
 
@@ -66,7 +66,7 @@ func (i *infoCmd) Run(e *env) error {
 				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard, s.Of))
 			}
 			for _, u := range underway {
-				left = append(left, u.Puzzle+" (unfinished)")
+				left = append(left, u.Puzzle.String()+" (unfinished)")
 			}
 			if len(left) > 0 {
 				fmt.Fprintf(e.stderr, "solcat: not in the CSV: %s; 'solcat info' or --format json lists them\n", strings.Join(left, ", "))
@@ -85,14 +85,14 @@ func (i *infoCmd) Run(e *env) error {
 			out.Write(o)
 		}
 		for _, u := range underway {
-			out.Write(unfinishedObject(u))
+			out.Write(advice.Describe(u).JSON)
 		}
 		return out.Close()
 	}
 	defer func() {
 		for _, s := range shards {
 			if !s.Done {
-				state, err := shardProgress(e, cat, s)
+				state, err := advice.ShardProgress(e.ctx, cat, s)
 				if err != nil {
 					state = err.Error()
 				}
@@ -102,8 +102,7 @@ func (i *infoCmd) Run(e *env) error {
 			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units)
 		}
 		for _, u := range underway {
-			p, _ := canon.ParsePuzzle(u.Puzzle)
-			fmt.Fprintln(e.stdout, unfinishedError(p, u))
+			fmt.Fprintln(e.stdout, advice.Describe(u).Line)
 		}
 		if running && len(underway) == 0 {
 			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", writer)
@@ -137,16 +136,4 @@ func (i *infoCmd) Run(e *env) error {
 			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
 	}
 	return w.Flush()
-}
-
-// unfinishedObject is an unfinished build as info's JSON gives it.
-func unfinishedObject(u builder.Unfinished) query.Object {
-	switch {
-	case u.Stored != nil:
-		b := u.Stored
-		return query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent, "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt)
-	case u.CountOnly:
-		return query.O("puzzle", u.Puzzle, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total)
-	}
-	return query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent)
 }

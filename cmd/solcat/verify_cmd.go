@@ -8,6 +8,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
 
@@ -68,7 +69,7 @@ func (v *verifyCmd) Run(e *env) error {
 		}
 		if !ok {
 			p, _ := canon.ParsePuzzle(name)
-			return notBuilt(e, cat, p)
+			return advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
 		}
 		recs = append(recs, rec)
 	}

@@ -14,6 +14,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/web"
 )
 
@@ -36,7 +37,7 @@ func TestClassesOnlyPages(t *testing.T) {
 		if _, err := (&builder.Builder{Cat: cat}).Build(ctx, p, builder.Options{Workers: 2, AsClasses: asClasses}); err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(web.New(cat, db, web.Options{Timeout: 10 * time.Second, Concurrent: 4, Version: "test", ScanRows: 50}))
+		srv := httptest.NewServer(web.New(cat, db, web.Options{Timeout: 10 * time.Second, Concurrent: 4, Version: "test", ScanRows: 50, Builds: advice.Builds{Cat: cat, Path: db}}))
 		t.Cleanup(func() { srv.Close(); cat.Close() })
 		urls[i] = srv.URL
 	}

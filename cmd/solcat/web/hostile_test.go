@@ -40,7 +40,7 @@ func listen(t *testing.T, o web.Options) string {
 	o.Version = "test"
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- web.New(cat, testCatalog, o).Serve(ctx, l) }()
+	go func() { done <- web.New(cat, testCatalog, withBuilds(o, cat)).Serve(ctx, l) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

@@ -14,7 +14,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/builder"
 	"solcat/query"
 	"solcat/query/draw"
 )
@@ -48,13 +47,13 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 		d.Puzzles = append(d.Puzzles, row)
 		objs = append(objs, query.RecordObject(rec))
 	}
-	underway, err := builder.UnderWay(r.ctx, s.cat, s.path)
+	underway, err := s.builds.UnderWay(r.ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, u := range underway {
-		d.Building = append(d.Building, describe(u))
-		objs = append(objs, query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent))
+		d.Building = append(d.Building, u.Line)
+		objs = append(objs, u.JSON)
 	}
 	if objs == nil {
 		objs = []query.Object{}

@@ -33,7 +33,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
 
@@ -62,6 +62,7 @@ var pagesAtOnce = 2 * runtime.NumCPU()
 type Server struct {
 	cat     *catalog.Catalog
 	path    string
+	builds  Builds
 	timeout time.Duration
 	client  time.Duration
 	gate    *gate
@@ -104,11 +105,20 @@ type Options struct {
 	// always, any IP address if Public, and the names in Hosts ("*": any).
 	Public bool
 	Hosts  []string
+	// Builds tells of unfinished builds, in the CLI's words: how far each
+	// is and the command that resumes it.
+	Builds Builds
+}
+
+// Builds tells the server about the catalog's unfinished builds.
+type Builds interface {
+	UnderWay(ctx context.Context) ([]advice.Unfinished, error)
+	Of(ctx context.Context, p canon.Puzzle) (advice.Unfinished, bool, error)
 }
 
 // New serves the catalog cat, whose file is path.
 func New(cat *catalog.Catalog, path string, o Options) *Server {
-	s := &Server{cat: cat, path: path, timeout: o.Timeout, client: o.ClientTimeout, version: o.Version, scan: o.ScanRows, public: o.Public,
+	s := &Server{cat: cat, path: path, builds: o.Builds, timeout: o.Timeout, client: o.ClientTimeout, version: o.Version, scan: o.ScanRows, public: o.Public,
 		gate: newGate(pagesAtOnce), readers: o.Concurrent}
 	if s.readers <= 0 {
 		// The catalog reads on one connection per core: long reads get all
@@ -476,8 +486,8 @@ func (s *Server) target(r *request) (*query.Target, error) {
 		return nil, err
 	}
 	if !ok {
-		if u, unfinished, err := builder.Status(r.ctx, s.cat, s.path, p); err == nil && unfinished {
-			return nil, errorf(http.StatusServiceUnavailable, "%s", describe(u))
+		if u, unfinished, err := s.builds.Of(r.ctx, p); err == nil && unfinished {
+			return nil, errorf(http.StatusServiceUnavailable, "%s", u.Line)
 		}
 		return nil, errorf(http.StatusNotFound, "%s is not in this catalog", p)
 	}
@@ -537,16 +547,4 @@ func comma(v int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
-}
-
-var _ io.Writer = (*bytes.Buffer)(nil)
-
-// describe says how far an unfinished build is; its page appears when the
-// build ends.
-func describe(u builder.Unfinished) string {
-	resume := "solcat build " + u.Puzzle
-	if u.CountOnly {
-		resume += " --count-only"
-	}
-	return u.Describe(u.Resume(resume))
 }
