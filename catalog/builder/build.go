@@ -106,7 +106,7 @@ func Check(p canon.Puzzle, o Options) error {
 		return fmt.Errorf("%s %w: %v", p, ErrUnsupported, err)
 	}
 	if o.AsClasses && (p.Kind != canon.Queens || o.CountOnly) {
-		return fmt.Errorf("%s %w: only queens are stored as their classes, and not with --count-only", p, ErrUnsupported)
+		return fmt.Errorf("%s %w: only queens are stored as their classes, and only when they are stored, not counted", p, ErrUnsupported)
 	}
 	if o.Shard.Of == 0 || o.CountOnly {
 		return nil

@@ -60,15 +60,16 @@ var ErrOtherShard = errors.New("is no place for this shard")
 
 // CheckOtherShard refuses a shard build of p into a catalog that holds
 // all of p (the shard would stand beside it, or replace it), or another
-// shard of p, unless --force: a count shard's saved units belong to its
-// split, and a stored shard would replace the one there.
+// shard of p, unless o.Force: a count shard's saved units belong to its
+// split, and a stored shard would replace the one there. The error is an
+// *OtherShardError.
 func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, o Options) error {
 	if o.Shard.Of == 0 {
 		return nil
 	}
 	if rec, ok, err := cat.Puzzle(ctx, p.String()); err != nil || ok {
 		if err == nil {
-			err = fmt.Errorf("the catalog %w: it holds all of %s (stored as %s); build shard %s into a file of its own", ErrOtherShard, p, rec.Storage, o.Shard)
+			err = &OtherShardError{Puzzle: p, Wanted: o.Shard, Whole: rec.Storage}
 		}
 		return err
 	}
@@ -80,17 +81,34 @@ func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, 
 	if had.Shard == o.Shard.I && had.Of == o.Shard.Of && hadStored == !o.CountOnly {
 		return nil
 	}
-	kind, resume := "count shard", fmt.Sprintf("--count-only --shard %d/%d", had.Shard, had.Of)
-	if hadStored {
-		kind, resume = "stored shard", fmt.Sprintf("--shard %d/%d", had.Shard, had.Of)
+	return &OtherShardError{Puzzle: p, Wanted: o.Shard, Held: had, HeldStored: hadStored}
+}
+
+// OtherShardError is a shard build refused by what the catalog holds:
+// all of the puzzle (Whole, its storage), or another shard of it (Held).
+type OtherShardError struct {
+	Puzzle     canon.Puzzle
+	Wanted     Shard
+	Whole      catalog.Storage
+	Held       catalog.Shard
+	HeldStored bool // Held is a stored shard, not a count shard
+}
+
+func (e *OtherShardError) Error() string {
+	if e.Whole != "" {
+		return fmt.Sprintf("the catalog %v: it holds all of %s (stored as %s)", ErrOtherShard, e.Puzzle, e.Whole)
 	}
-	state := "finish that with " + resume
-	if had.Done {
+	kind, state := "count shard", "unfinished"
+	if e.HeldStored {
+		kind = "stored shard"
+	}
+	if e.Held.Done {
 		state = "it is finished"
 	}
-	return fmt.Errorf("the catalog %w: it holds %s %d/%d of %s (%s); give --force to build shard %s in its place, or use a file of its own",
-		ErrOtherShard, kind, had.Shard, had.Of, p, state, o.Shard)
+	return fmt.Sprintf("the catalog %v: it holds %s %d/%d of %s (%s)", ErrOtherShard, kind, e.Held.Shard, e.Held.Of, e.Puzzle, state)
 }
+
+func (e *OtherShardError) Unwrap() error { return ErrOtherShard }
 
 // resumePlan is the count plan that saved units: on a machine of the
 // other kind, with or without AVX-512, a count goes on with the counter

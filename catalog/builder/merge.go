@@ -154,7 +154,7 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 		}
 	}
 	if len(clash) > 0 && !replace {
-		return fmt.Errorf("%s %w %s; merge into a new file, or give --force to replace it", path, ErrOutputHolds, strings.Join(clash, ", "))
+		return fmt.Errorf("%s %w %s", path, ErrOutputHolds, strings.Join(clash, ", "))
 	}
 	return nil
 }

@@ -84,7 +84,7 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 			return nil
 		})
 		if err == nil && last == nil {
-			err = fmt.Errorf("%s: %w: %d classes saved, but no class %d; 'solcat build %s --force' starts over", p, ErrBug, saved, saved, p)
+			err = fmt.Errorf("%s: %w: %d classes saved, but no class %d; a forced rebuild starts over", p, ErrBug, saved, saved)
 		}
 		if err != nil {
 			return catalog.Record{}, stopped(ctx, p, w, err, "classes")
@@ -96,7 +96,7 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 		canon.UnpackQueens(last, form)
 		i, ok := enumerate.QueensUnitOf(units, form)
 		if !ok {
-			return catalog.Record{}, fmt.Errorf("%s: %w: the last class saved, %v, is in no search unit; 'solcat build %s --force' starts over", p, ErrBug, form, p)
+			return catalog.Record{}, fmt.Errorf("%s: %w: the last class saved, %v, is in no search unit; a forced rebuild starts over", p, ErrBug, form)
 		}
 		from = i
 	}
@@ -133,7 +133,7 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 				skip++
 			}
 			if skip == 0 || !bytes.Equal(u.packed[(skip-1)*size:skip*size], last) {
-				return fmt.Errorf("%s: %w: the search does not find the last class saved again; 'solcat build %s --force' starts over", p, ErrBug, p)
+				return fmt.Errorf("%s: %w: the search does not find the last class saved again; a forced rebuild starts over", p, ErrBug)
 			}
 			id = saved - int64(skip)
 		}

@@ -145,7 +145,7 @@ func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, err
 		for _, u := range units {
 			if !plan.owns(u) {
 				if bad++; bad == 1 {
-					problems = append(problems, fmt.Sprintf("%s: saved work unit %d is none of this solcat's units of its count (damaged, or saved by another version); the next 'solcat build %s --count-only' starts the count over", name, u.Unit, name))
+					problems = append(problems, fmt.Sprintf("%s: saved work unit %d is none of this solcat's units of its count (damaged, or saved by another version); the next count of it starts over", name, u.Unit))
 				}
 			}
 		}

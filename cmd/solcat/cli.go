@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,7 +100,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
 	kongcompletion.Register(parser, completionPredictors()...)
-	kctx, err := parseJoiningNegatives(parser, &args)
+	args = joinNegatives(parser, args)
+	kctx, err := parser.Parse(args)
 	inputs := append([]string{c.DB}, args...)
 	fail := func(code int, msg string) int {
 		fmt.Fprintf(stderr, "solcat: %s\n", echoLine(msg, inputs))
@@ -109,12 +109,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	if err != nil {
 		msg := err.Error()
-		if m := kongNegativeArg.FindStringSubmatch(msg); m != nil {
-			// kong took it for short flags and names only the first: -13 is "-1".
-			i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, m[1]) && isNegative.MatchString(a) })
-			if i >= 0 {
-				msg = args[i] + " is negative; IDs start at 1"
-			}
+		// A negative number left as an argument (show's class ID) is what
+		// kong took for short flags.
+		if i := slices.IndexFunc(args, negativeNumber); i >= 0 && (i == 0 || args[i-1] != "--") {
+			msg = args[i] + " is negative; IDs start at 1"
 		}
 		return fail(2, fmt.Sprintf("%s; see '%s'", msg, helpFor(err)))
 	}
@@ -241,37 +239,46 @@ func decimal(bits int) kong.MapperFunc {
 	}
 }
 
-// kongNegative is kong's error for a flag followed by a negative number,
-// which it takes for a short flag.
-var kongNegative = regexp.MustCompile(`^(--[a-z0-9-]+): expected \w+ value but got "(-[0-9][^"]*)" \(short flag\)`)
-
-// kongNegativeArg is kong's error for a negative number given as an
-// argument (show's class ID).
-var kongNegativeArg, isNegative = regexp.MustCompile(`^unknown flag (-[0-9])`), regexp.MustCompile(`^-[0-9]+$`)
-
-// parseJoiningNegatives parses args, reading "--limit -1" as "--limit=-1"
-// (no flag here is a dash and a digit), so that a negative value meets the
-// command's own check and its remedy rather than kong's hint to quote it.
-// args is updated to what was parsed.
-func parseJoiningNegatives(parser *kong.Kong, args *[]string) (*kong.Context, error) {
-	for {
-		kctx, err := parser.Parse(*args)
-		m := []string(nil)
-		if err != nil {
-			m = kongNegative.FindStringSubmatch(err.Error())
+// joinNegatives reads "--limit -1" as "--limit=-1" (no flag here is a
+// dash and a digit), so that a negative value meets the command's own
+// check and its remedy rather than kong's hint to quote it. The flags that
+// take a value are read from the parser's model.
+func joinNegatives(parser *kong.Kong, args []string) []string {
+	takesValue := map[string]bool{}
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			if !f.IsBool() {
+				takesValue["--"+f.Name] = true
+				if f.Short != 0 {
+					takesValue["-"+string(f.Short)] = true
+				}
+			}
 		}
-		if m == nil {
-			return kctx, err
+		for _, child := range n.Children {
+			walk(child)
 		}
-		i := 0
-		for i < len(*args)-1 && ((*args)[i] != m[1] || (*args)[i+1] != m[2]) {
-			i++
-		}
-		if i >= len(*args)-1 {
-			return kctx, err
-		}
-		*args = slices.Concat((*args)[:i], []string{m[1] + "=" + m[2]}, (*args)[i+2:])
 	}
+	walk(parser.Model.Node)
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--" {
+			return append(out, args[i:]...)
+		}
+		if takesValue[args[i]] && i+1 < len(args) && negativeNumber(args[i+1]) {
+			out = append(out, args[i]+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// negativeNumber reports whether arg begins like a negative number: kong
+// reads such an argument as short flags.
+func negativeNumber(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && '0' <= arg[1] && arg[1] <= '9'
 }
 
 // emptyValues refuses a flag given an empty value (--prop "", --output=):

@@ -3,6 +3,7 @@ package advice
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -33,6 +34,7 @@ func Remedy(err error, files string) error {
 		counts   *query.CountsOnlyError
 		old      *catalog.OldFormatError
 		damaged  *catalog.DamagedError
+		other    *builder.OtherShardError
 		badPart  *query.FilterError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
@@ -45,6 +47,21 @@ func Remedy(err error, files string) error {
 			flag = badPart.Part
 		}
 		return errors.New((&query.FilterError{Part: flag, Given: badPart.Given, Problem: badPart.Problem}).Error())
+	case errors.As(err, &other):
+		if other.Whole != "" {
+			return fmt.Errorf("%w; build shard %s into a file of its own", err, other.Wanted)
+		}
+		msg := err.Error()
+		if !other.Held.Done {
+			resume := fmt.Sprintf("--count-only --shard %d/%d", other.Held.Shard, other.Held.Of)
+			if other.HeldStored {
+				resume = fmt.Sprintf("--shard %d/%d", other.Held.Shard, other.Held.Of)
+			}
+			msg = strings.TrimSuffix(msg, "(unfinished)") + "(finish that with " + resume + ")"
+		}
+		return fmt.Errorf("%s; give --force to build shard %s in its place, or use a file of its own", msg, other.Wanted)
+	case errors.Is(err, builder.ErrOutputHolds):
+		return fmt.Errorf("%w; merge into a new file, or give --force to replace it", err)
 	case errors.As(err, &busy):
 		return fmt.Errorf("%w; wait for it to finish (or stop it), then run this command again", err)
 	case errors.As(err, &stopped):
