@@ -9,6 +9,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/console"
 	"solcat/query"
 )
 
@@ -58,7 +59,7 @@ func (b *buildCmd) Run(e *env) error {
 		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, builder.MaxWorkers, runtime.NumCPU())
 	}
 	opts := builder.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: e.stderr,
-		NewProgress: func(label, unit string) builder.Progress { return newProgress(e.stderr, label, unit) }}
+		NewProgress: func(label, unit string) builder.Progress { return console.NewProgress(e.stderr, label, unit) }}
 	names := b.Puzzles
 	if len(names) == 0 {
 		names = defaultBuild

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/alecthomas/kong"
 	kongcompletion "github.com/jotaen/kong-completion"
@@ -20,6 +18,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/console"
 	"solcat/query"
 )
 
@@ -104,7 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	kctx, err := parser.Parse(args)
 	inputs := append([]string{c.DB}, args...)
 	fail := func(code int, msg string) int {
-		fmt.Fprintf(stderr, "solcat: %s\n", echoLine(msg, inputs))
+		fmt.Fprintf(stderr, "solcat: %s\n", console.ErrorLine(msg, inputs))
 		return code
 	}
 	if err != nil {
@@ -125,7 +124,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	command := kctx.Command()
 	if !strings.HasPrefix(command, "build") && !strings.HasPrefix(command, "merge") {
 		// Nothing to save: Ctrl-C ends the command even while a write blocks.
-		stdout, stderr = stoppableOutput(ctx, stdout), stoppableOutput(ctx, stderr)
+		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
 	err = kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args})
 	if err == nil {
@@ -157,65 +156,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		files = "files"
 	}
 	return fail(code, advice.Remedy(err, files).Error())
-}
-
-// stoppable is an output that gives up on a write once ctx ends: a write
-// into a full pipe (solcat sql ... | less, less not reading) blocks in the
-// kernel, where Ctrl-C does not reach it. A write still blocked stopGrace
-// after ctx ends is left behind, on its own copy of the bytes, and this and
-// every later write fail with ctx's error, so that the command ends as
-// interrupted and the process exits. Only for the commands that have
-// nothing to save.
-type stoppable struct {
-	ctx   context.Context
-	w     io.Writer
-	mu    sync.Mutex
-	stuck bool
-	buf   []byte
-}
-
-// stoppableOutput is w, stoppable unless it is a terminal: Ctrl-C reaches
-// a terminal's writer, and commands ask whether theirs is one.
-func stoppableOutput(ctx context.Context, w io.Writer) io.Writer {
-	if isTerminal(w) {
-		return w
-	}
-	return &stoppable{ctx: ctx, w: w}
-}
-
-// stopGrace is how long a write may still take once ctx has ended.
-const stopGrace = 200 * time.Millisecond
-
-func (s *stoppable) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stuck {
-		return 0, s.ctx.Err()
-	}
-	type result struct {
-		n   int
-		err error
-	}
-	done := make(chan result, 1)
-	// The write may outlive this call, so it writes a copy; one buffer
-	// serves every write, as a write left behind is the last.
-	s.buf = append(s.buf[:0], p...)
-	go func() {
-		n, err := s.w.Write(s.buf)
-		done <- result{n, err}
-	}()
-	select {
-	case r := <-done:
-		return r.n, r.err
-	case <-s.ctx.Done():
-	}
-	select {
-	case r := <-done:
-		return r.n, r.err
-	case <-time.After(stopGrace):
-		s.stuck = true
-		return 0, s.ctx.Err()
-	}
 }
 
 // decimal reads a number flag or argument in decimal digits only, as
@@ -321,8 +261,6 @@ func helpFor(err error) string {
 	}
 	return "solcat --help"
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // formatFlags are the output flags of the commands that print records.
 type formatFlags struct {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/outfile"
 	"solcat/query"
 )
@@ -74,9 +75,9 @@ func (x *exportCmd) Run(e *env) error {
 	// Rows come in ID order, so the ID reached tells how far the export is,
 	// filtered or not. The bar shows only when the rows do not go to the
 	// terminal.
-	bar := newProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
-	if out.IsTerminal() || (x.Output == "" && isTerminal(e.stdout)) {
-		bar.tty = false
+	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
+	if out.IsTerminal() || (x.Output == "" && console.IsTerminal(e.stdout)) {
+		bar.Hide()
 	}
 	// The digest lets anyone check that two exports are the same bytes.
 	digest := sha256.New()
@@ -191,7 +192,7 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, forma
 		return outputError(x.Output, err)
 	}
 	defer dir.Abort()
-	bar := newProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
+	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
 	rows, parts, err := t.ExportPartitioned(e.ctx, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
 	bar.Finish()
 	if err != nil {

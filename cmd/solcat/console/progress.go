@@ -1,4 +1,4 @@
-package main
+package console
 
 import (
 	"fmt"
@@ -10,13 +10,13 @@ import (
 	"golang.org/x/term"
 )
 
-// progress draws a bar on stderr for builds and exports that last over
+// Progress draws a bar on stderr for builds and exports that last over
 // about a second, and only when stderr is a terminal, so logs and pipes
 // stay clean. It shows how much is done of how much, the rate since it
 // began and the time left; a resumed build's bar starts at the saved part,
 // which does not count towards the rate. Finish clears it, so the summary
 // line that follows starts at the beginning of a line.
-type progress struct {
+type Progress struct {
 	out   io.Writer
 	label string
 	unit  string
@@ -27,17 +27,17 @@ type progress struct {
 	shown time.Time
 }
 
-func newProgress(out io.Writer, label, unit string) *progress {
-	return &progress{out: out, label: label, unit: unit, start: time.Now(), tty: isTerminal(out)}
+func NewProgress(out io.Writer, label, unit string) *Progress {
+	return &Progress{out: out, label: label, unit: unit, start: time.Now(), tty: IsTerminal(out)}
 }
 
-func isTerminal(w io.Writer) bool {
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // Update draws how far the work has come.
-func (p *progress) Update(done, total int64) {
+func (p *Progress) Update(done, total int64) {
 	if !p.tty {
 		return
 	}
@@ -69,7 +69,7 @@ func (p *progress) Update(done, total int64) {
 }
 
 // Finish clears the bar.
-func (p *progress) Finish() {
+func (p *Progress) Finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
@@ -85,3 +85,7 @@ func human(v float64) string {
 	}
 	return fmt.Sprintf("%.0f", v)
 }
+
+// Hide keeps the bar from being drawn: for an output that goes to the
+// terminal the bar would be drawn over.
+func (p *Progress) Hide() { p.tty = false }
