@@ -18,23 +18,7 @@ type benchCmd struct {
 	formatFlags
 }
 
-func (b *benchCmd) Help() string {
-	return `Runs the enumeration methods side by side on one size and prints, for each,
-the solutions found, search nodes visited, median time and the ratio to the
-fastest. Methods count only: nothing is stored and no catalog is opened.
-
-Queens methods: array, bitmask, textbook (bitmask with first-row mirror
-halving, one thread: the baseline), symmetric (the stored builds' search,
-one thread), join (the join counter, one thread), solcat (the counter of
-count-only builds on all cores: the halves counter for even N from 6 to 20
-on CPUs with AVX-512, else the join counter). Magic square methods: celldfs,
-rowset, solcat.
-
-Examples:
-  solcat bench queens:12
-  solcat bench queens:16 --methods textbook,solcat --runs 5
-  solcat bench magic:4 --runs 1`
-}
+func (b *benchCmd) Help() string { return helpText("bench") }
 
 func (b *benchCmd) Run(e *env) error {
 	format, err := b.format()

@@ -25,26 +25,7 @@ type buildCmd struct {
 	formatFlags
 }
 
-func (b *buildCmd) Help() string {
-	return `A build commits its rows in units (about a million rows each for the
-largest puzzles). Interrupted, even by SIGKILL, it loses at most the unit in
-flight: run the same command again and it resumes. Until it finishes,
-queries on the puzzle say how far it is, and a puzzle being rebuilt with
---force keeps answering from its previous build. One build at a time
-writes a catalog. Every count is compared with the published values (OEIS
-A006052, A000170, A002562, A260318, A260320); a mismatch fails the build.
-
-Examples:
-  solcat build                      # magic:1-4 and queens:1-14
-  solcat build queens:15 --workers 2
-  solcat build magic:4 --force      # rebuild
-  solcat build queens:18-20 --count-only
-  solcat build magic:5 --count-only   # 2,202,441,792 squares, about 2 minutes
-  solcat build magic:5                # stores its 275,305,224 classes (docs/algorithms.md)
-  solcat build queens:18-19           # stores their 83,263,591 and 621,012,754 classes
-  solcat build queens:22 --count-only --shard 1/64   # one of 64 pieces; then 'solcat merge'
-  solcat --db /tmp/cat.db build queens:1-8`
-}
+func (b *buildCmd) Help() string { return helpText("build") }
 
 func (b *buildCmd) Run(e *env) error {
 	format, err := b.format()

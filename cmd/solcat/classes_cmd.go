@@ -14,16 +14,7 @@ type classesCmd struct {
 	formatFlags
 }
 
-func (c *classesCmd) Help() string {
-	return `Text columns: class ID, orbit size, members matching the filters, and the
-canonical form (the smallest of the 8 images; Frénicle's standard form for
-magic squares). Only classes with a matching member are listed.
-
-Examples:
-  solcat classes queens:8                  # the 12 essentially different solutions
-  solcat classes magic:4 --cell 1,1=1 --limit 5
-  solcat classes queens:10 --orbit 4 --format csv`
-}
+func (c *classesCmd) Help() string { return helpText("classes") }
 
 func (c *classesCmd) Run(e *env) error {
 	format, err := c.format()

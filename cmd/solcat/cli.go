@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/completion"
 	"solcat/cmd/solcat/console"
 	"solcat/query"
 )
@@ -63,26 +66,18 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // exitRequest carries kong's request to exit (after --help) out of Parse.
 type exitRequest int
 
-const description = `solcat keeps every normal magic square (orders 1-4; order 5 as its classes) and
-every N-queens solution (N=1-17; 18-19 as their classes; counts up to N=23) in
-a SQLite catalog, with each solution's canonical form under the 8 symmetries of
-the square, and answers questions over it.
-
-Puzzles are written KIND:N: magic:4, queens:8. Grids are addressed with
-1-based ROW,COL. Start with 'solcat build', then 'solcat info'.`
-
 // run parses args, runs the command and returns the exit status: 0 on
 // success, 2 for a bad command line, 1 for any other failure.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	var c cli
 	parser, err := kong.New(&c,
 		kong.Name("solcat"),
-		kong.Description(description),
+		kong.Description(helpText("solcat")),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.TypeMapper(reflect.TypeOf(int(0)), decimal(strconv.IntSize)),
-		kong.TypeMapper(reflect.TypeOf(int64(0)), decimal(64)),
+		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
+		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "solcat: internal error: %v\n", err)
@@ -98,8 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
-	kongcompletion.Register(parser, completionPredictors()...)
-	args = joinNegatives(parser, args)
+	kongcompletion.Register(parser, completion.Predictors()...)
+	args = cliparse.JoinNegatives(parser, args)
 	kctx, err := parser.Parse(args)
 	inputs := append([]string{c.DB}, args...)
 	fail := func(code int, msg string) int {
@@ -110,12 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		msg := err.Error()
 		// A negative number left as an argument (show's class ID) is what
 		// kong took for short flags.
-		if i := slices.IndexFunc(args, negativeNumber); i >= 0 && (i == 0 || args[i-1] != "--") {
+		if i := slices.IndexFunc(args, cliparse.NegativeNumber); i >= 0 && (i == 0 || args[i-1] != "--") {
 			msg = args[i] + " is negative; IDs start at 1"
 		}
-		return fail(2, fmt.Sprintf("%s; see '%s'", msg, helpFor(err)))
+		return fail(2, fmt.Sprintf("%s; see '%s'", msg, cliparse.HelpFor(err)))
 	}
-	if err := emptyValues(kctx, args); err != nil {
+	if err := cliparse.EmptyValues(kctx, args); err != nil {
 		return fail(2, err.Error())
 	}
 	if c.DB == "" { // SOLCAT_DB set to nothing
@@ -132,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	var perr *kong.ParseError
 	if errors.As(err, &perr) { // 'solcat help nosuch': the command line of the help asked for
-		return fail(2, fmt.Sprintf("%s; see '%s'", err, helpFor(err)))
+		return fail(2, fmt.Sprintf("%s; see '%s'", err, cliparse.HelpFor(err)))
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = errInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
@@ -156,110 +151,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		files = "files"
 	}
 	return fail(code, advice.Remedy(err, files).Error())
-}
-
-// decimal reads a number flag or argument in decimal digits only, as
-// --cell and the puzzle names are read: kong's own reading takes 010 for
-// eight and 0x10 for sixteen.
-func decimal(bits int) kong.MapperFunc {
-	return func(ctx *kong.DecodeContext, target reflect.Value) error {
-		var text string
-		if err := ctx.Scan.PopValueInto("number", &text); err != nil {
-			return err
-		}
-		n, err := strconv.ParseInt(text, 10, bits)
-		switch {
-		case errors.Is(err, strconv.ErrRange):
-			return fmt.Errorf("%s is too large; give at most %d", text, int64(1)<<(bits-1)-1)
-		case err != nil:
-			return fmt.Errorf("%q is not a whole number in decimal digits; write it as, for example, 10", text)
-		}
-		target.SetInt(n)
-		return nil
-	}
-}
-
-// joinNegatives reads "--limit -1" as "--limit=-1" (no flag here is a
-// dash and a digit), so that a negative value meets the command's own
-// check and its remedy rather than kong's hint to quote it. The flags that
-// take a value are read from the parser's model.
-func joinNegatives(parser *kong.Kong, args []string) []string {
-	takesValue := map[string]bool{}
-	var walk func(n *kong.Node)
-	walk = func(n *kong.Node) {
-		for _, f := range n.Flags {
-			if !f.IsBool() {
-				takesValue["--"+f.Name] = true
-				if f.Short != 0 {
-					takesValue["-"+string(f.Short)] = true
-				}
-			}
-		}
-		for _, child := range n.Children {
-			walk(child)
-		}
-	}
-	walk(parser.Model.Node)
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		if args[i] == "--" {
-			return append(out, args[i:]...)
-		}
-		if takesValue[args[i]] && i+1 < len(args) && negativeNumber(args[i+1]) {
-			out = append(out, args[i]+"="+args[i+1])
-			i++
-			continue
-		}
-		out = append(out, args[i])
-	}
-	return out
-}
-
-// negativeNumber reports whether arg begins like a negative number: kong
-// reads such an argument as short flags.
-func negativeNumber(arg string) bool {
-	return len(arg) > 1 && arg[0] == '-' && '0' <= arg[1] && arg[1] <= '9'
-}
-
-// emptyValues refuses a flag given an empty value (--prop "", --output=):
-// it would silently mean "no filter" or "no file".
-func emptyValues(kctx *kong.Context, args []string) error {
-	takesValue := map[string]string{}
-	for _, f := range kctx.Flags() {
-		if f.IsBool() || f.Name == "help" {
-			continue
-		}
-		takesValue["--"+f.Name] = "--" + f.Name
-		if f.Short != 0 {
-			takesValue["-"+string(f.Short)] = "--" + f.Name
-		}
-	}
-	for i, arg := range args {
-		if arg == "--" {
-			break
-		}
-		name, value, joined := strings.Cut(arg, "=")
-		flag, ok := takesValue[name]
-		if !ok {
-			continue
-		}
-		if joined && value == "" || !joined && i+1 < len(args) && args[i+1] == "" {
-			return fmt.Errorf("%s is given an empty value; give it a value, or leave it out", flag)
-		}
-	}
-	return nil
-}
-
-// helpFor is the help command for a parse error: the help of the command
-// it was met in, if one was chosen.
-func helpFor(err error) string {
-	var perr *kong.ParseError
-	if errors.As(err, &perr) && perr.Context != nil {
-		if node := perr.Context.Selected(); node != nil && node.Type == kong.CommandNode {
-			return "solcat " + node.Path() + " --help"
-		}
-	}
-	return "solcat --help"
 }
 
 // formatFlags are the output flags of the commands that print records.
@@ -420,3 +311,15 @@ func (e *env) holder(puzzles []string) catalog.Holder {
 
 // ownFile reports whether path is the catalog or one of its files.
 func (e *env) ownFile(path string) bool { return catalog.IsOwnFile(e.cli.DB, path) }
+
+//go:embed help/*.txt
+var helpTexts embed.FS
+
+// helpText is the long help of a command, kept in help/NAME.txt.
+func helpText(name string) string {
+	text, err := helpTexts.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic(err) // a command without its help file: the build is broken
+	}
+	return strings.TrimSuffix(string(text), "\n")
+}

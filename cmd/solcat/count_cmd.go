@@ -14,14 +14,7 @@ type countCmd struct {
 	formatFlags
 }
 
-func (c *countCmd) Help() string {
-	return `Examples:
-  solcat count magic:4 --cell 1,1=1            # 416
-  solcat count queens:8 --classes              # 12
-  solcat count queens:8 --orbit 4              # 4
-  solcat count magic:4 --cell 1,1=16 --cell 4,4=1 --format json
-  solcat count queens:17 --cell 9,5=1 --explain`
-}
+func (c *countCmd) Help() string { return helpText("count") }
 
 func (c *countCmd) Run(e *env) error {
 	format, err := c.format()

@@ -25,27 +25,7 @@ type exportCmd struct {
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
 
-func (x *exportCmd) Help() string {
-	return `Streams rows in ID order with constant memory. CSV has a header row: id,
-class, orbit, symmetry, then one column per cell (r1c1.. for magic squares;
-row1.. with the queen's 1-based column for queens). JSON lines carry the
-same fields, the cells as "grid" (rows) or "queens". Parquet (zstd) has
-typed columns id, class, orbit, symmetry, props and cells, a list of int32
-read like the text output.
-
-Without --format the format follows the --output file's name (.csv, .json,
-.jsonl, .parquet), else CSV. --output - is standard output; a device or FIFO is
-written directly; a file appears only when complete (its SHA-256 is printed
-on stderr), and never replaces the catalog or its files. The same catalog
-and arguments always give the same bytes.
-
-Examples:
-  solcat export magic:4 --output magic4.csv
-  solcat export queens:10 --format jsonl --classes
-  solcat export magic:4 --output magic4.parquet
-  solcat export magic:4 --cell 1,1=1 --format jsonl | jq .grid
-  solcat export magic:4 --partition-by cell:1,1 --output magic4/`
-}
+func (x *exportCmd) Help() string { return helpText("export") }
 
 func (x *exportCmd) Run(e *env) error {
 	format, err := x.format(e)

@@ -15,18 +15,7 @@ type infoCmd struct {
 	formatFlags
 }
 
-func (i *infoCmd) Help() string {
-	return `For each puzzle: how it is stored, solutions, classes, classes by orbit
-size (1/2/4/8), whether every count equals the published value, and the
-build time. Stored "solutions": every solution is a row; "classes": only the
-canonical forms (magic:5, queens:18 and 19), queries expand each class into
-its members; "counts": the counts alone.
-
-Examples:
-  solcat info
-  solcat info --format json | jq '.[] | select(.puzzle == "queens:8")'
-  solcat info --format csv`
-}
+func (i *infoCmd) Help() string { return helpText("info") }
 
 func (i *infoCmd) Run(e *env) error {
 	format, err := i.format()

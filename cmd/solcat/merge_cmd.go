@@ -19,23 +19,7 @@ type mergeCmd struct {
 	formatFlags
 }
 
-func (m *mergeCmd) Help() string {
-	return `Combines the shard catalogs of a split build into one catalog. Every
-shard of the split must be given once and be finished, all made by the same
-solver with the same split; otherwise nothing is written. Count shards are
-summed; stored shards are copied in solution ID order and their content
-hash is computed anew, so the result equals a build in one process. The
-merged counts are checked against the published values like any build.
-An output that already holds a merged puzzle (built, unfinished or a
-shard) is refused unless --force is given; a new output file is removed
-again if the merge fails.
-
-Examples:
-  solcat --db s1.db build queens:20 --count-only --shard 1/4   # ... up to 4/4
-  solcat merge queens20.db s1.db s2.db s3.db s4.db
-  solcat --db q1.db build queens:16 --shard 1/2                # stored
-  solcat merge all.db shards/*.db`
-}
+func (m *mergeCmd) Help() string { return helpText("merge") }
 
 func (m *mergeCmd) Run(e *env) error {
 	switch m.Out {

@@ -22,19 +22,7 @@ type serveCmd struct {
 	ClientTimeout   time.Duration `default:"30s" help:"A client that sends no request, or reads nothing of an answer, for this long is cut off."`
 }
 
-func (s *serveCmd) Help() string {
-	return `Serves the catalog as web pages, read-only: the catalog, each puzzle with
-a filter form (click squares of the board, or type values in the grid) and
-its solutions or classes drawn, a class with its members, a solution,
-statistics as charts, heat maps, and downloads of what a page shows.
-Every page is also JSON at the same address with .json at its end.
-
-Examples:
-  solcat serve                             # then open http://127.0.0.1:8765/
-  solcat --db big.db serve --addr 127.0.0.1:9000 --timeout 2m
-  solcat serve --addr 0.0.0.0:8765 --public   # reachable from other machines
-  solcat serve --addr 0.0.0.0:8765 --public --allowed-host solcat.example.org`
-}
+func (s *serveCmd) Help() string { return helpText("serve") }
 
 func (s *serveCmd) Run(e *env) error {
 	host, port, err := net.SplitHostPort(s.Addr)

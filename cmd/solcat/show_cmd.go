@@ -20,20 +20,7 @@ type showCmd struct {
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
 
-func (s *showCmd) Help() string {
-	return `Draws the class's canonical form, its orbit size and the symmetries that
-fix it, then lists its members with the symmetry that carries the canonical
-form onto each. With --solution ID, draws that solution first, then its
-class.
-
-Examples:
-  solcat show magic:4 1
-  solcat show queens:8 12 --ascii
-  solcat show queens:8 --solution 14
-  solcat show magic:5 --solution 2202441792
-  solcat show queens:6 1 --format json
-  solcat show magic:4 3 --format svg > magic4-class3.svg`
-}
+func (s *showCmd) Help() string { return helpText("show") }
 
 func (s *showCmd) Run(e *env) error {
 	format, err := chooseFormat(s.Format, query.Text, append(query.Formats, svgFormat)...)

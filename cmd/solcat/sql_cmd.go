@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"solcat/catalog"
@@ -15,21 +14,7 @@ type sqlCmd struct {
 	formatFlags
 }
 
-func (s *sqlCmd) Help() string {
-	return `The catalog is opened read-only and statements that write are refused;
-rows stream as they come. Blob cells are shown as their stored byte values
-(queens: 0-based columns); the views' solution column and the classes'
-form and properties columns show them as people read them, and the tables
-symmetries and properties name the stored numbers and bits. The schema is
-in docs/schema.md. A string or blob larger than ` + strconv.Itoa(catalog.MaxValueMB) + ` MB is refused
-(the catalog's own are a few KB): select part of it with substr().
-
-Examples:
-  solcat sql "SELECT name, solutions, classes FROM puzzles"
-  solcat sql "SELECT solution, symmetry_name FROM solutions_queens_6"
-  solcat sql "SELECT form, properties FROM classes_magic_4 WHERE properties LIKE '%pandiagonal%'"
-  solcat sql "SELECT orbit, count(*) FROM classes_queens_10 GROUP BY orbit" --format csv`
-}
+func (s *sqlCmd) Help() string { return helpText("sql") }
 
 func (s *sqlCmd) Run(e *env) error {
 	format, err := s.format()

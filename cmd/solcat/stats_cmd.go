@@ -19,18 +19,7 @@ type statsCmd struct {
 	formatFlags
 }
 
-func (s *statsCmd) Help() string {
-	return `Prints a distribution over the solutions that match the filters: each value,
-how many solutions and classes have it, its share, and a bar.
-
-Examples:
-  solcat stats magic:4 --by cell:1,1          # which values the top-left cell takes
-  solcat stats queens:8 --by row:1
-  solcat stats queens:12 --by orbit --format csv
-  solcat stats magic:4 --by cell:2,2 --cell 1,1=1 --format json
-  solcat stats magic:4 --by group             # Dudeney's twelve groups
-  solcat stats magic:4 --by prop:pandiagonal --cell 1,1=1`
-}
+func (s *statsCmd) Help() string { return helpText("stats") }
 
 func (s *statsCmd) Run(e *env) error {
 	format, err := s.format()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -17,29 +15,7 @@ type verifyCmd struct {
 	formatFlags
 }
 
-func (v *verifyCmd) Help() string {
-	return `Re-checks the catalog from its tables: every stored solution obeys the
-puzzle's rules, every canonical form, class ID and symmetry is right, every
-class has as many members as its orbit size, the counts equal the record and
-the published values, the content hash equals the one recorded at build
-time, and SQLite's integrity check passes. Each problem is reported with the
-solution or class ID; the exit status is 1 if there is any.
-
-It also compares the lookup tables SQL users join with (block_slots,
-symmetries, properties) with solcat's definitions, each puzzle's record
-with its tables, its solutions view with its blocks, and the builds table
-with the build tables it stands for.
-
-With --format json it prints one object: {"integrity": SQLite's answer,
-"lookups": [problems of the lookup tables], "problems": [the catalog's
-own], "puzzles": [{"puzzle", "storage", "solutions", "classes",
-"content_hash", "ok", "problems": [at most 20 lines], "problem_count"}]}.
-
-Examples:
-  solcat verify
-  solcat verify queens:8 magic:4
-  solcat verify --format json | jq '.puzzles[] | select(.ok | not)'`
-}
+func (v *verifyCmd) Help() string { return helpText("verify") }
 
 func (v *verifyCmd) Run(e *env) error {
 	format, err := v.format()
@@ -94,69 +70,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if err := printVerify(e, format, !v.NoHeaders, report); err != nil {
 		return err
 	}
-	total, damaged := report.Total(), report.Damaged()
-	misnamed := slices.ContainsFunc(report.Puzzles, func(p query.PuzzleReport) bool {
-		q, err := canon.ParsePuzzle(p.Record.Name)
-		return err == nil && q.String() != p.Record.Name
-	})
-	switch {
-	case total == 0:
-		return nil
-	case report.Integrity != "ok" || len(report.Lookups) > 0 || misnamed:
-		// SQLite's own structures, or the lookup tables no build writes
-		// again, are damaged, or a record a build cannot replace (it
-		// replaces the record of the puzzle's own name): writing more into
-		// the file is no cure. Every puzzle is built anew elsewhere.
-		all := make([]catalog.Record, 0, len(report.Puzzles))
-		for _, p := range report.Puzzles {
-			r := p.Record
-			if q, err := canon.ParsePuzzle(r.Name); err == nil {
-				r.Name = q.String()
-			}
-			all = append(all, r)
-		}
-		what := "the catalog file is damaged"
-		switch {
-		case report.Integrity != "ok":
-		case len(report.Lookups) > 0:
-			what = "the lookup tables that every puzzle's SQL reads are damaged"
-		default:
-			what = "a record is not under its puzzle's name, which a rebuild cannot replace"
-		}
-		return fmt.Errorf("%d problem(s) found and %s; build its puzzles into a new catalog: %s", total, what, buildCommands(e, cat, "solcat --db NEW.db build", "", all))
-	case len(damaged) > 0:
-		var recs []catalog.Record
-		for _, p := range report.Puzzles {
-			if !p.OK() {
-				recs = append(recs, p.Record)
-			}
-		}
-		return fmt.Errorf("%d problem(s) found; rebuild the puzzles concerned: %s", total, buildCommands(e, cat, "solcat build", " --force", recs))
-	}
-	return fmt.Errorf("%d problem(s) found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'", total)
-}
-
-// buildCommands are the commands (build, then the puzzles, then tail) that
-// build the puzzles of recs again as they are stored: those known by
-// their counts with --count-only, unless tables of theirs are there (a
-// record that says counts may be the damage).
-func buildCommands(e *env, cat *catalog.Catalog, build, tail string, recs []catalog.Record) string {
-	var stored, counted []string
-	for _, r := range recs {
-		if has, err := cat.HasTables(e.ctx, r.Name); r.Storage == catalog.StorageCounts && err == nil && !has {
-			counted = append(counted, r.Name)
-		} else {
-			stored = append(stored, r.Name)
-		}
-	}
-	var out []string
-	if len(stored) > 0 {
-		out = append(out, fmt.Sprintf("'%s %s%s'", build, strings.Join(stored, " "), tail))
-	}
-	if len(counted) > 0 {
-		out = append(out, fmt.Sprintf("'%s %s --count-only%s'", build, strings.Join(counted, " "), tail))
-	}
-	return strings.Join(out, " and ")
+	return advice.VerifyRemedy(e.ctx, cat, report)
 }
 
 // printVerify prints verify's report: json one document; jsonl a line per
