@@ -346,3 +346,23 @@ func magic5Properties(ctx context.Context, workers int) ([]catalog.Breakdown, er
 		{Stat: catalog.StatProps, Value: int(canon.Pandiagonal), Solutions: 8 * pandiagonal, Classes: pandiagonal},
 	}, nil
 }
+
+// CheckShardsAt is CheckOtherShard for each of puzzles in the catalog at
+// path, read before the catalog is opened for writing (which touches it).
+// A file that is not a catalog yet passes: Create says what is wrong.
+func CheckShardsAt(ctx context.Context, path string, puzzles []canon.Puzzle, o Options) error {
+	if o.Shard.Of == 0 {
+		return nil
+	}
+	cat, err := catalog.Open(ctx, path)
+	if err != nil {
+		return nil
+	}
+	defer cat.Close()
+	for _, p := range puzzles {
+		if err := CheckOtherShard(ctx, cat, p, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -287,4 +289,45 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 		return rec, nil, fmt.Errorf("%w: %s: the shards' units do not add up to the published counts, so a shard file is damaged or altered; count the shards again", ErrBadSplit, name)
 	}
 	return rec, breakdown, err
+}
+
+// MergeFiles merges the shard catalogs at paths into the catalog at out,
+// written for holder. Every shard is checked before anything is written;
+// an output that already holds a merged puzzle is refused before it is
+// opened for writing (which touches it) unless force; an output this
+// merge made is removed again if the merge writes nothing into it.
+func MergeFiles(ctx context.Context, out string, paths []string, force bool, holder catalog.Holder) ([]Merged, error) {
+	plan, err := PlanMerge(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	_, statErr := os.Stat(out)
+	isNew := errors.Is(statErr, fs.ErrNotExist)
+	if !isNew && !force {
+		if ro, err := catalog.Open(ctx, out); err == nil {
+			err = plan.Clear(ctx, ro, out, false)
+			ro.Close()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	holder.Puzzles = plan.Puzzles()
+	cat, err := catalog.Create(ctx, out, holder)
+	if err != nil {
+		if isNew && ctx.Err() != nil {
+			catalog.Remove(out) // interrupted while it was being made
+		}
+		return nil, err
+	}
+	defer cat.Close()
+	err = plan.Clear(ctx, cat, out, force)
+	var merged []Merged
+	if err == nil {
+		merged, err = plan.Into(ctx, cat)
+	}
+	if err != nil && isNew && len(merged) == 0 {
+		cat.Discard() // made for this merge, which wrote nothing
+	}
+	return merged, err
 }

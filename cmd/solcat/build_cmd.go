@@ -60,7 +60,7 @@ func (b *buildCmd) Run(e *env) error {
 			puzzleNames = append(puzzleNames, p.String())
 		}
 	}
-	if err := checkOtherShards(e, puzzles, opts); err != nil {
+	if err := builder.CheckShardsAt(e.ctx, e.cli.DB, puzzles, opts); err != nil {
 		return err
 	}
 	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder(puzzleNames))
@@ -105,25 +105,6 @@ func (b *buildCmd) Run(e *env) error {
 			p.Write(query.RecordObject(r))
 		}
 		return p.Close()
-	}
-	return nil
-}
-
-// checkOtherShards refuses, before the catalog is opened for writing (which
-// touches it), a shard build into a catalog holding another shard.
-func checkOtherShards(e *env, puzzles []canon.Puzzle, opts builder.Options) error {
-	if opts.Shard.Of == 0 {
-		return nil
-	}
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
-	if err != nil {
-		return nil // a new catalog; Create says what is wrong with any other
-	}
-	defer cat.Close()
-	for _, p := range puzzles {
-		if err := builder.CheckOtherShard(e.ctx, cat, p, opts); err != nil {
-			return err
-		}
 	}
 	return nil
 }

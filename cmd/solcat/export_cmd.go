@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"solcat/cmd/solcat/release"
+
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/outfile"
 	"solcat/query"
@@ -204,7 +206,7 @@ func unwrapPath(err error) error {
 
 // dataset describes an export for its Parquet metadata.
 func dataset(t *query.Target, plan *query.Plan) query.Dataset {
-	v := readVersion()
+	v := release.Read()
 	return query.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
 		SchemaVersion: v.Schema, ContentHash: t.Record.ContentHash}
 }

@@ -42,41 +42,7 @@ func (m *mergeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	// Check every shard before writing anything.
-	plan, err := builder.PlanMerge(e.ctx, m.Shards)
-	if err != nil {
-		return err
-	}
-	_, statErr := os.Stat(m.Out)
-	isNew := errors.Is(statErr, fs.ErrNotExist)
-	if !isNew && !m.Force {
-		// Refused before the output is opened for writing, which touches it.
-		if ro, err := catalog.Open(e.ctx, m.Out); err == nil {
-			err = plan.Clear(e.ctx, ro, m.Out, false)
-			ro.Close()
-			if err != nil {
-				return err
-			}
-		}
-	}
-	out, err := catalog.Create(e.ctx, m.Out, e.holder(plan.Puzzles()))
-	if err != nil {
-		if isNew && e.ctx.Err() != nil {
-			catalog.Remove(m.Out) // interrupted while it was being made
-		}
-		return err
-	}
-	defer out.Close()
-	err = plan.Clear(e.ctx, out, m.Out, m.Force)
-	var merged []builder.Merged
-	if err == nil {
-		merged, err = plan.Into(e.ctx, out)
-	}
-	if err != nil && isNew && len(merged) == 0 {
-		out.Close()
-		catalog.Remove(m.Out) // made for this merge, which wrote nothing
-		return err
-	}
+	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.holder(nil))
 	if format != query.Text {
 		p := query.NewPrinter(e.stdout, format, !m.NoHeaders)
 		for _, r := range merged {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"solcat/cmd/solcat/release"
+
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/web"
 )
@@ -69,7 +71,7 @@ func (s *serveCmd) Run(e *env) error {
 		return fmt.Errorf("cannot listen on %s: %w", s.Addr, err)
 	}
 	srv := web.New(cat, e.cli.DB, web.Options{Timeout: s.Timeout, DownloadTimeout: s.DownloadTimeout, ClientTimeout: s.ClientTimeout,
-		Concurrent: s.Concurrent, Downloads: s.Downloads, Public: s.Public, Hosts: hosts, Version: readVersion().Module,
+		Concurrent: s.Concurrent, Downloads: s.Downloads, Public: s.Public, Hosts: hosts, Version: release.Read().Module,
 		Builds: advice.Builds{Cat: cat, Path: e.cli.DB}})
 	fmt.Fprintf(e.stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", e.cli.DB, listener.Addr())
 	return srv.Serve(e.ctx, listener)

@@ -2,69 +2,20 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
+
+	"solcat/cmd/solcat/release"
 
 	"github.com/alecthomas/kong"
 
-	"solcat/migrations"
 	"solcat/query"
 )
-
-// version is what this binary is: from the build information Go records.
-type version struct {
-	Module   string // the module version: v1.2.3, or (devel) for a build from a clone
-	Revision string // the VCS revision built, if known
-	Time     string // its commit time
-	Modified bool   // built with uncommitted changes
-	Go       string
-	Schema   int64 // the newest catalog schema it knows
-}
-
-func readVersion() version {
-	v := version{Module: "(devel)", Schema: migrations.Latest()}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v.Go = bi.GoVersion
-		if bi.Main.Version != "" {
-			v.Module = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				v.Revision = s.Value
-			case "vcs.time":
-				v.Time = s.Value
-			case "vcs.modified":
-				v.Modified = s.Value == "true"
-			}
-		}
-	}
-	return v
-}
-
-func (v version) String() string {
-	rev := "unknown revision"
-	if v.Revision != "" {
-		rev = "revision " + v.Revision[:min(len(v.Revision), 12)]
-		if v.Time != "" {
-			rev += " of " + v.Time
-		}
-		if v.Modified {
-			rev += ", with changes"
-		}
-	}
-	return fmt.Sprintf("solcat %s (%s), %s, catalog schema %d", v.Module, rev, v.Go, v.Schema)
-}
-
-func (v version) object() query.Object {
-	return query.O("version", v.Module, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.Go, "schema", v.Schema)
-}
 
 // versionFlag is --version (-v): print the version and exit.
 type versionFlag bool
 
 // BeforeReset prints the version before anything else is parsed.
 func (versionFlag) BeforeReset(app *kong.Kong) error {
-	fmt.Fprintln(app.Stdout, readVersion())
+	fmt.Fprintln(app.Stdout, release.Read())
 	app.Exit(0)
 	return nil
 }
@@ -78,19 +29,19 @@ func (c *versionCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	v := readVersion()
+	v := release.Read()
 	if format == query.Text {
 		_, err := fmt.Fprintln(e.stdout, v)
 		return err
 	}
 	p := query.NewPrinter(e.stdout, format, !c.NoHeaders)
 	if format == query.CSV {
-		if err := p.Write(v.object()); err != nil {
+		if err := p.Write(v.Object()); err != nil {
 			return err
 		}
 		return p.Close()
 	}
-	return p.WriteDocument(v.object())
+	return p.WriteDocument(v.Object())
 }
 
 // helpCmd is 'solcat help CMD': the help of CMD, as 'solcat CMD --help'.
