@@ -185,7 +185,7 @@ func ParsePartition(p canon.Puzzle, text string) (Partition, error) {
 	case text == "symmetry":
 		return Partition{"symmetry", func(s Solution) int64 { return int64(s.Symmetry) }}, nil
 	case what == "cell" && p.Kind == canon.Magic:
-		c, err := ParseCell(arg + "=1")
+		c, err := parseCell(arg + "=1")
 		if err != nil || c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
 			break
 		}

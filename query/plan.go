@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -433,10 +434,10 @@ func (t *Target) Explain(p *Plan) PlanReport {
 	case PrefixRange:
 		r.SolutionIDs = ids(p.IDs)
 		if p.IDs.Len() == 0 {
-			r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: no solution begins so, found by binary search (about %d solutions read)", 2*bitsOf(t.Record.Solutions)))
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: no solution begins so, found by binary search (about %d solutions read)", 2*bits.Len64(uint64(t.Record.Solutions))))
 			break
 		}
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bitsOf(t.Record.Solutions)))
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bits.Len64(uint64(t.Record.Solutions))))
 	case Jump:
 		byClass := t.classesOnly() || p.Question.Ask == AskClasses // the plan's range is of classes
 		switch {
@@ -509,15 +510,6 @@ func (r PlanReport) Text() string {
 		fmt.Fprintf(&b, "  %s\n", d)
 	}
 	return b.String()
-}
-
-func bitsOf(n int64) int {
-	k := 0
-	for n > 0 {
-		k++
-		n >>= 1
-	}
-	return k
 }
 
 // classesRead says which classes a scan reads.

@@ -43,7 +43,7 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 		}
 		return StatsBy{What: "prop", Prop: prop}, nil
 	case "cell":
-		c, err := ParseCell(arg + "=1")
+		c, err := parseCell(arg + "=1")
 		if err != nil {
 			return StatsBy{}, bad
 		}

@@ -12,6 +12,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -94,7 +96,11 @@ type CountsOnlyError struct {
 func (e *CountsOnlyError) Error() string {
 	msg := fmt.Sprintf("%s is %v (%d solutions, %d classes): filters, list, classes, show and export need what is stored", e.Puzzle, ErrCountsOnly, e.Record.Solutions, e.Record.Classes)
 	if e.Counted != nil {
-		msg += fmt.Sprintf("; of its properties only these are counted: %s", joinOr(e.Counted, "none"))
+		counted := "none"
+		if len(e.Counted) > 0 {
+			counted = strings.Join(e.Counted, "; ")
+		}
+		msg += "; of its properties only these are counted: " + counted
 	}
 	return msg
 }
@@ -178,7 +184,7 @@ func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
 		ids = append(ids, id)
 		return err
 	})
-	sortIDs(ids)
+	slices.Sort(ids)
 	return ids, err
 }
 
@@ -228,25 +234,6 @@ func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
 		}
 	}
 	return lo, nil
-}
-
-func sortIDs(ids []int64) {
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
-}
-
-func joinOr(items []string, none string) string {
-	if len(items) == 0 {
-		return none
-	}
-	out := items[0]
-	for _, s := range items[1:] {
-		out += "; " + s
-	}
-	return out
 }
 
 // countsOnlyRecord reports whether the puzzle is recorded by its counts

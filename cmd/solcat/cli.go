@@ -446,7 +446,7 @@ func buildCommand(p canon.Puzzle, countOnly bool) string {
 	return fmt.Sprintf("solcat build %s", p)
 }
 
-// filtered opens the named stored puzzle and plans the question its
+// planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.
 func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.Target, *query.Plan, func(), error) {
 	t, done, err := e.target(name)

@@ -539,8 +539,6 @@ func comma(v int64) string {
 	return b.String()
 }
 
-var _ io.Writer = (*bytes.Buffer)(nil)
-
 // describe says how far an unfinished build is; its page appears when the
 // build ends.
 func describe(u builder.Unfinished) string {
