@@ -154,26 +154,26 @@ func FuzzParseStatsBy(f *testing.F) {
 				}
 				continue
 			}
-			switch by.What {
-			case "cell":
+			switch by.Kind {
+			case ByCell:
 				if by.Row < 1 || by.Row > p.N || by.Col < 1 || by.Col > p.N {
 					t.Fatalf("%s %q: cell %d,%d off the board", p, s, by.Row, by.Col)
 				}
-			case "row":
+			case ByRow:
 				if p.Kind != canon.Queens || by.Row < 1 || by.Row > p.N {
 					t.Fatalf("%s %q: row %d", p, s, by.Row)
 				}
-			case "prop":
+			case ByProp:
 				if by.Prop == 0 {
 					t.Fatalf("%s %q: no property", p, s)
 				}
-			case "orbit":
-			case "group":
+			case ByOrbit:
+			case ByGroup:
 				if p.Kind != canon.Magic || p.N != 4 {
 					t.Fatalf("%s %q: groups are for magic:4", p, s)
 				}
 			default:
-				t.Fatalf("%s %q: unknown statistic %q", p, s, by.What)
+				t.Fatalf("%s %q: unknown statistic %v", p, s, by.Kind)
 			}
 		}
 	})

@@ -214,7 +214,7 @@ func (pt Partition) Folder(s Solution) string {
 // ExportPartitioned writes the solutions of a planned list as a Hive-style
 // folder of Parquet files under dir: one dir/KEY=VALUE/part-0.parquet per
 // value of the partition column. tick sees the ID of every 4096th row.
-func (t *Target) ExportPartitioned(ctx context.Context, p *Plan, d Dataset, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+func (t *BoundPuzzle) ExportPartitioned(ctx context.Context, p *Plan, d Dataset, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
 	type part struct {
 		file *os.File
 		w    RowWriter[Solution]
