@@ -128,8 +128,8 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 		}
 		p, err := canon.ParsePuzzle(rec.Name)
 		if err == nil {
-			var t *Target
-			if t, err = newTarget(ctx, cat, p, rec); err == nil {
+			var t *BoundPuzzle
+			if t, err = bind(ctx, cat, p, rec); err == nil {
 				err = t.Verify(ctx, problem)
 			}
 		}
@@ -190,7 +190,7 @@ func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Reco
 // block slots its solutions view joins with. A puzzle that fails it
 // answers nothing: its answers would come from a record its tables
 // contradict.
-func (t *Target) check(ctx context.Context) error {
+func (t *BoundPuzzle) check(ctx context.Context) error {
 	problems := recordProblems(t.Puzzle, t.Record)
 	if len(problems) == 0 {
 		tables, err := t.cat.StorageProblems(ctx, t.Record)

@@ -39,8 +39,8 @@ func badFilter(part, given, format string, args ...any) error {
 // value in the cell; for queens V is 1 for a queen and 0 for an empty square.
 type Cell struct{ Row, Col, Value int }
 
-// ParseCell reads "R,C=V".
-func ParseCell(text string) (Cell, error) {
+// parseCell reads "R,C=V".
+func parseCell(text string) (Cell, error) {
 	where, value, ok := strings.Cut(text, "=")
 	row, col, ok2 := strings.Cut(where, ",")
 	if !ok || !ok2 {
@@ -123,11 +123,11 @@ func (f Filter) byteConditions(p canon.Puzzle) []byteCondition {
 	return out
 }
 
-// ParsePattern reads a --pattern. Magic squares: rows separated by '/',
+// parsePattern reads a --pattern. Magic squares: rows separated by '/',
 // values or '.' separated by spaces ("1 . . . / . . . . / . . . . / . . . 16").
 // Queens: one entry per row, the queen's 1-based column or '.' ("2 4 . . . .").
 // It returns the fixed cells as conditions.
-func ParsePattern(p canon.Puzzle, text string) ([]Cell, error) {
+func parsePattern(p canon.Puzzle, text string) ([]Cell, error) {
 	bad := func(format string, args ...any) error {
 		return badFilter("pattern", strconv.Quote(text), format, args...)
 	}
@@ -285,14 +285,14 @@ func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
 		out.Props |= prop
 	}
 	if ft.Pattern != "" {
-		cells, err := ParsePattern(p, ft.Pattern)
+		cells, err := parsePattern(p, ft.Pattern)
 		if err != nil {
 			return out, err
 		}
 		out.Cells = append(out.Cells, cells...)
 	}
 	for _, text := range ft.Cells {
-		c, err := ParseCell(text)
+		c, err := parseCell(text)
 		if err != nil {
 			return out, err
 		}

@@ -185,7 +185,7 @@ func ParsePartition(p canon.Puzzle, text string) (Partition, error) {
 	case text == "symmetry":
 		return Partition{"symmetry", func(s Solution) int64 { return int64(s.Symmetry) }}, nil
 	case what == "cell" && p.Kind == canon.Magic:
-		c, err := ParseCell(arg + "=1")
+		c, err := parseCell(arg + "=1")
 		if err != nil || c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
 			break
 		}
@@ -214,7 +214,7 @@ func (pt Partition) Folder(s Solution) string {
 // ExportPartitioned writes the solutions of a planned list as a Hive-style
 // folder of Parquet files under dir: one dir/KEY=VALUE/part-0.parquet per
 // value of the partition column. tick sees the ID of every 4096th row.
-func (t *Target) ExportPartitioned(ctx context.Context, p *Plan, d Dataset, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+func (t *BoundPuzzle) ExportPartitioned(ctx context.Context, p *Plan, d Dataset, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
 	type part struct {
 		file *os.File
 		w    RowWriter[Solution]

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -74,27 +75,31 @@ type Plan struct {
 	Skip     int64   // Jump in ClassExpand: members of the first class skipped
 	Stat     catalog.Stat
 	Workers  int // goroutines that read at once
-	// Few, when not -1: a scan of a puzzle stored as its classes reads only
-	// this many classes (those with the properties or orbits asked for).
-	Few int64
+	// ListedClasses, when not -1, is how many classes a class scan or
+	// expansion reads: only those the catalog lists as having the
+	// properties or orbit sizes asked for.
+	ListedClasses int64
 	// from, when not 0: the rows with lower IDs were given by an earlier
 	// piece of a stream (see resume).
 	from int64
 
 	// The filter's cell conditions, as the plan tests them.
-	rest   []byteCondition     // on a solution's cells, beyond the prefix
-	cells  []byteCondition     // on a solution's cells, all of them
-	anyOf  *[8][]byteCondition // --up-to-symmetry: one group must hold
-	pulled [8][]byteCondition  // pulled back through each symmetry onto a canonical form
+	rest  []byteCondition // on a solution's cells, beyond the prefix
+	cells []byteCondition // on a solution's cells, all of them
+	// imageConds[k] holds for cells x exactly when the conditions hold for
+	// the image of x under symmetry canon.All[k]: a class's form tells from
+	// them which members match, and up to symmetry a solution matches when
+	// one of the 8 holds (rest and cells are then empty).
+	imageConds [8][]byteCondition
 }
 
 // Plan plans a question.
-func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
+func (t *BoundPuzzle) Plan(ctx context.Context, q Question) (*Plan, error) {
 	f := q.Filter
 	if err := f.Validate(t.Puzzle); err != nil {
 		return nil, err
 	}
-	if f.Props.DudeneyOf() != 0 || q.Ask == AskStats && (q.By.What == "group" || q.By.Prop.DudeneyOf() != 0) {
+	if f.Props.DudeneyOf() != 0 || q.Ask == AskStats && (q.By.Kind == ByGroup || q.By.Prop.DudeneyOf() != 0) {
 		if err := t.needDudeney(ctx); err != nil {
 			return nil, err
 		}
@@ -102,11 +107,11 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 	if f.Class > t.Record.Classes {
 		return nil, outOfRange(ErrNoClass, t.Puzzle, "classes", t.Record.Classes, f.Class)
 	}
-	p := &Plan{Question: q, Workers: 1, IDs: Range{1, t.Record.Solutions}, Classes: t.classRange(f), Few: -1}
+	p := &Plan{Question: q, Workers: 1, IDs: Range{1, t.Record.Solutions}, Classes: t.classRange(f), ListedClasses: -1}
 	conds := f.byteConditions(t.Puzzle)
-	p.pulled = pullBack(t.Puzzle, conds)
-	if f.UpToSymmetry && len(conds) > 0 {
-		p.anyOf, conds = &p.pulled, nil
+	p.imageConds = pullBack(t.Puzzle, conds)
+	if f.UpToSymmetry {
+		conds = nil
 	}
 	prefix, rest := splitPrefix(conds)
 	p.rest, p.cells = rest, conds
@@ -127,7 +132,7 @@ func (t *Target) Plan(ctx context.Context, q Question) (*Plan, error) {
 	if err == nil && (p.Way == ClassScan || p.Way == ClassExpand) && f.Class == 0 {
 		n, ok, ferr := t.store.FewClasses(ctx, classFilter(f))
 		if ok {
-			p.Few = n
+			p.ListedClasses = n
 		}
 		err = ferr
 	}
@@ -144,8 +149,8 @@ func (p *Plan) Reads() int64 {
 	case BlockScan:
 		return p.IDs.Len()
 	case ClassScan, ClassExpand:
-		if p.Few >= 0 {
-			return p.Few
+		if p.ListedClasses >= 0 {
+			return p.ListedClasses
 		}
 		return p.Classes.Len()
 	}
@@ -156,7 +161,7 @@ func (p *Plan) Reads() int64 {
 // IDs of classes), at most left of them (all if left < 0): how a stream
 // read in pieces goes on after the row it stopped at. Streams give their
 // rows in ID order, so the rows before id are those already given.
-func (t *Target) resume(ctx context.Context, p *Plan, id, left int64) (*Plan, error) {
+func (t *BoundPuzzle) resume(ctx context.Context, p *Plan, id, left int64) (*Plan, error) {
 	q := *p
 	q.Question.Page = Page{Limit: left}
 	q.from = id
@@ -186,7 +191,7 @@ func onlyCells(f Filter) bool {
 	return len(f.Cells) > 0 && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry
 }
 
-func (t *Target) planCount(ctx context.Context, p *Plan, prefix []byte) error {
+func (t *BoundPuzzle) planCount(ctx context.Context, p *Plan, prefix []byte) error {
 	f := p.Question.Filter
 	classes := p.Question.Ask == AskCountClasses
 	switch {
@@ -255,7 +260,7 @@ func (t *Target) planCount(ctx context.Context, p *Plan, prefix []byte) error {
 	return nil
 }
 
-func (t *Target) planMembers(ctx context.Context, p *Plan) error {
+func (t *BoundPuzzle) planMembers(ctx context.Context, p *Plan) error {
 	ids, err := t.members(ctx, p.Question.Filter.Class)
 	if err != nil {
 		return err
@@ -265,7 +270,7 @@ func (t *Target) planMembers(ctx context.Context, p *Plan) error {
 	return nil
 }
 
-func (t *Target) planList(ctx context.Context, p *Plan, prefix []byte) error {
+func (t *BoundPuzzle) planList(ctx context.Context, p *Plan, prefix []byte) error {
 	f, page := p.Question.Filter, p.Question.Page
 	if err := t.countsOnly(); err != nil {
 		return err
@@ -314,7 +319,7 @@ func (t *Target) planList(ctx context.Context, p *Plan, prefix []byte) error {
 	return nil
 }
 
-func (t *Target) planClasses(ctx context.Context, p *Plan, prefix []byte) error {
+func (t *BoundPuzzle) planClasses(ctx context.Context, p *Plan, prefix []byte) error {
 	f, page := p.Question.Filter, p.Question.Page
 	if err := t.countsOnly(); err != nil {
 		return err
@@ -342,31 +347,31 @@ func (t *Target) planClasses(ctx context.Context, p *Plan, prefix []byte) error 
 	return nil
 }
 
-func (t *Target) planStats(ctx context.Context, p *Plan, prefix []byte) error {
+func (t *BoundPuzzle) planStats(ctx context.Context, p *Plan, prefix []byte) error {
 	f, by := p.Question.Filter, p.Question.By
 	if f.IsZero() {
 		switch {
-		case by.What == "orbit":
+		case by.Kind == ByOrbit:
 			p.Way = FromRecord
 			return nil
-		case by.What == "heatmap" && (t.countsOnlyRecord() || t.classesOnly()):
+		case by.Kind == ByHeatmap && (t.countsOnlyRecord() || t.classesOnly()):
 			// Every cell's counts may be recorded (stored magic:5).
 			stat := catalog.StatCell(t.Puzzle.N, t.Puzzle.N)
 			if rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat); err != nil || rows != nil {
 				p.Way, p.Stat = FromBreakdown, stat
 				return err
 			}
-		case by.What == "cell" && (t.countsOnlyRecord() || t.classesOnly()),
-			by.What == "row" && t.classesOnly(): // a row's counts are its cells'
+		case by.Kind == ByCell && (t.countsOnlyRecord() || t.classesOnly()),
+			by.Kind == ByRow && t.classesOnly(): // a row's counts are its cells'
 			stat := catalog.StatCell(by.Row, max(by.Col, 1))
 			if rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat); err != nil || rows != nil {
 				p.Way, p.Stat = FromBreakdown, stat
-				if by.What == "row" {
+				if by.Kind == ByRow {
 					p.Stat = catalog.Stat(fmt.Sprintf("the cells of row %d", by.Row))
 				}
 				return err
 			}
-		case by.What == "prop" && (t.countsOnlyRecord() || t.classesOnly()):
+		case by.Kind == ByProp && (t.countsOnlyRecord() || t.classesOnly()):
 			rows, err := t.cat.Breakdown(ctx, t.Record.Name, catalog.StatProps)
 			if err != nil {
 				return err
@@ -383,7 +388,7 @@ func (t *Target) planStats(ctx context.Context, p *Plan, prefix []byte) error {
 	// A prefix on a puzzle stored solution by solution is a range of IDs:
 	// read its solutions, on one goroutine, when they are much fewer than
 	// the classes (a class scan runs on every core).
-	if len(prefix) > 0 && !t.classesOnly() && by.What != "heatmap" && f.Class == 0 {
+	if len(prefix) > 0 && !t.classesOnly() && by.Kind != ByHeatmap && f.Class == 0 {
 		lo, hi, err := t.prefixRange(ctx, prefix)
 		if err != nil {
 			return err
@@ -399,7 +404,7 @@ func (t *Target) planStats(ctx context.Context, p *Plan, prefix []byte) error {
 }
 
 // classRange is the span of class IDs a filter covers: its class, or all.
-func (t *Target) classRange(f Filter) Range {
+func (t *BoundPuzzle) classRange(f Filter) Range {
 	if f.Class != 0 {
 		return Range{f.Class, f.Class}
 	}
@@ -408,7 +413,7 @@ func (t *Target) classRange(f Filter) Range {
 
 // scanWorkers is how many goroutines a class scan uses: one per core, or
 // one for a single class.
-func (t *Target) scanWorkers(f Filter) int {
+func (t *BoundPuzzle) scanWorkers(f Filter) int {
 	if f.Class != 0 {
 		return 1
 	}
@@ -416,7 +421,7 @@ func (t *Target) scanWorkers(f Filter) int {
 }
 
 // Explain describes the plan: which storage answers, what it reads.
-func (t *Target) Explain(p *Plan) PlanReport {
+func (t *BoundPuzzle) Explain(p *Plan) PlanReport {
 	r := PlanReport{Puzzle: t.Puzzle.String(), Storage: string(t.Record.Storage), Way: p.Way.String(), Workers: p.Workers}
 	storage := map[catalog.Storage]string{
 		catalog.StorageSolutions: fmt.Sprintf("%d solutions in blocks, %d classes", t.Record.Solutions, t.Record.Classes),
@@ -433,10 +438,10 @@ func (t *Target) Explain(p *Plan) PlanReport {
 	case PrefixRange:
 		r.SolutionIDs = ids(p.IDs)
 		if p.IDs.Len() == 0 {
-			r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: no solution begins so, found by binary search (about %d solutions read)", 2*bitsOf(t.Record.Solutions)))
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: no solution begins so, found by binary search (about %d solutions read)", 2*bits.Len64(uint64(t.Record.Solutions))))
 			break
 		}
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bitsOf(t.Record.Solutions)))
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: the filter fixes the first cells, and IDs follow their order: the solutions are IDs %d to %d, found by binary search (about %d solutions read)", p.IDs.Lo, p.IDs.Hi, 2*bits.Len64(uint64(t.Record.Solutions))))
 	case Jump:
 		byClass := t.classesOnly() || p.Question.Ask == AskClasses // the plan's range is of classes
 		switch {
@@ -463,7 +468,7 @@ func (t *Target) Explain(p *Plan) PlanReport {
 		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: reads the solution blocks of IDs %d to %d (%d solutions) and tests each, on %d goroutine(s)", p.IDs.Lo, p.IDs.Hi, p.IDs.Len(), p.Workers))
 	case ClassScan, ClassExpand:
-		if p.Few == 0 {
+		if p.ListedClasses == 0 {
 			r.Detail = append(r.Detail, "answer: no class has the properties or orbit sizes asked for: nothing is read")
 			break
 		}
@@ -511,19 +516,10 @@ func (r PlanReport) Text() string {
 	return b.String()
 }
 
-func bitsOf(n int64) int {
-	k := 0
-	for n > 0 {
-		k++
-		n >>= 1
-	}
-	return k
-}
-
 // classesRead says which classes a scan reads.
 func classesRead(p *Plan) string {
-	if p.Few > 0 {
-		return fmt.Sprintf("only the %d classes among %d to %d that have the properties or orbit sizes asked for (listed in tables of their own)", p.Few, p.Classes.Lo, p.Classes.Hi)
+	if p.ListedClasses > 0 {
+		return fmt.Sprintf("only the %d classes among %d to %d that have the properties or orbit sizes asked for (listed in tables of their own)", p.ListedClasses, p.Classes.Lo, p.Classes.Hi)
 	}
 	return fmt.Sprintf("classes %d to %d (%d classes)", p.Classes.Lo, p.Classes.Hi, p.Classes.Len())
 }

@@ -485,14 +485,6 @@ func names(o Object) []string {
 	return out
 }
 
-func texts(o Object) []string {
-	out := make([]string, len(o))
-	for i, f := range o {
-		out[i] = TextOf(f.Value)
-	}
-	return out
-}
-
 // TextOf writes a value for a CSV cell or a text table: lists as their items
 // separated by spaces, nil as NULL.
 func TextOf(v any) string {

@@ -133,3 +133,12 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// texts is a record's values as TextOf writes them.
+func texts(o Object) []string {
+	out := make([]string, len(o))
+	for i, f := range o {
+		out[i] = TextOf(f.Value)
+	}
+	return out
+}

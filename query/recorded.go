@@ -175,7 +175,7 @@ func recordedProps(p canon.Puzzle) []canon.Property {
 
 // recordedCell reads the counts recorded by one cell, which have a row for
 // every value: a missing one was lost, and is not read as 0.
-func (t *Target) recordedCell(ctx context.Context, row, col int) (map[int]catalog.Breakdown, error) {
+func (t *BoundPuzzle) recordedCell(ctx context.Context, row, col int) (map[int]catalog.Breakdown, error) {
 	stat := catalog.StatCell(row, col)
 	rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat)
 	if err != nil {
@@ -195,7 +195,7 @@ func (t *Target) recordedCell(ctx context.Context, row, col int) (map[int]catalo
 
 // verifyNoBreakdown reports counts recorded for a puzzle whose build
 // records none (one stored solution by solution).
-func (t *Target) verifyNoBreakdown(ctx context.Context, problem func(string, ...any)) error {
+func (t *BoundPuzzle) verifyNoBreakdown(ctx context.Context, problem func(string, ...any)) error {
 	rows, err := t.cat.Breakdowns(ctx, t.Record.Name)
 	if len(rows) > 0 {
 		problem("the table count_breakdown holds %d counts recorded for it (the first by %s), but its build records none", len(rows), rows[0].Stat)
@@ -209,7 +209,7 @@ func (t *Target) verifyNoBreakdown(ctx context.Context, problem func(string, ...
 // centre value (each class counted once by its centre, which the
 // complement x -> 26-x turns into 26 minus it) and for three properties,
 // whose classes are published.
-func (t *Target) countsBreakdownProblems(ctx context.Context) ([]string, error) {
+func (t *BoundPuzzle) countsBreakdownProblems(ctx context.Context) ([]string, error) {
 	p, rec := t.Puzzle, t.Record
 	rows, err := t.cat.Breakdowns(ctx, rec.Name)
 	if err != nil || len(rows) == 0 {

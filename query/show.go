@@ -23,7 +23,7 @@ type Shown struct {
 
 // Show reads class classID with its members or, if solutionID is not 0,
 // that solution and its class.
-func (t *Target) Show(ctx context.Context, classID, solutionID int64) (Shown, error) {
+func (t *BoundPuzzle) Show(ctx context.Context, classID, solutionID int64) (Shown, error) {
 	s := Shown{Puzzle: t.Puzzle, Solutions: t.Record.Solutions, Classes: t.Record.Classes, FixedBy: []string{}}
 	if solutionID != 0 {
 		sol, err := t.Solution(ctx, solutionID)

@@ -11,7 +11,7 @@ import (
 // format (CSV with a header row if headers; Parquet described by d), and
 // calls tick with each row's ID and the highest ID there is, to show how
 // far it is. It returns how many rows it wrote.
-func (t *Target) Stream(ctx context.Context, p *Plan, w io.Writer, format Format, headers bool, d Dataset, tick func(id, last int64)) (rows int64, err error) {
+func (t *BoundPuzzle) Stream(ctx context.Context, p *Plan, w io.Writer, format Format, headers bool, d Dataset, tick func(id, last int64)) (rows int64, err error) {
 	return t.stream(ctx, p, w, format, headers, d, tick, Pause{})
 }
 
@@ -28,14 +28,14 @@ type Pause struct {
 
 // StreamPaused is Stream read in pieces, as pause says; the rows and bytes
 // written are the same as Stream's.
-func (t *Target) StreamPaused(ctx context.Context, p *Plan, w io.Writer, format Format, headers bool, d Dataset, pause Pause) (rows int64, err error) {
+func (t *BoundPuzzle) StreamPaused(ctx context.Context, p *Plan, w io.Writer, format Format, headers bool, d Dataset, pause Pause) (rows int64, err error) {
 	return t.stream(ctx, p, w, format, headers, d, nil, pause)
 }
 
 // errPause ends a piece of a paused stream.
 var errPause = errors.New("pause")
 
-func (t *Target) stream(ctx context.Context, p *Plan, w io.Writer, format Format, headers bool, d Dataset, tick func(id, last int64), pause Pause) (rows int64, err error) {
+func (t *BoundPuzzle) stream(ctx context.Context, p *Plan, w io.Writer, format Format, headers bool, d Dataset, tick func(id, last int64), pause Pause) (rows int64, err error) {
 	if tick == nil {
 		tick = func(int64, int64) {}
 	}

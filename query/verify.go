@@ -20,7 +20,7 @@ import (
 // with its canonical form, every class has as many members as its orbit
 // size, the counts equal the record and the published values, and the
 // content hash equals the one recorded at build time.
-func (t *Target) Verify(ctx context.Context, report func(problem string)) error {
+func (t *BoundPuzzle) Verify(ctx context.Context, report func(problem string)) error {
 	p, rec := t.Puzzle, t.Record
 	problem := func(format string, args ...any) { report(fmt.Sprintf(format, args...)) }
 	for _, m := range append(recordProblems(p, rec), buildRecordProblems(p, rec)...) {
@@ -202,7 +202,7 @@ type verifiedClasses struct {
 // in increasing order (read in order on one goroutine, with the hash), each
 // form a solution, canonical, with its orbit and properties (checked in
 // batches on every core).
-func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, problem func(string, ...any)) (*verifiedClasses, error) {
+func (t *BoundPuzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, problem func(string, ...any)) (*verifiedClasses, error) {
 	p := t.Puzzle
 	v := &verifiedClasses{}
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
@@ -248,7 +248,7 @@ func (t *Target) verifyClassRows(ctx context.Context, hash *catalog.ContentHash,
 // and adds them to the hash, returning each class's members and the number
 // of solutions: IDs, order and hash on one goroutine reading in ID order;
 // the rules, canonical form, class and symmetry in batches on every core.
-func (t *Target) verifySolutions(ctx context.Context, forms storedForms, hash *catalog.ContentHash, problem func(string, ...any)) ([]int, int64, error) {
+func (t *BoundPuzzle) verifySolutions(ctx context.Context, forms storedForms, hash *catalog.ContentHash, problem func(string, ...any)) ([]int, int64, error) {
 	p := t.Puzzle
 	var count int64
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
@@ -442,7 +442,7 @@ func inBatches[B any](ctx context.Context, read func(ctx context.Context, send f
 // Damage that keeps a stored solution from being read (a block that is not
 // whole solutions, a class entry that is not a number) goes to damaged, and
 // the scan goes on.
-func (t *Target) eachStored(ctx context.Context, damaged func(error), fn func(Solution) error) error {
+func (t *BoundPuzzle) eachStored(ctx context.Context, damaged func(error), fn func(Solution) error) error {
 	return t.store.SolutionsReporting(ctx, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
 		class, symmetry, _ := s.Class() // SolutionsReporting hands over only readable entries
 		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: class, Symmetry: canon.Symmetry(symmetry)})
@@ -456,7 +456,7 @@ func (t *Target) eachStored(ctx context.Context, damaged func(error), fn func(So
 // orbit size and properties as computed, the numbering of the members, the
 // counts and the content hash. The reading and hashing run in order on one
 // goroutine; the checks of the forms in batches on every core.
-func (t *Target) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
+func (t *BoundPuzzle) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
 	p, rec := t.Puzzle, t.Record
 	hash := catalog.NewContentHash()
 	var count int64

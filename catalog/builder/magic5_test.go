@@ -56,7 +56,7 @@ func buildMagic5Sample(t *testing.T, db string, workers int, stopPhase string, s
 }
 
 // target opens db read-only and binds magic:5; done closes it.
-func target(t *testing.T, db string) (*query.Target, func()) {
+func target(t *testing.T, db string) (*query.BoundPuzzle, func()) {
 	t.Helper()
 	ctx := context.Background()
 	cat, err := catalog.Open(ctx, db)
@@ -67,14 +67,14 @@ func target(t *testing.T, db string) (*query.Target, func()) {
 	if err != nil || !ok {
 		t.Fatalf("no magic:5 record: %v", err)
 	}
-	tg, err := query.NewTarget(ctx, cat, magic5, rec)
+	tg, err := query.Bind(ctx, cat, magic5, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tg, func() { cat.Close() }
 }
 
-func plan(t *testing.T, tg *query.Target, q query.Question) *query.Plan {
+func plan(t *testing.T, tg *query.BoundPuzzle, q query.Question) *query.Plan {
 	t.Helper()
 	p, err := tg.Plan(context.Background(), q)
 	if err != nil {
@@ -265,7 +265,7 @@ func TestMagic5StoredSample(t *testing.T) {
 		t.Errorf("solution 11: %+v, %v", s, err)
 	}
 	// stats by a cell other than the centre: a scan; by the centre: recorded.
-	for _, by := range []query.StatsBy{{What: "cell", Row: 2, Col: 2}, {What: "cell", Row: 3, Col: 3}, {What: "cell", Row: 1, Col: 1}} {
+	for _, by := range []query.StatsBy{{Kind: query.ByCell, Row: 2, Col: 2}, {Kind: query.ByCell, Row: 3, Col: 3}, {Kind: query.ByCell, Row: 1, Col: 1}} {
 		rows, err := tg.Stats(ctx, plan(t, tg, query.Question{Ask: query.AskStats, By: by}))
 		if err != nil {
 			t.Fatal(err)

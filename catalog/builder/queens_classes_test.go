@@ -45,7 +45,7 @@ func buildQueens(t *testing.T, db string, n, workers int, asClasses bool, units 
 }
 
 // queensTarget opens db read-only and binds queens:n; done closes it.
-func queensTarget(t *testing.T, db string, n int) (*query.Target, func()) {
+func queensTarget(t *testing.T, db string, n int) (*query.BoundPuzzle, func()) {
 	t.Helper()
 	ctx := context.Background()
 	cat, err := catalog.Open(ctx, db)
@@ -57,14 +57,14 @@ func queensTarget(t *testing.T, db string, n int) (*query.Target, func()) {
 	if err != nil || !ok {
 		t.Fatalf("no %s record in %s: %v", p, db, err)
 	}
-	tg, err := query.NewTarget(ctx, cat, p, rec)
+	tg, err := query.Bind(ctx, cat, p, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tg, func() { cat.Close() }
 }
 
-func listAll(t *testing.T, tg *query.Target, q query.Question) []query.Solution {
+func listAll(t *testing.T, tg *query.BoundPuzzle, q query.Question) []query.Solution {
 	t.Helper()
 	var out []query.Solution
 	q.Ask = query.AskList
@@ -74,7 +74,7 @@ func listAll(t *testing.T, tg *query.Target, q query.Question) []query.Solution 
 	return out
 }
 
-func classesAll(t *testing.T, tg *query.Target, q query.Question) []query.Class {
+func classesAll(t *testing.T, tg *query.BoundPuzzle, q query.Question) []query.Class {
 	t.Helper()
 	var out []query.Class
 	q.Ask = query.AskClasses
@@ -112,7 +112,7 @@ func TestQueensClassesMatchStored(t *testing.T) {
 	}
 }
 
-func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, b *query.Target) {
+func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, b *query.BoundPuzzle) {
 	n := a.Puzzle.N
 	ra, rb := a.Record, b.Record
 	if ra.Storage != catalog.StorageSolutions || rb.Storage != catalog.StorageClasses {
@@ -230,7 +230,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 			}
 		}
 		r, c := rng.IntN(n)+1, rng.IntN(n)+1
-		bys := []query.StatsBy{{What: "cell", Row: r, Col: c}, {What: "row", Row: r}, {What: "orbit"}, {What: "prop", Prop: canon.Rot180Only}}
+		bys := []query.StatsBy{{Kind: query.ByCell, Row: r, Col: c}, {Kind: query.ByRow, Row: r}, {Kind: query.ByOrbit}, {Kind: query.ByProp, Prop: canon.Rot180Only}}
 		for _, by := range bys {
 			for _, filter := range []query.Filter{f, {}} {
 				q := query.Question{Ask: query.AskStats, Filter: filter, By: by}
@@ -247,7 +247,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 		}
 	}
 	// The heat map: recorded at build time.
-	q := query.Question{Ask: query.AskStats, By: query.StatsBy{What: "heatmap"}}
+	q := query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByHeatmap}}
 	pa, pb := plan(t, a, q), plan(t, b, q)
 	ha, err1 := a.Heatmap(ctx, pa)
 	hb, err2 := b.Heatmap(ctx, pb)

@@ -181,7 +181,7 @@ func chooseFormat(text string, def query.Format, allowed ...query.Format) (query
 }
 
 // target opens the catalog read-only and binds the named stored puzzle.
-func (e *env) target(name string) (*query.Target, func(), error) {
+func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 	p, err := canon.ParsePuzzle(name)
 	if err != nil {
 		return nil, nil, err
@@ -198,7 +198,7 @@ func (e *env) target(name string) (*query.Target, func(), error) {
 		cat.Close()
 		return nil, nil, err
 	}
-	t, err := query.NewTarget(e.ctx, cat, p, rec)
+	t, err := query.Bind(e.ctx, cat, p, rec)
 	if err != nil {
 		cat.Close()
 		return nil, nil, err
@@ -222,14 +222,14 @@ func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 	return cat, err
 }
 
-// filtered opens the named stored puzzle and plans the question its
+// planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.
-func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.Target, *query.Plan, func(), error) {
+func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.BoundPuzzle, *query.Plan, func(), error) {
 	t, done, err := e.target(name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if q.Filter, err = flags.filter(t.Puzzle); err == nil && q.Ask == query.AskStats && q.By.What == "" {
+	if q.Filter, err = flags.filter(t.Puzzle); err == nil && q.Ask == query.AskStats && q.By.Kind == 0 {
 		err = usagef("--by is needed")
 	}
 	var plan *query.Plan
@@ -244,7 +244,7 @@ func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.
 }
 
 // explain prints a plan for --explain.
-func (e *env) explain(t *query.Target, plan *query.Plan, format query.Format) error {
+func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format query.Format) error {
 	report := t.Explain(plan)
 	switch format {
 	case query.JSON:

@@ -421,7 +421,7 @@ func BenchmarkQueryCheck(b *testing.B) {
 	}
 	b.Run("bind with the check", func(b *testing.B) {
 		for range b.N {
-			if _, err := query.NewTarget(ctx, cat, p, rec); err != nil {
+			if _, err := query.Bind(ctx, cat, p, rec); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -453,7 +453,7 @@ func BenchmarkQueryCheck(b *testing.B) {
 		}
 		b.ResetTimer()
 		for range b.N {
-			if _, err := query.NewTarget(ctx, cat, p, rec); err != nil {
+			if _, err := query.Bind(ctx, cat, p, rec); err != nil {
 				b.Fatal(err)
 			}
 		}

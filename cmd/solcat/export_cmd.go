@@ -156,7 +156,7 @@ func outputError(name string, err error) error {
 
 // partitioned writes a Hive-style folder of Parquet files, one per value of
 // the partition column, through a temporary folder renamed at the end.
-func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, format query.Format) error {
+func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, format query.Format) error {
 	switch {
 	case format != query.Parquet:
 		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
@@ -205,7 +205,7 @@ func unwrapPath(err error) error {
 }
 
 // dataset describes an export for its Parquet metadata.
-func dataset(t *query.Target, plan *query.Plan) query.Dataset {
+func dataset(t *query.BoundPuzzle, plan *query.Plan) query.Dataset {
 	v := release.Read()
 	return query.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
 		SchemaVersion: v.Schema, ContentHash: t.Record.ContentHash}

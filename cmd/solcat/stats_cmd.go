@@ -75,8 +75,8 @@ func (s *statsCmd) Run(e *env) error {
 	for _, r := range rows {
 		top = max(top, r.Share)
 	}
-	label := map[string]string{"cell": fmt.Sprintf("cell %d,%d", by.Row, by.Col), "row": fmt.Sprintf("the queen's column in row %d", by.Row),
-		"orbit": "orbit size", "group": "Dudeney group", "prop": by.Prop.String()}[by.What]
+	label := map[query.StatsKind]string{query.ByCell: fmt.Sprintf("cell %d,%d", by.Row, by.Col), query.ByRow: fmt.Sprintf("the queen's column in row %d", by.Row),
+		query.ByOrbit: "orbit size", query.ByGroup: "Dudeney group", query.ByProp: by.Prop.String()}[by.Kind]
 	if !s.NoHeaders {
 		fmt.Fprintf(e.stdout, "%s by %s (%d matching solutions)\n", t.Puzzle, label, total)
 	}

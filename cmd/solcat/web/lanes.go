@@ -108,7 +108,7 @@ func scans(p *query.Plan) bool {
 
 // plan plans a question for a page or download, its goroutines no more
 // than there are places for long reads.
-func (r *request) plan(t *query.Target, q query.Question) (*query.Plan, error) {
+func (r *request) plan(t *query.BoundPuzzle, q query.Question) (*query.Plan, error) {
 	p, err := t.Plan(r.ctx, q)
 	if err == nil {
 		p.Workers = min(p.Workers, r.s.readers)

@@ -200,7 +200,7 @@ type puzzleData struct {
 
 // filtered binds the request's puzzle and reads its parameters (those of
 // a page of kind pp) and its filter form.
-func (s *Server) filtered(r *request, pp pageParams) (*query.Target, form, query.Filter, error) {
+func (s *Server) filtered(r *request, pp pageParams) (*query.BoundPuzzle, form, query.Filter, error) {
 	t, err := s.target(r)
 	if err != nil {
 		return nil, form{}, query.Filter{}, err
@@ -372,7 +372,7 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 }
 
 // drawClass draws a class, its members and the solution asked for, if any.
-func drawClass(t *query.Target, shown query.Shown) classData {
+func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 	p, class := t.Puzzle, shown.Class
 	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: class.Props.String(), FixedBy: shown.FixedBy,
 		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID)})}
@@ -522,7 +522,7 @@ func (s *Server) heatPage(r *request) (*page, error) {
 		return nil, err
 	}
 	start := time.Now()
-	plan, err := r.plan(t, query.Question{Ask: query.AskStats, Filter: filter, By: query.StatsBy{What: "heatmap"}})
+	plan, err := r.plan(t, query.Question{Ask: query.AskStats, Filter: filter, By: query.StatsBy{Kind: query.ByHeatmap}})
 	if err != nil {
 		return nil, err
 	}

@@ -475,7 +475,7 @@ type errorData struct {
 
 // target binds the named puzzle, or says why it cannot: not a puzzle
 // (400), being built (503), not in the catalog (404).
-func (s *Server) target(r *request) (*query.Target, error) {
+func (s *Server) target(r *request) (*query.BoundPuzzle, error) {
 	name := strings.TrimSuffix(r.PathValue("name"), ".json")
 	p, err := canon.ParsePuzzle(name)
 	if err != nil {
@@ -491,7 +491,7 @@ func (s *Server) target(r *request) (*query.Target, error) {
 		}
 		return nil, errorf(http.StatusNotFound, "%s is not in this catalog", p)
 	}
-	return query.NewTarget(r.ctx, s.cat, p, rec)
+	return query.Bind(r.ctx, s.cat, p, rec)
 }
 
 // id reads a path's numeric ID ("10" or "10.json").

@@ -444,7 +444,7 @@ func TestBrowser(t *testing.T) {
 	}
 	defer cat.Close()
 	rec, _, _ := cat.Puzzle(context.Background(), "queens:8")
-	tg, _ := query.NewTarget(context.Background(), cat, canon.Puzzle{Kind: canon.Queens, N: 8}, rec)
+	tg, _ := query.Bind(context.Background(), cat, canon.Puzzle{Kind: canon.Queens, N: 8}, rec)
 	plan, err := tg.Plan(context.Background(), query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: []query.Cell{{Row: 1, Col: 3, Value: 1}, {Row: 2, Col: 5, Value: 1}}}})
 	if err != nil {
 		t.Fatal(err)

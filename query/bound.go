@@ -12,13 +12,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
 )
 
-// Target is a stored puzzle ready to be queried.
-type Target struct {
+// BoundPuzzle is a puzzle bound to the catalog that holds it: its record,
+// and the reader of what is stored of it, ready to be queried.
+type BoundPuzzle struct {
 	Puzzle canon.Puzzle
 	Record catalog.Record
 	cat    *catalog.Catalog
@@ -28,11 +31,11 @@ type Target struct {
 	storeErr error
 }
 
-// NewTarget binds a puzzle's record to the catalog that holds it, once a
+// Bind binds a puzzle's record to the catalog that holds it, once a
 // quick look finds its record and tables agree (a *catalog.DamagedError
 // if not).
-func NewTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*Target, error) {
-	t, err := newTarget(ctx, cat, p, rec)
+func Bind(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*BoundPuzzle, error) {
+	t, err := bind(ctx, cat, p, rec)
 	if err == nil {
 		err = t.check(ctx)
 	}
@@ -42,9 +45,9 @@ func NewTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 	return t, nil
 }
 
-// newTarget is NewTarget without the look, for verify, which looks at all.
-func newTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*Target, error) {
-	t := &Target{Puzzle: p, Record: rec, cat: cat}
+// bind is Bind without the look, for verify, which looks at all.
+func bind(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*BoundPuzzle, error) {
+	t := &BoundPuzzle{Puzzle: p, Record: rec, cat: cat}
 	if rec.Storage == catalog.StorageCounts {
 		return t, nil
 	}
@@ -94,7 +97,11 @@ type CountsOnlyError struct {
 func (e *CountsOnlyError) Error() string {
 	msg := fmt.Sprintf("%s is %v (%d solutions, %d classes): filters, list, classes, show and export need what is stored", e.Puzzle, ErrCountsOnly, e.Record.Solutions, e.Record.Classes)
 	if e.Counted != nil {
-		msg += fmt.Sprintf("; of its properties only these are counted: %s", joinOr(e.Counted, "none"))
+		counted := "none"
+		if len(e.Counted) > 0 {
+			counted = strings.Join(e.Counted, "; ")
+		}
+		msg += "; of its properties only these are counted: " + counted
 	}
 	return msg
 }
@@ -111,7 +118,7 @@ var ErrNoClass = errors.New("no such class")
 // ErrNoSolution means a solution ID is not in the puzzle.
 var ErrNoSolution = errors.New("no such solution")
 
-func (t *Target) countsOnly() error {
+func (t *BoundPuzzle) countsOnly() error {
 	if t.storeErr != nil {
 		return t.storeErr
 	}
@@ -121,11 +128,11 @@ func (t *Target) countsOnly() error {
 	return nil
 }
 
-func (t *Target) classesOnly() bool { return t.store != nil && t.store.ClassesOnly() }
+func (t *BoundPuzzle) classesOnly() bool { return t.store != nil && t.store.ClassesOnly() }
 
 // needDudeney refuses questions about Dudeney groups that the catalog
 // cannot answer.
-func (t *Target) needDudeney(ctx context.Context) error {
+func (t *BoundPuzzle) needDudeney(ctx context.Context) error {
 	if t.Puzzle.Kind != canon.Magic || t.Puzzle.N != 4 {
 		return badFilter("prop", "", "Dudeney's groups classify magic squares of order 4 only, not %s", t.Puzzle)
 	}
@@ -141,7 +148,7 @@ func (t *Target) needDudeney(ctx context.Context) error {
 }
 
 // Class returns one class.
-func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
+func (t *BoundPuzzle) Class(ctx context.Context, id int64) (Class, error) {
 	if err := t.countsOnly(); err != nil {
 		return Class{}, err
 	}
@@ -154,7 +161,7 @@ func (t *Target) Class(ctx context.Context, id int64) (Class, error) {
 
 // class turns a stored class into a Class, with the properties its orbit
 // gives (a queens class's symmetry type is not stored).
-func (t *Target) class(r catalog.ClassRow, matching int64) Class {
+func (t *BoundPuzzle) class(r catalog.ClassRow, matching int64) Class {
 	c := Class{ID: r.ID, Canonical: r.Form, Orbit: r.Orbit, Props: canon.Property(r.Props), Matching: matching}
 	if t.Puzzle.Kind == canon.Queens {
 		c.Props |= canon.SymmetryType(c.Orbit)
@@ -164,7 +171,7 @@ func (t *Target) class(r catalog.ClassRow, matching int64) Class {
 
 // members returns the solution IDs of a class's members, in ID order: the
 // images of its canonical form, each found by binary search.
-func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
+func (t *BoundPuzzle) members(ctx context.Context, classID int64) ([]int64, error) {
 	if err := t.countsOnly(); err != nil {
 		return nil, err
 	}
@@ -178,13 +185,13 @@ func (t *Target) members(ctx context.Context, classID int64) ([]int64, error) {
 		ids = append(ids, id)
 		return err
 	})
-	sortIDs(ids)
+	slices.Sort(ids)
 	return ids, err
 }
 
 // prefixRange returns the IDs [lo, hi) of the solutions whose cells start
 // with prefix: IDs follow the lexicographic order of the cells.
-func (t *Target) prefixRange(ctx context.Context, prefix []byte) (lo, hi int64, err error) {
+func (t *BoundPuzzle) prefixRange(ctx context.Context, prefix []byte) (lo, hi int64, err error) {
 	if err := t.countsOnly(); err != nil {
 		return 0, 0, err // nothing stored to search
 	}
@@ -213,7 +220,7 @@ func successor(prefix []byte) ([]byte, bool) {
 
 // lowerBound returns the smallest solution ID whose cells are >= key, or
 // the number of solutions + 1 if there is none.
-func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
+func (t *BoundPuzzle) lowerBound(ctx context.Context, key []byte) (int64, error) {
 	lo, hi := int64(1), t.Record.Solutions+1
 	for lo < hi {
 		mid := lo + (hi-lo)/2
@@ -230,28 +237,9 @@ func (t *Target) lowerBound(ctx context.Context, key []byte) (int64, error) {
 	return lo, nil
 }
 
-func sortIDs(ids []int64) {
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
-}
-
-func joinOr(items []string, none string) string {
-	if len(items) == 0 {
-		return none
-	}
-	out := items[0]
-	for _, s := range items[1:] {
-		out += "; " + s
-	}
-	return out
-}
-
 // countsOnlyRecord reports whether the puzzle is recorded by its counts
 // only.
-func (t *Target) countsOnlyRecord() bool { return t.Record.Storage == catalog.StorageCounts }
+func (t *BoundPuzzle) countsOnlyRecord() bool { return t.Record.Storage == catalog.StorageCounts }
 
 // outOfRange says that id is not one of the puzzle's total classes or
 // solutions.
