@@ -212,7 +212,7 @@ func checkHeader(path string) error {
 // Path is the catalog's file.
 func (c *Catalog) Path() string { return c.path }
 
-// HasTable reports whether the database has a table of that name. A
+// hasTable reports whether the database has a table of that name. A
 // catalog opened read-only is not migrated, so tables added by later
 // schema versions may be missing from it.
 func hasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {
@@ -232,13 +232,13 @@ func orZero(ctx context.Context, db sqlx.QueryerContext, table, column string) (
 	return column, err
 }
 
-// Tables returns the names of a puzzle's solution and class tables:
+// puzzleTables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func puzzleTables(puzzle string) (solutions, classes string) {
 	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
-// PropsTable names the table of class properties of a puzzle stored as its
+// propsTable names the table of class properties of a puzzle stored as its
 // classes only: "magic:5" has props_magic_5.
 func propsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }
 

@@ -3,7 +3,8 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -73,12 +74,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	for _, s := range shards {
 		recorded[s.Puzzle] = true
 	}
-	names := make([]string, 0, len(owned))
-	for name := range owned {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(owned)) {
 		if !recorded[name] {
 			problems = append(problems, fmt.Sprintf("%s: the tables %s have no record in puzzles (a puzzle whose record was deleted)", name, strings.Join(owned[name], ", ")))
 		}
@@ -87,12 +83,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	for _, b := range builds {
 		building[b.Puzzle] = true
 	}
-	names = names[:0]
-	for name := range staged {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(staged)) {
 		if !building[name] {
 			problems = append(problems, fmt.Sprintf("%s: the build tables %s belong to no unfinished build", name, strings.Join(staged[name], ", ")))
 		}

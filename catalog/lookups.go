@@ -3,8 +3,8 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
@@ -80,11 +80,7 @@ var lookupTables = []struct {
 // lookupRows reads a lookup table's rows as SQL literals (quote()), so
 // that a number stored as text, or a NULL, shows as what it is.
 func lookupRows(ctx context.Context, db sqlx.QueryerContext, table string, columns []string) (map[string][]string, error) {
-	quoted := make([]string, len(columns))
-	for i, c := range columns {
-		quoted[i] = "quote(" + c + ")"
-	}
-	rows, err := db.QueryxContext(ctx, "SELECT "+strings.Join(quoted, ", ")+" FROM "+table)
+	rows, err := db.QueryxContext(ctx, "SELECT "+quotedColumns(columns)+" FROM "+table)
 	if err != nil {
 		return nil, err
 	}
@@ -196,10 +192,7 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 // lookupDifferences names, in key order, each row of a lookup table that
 // is missing, extra or different from its definition.
 func lookupDifferences(table string, columns []string, got, want map[string][]string) []string {
-	keys := make([]string, 0, len(got)+len(want))
-	for k := range got {
-		keys = append(keys, k)
-	}
+	keys := slices.Collect(maps.Keys(got))
 	for k := range want {
 		if _, ok := got[k]; !ok {
 			keys = append(keys, k)
