@@ -19,8 +19,7 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
-	"modernc.org/sqlite" // registers the "sqlite" driver
-	sqlite3 "modernc.org/sqlite/lib"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"solcat/migrations"
 )
@@ -120,14 +119,14 @@ func checkOwner(ctx context.Context, path, file string) error {
 func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	var id int64
 	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
-		return describe(path, err)
+		return openError(path, err)
 	}
 	if id == applicationID {
 		return nil
 	}
 	var tables []string // SQLite's own (sqlite_sequence) say nothing of whose the file is
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
-		return describe(path, err)
+		return openError(path, err)
 	}
 	solcat := slices.Equal(tables, []string{"goose_db_version"}) || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")
 	if id == 0 && (len(tables) == 0 || solcat) {
@@ -159,32 +158,6 @@ func (c *Catalog) checkVersion(ctx context.Context) error {
 		return fmt.Errorf("%s: %w: it has schema version %d, this solcat knows versions up to %d", c.path, ErrNewerSchema, version, latest)
 	}
 	return nil
-}
-
-// Describe turns an error from SQLite about the catalog at path into one
-// that says what happened: a damaged file wraps ErrDamaged; other errors
-// are returned as they are.
-func Describe(path string, err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
-		}
-	}
-	return err
-}
-
-// describe is Describe for errors met while opening the catalog.
-func describe(path string, err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
-		}
-	}
-	return fmt.Errorf("cannot open catalog %s: %w", path, err)
 }
 
 // checkHeader refuses a file that exists but is not an SQLite database,
