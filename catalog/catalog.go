@@ -19,8 +19,7 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
-	"modernc.org/sqlite" // registers the "sqlite" driver
-	sqlite3 "modernc.org/sqlite/lib"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"solcat/migrations"
 )
@@ -120,14 +119,14 @@ func checkOwner(ctx context.Context, path, file string) error {
 func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	var id int64
 	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
-		return describe(path, err)
+		return openError(path, err)
 	}
 	if id == applicationID {
 		return nil
 	}
 	var tables []string // SQLite's own (sqlite_sequence) say nothing of whose the file is
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
-		return describe(path, err)
+		return openError(path, err)
 	}
 	solcat := slices.Equal(tables, []string{"goose_db_version"}) || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")
 	if id == 0 && (len(tables) == 0 || solcat) {
@@ -161,32 +160,6 @@ func (c *Catalog) checkVersion(ctx context.Context) error {
 	return nil
 }
 
-// Describe turns an error from SQLite about the catalog at path into one
-// that says what happened: a damaged file wraps ErrDamaged; other errors
-// are returned as they are.
-func Describe(path string, err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
-		}
-	}
-	return err
-}
-
-// describe is Describe for errors met while opening the catalog.
-func describe(path string, err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
-		}
-	}
-	return fmt.Errorf("cannot open catalog %s: %w", path, err)
-}
-
 // checkHeader refuses a file that exists but is not an SQLite database,
 // before the driver touches it.
 func checkHeader(path string) error {
@@ -212,7 +185,7 @@ func checkHeader(path string) error {
 // Path is the catalog's file.
 func (c *Catalog) Path() string { return c.path }
 
-// HasTable reports whether the database has a table of that name. A
+// hasTable reports whether the database has a table of that name. A
 // catalog opened read-only is not migrated, so tables added by later
 // schema versions may be missing from it.
 func hasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {
@@ -232,13 +205,13 @@ func orZero(ctx context.Context, db sqlx.QueryerContext, table, column string) (
 	return column, err
 }
 
-// Tables returns the names of a puzzle's solution and class tables:
+// puzzleTables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func puzzleTables(puzzle string) (solutions, classes string) {
 	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
-// PropsTable names the table of class properties of a puzzle stored as its
+// propsTable names the table of class properties of a puzzle stored as its
 // classes only: "magic:5" has props_magic_5.
 func propsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }
 

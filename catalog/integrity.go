@@ -50,7 +50,7 @@ func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
 		coalesce((SELECT min(id) FROM %[2]s), 0), coalesce((SELECT max(id) FROM %[2]s), 0)`, b.Table, s.classes)).
 		Scan(&first, &last, &cells, &syms, &lowClass, &highClass)
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	// The classes first: their number sets the width of the class entries
 	// in the blocks.
@@ -90,7 +90,7 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 		coalesce((SELECT min(id) FROM %[2]s), 1), coalesce((SELECT max(id) FROM %[2]s), 0)`, s.classes, s.props)).
 		Scan(&first, &last, &size, &lowProps, &highProps)
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	per, formBytes := int64(f.perBlock), int64(f.size)
 	switch {
@@ -116,7 +116,7 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 	// members.
 	m, err := s.numbering(ctx)
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	numbering, members := m.problems(rec.Classes)
 	problems = append(problems, numbering...)
@@ -153,7 +153,7 @@ func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, er
 	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?) ORDER BY name",
 		ownedTables(rec.Name)...)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	return storageProblems(rec, names), nil
 }
@@ -163,7 +163,7 @@ func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, er
 func (c *Catalog) HasTables(ctx context.Context, puzzle string) (bool, error) {
 	var n int
 	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?)", ownedTables(puzzle)...)
-	return n > 0, Describe(c.path, err)
+	return n > 0, DamageError(c.path, err)
 }
 
 // ownedTables names the tables (and view) a puzzle may own.

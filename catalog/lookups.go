@@ -3,8 +3,8 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
@@ -55,7 +55,7 @@ func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 // solution join it.
 func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
 	problem, err := blockSlotsProblem(ctx, c.db)
-	return problem, Describe(c.path, err)
+	return problem, DamageError(c.path, err)
 }
 
 // lookupDefinitions holds the lookup tables as this solcat defines them
@@ -80,11 +80,7 @@ var lookupTables = []struct {
 // lookupRows reads a lookup table's rows as SQL literals (quote()), so
 // that a number stored as text, or a NULL, shows as what it is.
 func lookupRows(ctx context.Context, db sqlx.QueryerContext, table string, columns []string) (map[string][]string, error) {
-	quoted := make([]string, len(columns))
-	for i, c := range columns {
-		quoted[i] = "quote(" + c + ")"
-	}
-	rows, err := db.QueryxContext(ctx, "SELECT "+strings.Join(quoted, ", ")+" FROM "+table)
+	rows, err := db.QueryxContext(ctx, "SELECT "+quotedColumns(columns)+" FROM "+table)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +147,7 @@ func definedLookups(ctx context.Context, version int64) (map[string]map[string][
 func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 	version, err := c.schemaVersion(ctx)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	defined, err := definedLookups(ctx, max(version, lookupsVersion))
 	if err != nil {
@@ -166,11 +162,11 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 		return has, err
 	}
 	if has, err := present("block_slots", blockSlotsVersion); err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	} else if has {
 		slots, err := blockSlotsProblem(ctx, c.db)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		if slots != "" {
 			problems = append(problems, slots)
@@ -179,14 +175,14 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 	for _, t := range lookupTables {
 		has, err := present(t.name, t.version)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		if !has {
 			continue
 		}
 		got, err := lookupRows(ctx, c.db, t.name, t.columns)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		problems = append(problems, lookupDifferences(t.name, t.columns, got, defined[t.name])...)
 	}
@@ -196,10 +192,7 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 // lookupDifferences names, in key order, each row of a lookup table that
 // is missing, extra or different from its definition.
 func lookupDifferences(table string, columns []string, got, want map[string][]string) []string {
-	keys := make([]string, 0, len(got)+len(want))
-	for k := range got {
-		keys = append(keys, k)
-	}
+	keys := slices.Collect(maps.Keys(got))
 	for k := range want {
 		if _, ok := got[k]; !ok {
 			keys = append(keys, k)

@@ -230,7 +230,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	c.db.SetMaxOpenConns(runtime.NumCPU())
 	if err := c.db.PingContext(ctx); err != nil {
 		c.Close()
-		return nil, describe(path, err)
+		return nil, openError(path, err)
 	}
 	if err := recognise(ctx, c.db, path); err != nil {
 		c.Close()
@@ -243,7 +243,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
 		if err != nil {
-			return nil, describe(path, err)
+			return nil, openError(path, err)
 		}
 		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
 	}
@@ -432,7 +432,7 @@ func createError(path string, err error) error {
 	if errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrDamaged) {
 		return err
 	}
-	return faultError("cannot prepare catalog "+path, path, describe(path, err))
+	return FaultError("cannot prepare catalog "+path, path, openError(path, err))
 }
 
 // leasedConnector opens a reader's connections, each under the reader's

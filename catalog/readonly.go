@@ -45,10 +45,10 @@ type Rows struct {
 // refuses, while compiling, every operation that is not a read: the third
 // layer under a read-only open and query_only. No string or blob larger
 // than MaxValueMB is made or read (ErrTooLarge). Close the rows after use.
-// The statement is checked first (CheckStatement); errors SQLite finds in
+// The statement is checked first (checkStatement); errors SQLite finds in
 // it, before or while it runs, wrap ErrBadSQL, ErrRefused or ErrTooLarge.
 func (c *Catalog) Query(ctx context.Context, text string) (*Rows, error) {
-	if err := CheckStatement(text); err != nil {
+	if err := checkStatement(text); err != nil {
 		return nil, err
 	}
 	if p, ok := parameter(text); ok {
@@ -208,10 +208,10 @@ func refused(what string) error {
 	return fmt.Errorf("%w (SELECT, WITH, VALUES, EXPLAIN, PRAGMA reads); %s would change the catalog", ErrRefused, what)
 }
 
-// CheckStatement refuses text that is not exactly one statement that
+// checkStatement refuses text that is not exactly one statement that
 // reads, before SQLite sees it. The connection Query uses is read-only as
 // well; this gives the clearer message.
-func CheckStatement(text string) error {
+func checkStatement(text string) error {
 	stmt, rest := splitStatement(text)
 	if strings.TrimSpace(rest) != "" {
 		return fmt.Errorf("%w: one statement at a time; found more after %q", ErrBadSQL, strings.TrimSpace(stmt))

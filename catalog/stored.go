@@ -73,7 +73,7 @@ func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Store
 	case StorageSolutions:
 		has, err := hasBlocks(ctx, c.db, rec.Name)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}

@@ -31,7 +31,7 @@ func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
 		return []string{fmt.Sprintf("its view %s is missing", view)}, nil
 	}
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
 	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, readable(s.Record.Name))
@@ -41,15 +41,15 @@ func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
 	var shown, expected [4]int64 // rows, lowest, highest and sum of IDs
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0), coalesce(sum(id), 0) FROM "+view).
 		Scan(&shown[0], &shown[1], &shown[2], &shown[3]); err != nil {
-		if ctx.Err() != nil || errors.Is(Describe(s.c.path, err), ErrDamaged) {
-			return nil, Describe(s.c.path, err)
+		if ctx.Err() != nil || damaged(err) {
+			return nil, DamageError(s.c.path, err)
 		}
 		return []string{fmt.Sprintf("its view %s cannot be read: %v", view, err)}, nil // a table it names is gone
 	}
 	if err := s.c.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce(sum(n), 0), coalesce(min(first_id), 0), coalesce(max(first_id + n - 1), 0), coalesce(sum(n * first_id + n * (n - 1) / 2), 0)
 		FROM (SELECT first_id, length(cells) / %d AS n FROM %s)`, s.blocks.CellBytes, s.blocks.Table)).
 		Scan(&expected[0], &expected[1], &expected[2], &expected[3]); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	if shown != expected {
 		return []string{fmt.Sprintf("its view %s shows %d solutions with IDs %d to %d (sum %d), its blocks hold %d with IDs %d to %d (sum %d)",
@@ -68,7 +68,7 @@ var viewColumns = []string{"id", "cells", "class_id", "symmetry", "class_sym", "
 func (s *Stored) compareView(ctx context.Context, view string) ([]string, error) {
 	var present []string
 	if err := s.c.db.SelectContext(ctx, &present, "SELECT name FROM pragma_table_info(?)", view); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	var columns []string
 	for _, c := range viewColumns {
@@ -81,7 +81,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 	}
 	var firsts []int64
 	if err := s.c.db.SelectContext(ctx, &firsts, "SELECT first_id FROM "+s.blocks.Table+" ORDER BY first_id"); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	p, err := canon.ParsePuzzle(s.Record.Name)
 	if err != nil {
@@ -108,11 +108,11 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 			return nil
 		}, func(error) {}) // a damaged block is verify's to name
 		if err != nil {
-			return nil, Describe(s.c.path, err)
+			return nil, DamageError(s.c.path, err)
 		}
 		rows, err := s.c.db.QueryContext(ctx, "SELECT block, slot, "+quotedColumns(columns)+" FROM "+view+" WHERE block BETWEEN ? AND ? ORDER BY block, slot", lo, hi)
 		if err != nil {
-			return nil, Describe(s.c.path, err)
+			return nil, DamageError(s.c.path, err)
 		}
 		k := 0
 		for rows.Next() {
@@ -123,7 +123,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 			}
 			if err := rows.Scan(ptrs...); err != nil {
 				rows.Close()
-				return nil, Describe(s.c.path, err)
+				return nil, DamageError(s.c.path, err)
 			}
 			shown++
 			for k < len(want) && want[k].before(got) {
@@ -144,7 +144,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, Describe(s.c.path, err)
+			return nil, DamageError(s.c.path, err)
 		}
 		for ; k < len(want); k++ {
 			found(fmt.Sprintf("solution %d is not shown", want[k].block+want[k].slot))
@@ -153,7 +153,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 	// Rows outside every block's range, which the ranges above miss.
 	var all int64
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*) FROM "+view).Scan(&all); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	if all > shown {
 		found(fmt.Sprintf("%d rows whose block is none of its blocks", all-shown))

@@ -13,7 +13,7 @@ import (
 	"solcat/migrations"
 )
 
-// DefaultBatch is how many rows one INSERT statement carries. With this
+// defaultBatch is how many rows one INSERT statement carries. With this
 // driver a multi-row INSERT is several times faster than one Exec per row.
 const defaultBatch = 256
 
@@ -134,7 +134,7 @@ func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
 const stagingSuffix = "_building"
 
 // Begin starts or resumes writing puzzle. Rows go out batch at a time
-// (DefaultBatch if batch < 1). A saved unfinished build with the same
+// (defaultBatch if batch < 1). A saved unfinished build with the same
 // layout is resumed: the caller streams every row again and the writer
 // skips those already committed. One that does not match its record is
 // started over (Discarded says why).

@@ -89,7 +89,7 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 	if recs == nil {
 		all, err := cat.Puzzles(ctx)
 		if err != nil {
-			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catalog.Describe(cat.Path(), err).Error())
+			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catalog.DamageError(cat.Path(), err).Error())
 		}
 		recs = all
 		orphans, err := cat.Orphans(ctx)
@@ -137,7 +137,7 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 			return report, ctx.Err()
 		}
 		if err != nil {
-			problem(fmt.Sprintf("cannot be read to the end: %v", catalog.Describe(cat.Path(), err)))
+			problem(fmt.Sprintf("cannot be read to the end: %v", catalog.DamageError(cat.Path(), err)))
 		}
 		report.Puzzles = append(report.Puzzles, pr)
 		switch {

@@ -145,7 +145,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		errors.Is(err, query.ErrNoSolution) || errors.Is(err, builder.ErrUnsupported) || errors.Is(err, builder.ErrBadShard) || errors.Is(err, builder.ErrBadSplit) || errors.Is(err, builder.ErrOutputHolds) || errors.Is(err, builder.ErrOtherShard) {
 		code = 2
 	}
-	err = catalog.Describe(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
+	err = catalog.DamageError(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	files := "--db"
 	if strings.HasPrefix(command, "merge") {
 		files = "files"

@@ -87,5 +87,5 @@ func sqlError(e *env, err error, n int) error {
 	case errors.Is(err, catalog.ErrBadSQL):
 		return usagef("sql: %w", err)
 	}
-	return fmt.Errorf("sql: %w", catalog.Describe(e.cli.DB, err))
+	return fmt.Errorf("sql: %w", catalog.DamageError(e.cli.DB, err))
 }

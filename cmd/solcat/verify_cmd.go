@@ -41,7 +41,7 @@ func (v *verifyCmd) Run(e *env) error {
 	for _, name := range names {
 		rec, ok, err := cat.Puzzle(e.ctx, name)
 		if err != nil {
-			return catalog.Describe(e.cli.DB, err)
+			return catalog.DamageError(e.cli.DB, err)
 		}
 		if !ok {
 			p, _ := canon.ParsePuzzle(name)
@@ -60,7 +60,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if names == nil { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
-			return catalog.Describe(e.cli.DB, err)
+			return catalog.DamageError(e.cli.DB, err)
 		}
 		for _, problem := range saved {
 			tell("catalog: " + problem)
