@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"solcat/canon"
+	"solcat/cmd/solcat/advice"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -45,7 +46,7 @@ func (b *benchCmd) Run(e *env) error {
 		for _, name := range b.Methods {
 			m, err := enumerate.MethodByName(p.Kind, name)
 			if err != nil {
-				return usageError{err}
+				return advice.UsageOf(err)
 			}
 			if !slices.ContainsFunc(methods, func(had enumerate.Method) bool { return had.Name == m.Name }) {
 				methods = append(methods, m) // a method named twice runs once

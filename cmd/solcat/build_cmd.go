@@ -9,6 +9,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/console"
 	"solcat/query"
 )
@@ -113,4 +114,10 @@ func (b *buildCmd) Run(e *env) error {
 func nothingSaved(err error) bool {
 	var stopped *builder.StoppedError
 	return !errors.As(err, &stopped) || stopped.Done == 0
+}
+
+// interrupted is a build stopped between the units that say how much they
+// saved.
+func (b *buildCmd) interrupted() error {
+	return fmt.Errorf("%w; what was finished is saved: run the same command to go on", advice.ErrInterrupted)
 }

@@ -17,7 +17,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/completion"
@@ -58,10 +57,14 @@ type env struct {
 	args   []string // the command line, for the build lock's holder
 }
 
-// usageError marks a mistake in the command line: exit status 2.
-type usageError struct{ error }
+// usagef is advice.Usagef: a mistake in the command line, exit status 2.
+var usagef = advice.Usagef
 
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+// savesWork is a command that saves work as it goes (build, merge): Ctrl-C
+// lets it stop between units, and it says what was saved.
+type savesWork interface {
+	interrupted() error
+}
 
 // exitRequest carries kong's request to exit (after --help) out of Parse.
 type exitRequest int
@@ -116,8 +119,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if c.DB == "" { // SOLCAT_DB set to nothing
 		return fail(2, "--db is empty (or SOLCAT_DB is set to nothing); name the catalog file")
 	}
-	command := kctx.Command()
-	if !strings.HasPrefix(command, "build") && !strings.HasPrefix(command, "merge") {
+	var saver savesWork
+	if node := kctx.Selected(); node != nil && node.Target.CanAddr() {
+		saver, _ = node.Target.Addr().Interface().(savesWork)
+	}
+	if saver == nil {
 		// Nothing to save: Ctrl-C ends the command even while a write blocks.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
@@ -130,24 +136,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return fail(2, fmt.Sprintf("%s; see '%s'", err, cliparse.HelpFor(err)))
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		err = errInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
-		switch {
-		case strings.HasPrefix(command, "build"):
-			// Stopped between the units that say how much they saved.
-			err = fmt.Errorf("%w; what was finished is saved: run the same command to go on", errInterrupted)
-		case strings.HasPrefix(command, "merge"):
-			err = fmt.Errorf("%w; a merge writes each puzzle whole or not at all: run the same command again", errInterrupted)
+		err = advice.ErrInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
+		if saver != nil {
+			err = saver.interrupted()
 		}
 	}
-	code = 1
-	var usage usageError
-	if errors.As(err, &usage) || errors.Is(err, canon.ErrNotation) || errors.Is(err, query.ErrFilter) || errors.Is(err, query.ErrNoClass) ||
-		errors.Is(err, query.ErrNoSolution) || errors.Is(err, builder.ErrUnsupported) || errors.Is(err, builder.ErrBadShard) || errors.Is(err, builder.ErrBadSplit) || errors.Is(err, builder.ErrOutputHolds) || errors.Is(err, builder.ErrOtherShard) {
-		code = 2
-	}
+	code = advice.ExitStatus(err)
 	err = catalog.DamageError(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	files := "--db"
-	if strings.HasPrefix(command, "merge") {
+	if _, merging := saver.(*mergeCmd); merging {
 		files = "files"
 	}
 	return fail(code, advice.Remedy(err, files).Error())

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"errors"
-
 	"solcat/canon"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/enumerate"
 )
-
-// errInterrupted is the error of a command stopped by Ctrl-C or SIGTERM.
-var errInterrupted = errors.New("interrupted")
 
 // buildRemedy adds to a refused build what would work instead.
 func buildRemedy(p canon.Puzzle, o builder.Options, err error) error {
@@ -21,5 +17,5 @@ func buildRemedy(p canon.Puzzle, o builder.Options, err error) error {
 	case o.CountOnly && p.Kind == canon.Magic && enumerate.Supported(p, false) == nil:
 		return usagef("%w; drop --count-only", err)
 	}
-	return usageError{err}
+	return advice.UsageOf(err)
 }

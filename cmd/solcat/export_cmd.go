@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/release"
 
 	"solcat/cmd/solcat/console"
@@ -91,7 +92,7 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 		left = "the rows before it were written"
 	}
 	if e.ctx.Err() != nil {
-		return fmt.Errorf("%w; %s", errInterrupted, left)
+		return fmt.Errorf("%w; %s", advice.ErrInterrupted, left)
 	}
 	return fmt.Errorf("%w; %s", err, left)
 }
@@ -186,7 +187,7 @@ func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, 
 	if err != nil {
 		dir.Abort()
 		if e.ctx.Err() != nil {
-			return fmt.Errorf("%w; nothing was written", errInterrupted)
+			return fmt.Errorf("%w; nothing was written", advice.ErrInterrupted)
 		}
 		return fmt.Errorf("%w; nothing was written", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
 
@@ -59,4 +60,8 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	w.Flush()
 	return err
+}
+
+func (m *mergeCmd) interrupted() error {
+	return fmt.Errorf("%w; a merge writes each puzzle whole or not at all: run the same command again", advice.ErrInterrupted)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"solcat/catalog"
+	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
 
@@ -75,7 +76,7 @@ func (s *sqlCmd) Run(e *env) error {
 func sqlError(e *env, err error, n int) error {
 	switch {
 	case e.ctx.Err() != nil:
-		return fmt.Errorf("%w after %d rows", errInterrupted, n)
+		return fmt.Errorf("%w after %d rows", advice.ErrInterrupted, n)
 	case errors.Is(err, catalog.ErrRefused):
 		return usagef("sql: %w", err)
 	case errors.Is(err, catalog.ErrTooLarge):

@@ -55,7 +55,7 @@ func (v *verifyCmd) Run(e *env) error {
 	}
 	report, err := query.VerifyCatalog(e.ctx, cat, recs, tell)
 	if err != nil {
-		return errInterrupted
+		return advice.ErrInterrupted
 	}
 	if names == nil { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
