@@ -131,28 +131,13 @@ func (x *exportCmd) open(e *env, format query.Format) (*outfile.File, error) {
 	}
 	out, err := outfile.Create(x.Output, e.ownFile)
 	if err != nil {
-		return nil, outputError(x.Output, err)
+		return nil, advice.OutputError(x.Output, err)
 	}
 	if format == query.Parquet && out.IsTerminal() {
 		out.Abort()
 		return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
 	}
 	return out, nil
-}
-
-// outputError explains why an --output cannot be written.
-func outputError(name string, err error) error {
-	switch {
-	case errors.Is(err, outfile.ErrProtected):
-		return usagef("--output %s is the catalog or one of its files; writing it would destroy the catalog: choose another file", name)
-	case errors.Is(err, outfile.ErrIsFolder):
-		return usagef("--output %s is a folder; name a file in it", name)
-	case errors.Is(err, outfile.ErrExists):
-		return usagef("--output %s already exists; a partitioned export writes a new folder: remove it or choose another name", name)
-	case errors.Is(err, outfile.ErrNoFolder):
-		return usagef("cannot write %s: its folder does not exist; create it or choose another --output", name)
-	}
-	return err
 }
 
 // partitioned writes a Hive-style folder of Parquet files, one per value of
@@ -172,7 +157,7 @@ func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, 
 	}
 	dir, err := outfile.CreateFolder(x.Output, e.ownFile)
 	if err != nil {
-		return outputError(x.Output, err)
+		return advice.OutputError(x.Output, err)
 	}
 	defer dir.Abort()
 	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")

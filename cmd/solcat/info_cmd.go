@@ -6,7 +6,6 @@ import (
 	"text/tabwriter"
 
 	"solcat/catalog"
-	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/query"
 )
@@ -27,19 +26,11 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	recs, err := cat.Puzzles(e.ctx)
+	c, err := advice.ContentsOf(e.ctx, cat, e.cli.DB)
 	if err != nil {
 		return err
 	}
-	shards, err := cat.Shards(e.ctx)
-	if err != nil {
-		return err
-	}
-	underway, err := builder.UnderWay(e.ctx, cat, e.cli.DB)
-	if err != nil {
-		return err
-	}
-	writer, running := catalog.RunningWriter(e.cli.DB)
+	recs := c.Records
 	if format != query.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
@@ -51,10 +42,10 @@ func (i *infoCmd) Run(e *env) error {
 			// A CSV has one set of columns; say what it leaves out
 			// rather than print nothing without a word.
 			var left []string
-			for _, s := range shards {
-				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard, s.Of))
+			for _, s := range c.Shards {
+				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard.Shard, s.Of))
 			}
-			for _, u := range underway {
+			for _, u := range c.Unfinished {
 				left = append(left, u.Puzzle.String()+" (unfinished)")
 			}
 			if len(left) > 0 {
@@ -62,43 +53,27 @@ func (i *infoCmd) Run(e *env) error {
 			}
 			return out.Close()
 		}
-		for _, s := range shards {
-			o := query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)
-			if !s.Done {
-				units, err := cat.DoneUnits(e.ctx, s.Puzzle)
-				if err != nil {
-					return err
-				}
-				o = append(o, query.Field{Name: "units_done", Value: len(units)})
-			}
-			out.Write(o)
+		for _, s := range c.Shards {
+			out.Write(s.JSON)
 		}
-		for _, u := range underway {
-			out.Write(advice.Describe(u).JSON)
+		for _, u := range c.Unfinished {
+			out.Write(u.JSON)
 		}
 		return out.Close()
 	}
 	defer func() {
-		for _, s := range shards {
-			if !s.Done {
-				state, err := advice.ShardProgress(e.ctx, cat, s)
-				if err != nil {
-					state = err.Error()
-				}
-				fmt.Fprintf(e.stdout, "%s: shard %d/%d, unfinished: %s\n", s.Puzzle, s.Shard, s.Of, state)
-				continue
-			}
-			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units)
+		for _, s := range c.Shards {
+			fmt.Fprintln(e.stdout, s.Line)
 		}
-		for _, u := range underway {
-			fmt.Fprintln(e.stdout, advice.Describe(u).Line)
+		for _, u := range c.Unfinished {
+			fmt.Fprintln(e.stdout, u.Line)
 		}
-		if running && len(underway) == 0 {
-			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", writer)
+		if c.Running && len(c.Unfinished) == 0 {
+			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", c.Writer)
 		}
 	}()
 	if len(recs) == 0 {
-		if len(shards) > 0 || len(underway) > 0 || running {
+		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || c.Running {
 			return nil
 		}
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
