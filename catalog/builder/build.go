@@ -115,7 +115,7 @@ func Check(p canon.Puzzle, o Options) error {
 	case asClasses(p, o):
 		return fmt.Errorf("%s %w: a stored %s (its classes) is built whole, only its count is split", p, ErrUnsupported, p)
 	case p.Kind == canon.Magic && p.N == 5:
-		return fmt.Errorf("%s %w: a stored magic:5 is built whole (about 6 minutes on 2 cores), only its count is split", p, ErrUnsupported)
+		return fmt.Errorf("%s %w: a stored magic:5 is built whole, only its count is split", p, ErrUnsupported)
 	case p.Kind == canon.Magic:
 		return fmt.Errorf("%s %w: it builds whole in under a second; only magic:5's count is split", p, ErrUnsupported)
 	case o.Shard.Of > p.N:
