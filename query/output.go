@@ -8,6 +8,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/query/verify"
 )
 
 // Format is an output format.
@@ -164,20 +165,18 @@ func RecordObject(r catalog.Record) Object {
 	}
 	return O("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
 		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
-		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", MatchesPublished(r),
+		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", verify.MatchesPublished(r),
 		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
 		"solver_version", r.SolverVersion, "content_hash", r.ContentHash)
 }
 
-// MatchesPublished reports whether a record's counts, and the published
-// counts it recorded, equal the published values solcat knows: a record
-// changed by hand does not say it matches.
-func MatchesPublished(r catalog.Record) bool {
-	p, err := canon.ParsePuzzle(r.Name)
-	if err != nil {
-		return false
+// PuzzleReportObject is a puzzle's verify report as a record; full adds
+// its problems.
+func PuzzleReportObject(p verify.PuzzleReport, full bool) Object {
+	r := p.Record
+	o := O("puzzle", r.Name, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "content_hash", r.ContentHash, "ok", p.OK(), "problem_count", p.ProblemCount)
+	if full {
+		o = append(o, Field{Name: "problems", Value: p.Problems})
 	}
-	known, ok := canon.KnownCounts(p)
-	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits()) == "" &&
-		r.KnownSolutions.Valid && r.KnownSolutions.Int64 == known.Solutions && r.KnownClasses.Valid && r.KnownClasses.Int64 == known.Classes
+	return o
 }

@@ -9,6 +9,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/query"
+	"solcat/query/verify"
 )
 
 type infoCmd struct {
@@ -122,7 +123,7 @@ func (i *infoCmd) Run(e *env) error {
 	}
 	for _, r := range recs {
 		check := "no"
-		if query.MatchesPublished(r) {
+		if verify.MatchesPublished(r) {
 			check = "matches"
 		}
 		content := "-"

@@ -9,6 +9,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/query"
+	"solcat/query/verify"
 )
 
 type verifyCmd struct {
@@ -76,7 +77,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if format == query.Text {
 		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
 	}
-	report, err := query.VerifyCatalog(e.ctx, cat, recs, tell)
+	report, err := verify.Catalog(e.ctx, cat, recs, tell)
 	if err != nil {
 		return errInterrupted
 	}
@@ -94,7 +95,7 @@ func (v *verifyCmd) Run(e *env) error {
 		return err
 	}
 	total, damaged := report.Total(), report.Damaged()
-	misnamed := slices.ContainsFunc(report.Puzzles, func(p query.PuzzleReport) bool {
+	misnamed := slices.ContainsFunc(report.Puzzles, func(p verify.PuzzleReport) bool {
 		q, err := canon.ParsePuzzle(p.Record.Name)
 		return err == nil && q.String() != p.Record.Name
 	})
@@ -160,14 +161,14 @@ func buildCommands(e *env, cat *catalog.Catalog, build, tail string, recs []cata
 
 // printVerify prints verify's report: json one document; jsonl a line per
 // puzzle and one for the catalog's own problems; csv a row per puzzle.
-func printVerify(e *env, format query.Format, headers bool, r query.CatalogReport) error {
+func printVerify(e *env, format query.Format, headers bool, r verify.Report) error {
 	switch format {
 	case query.Text:
 		return nil // printed as it went
 	case query.JSON:
 		objs := make([]query.Object, len(r.Puzzles))
 		for i, pr := range r.Puzzles {
-			objs[i] = pr.Object(true)
+			objs[i] = query.PuzzleReportObject(pr, true)
 		}
 		return printOne(e, format, headers, query.O("integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
 	}
@@ -176,7 +177,7 @@ func printVerify(e *env, format query.Format, headers bool, r query.CatalogRepor
 		p.Write(query.O("catalog", e.cli.DB, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
 	}
 	for _, pr := range r.Puzzles {
-		p.Write(pr.Object(format == query.JSONL))
+		p.Write(query.PuzzleReportObject(pr, format == query.JSONL))
 	}
 	return p.Close()
 }

@@ -17,6 +17,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/query"
 	"solcat/query/draw"
+	"solcat/query/verify"
 )
 
 // puzzleRow is one puzzle on the catalog page.
@@ -44,7 +45,7 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 	d := catalogData{Path: filepath.Base(s.path)} // the file's name: where it lives is not the visitor's business
 	var objs []query.Object
 	for _, rec := range recs {
-		row := puzzleRow{Record: rec, Matches: query.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
+		row := puzzleRow{Record: rec, Matches: verify.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
 		d.Puzzles = append(d.Puzzles, row)
 		objs = append(objs, query.RecordObject(rec))
 	}
