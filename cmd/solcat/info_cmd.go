@@ -8,7 +8,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/query"
+	"solcat/query/records"
 	"solcat/query/verify"
 )
 
@@ -52,14 +52,14 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	writer, running := catalog.RunningWriter(e.cli.DB)
-	if format != query.Text {
+	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := query.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(query.RecordObject(catalog.Record{}))
+		out := records.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(query.RecordObject(r))
+			out.Write(records.RecordObject(r))
 		}
-		if format == query.CSV {
+		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
 			// rather than print nothing without a word.
 			var left []string
@@ -75,13 +75,13 @@ func (i *infoCmd) Run(e *env) error {
 			return out.Close()
 		}
 		for _, s := range shards {
-			o := query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)
+			o := records.Obj("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)
 			if !s.Done {
 				units, err := cat.DoneUnits(e.ctx, s.Puzzle)
 				if err != nil {
 					return err
 				}
-				o = append(o, query.Field{Name: "units_done", Value: len(units)})
+				o = append(o, records.Field{Name: "units_done", Value: len(units)})
 			}
 			out.Write(o)
 		}
@@ -141,13 +141,13 @@ func (i *infoCmd) Run(e *env) error {
 }
 
 // unfinishedObject is an unfinished build as info's JSON gives it.
-func unfinishedObject(u builder.Unfinished) query.Object {
+func unfinishedObject(u builder.Unfinished) records.Object {
 	switch {
 	case u.Stored != nil:
 		b := u.Stored
-		return query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent, "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt)
+		return records.Obj("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent, "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt)
 	case u.CountOnly:
-		return query.O("puzzle", u.Puzzle, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total)
+		return records.Obj("puzzle", u.Puzzle, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total)
 	}
-	return query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent)
+	return records.Obj("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent)
 }

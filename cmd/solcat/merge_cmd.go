@@ -9,7 +9,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 type mergeCmd struct {
@@ -93,10 +93,10 @@ func (m *mergeCmd) Run(e *env) error {
 		catalog.Remove(m.Out) // made for this merge, which wrote nothing
 		return err
 	}
-	if format != query.Text {
-		p := query.NewPrinter(e.stdout, format, !m.NoHeaders)
+	if format != records.Text {
+		p := records.NewPrinter(e.stdout, format, !m.NoHeaders)
 		for _, r := range merged {
-			p.Write(append(query.RecordObject(r.Record), query.Field{Name: "shards", Value: r.Shards}))
+			p.Write(append(records.RecordObject(r.Record), records.Field{Name: "shards", Value: r.Shards}))
 		}
 		if perr := p.Close(); err == nil {
 			err = perr

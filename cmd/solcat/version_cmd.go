@@ -15,7 +15,7 @@ import (
 	"solcat/catalog"
 	"solcat/enumerate"
 	"solcat/migrations"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 // version is what this binary is: from the build information Go records.
@@ -63,8 +63,8 @@ func (v version) String() string {
 	return fmt.Sprintf("solcat %s (%s), %s, catalog schema %d", v.Module, rev, v.Go, v.Schema)
 }
 
-func (v version) object() query.Object {
-	return query.O("version", v.Module, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.Go, "schema", v.Schema)
+func (v version) object() records.Object {
+	return records.Obj("version", v.Module, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.Go, "schema", v.Schema)
 }
 
 // versionFlag is --version (-v): print the version and exit.
@@ -87,12 +87,12 @@ func (c *versionCmd) Run(e *env) error {
 		return err
 	}
 	v := readVersion()
-	if format == query.Text {
+	if format == records.Text {
 		_, err := fmt.Fprintln(e.stdout, v)
 		return err
 	}
-	p := query.NewPrinter(e.stdout, format, !c.NoHeaders)
-	if format == query.CSV {
+	p := records.NewPrinter(e.stdout, format, !c.NoHeaders)
+	if format == records.CSV {
 		if err := p.Write(v.object()); err != nil {
 			return err
 		}

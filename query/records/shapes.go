@@ -1,29 +1,20 @@
-package query
+package records
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/query"
 	"solcat/query/verify"
 )
 
-// Format is an output format.
-type Format string
-
-const (
-	Text  Format = "text"  // for people; solutions as in USACO: 1-based numbers separated by spaces
-	JSON  Format = "json"  // one JSON document
-	JSONL Format = "jsonl" // one JSON object per line
-	CSV   Format = "csv"   // a header row, then one row per item
-)
-
-// Cells renders stored cells for a person: a magic square's values row by
-// row, or the 1-based column of the queen in each row, separated by spaces.
-func Cells(p canon.Puzzle, cells []byte) string {
+// cellsText renders stored cells for a person: a magic square's values row
+// by row, or the 1-based column of the queen in each row, separated by
+// spaces.
+func cellsText(p canon.Puzzle, cells []byte) string {
 	var b strings.Builder
 	for i, v := range cells {
 		if i > 0 {
@@ -85,7 +76,7 @@ func props(ps canon.Property) []string {
 // SolutionObject is a solution as every command prints it: id, class,
 // orbit, symmetry (from the class's canonical form), props (its class's),
 // and its cells (see cellFields).
-func SolutionObject(p canon.Puzzle, s Solution, flat bool) Object {
+func SolutionObject(p canon.Puzzle, s query.Solution, flat bool) Object {
 	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props)}}
 	return append(o, cellFields(p, s.Cells, flat)...)
 }
@@ -93,62 +84,9 @@ func SolutionObject(p canon.Puzzle, s Solution, flat bool) Object {
 // ClassObject is a class as every command prints it: class (its ID), orbit,
 // matching (members that matched the filter), props and its canonical
 // form's cells.
-func ClassObject(p canon.Puzzle, c Class, flat bool) Object {
+func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
 	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props)}}
 	return append(o, cellFields(p, c.Canonical, flat)...)
-}
-
-// RowWriter streams items of one kind to an output.
-type RowWriter[T any] interface {
-	Write(T) error
-	Close() error
-}
-
-// itemWriter prints items through a Printer.
-type itemWriter[T any] struct {
-	p      *Printer
-	object func(T, bool) Object
-	flat   bool
-}
-
-func (w *itemWriter[T]) Write(v T) error { return w.p.Write(w.object(v, w.flat)) }
-func (w *itemWriter[T]) Close() error    { return w.p.Close() }
-
-// NewSolutionWriter streams solutions: in text one line each (see Cells).
-func NewSolutionWriter(out io.Writer, format Format, p canon.Puzzle, headers bool) RowWriter[Solution] {
-	pr := NewPrinter(out, format, headers).Lines(func(o Object) string { return cellsFrom(o, 5) })
-	return &itemWriter[Solution]{p: pr, flat: format == CSV || format == Text, object: func(s Solution, flat bool) Object {
-		return SolutionObject(p, s, flat)
-	}}
-}
-
-// cellsFrom is the text of the cell fields of an object, which start at
-// field first.
-func cellsFrom(o Object, first int) string {
-	var vals []string
-	for _, f := range o[first:] {
-		vals = append(vals, TextOf(f.Value))
-	}
-	return strings.Join(vals, " ")
-}
-
-// NewClassWriter streams classes: in text one line each, with the class ID
-// padded to the width of maxID.
-func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64, headers bool) RowWriter[Class] {
-	width := len(strconv.FormatInt(max(maxID, 10), 10))
-	pr := NewPrinter(out, format, headers).Lines(func(o Object) string {
-		return fmt.Sprintf("%*d  %d  %d  %s  %s", width, o[0].Value, o[1].Value, o[2].Value, cellsFrom(o, 4), propsText(o[3].Value))
-	})
-	return &itemWriter[Class]{p: pr, flat: format == CSV || format == Text, object: func(c Class, flat bool) Object {
-		return ClassObject(p, c, flat)
-	}}
-}
-
-func propsText(v any) string {
-	if names, ok := v.([]string); ok && len(names) > 0 {
-		return strings.Join(names, ",")
-	}
-	return "-"
 }
 
 // RecordObject is a puzzle's record as info, build and merge print it.
@@ -163,7 +101,7 @@ func RecordObject(r catalog.Record) Object {
 	if r.KnownClasses.Valid {
 		knownClasses = r.KnownClasses.Int64
 	}
-	return O("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
+	return Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
 		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
 		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", verify.MatchesPublished(r),
 		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
@@ -174,9 +112,79 @@ func RecordObject(r catalog.Record) Object {
 // its problems.
 func PuzzleReportObject(p verify.PuzzleReport, full bool) Object {
 	r := p.Record
-	o := O("puzzle", r.Name, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "content_hash", r.ContentHash, "ok", p.OK(), "problem_count", p.ProblemCount)
+	o := Obj("puzzle", r.Name, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "content_hash", r.ContentHash, "ok", p.OK(), "problem_count", p.ProblemCount)
 	if full {
 		o = append(o, Field{Name: "problems", Value: p.Problems})
 	}
 	return o
+}
+
+// ShownObject is a class shown with its members: its fields, the
+// symmetries that fix it, its members and (if asked for) the solution, as
+// show prints them in JSON.
+func ShownObject(s query.Shown) Object {
+	o := append(Obj("puzzle", s.Puzzle.String()), ClassObject(s.Puzzle, s.Class, false)...)
+	members := make([]Object, len(s.Members))
+	for i, m := range s.Members {
+		members[i] = SolutionObject(s.Puzzle, m, false)
+	}
+	o = append(o, Obj("fixed_by", s.FixedBy, "members", members)...)
+	if s.Solution != nil {
+		o = append(o, Field{Name: "solution", Value: SolutionObject(s.Puzzle, *s.Solution, false)})
+	}
+	return o
+}
+
+// ShownText draws the solution asked for, the class's canonical form and
+// lists its members; ascii draws queens as Q and . instead of ♛ and ·.
+func ShownText(s query.Shown, ascii bool) string {
+	var b strings.Builder
+	p := s.Puzzle
+	if sol := s.Solution; sol != nil {
+		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
+		b.WriteString(grid(p, sol.Cells, ascii))
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), s.Class.Props)
+	b.WriteString(grid(p, s.Class.Canonical, ascii))
+	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
+	width := len(strconv.FormatInt(s.Solutions, 10))
+	for _, m := range s.Members {
+		fmt.Fprintf(&b, "  %*d  %-14s  %s\n", width, m.ID, m.Symmetry, cellsText(p, m.Cells))
+	}
+	return b.String()
+}
+
+// grid draws a magic square with its columns aligned, or a queens board
+// with one glyph for a queen and another for an empty square, a line a row.
+func grid(p canon.Puzzle, cells []byte, ascii bool) string {
+	var b strings.Builder
+	n := p.N
+	if p.Kind == canon.Queens {
+		queen, empty := "♛", "·"
+		if ascii {
+			queen, empty = "Q", "."
+		}
+		for r := 0; r < n; r++ {
+			b.WriteString(" ")
+			for c := 0; c < n; c++ {
+				cell := empty
+				if int(cells[r]) == c {
+					cell = queen
+				}
+				b.WriteString(" " + cell)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	width := len(strconv.Itoa(n * n))
+	for r := 0; r < n; r++ {
+		b.WriteString(" ")
+		for c := 0; c < n; c++ {
+			fmt.Fprintf(&b, " %*d", width, cells[r*n+c])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
