@@ -17,6 +17,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/query/verify"
 )
 
 // BoundPuzzle is a puzzle bound to the catalog that holds it: its record,
@@ -32,37 +33,30 @@ type BoundPuzzle struct {
 }
 
 // Bind binds a puzzle's record to the catalog that holds it, once a
-// quick look finds its record and tables agree (a *catalog.DamagedError
-// if not).
+// quick look finds its record and tables agree (verify.QuickLook: a
+// *catalog.DamagedError if not).
 func Bind(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*BoundPuzzle, error) {
-	t, err := bind(ctx, cat, p, rec)
-	if err == nil {
-		err = t.check(ctx)
+	t := &BoundPuzzle{Puzzle: p, Record: rec, cat: cat}
+	if rec.Storage != catalog.StorageCounts {
+		store, err := cat.Stored(ctx, rec, p.Len())
+		var old *catalog.OldFormatError
+		switch {
+		case errors.As(err, &old):
+			t.storeErr = err
+		case err != nil:
+			return nil, err
+		default:
+			t.store = store
+		}
 	}
-	if err != nil {
+	if err := verify.QuickLook(ctx, cat, p, rec, t.store); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-// bind is Bind without the look, for verify, which looks at all.
-func bind(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*BoundPuzzle, error) {
-	t := &BoundPuzzle{Puzzle: p, Record: rec, cat: cat}
-	if rec.Storage == catalog.StorageCounts {
-		return t, nil
-	}
-	store, err := cat.Stored(ctx, rec, p.Len())
-	var old *catalog.OldFormatError
-	if errors.As(err, &old) {
-		t.storeErr = err
-		return t, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	t.store = store
-	return t, nil
-}
+// Catalog is the catalog the puzzle is bound to.
+func (t *BoundPuzzle) Catalog() *catalog.Catalog { return t.cat }
 
 // Solution is one stored solution.
 type Solution struct {

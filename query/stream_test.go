@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"solcat/query"
+	"solcat/query/records"
 )
 
 // TestStreamPaused reads streams in pieces of a few rows (or, for long
@@ -39,16 +40,16 @@ func TestStreamPaused(t *testing.T) {
 			if i%5 == 4 {
 				page = query.Page{Offset: int64(r.IntN(30)), Limit: int64(r.IntN(40))}
 			}
-			format := []query.Format{query.CSV, query.JSONL, query.Parquet}[i%3]
+			format := []records.Format{records.CSV, records.JSONL, records.Parquet}[i%3]
 			plan, err := tg.Plan(ctx, query.Question{Ask: ask, Filter: f, Page: page})
 			if err != nil {
 				t.Fatal(err)
 			}
 			desc := fmt.Sprintf("%s %s ask %d %+v by %s", name, f.String(tg.Puzzle), ask, page, plan.Way)
 			ways[fmt.Sprintf("%d %s", ask, plan.Way)]++
-			d := query.Dataset{Puzzle: tg.Puzzle, Version: "test"}
+			d := records.Dataset{Puzzle: tg.Puzzle, Version: "test"}
 			var whole bytes.Buffer
-			want, err := tg.Stream(ctx, plan, &whole, format, true, d, nil)
+			want, err := records.Stream(ctx, tg, plan, &whole, format, true, d, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", desc, err)
 			}
@@ -67,7 +68,7 @@ func TestStreamPaused(t *testing.T) {
 					return nil
 				},
 			}
-			got, err := tg.StreamPaused(ctx, plan, &piece, format, true, d, pause)
+			got, err := records.StreamPaused(ctx, tg, plan, &piece, format, true, d, pause)
 			out.Write(piece.Bytes())
 			if err != nil || got != want || !bytes.Equal(out.Bytes(), whole.Bytes()) {
 				t.Errorf("%s, a piece every %d rows: %d rows, %v, %d bytes; want %d rows, %d bytes", desc, every, got, err, out.Len(), want, whole.Len())

@@ -15,6 +15,7 @@ import (
 	"solcat/catalog"
 	"solcat/enumerate"
 	"solcat/query"
+	"solcat/query/verify"
 )
 
 // magic5TestUnits are a few units of the order-5 build: centre 1 (with
@@ -301,7 +302,7 @@ func TestMagic5StoredSample(t *testing.T) {
 		tg, done := target(t, whole)
 		defer done()
 		var out []string
-		if err := tg.Verify(ctx, func(p string) { out = append(out, p) }); err != nil {
+		if err := verify.Puzzle(ctx, tg.Catalog(), tg.Puzzle, tg.Record, func(p string) { out = append(out, p) }); err != nil {
 			t.Fatal(err)
 		}
 		return out

@@ -14,6 +14,7 @@ import (
 	"solcat/catalog"
 	"solcat/enumerate"
 	"solcat/query"
+	"solcat/query/verify"
 )
 
 // buildQueens builds queens:n into db: stored solution by solution, or as
@@ -255,7 +256,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 		t.Errorf("heat map: %v, %v stored; %v (%s), %v as classes", ha, err1, hb, pb.Way, err2)
 	}
 	var problems []string
-	if err := b.Verify(ctx, func(p string) { problems = append(problems, p) }); err != nil || len(problems) > 0 {
+	if err := verify.Puzzle(ctx, b.Catalog(), b.Puzzle, b.Record, func(p string) { problems = append(problems, p) }); err != nil || len(problems) > 0 {
 		t.Errorf("verify: %v %q", err, problems)
 	}
 }
@@ -367,7 +368,7 @@ func TestQueensClassesResume(t *testing.T) {
 	a, done := queensTarget(t, resumed, 12)
 	defer done()
 	var problems []string
-	if err := a.Verify(ctx, func(p string) { problems = append(problems, p) }); err != nil || len(problems) > 0 {
+	if err := verify.Puzzle(ctx, a.Catalog(), a.Puzzle, a.Record, func(p string) { problems = append(problems, p) }); err != nil || len(problems) > 0 {
 		t.Errorf("verify the resumed build: %v %q", err, problems)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/enumerate"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 type benchCmd struct {
@@ -57,10 +57,10 @@ func (b *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if format != query.Text {
-		out := query.NewPrinter(e.stdout, format, !b.NoHeaders)
+	if format != records.Text {
+		out := records.NewPrinter(e.stdout, format, !b.NoHeaders)
 		for _, r := range rows {
-			out.Write(query.O("puzzle", p.String(), "method", r.Method, "solutions", r.Solutions, "nodes", r.Nodes, "seconds", r.Seconds, "ratio", r.Ratio, "runs", b.Runs, "cores", runtime.NumCPU(), "about", r.About))
+			out.Write(records.Obj("puzzle", p.String(), "method", r.Method, "solutions", r.Solutions, "nodes", r.Nodes, "seconds", r.Seconds, "ratio", r.Ratio, "runs", b.Runs, "cores", runtime.NumCPU(), "about", r.About))
 		}
 		return out.Close()
 	}

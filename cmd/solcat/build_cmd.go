@@ -11,7 +11,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/console"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 var defaultBuild = []string{"magic:1-4", "queens:1-14"}
@@ -74,7 +74,7 @@ func (b *buildCmd) Run(e *env) error {
 	var built []catalog.Record
 	out := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	defer out.Flush()
-	text := format == query.Text
+	text := format == records.Text
 	for _, p := range puzzles {
 		res, err := engine.Build(e.ctx, p, opts)
 		if err != nil {
@@ -100,10 +100,10 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		built = append(built, rec)
 	}
-	if format != query.Text {
-		p := query.NewPrinter(e.stdout, format, !b.NoHeaders)
+	if format != records.Text {
+		p := records.NewPrinter(e.stdout, format, !b.NoHeaders)
 		for _, r := range built {
-			p.Write(query.RecordObject(r))
+			p.Write(records.RecordObject(r))
 		}
 		return p.Close()
 	}

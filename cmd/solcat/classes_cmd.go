@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type classesCmd struct {
@@ -33,8 +34,8 @@ func (c *classesCmd) Run(e *env) error {
 	if c.Explain {
 		return e.explain(t, plan, format)
 	}
-	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes, !c.NoHeaders)
-	if format == query.Text && !c.NoHeaders {
+	w := records.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes, !c.NoHeaders)
+	if format == records.Text && !c.NoHeaders {
 		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form, properties\n", t.Puzzle)
 	}
 	if err := t.Classes(e.ctx, plan, w.Write); err != nil {

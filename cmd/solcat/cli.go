@@ -22,6 +22,7 @@ import (
 	"solcat/cmd/solcat/completion"
 	"solcat/cmd/solcat/console"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 // cli is the whole command line. Flags declared here apply to every command.
@@ -157,17 +158,17 @@ type formatFlags struct {
 }
 
 // format returns the chosen output format, text if none was chosen.
-func (f formatFlags) format() (query.Format, error) {
-	return chooseFormat(f.Format, query.Text, query.Formats...)
+func (f formatFlags) format() (records.Format, error) {
+	return chooseFormat(f.Format, records.Text, records.Formats...)
 }
 
 // chooseFormat reads --format: def if it is empty, else one of allowed, in
 // any case.
-func chooseFormat(text string, def query.Format, allowed ...query.Format) (query.Format, error) {
+func chooseFormat(text string, def records.Format, allowed ...records.Format) (records.Format, error) {
 	if text == "" {
 		return def, nil
 	}
-	if f, ok := query.ParseFormat(text, allowed...); ok {
+	if f, ok := records.ParseFormat(text, allowed...); ok {
 		return f, nil
 	}
 	names := make([]string, len(allowed))
@@ -241,20 +242,20 @@ func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.
 }
 
 // explain prints a plan for --explain.
-func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format query.Format) error {
+func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
 	report := t.Explain(plan)
 	switch format {
-	case query.JSON:
+	case records.JSON:
 		return writeJSON(e.stdout, report)
-	case query.JSONL:
+	case records.JSONL:
 		line, err := json.Marshal(report)
 		if err == nil {
 			_, err = fmt.Fprintf(e.stdout, "%s\n", line)
 		}
 		return err
-	case query.CSV:
-		out := query.NewPrinter(e.stdout, format, true)
-		out.Write(query.O("puzzle", report.Puzzle, "storage", report.Storage, "way", report.Way, "workers", report.Workers, "detail", strings.Join(report.Detail, "; ")))
+	case records.CSV:
+		out := records.NewPrinter(e.stdout, format, true)
+		out.Write(records.Obj("puzzle", report.Puzzle, "storage", report.Storage, "way", report.Way, "workers", report.Workers, "detail", strings.Join(report.Detail, "; ")))
 		return out.Close()
 	}
 	_, err := io.WriteString(e.stdout, report.Text())

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type countCmd struct {
@@ -38,9 +39,9 @@ func (c *countCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if format == query.Text {
+	if format == records.Text {
 		_, err = fmt.Fprintln(e.stdout, n)
 		return err
 	}
-	return printOne(e, format, !c.NoHeaders, query.O("puzzle", t.Puzzle.String(), "of", of, "count", n))
+	return printOne(e, format, !c.NoHeaders, records.Obj("puzzle", t.Puzzle.String(), "of", of, "count", n))
 }

@@ -17,6 +17,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
+	"solcat/query/verify"
 )
 
 // magic5Counts is a magic:5 count record as the count-only build writes it:
@@ -329,7 +330,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 				if !p.OK {
 					damaged = append(damaged, p.Puzzle)
 				}
-				if p.OK != (p.ProblemCount == 0) || len(p.Problems) != min(p.ProblemCount, query.MaxReported) {
+				if p.OK != (p.ProblemCount == 0) || len(p.Problems) != min(p.ProblemCount, verify.MaxReported) {
 					t.Errorf("JSON report of %s: ok %v, %d problems, problem_count %d", p.Puzzle, p.OK, len(p.Problems), p.ProblemCount)
 				}
 			}

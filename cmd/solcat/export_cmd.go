@@ -15,6 +15,7 @@ import (
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/outfile"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type exportCmd struct {
@@ -45,7 +46,7 @@ func (x *exportCmd) Run(e *env) error {
 	}
 	defer done()
 	if x.Explain {
-		return e.explain(t, plan, query.Text)
+		return e.explain(t, plan, records.Text)
 	}
 	if x.Partition != "" {
 		return x.partitioned(e, t, plan, format)
@@ -65,7 +66,7 @@ func (x *exportCmd) Run(e *env) error {
 	// The digest lets anyone check that two exports are the same bytes.
 	digest := sha256.New()
 	seen := 0
-	rows, err := t.Stream(e.ctx, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, dataset(t, plan), func(id, last int64) {
+	rows, err := records.Stream(e.ctx, t, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, dataset(t, plan), func(id, last int64) {
 		if seen++; seen%4096 == 0 {
 			bar.Update(id, last)
 		}
@@ -100,18 +101,18 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 // format is --format, or else the format the output file's name asks for
 // (.csv, .jsonl, .parquet), or CSV; a --format that contradicts the name is
 // refused.
-func (x *exportCmd) format(e *env) (query.Format, error) {
-	chosen, err := chooseFormat(x.Format, query.CSV, query.CSV, query.JSON, query.JSONL, query.Parquet)
+func (x *exportCmd) format(e *env) (records.Format, error) {
+	chosen, err := chooseFormat(x.Format, records.CSV, records.CSV, records.JSON, records.JSONL, records.Parquet)
 	if err != nil {
 		return "", err
 	}
-	named := query.Format("")
+	named := records.Format("")
 	if x.Output != "" && x.Output != "-" && x.Partition == "" {
-		named = query.FormatOfFile(x.Output)
+		named = records.FormatOfFile(x.Output)
 	}
 	switch {
 	case x.Format == "" && x.Partition != "":
-		return query.Parquet, nil // the only format a partitioned export writes
+		return records.Parquet, nil // the only format a partitioned export writes
 	case x.Format == "" && named != "":
 		return named, nil
 	case named != "" && chosen != named:
@@ -121,10 +122,10 @@ func (x *exportCmd) format(e *env) (query.Format, error) {
 }
 
 // open opens the export's destination: standard output, or --output.
-func (x *exportCmd) open(e *env, format query.Format) (*outfile.File, error) {
+func (x *exportCmd) open(e *env, format records.Format) (*outfile.File, error) {
 	if x.Output == "" || x.Output == "-" {
 		out := outfile.Stdout(e.stdout)
-		if format == query.Parquet && out.IsTerminal() {
+		if format == records.Parquet && out.IsTerminal() {
 			return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
 		}
 		return out, nil
@@ -133,7 +134,7 @@ func (x *exportCmd) open(e *env, format query.Format) (*outfile.File, error) {
 	if err != nil {
 		return nil, advice.OutputError(x.Output, err)
 	}
-	if format == query.Parquet && out.IsTerminal() {
+	if format == records.Parquet && out.IsTerminal() {
 		out.Abort()
 		return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
 	}
@@ -142,9 +143,9 @@ func (x *exportCmd) open(e *env, format query.Format) (*outfile.File, error) {
 
 // partitioned writes a Hive-style folder of Parquet files, one per value of
 // the partition column, through a temporary folder renamed at the end.
-func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, format query.Format) error {
+func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
 	switch {
-	case format != query.Parquet:
+	case format != records.Parquet:
 		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
 	case x.Output == "" || x.Output == "-":
 		return usagef("--partition-by writes a folder; name it with --output DIR")
@@ -161,7 +162,7 @@ func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, 
 	}
 	defer dir.Abort()
 	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
-	rows, parts, err := t.ExportPartitioned(e.ctx, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
+	rows, parts, err := records.ExportPartitioned(e.ctx, t, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
 	bar.Finish()
 	if err != nil {
 		err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
@@ -191,8 +192,8 @@ func unwrapPath(err error) error {
 }
 
 // dataset describes an export for its Parquet metadata.
-func dataset(t *query.BoundPuzzle, plan *query.Plan) query.Dataset {
+func dataset(t *query.BoundPuzzle, plan *query.Plan) records.Dataset {
 	v := release.Read()
-	return query.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
+	return records.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
 		SchemaVersion: v.Schema, ContentHash: t.Record.ContentHash}
 }

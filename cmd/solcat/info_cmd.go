@@ -7,7 +7,8 @@ import (
 
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
-	"solcat/query"
+	"solcat/query/records"
+	"solcat/query/verify"
 )
 
 type infoCmd struct {
@@ -31,14 +32,14 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	recs := c.Records
-	if format != query.Text {
+	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := query.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(query.RecordObject(catalog.Record{}))
+		out := records.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(query.RecordObject(r))
+			out.Write(records.RecordObject(r))
 		}
-		if format == query.CSV {
+		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
 			// rather than print nothing without a word.
 			var left []string
@@ -85,7 +86,7 @@ func (i *infoCmd) Run(e *env) error {
 	}
 	for _, r := range recs {
 		check := "no"
-		if query.MatchesPublished(r) {
+		if verify.MatchesPublished(r) {
 			check = "matches"
 		}
 		content := "-"

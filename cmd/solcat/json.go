@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"solcat/query"
+	"solcat/query/records"
 )
 
 // writeJSON writes v as indented JSON and a newline.
@@ -22,9 +22,9 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(strings.TrimSpace
 
 // printOne prints one record: a document in json, a line in jsonl, a row
 // (with its header) in csv.
-func printOne(e *env, format query.Format, headers bool, o query.Object) error {
-	p := query.NewPrinter(e.stdout, format, headers)
-	if format == query.JSON || format == query.JSONL {
+func printOne(e *env, format records.Format, headers bool, o records.Object) error {
+	p := records.NewPrinter(e.stdout, format, headers)
+	if format == records.JSON || format == records.JSONL {
 		return p.WriteDocument(o)
 	}
 	if err := p.Write(o); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type listCmd struct {
@@ -31,7 +32,7 @@ func (l *listCmd) Run(e *env) error {
 	if l.Explain {
 		return e.explain(t, plan, format)
 	}
-	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle, !l.NoHeaders)
+	w := records.NewSolutionWriter(e.stdout, format, t.Puzzle, !l.NoHeaders)
 	if err := t.List(e.ctx, plan, w.Write); err != nil {
 		return err
 	}

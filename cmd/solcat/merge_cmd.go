@@ -10,7 +10,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 type mergeCmd struct {
@@ -44,10 +44,10 @@ func (m *mergeCmd) Run(e *env) error {
 		return err
 	}
 	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.holder(nil))
-	if format != query.Text {
-		p := query.NewPrinter(e.stdout, format, !m.NoHeaders)
+	if format != records.Text {
+		p := records.NewPrinter(e.stdout, format, !m.NoHeaders)
 		for _, r := range merged {
-			p.Write(append(query.RecordObject(r.Record), query.Field{Name: "shards", Value: r.Shards}))
+			p.Write(append(records.RecordObject(r.Record), records.Field{Name: "shards", Value: r.Shards}))
 		}
 		if perr := p.Close(); err == nil {
 			err = perr

@@ -4,12 +4,12 @@ import (
 	"fmt"
 
 	"solcat/canon"
-	"solcat/query"
 	"solcat/query/draw"
+	"solcat/query/records"
 )
 
 // svgFormat is show's drawing.
-const svgFormat query.Format = "svg"
+const svgFormat records.Format = "svg"
 
 type showCmd struct {
 	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
@@ -23,7 +23,7 @@ type showCmd struct {
 func (s *showCmd) Help() string { return helpText("show") }
 
 func (s *showCmd) Run(e *env) error {
-	format, err := chooseFormat(s.Format, query.Text, append(query.Formats, svgFormat)...)
+	format, err := chooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
 	if err != nil {
 		return err
 	}
@@ -63,16 +63,16 @@ func (s *showCmd) Run(e *env) error {
 		}
 		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}))
 		return err
-	case query.JSON:
-		return printOne(e, format, true, shown.Object())
-	case query.JSONL, query.CSV:
+	case records.JSON:
+		return printOne(e, format, true, records.ShownObject(shown))
+	case records.JSONL, records.CSV:
 		// The members, as list prints solutions.
-		w := query.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)
+		w := records.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)
 		for _, m := range shown.Members {
 			w.Write(m)
 		}
 		return w.Close()
 	}
-	_, err = fmt.Fprint(e.stdout, shown.Text(s.ASCII))
+	_, err = fmt.Fprint(e.stdout, records.ShownText(shown, s.ASCII))
 	return err
 }

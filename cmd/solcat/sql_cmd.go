@@ -7,7 +7,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 type sqlCmd struct {
@@ -38,7 +38,7 @@ func (s *sqlCmd) Run(e *env) error {
 	}
 	// Rows are written as they come: memory stays flat however many there
 	// are, and the first appear at once.
-	out := query.NewPrinter(e.stdout, format, !s.NoHeaders)
+	out := records.NewPrinter(e.stdout, format, !s.NoHeaders)
 	if len(cols) == 0 {
 		return out.Close()
 	}
@@ -51,9 +51,9 @@ func (s *sqlCmd) Run(e *env) error {
 		if err != nil {
 			return sqlError(e, err, n)
 		}
-		row := make(query.Object, len(cols))
+		row := make(records.Object, len(cols))
 		for i, v := range vals {
-			row[i] = query.Field{Name: cols[i], Value: v} // a blob prints as its byte values
+			row[i] = records.Field{Name: cols[i], Value: v} // a blob prints as its byte values
 		}
 		if err := out.Write(row); err != nil {
 			return sqlError(e, err, n)

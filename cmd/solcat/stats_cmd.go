@@ -8,6 +8,7 @@ import (
 
 	"solcat/canon"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type statsCmd struct {
@@ -50,22 +51,22 @@ func (s *statsCmd) Run(e *env) error {
 	for _, r := range rows {
 		total += r.Solutions
 	}
-	row := func(r query.StatsRow, withPuzzle bool) query.Object {
-		o := query.O("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", r.Classes, "share", r.Share)
+	row := func(r query.StatsRow, withPuzzle bool) records.Object {
+		o := records.Obj("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", r.Classes, "share", r.Share)
 		if withPuzzle {
-			o = append(query.O("puzzle", t.Puzzle.String(), "by", s.By), o...)
+			o = append(records.Obj("puzzle", t.Puzzle.String(), "by", s.By), o...)
 		}
 		return o
 	}
 	switch format {
-	case query.JSON:
-		objs := make([]query.Object, len(rows))
+	case records.JSON:
+		objs := make([]records.Object, len(rows))
 		for i, r := range rows {
 			objs[i] = row(r, false)
 		}
-		return printOne(e, format, true, query.O("puzzle", t.Puzzle.String(), "by", s.By, "filter", plan.Question.Filter.String(t.Puzzle), "matching", total, "rows", objs))
-	case query.JSONL, query.CSV:
-		p := query.NewPrinter(e.stdout, format, !s.NoHeaders)
+		return printOne(e, format, true, records.Obj("puzzle", t.Puzzle.String(), "by", s.By, "filter", plan.Question.Filter.String(t.Puzzle), "matching", total, "rows", objs))
+	case records.JSONL, records.CSV:
+		p := records.NewPrinter(e.stdout, format, !s.NoHeaders)
 		for _, r := range rows {
 			p.Write(row(r, true))
 		}

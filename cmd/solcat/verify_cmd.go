@@ -7,7 +7,8 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
-	"solcat/query"
+	"solcat/query/records"
+	"solcat/query/verify"
 )
 
 type verifyCmd struct {
@@ -50,10 +51,10 @@ func (v *verifyCmd) Run(e *env) error {
 		recs = append(recs, rec)
 	}
 	tell := func(string) {}
-	if format == query.Text {
+	if format == records.Text {
 		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
 	}
-	report, err := query.VerifyCatalog(e.ctx, cat, recs, tell)
+	report, err := verify.Catalog(e.ctx, cat, recs, tell)
 	if err != nil {
 		return advice.ErrInterrupted
 	}
@@ -75,23 +76,23 @@ func (v *verifyCmd) Run(e *env) error {
 
 // printVerify prints verify's report: json one document; jsonl a line per
 // puzzle and one for the catalog's own problems; csv a row per puzzle.
-func printVerify(e *env, format query.Format, headers bool, r query.CatalogReport) error {
+func printVerify(e *env, format records.Format, headers bool, r verify.Report) error {
 	switch format {
-	case query.Text:
+	case records.Text:
 		return nil // printed as it went
-	case query.JSON:
-		objs := make([]query.Object, len(r.Puzzles))
+	case records.JSON:
+		objs := make([]records.Object, len(r.Puzzles))
 		for i, pr := range r.Puzzles {
-			objs[i] = pr.Object(true)
+			objs[i] = records.PuzzleReportObject(pr, true)
 		}
-		return printOne(e, format, headers, query.O("integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
+		return printOne(e, format, headers, records.Obj("integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
 	}
-	p := query.NewPrinter(e.stdout, format, headers)
-	if format == query.JSONL {
-		p.Write(query.O("catalog", e.cli.DB, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
+	p := records.NewPrinter(e.stdout, format, headers)
+	if format == records.JSONL {
+		p.Write(records.Obj("catalog", e.cli.DB, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
 	}
 	for _, pr := range r.Puzzles {
-		p.Write(pr.Object(format == query.JSONL))
+		p.Write(records.PuzzleReportObject(pr, format == records.JSONL))
 	}
 	return p.Close()
 }

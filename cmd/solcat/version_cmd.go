@@ -4,10 +4,9 @@ import (
 	"fmt"
 
 	"solcat/cmd/solcat/release"
+	"solcat/query/records"
 
 	"github.com/alecthomas/kong"
-
-	"solcat/query"
 )
 
 // versionFlag is --version (-v): print the version and exit.
@@ -30,12 +29,12 @@ func (c *versionCmd) Run(e *env) error {
 		return err
 	}
 	v := release.Read()
-	if format == query.Text {
+	if format == records.Text {
 		_, err := fmt.Fprintln(e.stdout, v)
 		return err
 	}
-	p := query.NewPrinter(e.stdout, format, !c.NoHeaders)
-	if format == query.CSV {
+	p := records.NewPrinter(e.stdout, format, !c.NoHeaders)
+	if format == records.CSV {
 		if err := p.Write(v.Object()); err != nil {
 			return err
 		}

@@ -13,7 +13,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/enumerate"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 // BuildCommand is the command that builds p: stored if it can be (and
@@ -41,7 +41,7 @@ func ResumeCommand(u builder.Unfinished) string {
 type Unfinished struct {
 	Puzzle canon.Puzzle
 	Line   string
-	JSON   query.Object
+	JSON   records.Object
 }
 
 // Describe puts an unfinished build into words.
@@ -72,16 +72,16 @@ func line(u builder.Unfinished) string {
 	return fmt.Sprintf("%s is unfinished: its build stopped with %s; '%s' resumes it", u.Puzzle, state, resume)
 }
 
-func object(u builder.Unfinished) query.Object {
+func object(u builder.Unfinished) records.Object {
 	name := u.Puzzle.String()
 	switch {
 	case u.Stored != nil:
 		b := u.Stored
-		return query.O("puzzle", name, "storage", "building", "running", u.Running, "percent", u.Percent, "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt)
+		return records.Obj("puzzle", name, "storage", "building", "running", u.Running, "percent", u.Percent, "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt)
 	case u.CountOnly:
-		return query.O("puzzle", name, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total)
+		return records.Obj("puzzle", name, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total)
 	}
-	return query.O("puzzle", name, "storage", "building", "running", u.Running, "percent", u.Percent)
+	return records.Obj("puzzle", name, "storage", "building", "running", u.Running, "percent", u.Percent)
 }
 
 // Builds tells of the unfinished builds of one catalog, for the web server.

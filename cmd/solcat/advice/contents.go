@@ -6,7 +6,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 // Contents is what a catalog holds, as info tells it: the finished
@@ -23,7 +23,7 @@ type Contents struct {
 type Shard struct {
 	catalog.Shard
 	Line string
-	JSON query.Object
+	JSON records.Object
 }
 
 // ContentsOf reads what the catalog at path holds.
@@ -38,7 +38,7 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 		return c, err
 	}
 	for _, s := range shards {
-		sh := Shard{Shard: s, JSON: query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)}
+		sh := Shard{Shard: s, JSON: records.Obj("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)}
 		if s.Done {
 			sh.Line = fmt.Sprintf("%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'", s.Puzzle, s.Shard, s.Of, s.Units)
 		} else {
@@ -46,7 +46,7 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 			if err != nil {
 				return c, err
 			}
-			sh.JSON = append(sh.JSON, query.Field{Name: "units_done", Value: len(units)})
+			sh.JSON = append(sh.JSON, records.Field{Name: "units_done", Value: len(units)})
 			state, err := ShardProgress(ctx, cat, s)
 			if err != nil {
 				state = err.Error()

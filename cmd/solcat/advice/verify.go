@@ -8,16 +8,16 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/query"
+	"solcat/query/verify"
 )
 
 // VerifyRemedy is verify's verdict on its report: nil when it found
 // nothing, else how many problems and what mends them (the commands that
 // rebuild the damaged puzzles as they were stored, or build them into a new
 // catalog when the file itself cannot be mended).
-func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report query.CatalogReport) error {
+func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report verify.Report) error {
 	total, damaged := report.Total(), report.Damaged()
-	misnamed := slices.ContainsFunc(report.Puzzles, func(p query.PuzzleReport) bool {
+	misnamed := slices.ContainsFunc(report.Puzzles, func(p verify.PuzzleReport) bool {
 		q, err := canon.ParsePuzzle(p.Record.Name)
 		return err == nil && q.String() != p.Record.Name
 	})

@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 
 	"solcat/migrations"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 // Version is what this binary is: from the build information Go records.
@@ -56,6 +56,6 @@ func (v Version) String() string {
 	return fmt.Sprintf("solcat %s (%s), %s, catalog schema %d", v.Module, rev, v.Go, v.Schema)
 }
 
-func (v Version) Object() query.Object {
-	return query.O("version", v.Module, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.Go, "schema", v.Schema)
+func (v Version) Object() records.Object {
+	return records.Obj("version", v.Module, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.Go, "schema", v.Schema)
 }

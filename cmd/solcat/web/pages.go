@@ -16,6 +16,8 @@ import (
 	"solcat/catalog"
 	"solcat/query"
 	"solcat/query/draw"
+	"solcat/query/records"
+	"solcat/query/verify"
 )
 
 // puzzleRow is one puzzle on the catalog page.
@@ -41,11 +43,11 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 		return nil, err
 	}
 	d := catalogData{Path: filepath.Base(s.path)} // the file's name: where it lives is not the visitor's business
-	var objs []query.Object
+	var objs []records.Object
 	for _, rec := range recs {
-		row := puzzleRow{Record: rec, Matches: query.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
+		row := puzzleRow{Record: rec, Matches: verify.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
 		d.Puzzles = append(d.Puzzles, row)
-		objs = append(objs, query.RecordObject(rec))
+		objs = append(objs, records.RecordObject(rec))
 	}
 	underway, err := s.builds.UnderWay(r.ctx)
 	if err != nil {
@@ -56,7 +58,7 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 		objs = append(objs, u.JSON)
 	}
 	if objs == nil {
-		objs = []query.Object{}
+		objs = []records.Object{}
 	}
 	return &page{Template: "catalog.html", Title: "solcat catalog", Data: d, JSON: objs}, nil
 }
@@ -284,19 +286,19 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	var objs []query.Object
+	var objs []records.Object
 	scale := boardScale(t.Puzzle)
 	for _, c := range classes {
 		d.Items = append(d.Items, item{ID: c.ID, Link: fmt.Sprintf("%s/class/%d", base, c.ID),
 			SVG:     draw.Solution(t.Puzzle, c.Canonical, draw.Options{Title: fmt.Sprintf("class %d", c.ID), Scale: scale}),
 			Caption: fmt.Sprintf("class %d · orbit %d · %d matching", c.ID, c.Orbit, c.Matching)})
-		objs = append(objs, query.ClassObject(t.Puzzle, c, false))
+		objs = append(objs, records.ClassObject(t.Puzzle, c, false))
 	}
 	for _, sol := range solutions {
 		d.Items = append(d.Items, item{ID: sol.ID, Link: fmt.Sprintf("%s/solution/%d", base, sol.ID),
 			SVG:     draw.Solution(t.Puzzle, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Scale: scale}),
 			Caption: fmt.Sprintf("%d · class %d · %s", sol.ID, sol.ClassID, sol.Symmetry)})
-		objs = append(objs, query.SolutionObject(t.Puzzle, sol, false))
+		objs = append(objs, records.SolutionObject(t.Puzzle, sol, false))
 	}
 	d.Elapsed = took(start)
 	if f.Page > 1 {
@@ -306,18 +308,18 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		d.Next = base + with(f.q, "page", strconv.FormatInt(f.Page+1, 10))
 	}
 	if objs == nil {
-		objs = []query.Object{}
+		objs = []records.Object{}
 	}
-	j := query.O("puzzle", d.Puzzle, "filter", d.Filter, "of", d.Of)
+	j := records.Obj("puzzle", d.Puzzle, "filter", d.Filter, "of", d.Of)
 	if d.Counted {
-		j = append(j, query.O("count", d.Count)...)
+		j = append(j, records.Obj("count", d.Count)...)
 	}
-	j = append(j, query.O("page", f.Page, "size", f.Size, "plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
+	j = append(j, records.Obj("page", f.Page, "size", f.Size, "plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
 	return &page{Template: "puzzle.html", Title: d.Puzzle, Data: d, JSON: j}, nil
 }
 
-func planObject(r query.PlanReport) query.Object {
-	return query.O("way", r.Way, "storage", r.Storage, "solution_ids", r.SolutionIDs, "class_ids", r.ClassIDs, "workers", r.Workers, "detail", r.Detail)
+func planObject(r query.PlanReport) records.Object {
+	return records.Obj("way", r.Way, "storage", r.Storage, "solution_ids", r.SolutionIDs, "class_ids", r.ClassIDs, "workers", r.Workers, "detail", r.Detail)
 }
 
 // boardScale keeps a list's drawings about the same size whatever N.
@@ -364,7 +366,7 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: shown.Object()}
+	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: records.ShownObject(shown)}
 	if solution {
 		pg.Title = fmt.Sprintf("%s solution %d", t.Puzzle, n)
 	}
@@ -491,11 +493,11 @@ func (s *Server) statsPage(r *request) (*page, error) {
 			d.Choices = append(d.Choices, "prop:"+name)
 		}
 	}
-	objs := make([]query.Object, len(rows))
+	objs := make([]records.Object, len(rows))
 	for i, row := range rows {
-		objs[i] = query.O("value", row.Value, "label", row.Label, "solutions", row.Solutions, "classes", row.Classes, "share", row.Share)
+		objs[i] = records.Obj("value", row.Value, "label", row.Label, "solutions", row.Solutions, "classes", row.Classes, "share", row.Share)
 	}
-	j := query.O("puzzle", d.Puzzle, "by", byText, "filter", d.Filter, "matching", d.Total, "rows", objs)
+	j := records.Obj("puzzle", d.Puzzle, "by", byText, "filter", d.Filter, "matching", d.Total, "rows", objs)
 	return &page{Template: "stats.html", Title: d.Puzzle + " statistics", Data: d, JSON: j}, nil
 }
 
@@ -573,7 +575,7 @@ func (s *Server) heatPage(r *request) (*page, error) {
 	for _, c := range counts[:n] {
 		matching += c[1]
 	}
-	j := query.O("puzzle", d.Puzzle, "filter", d.Filter)
+	j := records.Obj("puzzle", d.Puzzle, "filter", d.Filter)
 	if p.Kind == canon.Queens {
 		board := make([][]int64, n)
 		for r := range board {
@@ -582,17 +584,17 @@ func (s *Server) heatPage(r *request) (*page, error) {
 				board[r][c] = counts[r*n+c][1]
 			}
 		}
-		j = append(j, query.O("matching", matching, "queens", board)...)
+		j = append(j, records.Obj("matching", matching, "queens", board)...)
 	} else {
 		matching = 0
 		for _, k := range counts[0][1:] {
 			matching += k
 		}
-		cells := make([]query.Object, n*n)
+		cells := make([]records.Object, n*n)
 		for x := range cells {
-			cells[x] = query.O("row", x/n+1, "col", x%n+1, "counts", counts[x][1:])
+			cells[x] = records.Obj("row", x/n+1, "col", x%n+1, "counts", counts[x][1:])
 		}
-		j = append(j, query.O("matching", matching, "cells", cells)...)
+		j = append(j, records.Obj("matching", matching, "cells", cells)...)
 	}
 	return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d, JSON: j}, nil
 }
@@ -615,16 +617,16 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var format query.Format
+	var format records.Format
 	var kind string
 	file := hr.PathValue("file")
 	switch file {
 	case "rows.csv":
-		format, kind = query.CSV, "text/csv; charset=utf-8"
+		format, kind = records.CSV, "text/csv; charset=utf-8"
 	case "rows.jsonl":
-		format, kind = query.JSONL, "application/jsonl"
+		format, kind = records.JSONL, "application/jsonl"
 	case "rows.parquet":
-		format, kind = query.Parquet, "application/vnd.apache.parquet"
+		format, kind = records.Parquet, "application/vnd.apache.parquet"
 	default:
 		s.fail(w, r, errorf(http.StatusNotFound, "%s: downloads are rows.csv, rows.jsonl or rows.parquet", file))
 		return
@@ -648,7 +650,7 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	name := strings.NewReplacer(":", "-").Replace(t.Puzzle.String()) + "-" + what + file[strings.LastIndexByte(file, '.'):]
-	dataset := query.Dataset{Puzzle: t.Puzzle, Filter: filter.String(t.Puzzle), Version: s.version, ContentHash: t.Record.ContentHash}
+	dataset := records.Dataset{Puzzle: t.Puzzle, Filter: filter.String(t.Puzzle), Version: s.version, ContentHash: t.Record.ContentHash}
 	// The download holds a place for long reads (one: a stream reads on one
 	// goroutine) while it reads a piece, never while it sends one.
 	var piece bytes.Buffer
@@ -688,7 +690,7 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 		},
 	}
 	if err = read(); err == nil {
-		_, err = t.StreamPaused(r.ctx, plan, &piece, format, true, dataset, pause)
+		_, err = records.StreamPaused(r.ctx, t, plan, &piece, format, true, dataset, pause)
 	}
 	done()
 	if err == nil {

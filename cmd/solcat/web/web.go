@@ -35,6 +35,7 @@ import (
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 //go:embed templates/*.html static/*
@@ -401,12 +402,12 @@ func (s *Server) render(r *request, p *page) answer {
 		if v == nil {
 			v = p.Data
 		}
-		pr := query.NewPrinter(&buf, query.JSON, true)
+		pr := records.NewPrinter(&buf, records.JSON, true)
 		var err error
 		switch v := v.(type) {
-		case query.Object:
+		case records.Object:
 			err = pr.WriteDocument(v)
-		case []query.Object:
+		case []records.Object:
 			for _, o := range v {
 				pr.Write(o)
 			}
@@ -461,7 +462,7 @@ func (s *Server) failure(r *request, err error) answer {
 	}
 	if r.json {
 		var buf bytes.Buffer
-		query.NewPrinter(&buf, query.JSON, true).WriteDocument(query.O("status", status, "error", msg))
+		records.NewPrinter(&buf, records.JSON, true).WriteDocument(records.Obj("status", status, "error", msg))
 		return answer{status, "application/json", buf.Bytes()}
 	}
 	return s.render(r, &page{Template: "error.html", Title: http.StatusText(status), Status: status, Data: errorData{status, http.StatusText(status), msg}})

@@ -1,9 +1,8 @@
-package query
+package records
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,10 +13,8 @@ import (
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"solcat/canon"
+	"solcat/query"
 )
-
-// Parquet is the Parquet output format (export only).
-const Parquet Format = "parquet"
 
 // parquetSolution is a solution's Parquet row. cells is a list column read
 // the same way as the text output: a magic square's values row by row, or
@@ -152,75 +149,33 @@ func cellsInt32(p canon.Puzzle, cells []byte) []int32 {
 	return out
 }
 
-// NewParquetSolutionWriter streams solutions as Parquet.
-func NewParquetSolutionWriter(out io.Writer, d Dataset) RowWriter[Solution] {
+// newParquetSolutionWriter streams solutions as Parquet.
+func newParquetSolutionWriter(out io.Writer, d Dataset) RowWriter[query.Solution] {
 	p := d.Puzzle
-	return newParquetWriter(out, func(s Solution) parquetSolution {
+	return newParquetWriter(out, func(s query.Solution) parquetSolution {
 		return parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), s.Props.Names(), cellsInt32(p, s.Cells)}
 	}, d.options("solutions", new(parquetSolution), []string{"id", "class", "orbit", "symmetry", "props", "cells"}))
 }
 
-// NewParquetClassWriter streams classes as Parquet.
-func NewParquetClassWriter(out io.Writer, d Dataset) RowWriter[Class] {
+// newParquetClassWriter streams classes as Parquet.
+func newParquetClassWriter(out io.Writer, d Dataset) RowWriter[query.Class] {
 	p := d.Puzzle
-	return newParquetWriter(out, func(c Class) parquetClass {
+	return newParquetWriter(out, func(c query.Class) parquetClass {
 		return parquetClass{c.ID, int32(c.Orbit), c.Matching, c.Props.Names(), cellsInt32(p, c.Canonical)}
 	}, d.options("classes", new(parquetClass), []string{"class", "orbit", "matching", "props", "cells"}))
 }
 
-// A Partition names the column a partitioned export splits its files by.
-type Partition struct {
-	Key string                 // the Hive-style folder key: orbit, symmetry, r1c1 (magic), row1 (queens)
-	of  func(s Solution) int64 // the value of a solution
-}
-
-// ParsePartition reads --partition-by: orbit, symmetry, cell:R,C (magic
-// squares: the cell's value) or row:R (queens: the 1-based column of the
-// queen in row R).
-func ParsePartition(p canon.Puzzle, text string) (Partition, error) {
-	what, arg, _ := strings.Cut(text, ":")
-	switch {
-	case text == "orbit":
-		return Partition{"orbit", func(s Solution) int64 { return int64(s.Orbit) }}, nil
-	case text == "symmetry":
-		return Partition{"symmetry", func(s Solution) int64 { return int64(s.Symmetry) }}, nil
-	case what == "cell" && p.Kind == canon.Magic:
-		c, err := parseCell(arg + "=1")
-		if err != nil || c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
-			break
-		}
-		at := (c.Row-1)*p.N + c.Col - 1
-		return Partition{fmt.Sprintf("r%dc%d", c.Row, c.Col), func(s Solution) int64 { return int64(s.Cells[at]) }}, nil
-	case what == "row" && p.Kind == canon.Queens:
-		r, err := strconv.Atoi(arg)
-		if err != nil || r < 1 || r > p.N {
-			break
-		}
-		return Partition{fmt.Sprintf("row%d", r), func(s Solution) int64 { return int64(s.Cells[r-1]) + 1 }}, nil
-	}
-	return Partition{}, badFilter("partition", strconv.Quote(text), "use orbit, symmetry, cell:R,C (magic squares) or row:R (queens) within %s", p)
-}
-
-// Folder is the Hive-style folder of the partition a solution falls in,
-// such as "r1c1=16" or "symmetry=rot90".
-func (pt Partition) Folder(s Solution) string {
-	v := pt.of(s)
-	if pt.Key == "symmetry" {
-		return "symmetry=" + canon.Symmetry(v).String()
-	}
-	return pt.Key + "=" + strconv.FormatInt(v, 10)
-}
-
-// ExportPartitioned writes the solutions of a planned list as a Hive-style
-// folder of Parquet files under dir: one dir/KEY=VALUE/part-0.parquet per
-// value of the partition column. tick sees the ID of every 4096th row.
-func (t *BoundPuzzle) ExportPartitioned(ctx context.Context, p *Plan, d Dataset, pt Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+// ExportPartitioned writes the solutions of a planned list of t as a
+// Hive-style folder of Parquet files under dir: one
+// dir/KEY=VALUE/part-0.parquet per value of the partition column. tick
+// sees the ID of every 4096th row.
+func ExportPartitioned(ctx context.Context, t *query.BoundPuzzle, p *query.Plan, d Dataset, pt query.Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
 	type part struct {
 		file *os.File
-		w    RowWriter[Solution]
+		w    RowWriter[query.Solution]
 	}
 	open := map[string]*part{}
-	err = t.List(ctx, p, func(s Solution) error {
+	err = t.List(ctx, p, func(s query.Solution) error {
 		folder := pt.Folder(s)
 		pa := open[folder]
 		if pa == nil {
@@ -231,7 +186,7 @@ func (t *BoundPuzzle) ExportPartitioned(ctx context.Context, p *Plan, d Dataset,
 			if err != nil {
 				return err
 			}
-			pa = &part{file: file, w: NewParquetSolutionWriter(file, d)}
+			pa = &part{file: file, w: newParquetSolutionWriter(file, d)}
 			open[folder] = pa
 		}
 		if rows++; rows%4096 == 0 {

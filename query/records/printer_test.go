@@ -1,4 +1,4 @@
-package query
+package records
 
 import (
 	"bytes"
@@ -29,19 +29,19 @@ func TestPrinterStreamsAsBefore(t *testing.T) {
 		name string
 		rec  Object
 	}{
-		{"numbers", O("a", 1, "b", int64(-7), "c", 1.5e300, "d", -0.0, "e", 0.1, "f", 1e21, "g", 1e-7)},
-		{"nil and bools", O("a", nil, "b", true, "c", false)},
-		{"empty string", O("a", "")},
-		{"a space first", O("a", " x", "b", "\tx", "c", "\u00a0x")},
-		{"csv specials", O("a", "x,y", "b", `say "hi"`, "c", "two\nlines", "d", "cr\r", "e", `\.`, "f", `\.x`)},
-		{"odd names", O("a \"b\"", 1, "<&>", 2, "", 3, "\x1b", 4)},
-		{"short random", O("a", randomString(50), "b", randomString(300))},
+		{"numbers", Obj("a", 1, "b", int64(-7), "c", 1.5e300, "d", -0.0, "e", 0.1, "f", 1e21, "g", 1e-7)},
+		{"nil and bools", Obj("a", nil, "b", true, "c", false)},
+		{"empty string", Obj("a", "")},
+		{"a space first", Obj("a", " x", "b", "\tx", "c", "\u00a0x")},
+		{"csv specials", Obj("a", "x,y", "b", `say "hi"`, "c", "two\nlines", "d", "cr\r", "e", `\.`, "f", `\.x`)},
+		{"odd names", Obj("a \"b\"", 1, "<&>", 2, "", 3, "\x1b", 4)},
+		{"short random", Obj("a", randomString(50), "b", randomString(300))},
 		// Longer than the printer's buffer.
-		{"long random", O("a", randomString(3*chunk+17))},
-		{"long ASCII", O("a", strings.Repeat("x", 2*chunk+1))},
-		{"long four-byte characters", O("a", strings.Repeat("𝄞", chunk/2))},
-		{"long at an offset", O("a", "ab"+strings.Repeat("€", chunk))},
-		{"long invalid", O("a", strings.Repeat("\x80", chunk+5)+strings.Repeat("\xf0\x9d\x84\x9e\x80\x80", chunk/3))},
+		{"long random", Obj("a", randomString(3*chunk+17))},
+		{"long ASCII", Obj("a", strings.Repeat("x", 2*chunk+1))},
+		{"long four-byte characters", Obj("a", strings.Repeat("𝄞", chunk/2))},
+		{"long at an offset", Obj("a", "ab"+strings.Repeat("€", chunk))},
+		{"long invalid", Obj("a", strings.Repeat("\x80", chunk+5)+strings.Repeat("\xf0\x9d\x84\x9e\x80\x80", chunk/3))},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestPrinterStreamsAsBefore(t *testing.T) {
 		})
 	}
 
-	blob := O("id", 1, "cells", []byte{0, 7, 255}, "none", []byte{})
+	blob := Obj("id", 1, "cells", []byte{0, 7, 255}, "none", []byte{})
 	want := map[Format]string{
 		JSON:  "[\n  {\n    \"id\": 1,\n    \"cells\": [0, 7, 255],\n    \"none\": []\n  }\n]\n",
 		JSONL: "{\"id\":1,\"cells\":[0,7,255],\"none\":[]}\n",
@@ -113,15 +113,15 @@ func TestTextTableOfLargeValues(t *testing.T) {
 	wide := strings.Repeat("w", widestColumn+1)
 	var b bytes.Buffer
 	p := NewPrinter(&b, Text, true)
-	p.Write(O("a", "x", "b", 1))
-	p.Write(O("a", wide, "b", 2))
-	p.Write(O("a", "yy", "b", 3))
+	p.Write(Obj("a", "x", "b", 1))
+	p.Write(Obj("a", wide, "b", 2))
+	p.Write(Obj("a", "yy", "b", 3))
 	p.Close()
 	if want := "a   b\nx   1\n" + wide + "  2\nyy  3\n"; b.String() != want {
 		t.Errorf("%q, want %q", clip(b.String()), clip(want))
 	}
 	p = NewPrinter(&bytes.Buffer{}, Text, true)
-	p.Write(O("a", make([]byte, textSampleBytes)))
+	p.Write(Obj("a", make([]byte, textSampleBytes)))
 	if p.held != nil || p.widths == nil {
 		t.Errorf("a row of %d bytes is held: %d rows", textSampleBytes, len(p.held))
 	}
@@ -134,11 +134,11 @@ func clip(s string) string {
 	return s
 }
 
-// texts is a record's values as TextOf writes them.
+// texts is a record's values as textOf writes them.
 func texts(o Object) []string {
 	out := make([]string, len(o))
 	for i, f := range o {
-		out[i] = TextOf(f.Value)
+		out[i] = textOf(f.Value)
 	}
 	return out
 }

@@ -1,4 +1,11 @@
-package query
+// Package verify checks what a catalog holds against itself: every check
+// of a puzzle's record and tables is here. Catalog is the whole re-check
+// (solcat verify): SQLite's integrity, the lookup tables, the catalog's own
+// tables, and each puzzle read to the end (Puzzle); QuickLook is the look a
+// query takes at a puzzle before it answers. Problems are reported as
+// lines, the puzzle's or the catalog's; an error is a read that failed, or
+// an interruption.
+package verify
 
 import (
 	"context"
@@ -13,8 +20,8 @@ import (
 // MaxReported bounds the problems a report keeps for one puzzle.
 const MaxReported = 20
 
-// CatalogReport is what verifying a catalog found.
-type CatalogReport struct {
+// Report is what verifying a catalog found.
+type Report struct {
 	Integrity string   // SQLite's integrity check: "ok", or its findings
 	Lookups   []string // the lookup tables every puzzle's SQL reads, against their definitions
 	Problems  []string // the catalog's own: tables and records that do not match
@@ -31,18 +38,8 @@ type PuzzleReport struct {
 // OK reports whether the puzzle has no problem.
 func (p PuzzleReport) OK() bool { return p.ProblemCount == 0 }
 
-// Object is the puzzle's report as a record; full adds its problems.
-func (p PuzzleReport) Object(full bool) Object {
-	r := p.Record
-	o := O("puzzle", r.Name, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "content_hash", r.ContentHash, "ok", p.OK(), "problem_count", p.ProblemCount)
-	if full {
-		o = append(o, Field{Name: "problems", Value: p.Problems})
-	}
-	return o
-}
-
 // Total counts every problem found.
-func (r CatalogReport) Total() int {
+func (r Report) Total() int {
 	total := len(r.Problems) + len(r.Lookups)
 	if r.Integrity != "ok" {
 		total++
@@ -54,7 +51,7 @@ func (r CatalogReport) Total() int {
 }
 
 // Damaged names the puzzles with problems.
-func (r CatalogReport) Damaged() []string {
+func (r Report) Damaged() []string {
 	var out []string
 	for _, p := range r.Puzzles {
 		if !p.OK() {
@@ -64,14 +61,14 @@ func (r CatalogReport) Damaged() []string {
 	return out
 }
 
-// VerifyCatalog checks SQLite's integrity and each puzzle of recs; with
+// Catalog checks SQLite's integrity and each puzzle of recs; with
 // recs nil, every puzzle and the catalog's own tables (each table with
 // its record and each record with its tables). Damage in one puzzle does
 // not stop the check of the others. tell gets each line of the report as
 // it is found, for a reader watching. The error is an interruption.
-func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, tell func(line string)) (CatalogReport, error) {
+func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, tell func(line string)) (Report, error) {
 	say := func(format string, args ...any) { tell(fmt.Sprintf(format, args...)) }
-	report := CatalogReport{Lookups: []string{}, Problems: []string{}, Puzzles: []PuzzleReport{}}
+	report := Report{Lookups: []string{}, Problems: []string{}, Puzzles: []PuzzleReport{}}
 	report.Integrity = strings.Join(cat.Integrity(ctx, MaxReported), "; ")
 	say("catalog: SQLite integrity check: %s", report.Integrity)
 	lookups, err := cat.CheckLookups(ctx)
@@ -128,10 +125,7 @@ func VerifyCatalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Rec
 		}
 		p, err := canon.ParsePuzzle(rec.Name)
 		if err == nil {
-			var t *BoundPuzzle
-			if t, err = bind(ctx, cat, p, rec); err == nil {
-				err = t.Verify(ctx, problem)
-			}
+			err = Puzzle(ctx, cat, p, rec, problem)
 		}
 		if ctx.Err() != nil {
 			return report, ctx.Err()
@@ -181,50 +175,4 @@ func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Reco
 		}
 	}
 	return problems, nil
-}
-
-// check is the look a query takes at a puzzle before it answers: the
-// record against itself, its name and the published counts, the tables
-// its storage needs, the counts recorded for a puzzle known by its counts,
-// the ends of its tables against the record (Stored.QuickCheck), and the
-// block slots its solutions view joins with. A puzzle that fails it
-// answers nothing: its answers would come from a record its tables
-// contradict.
-func (t *BoundPuzzle) check(ctx context.Context) error {
-	problems := recordProblems(t.Puzzle, t.Record)
-	if len(problems) == 0 {
-		tables, err := t.cat.StorageProblems(ctx, t.Record)
-		if err != nil {
-			return err
-		}
-		problems = tables
-	}
-	if len(problems) == 0 && t.countsOnlyRecord() {
-		counts, err := t.countsBreakdownProblems(ctx)
-		if err != nil {
-			return err
-		}
-		problems = counts
-	}
-	if len(problems) == 0 && t.store != nil {
-		ends, err := t.store.QuickCheck(ctx)
-		if err != nil {
-			return err
-		}
-		problems = ends
-	}
-	if len(problems) == 0 && t.store != nil && !t.classesOnly() {
-		// Not read by queries, but by every SQL user of the puzzle's view.
-		slots, err := t.cat.BlockSlotsProblem(ctx)
-		if err != nil {
-			return err
-		}
-		if slots != "" {
-			problems = []string{slots}
-		}
-	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return &catalog.DamagedError{Puzzle: t.Puzzle.String(), Path: t.cat.Path(), Problem: problems[0]}
 }

@@ -1,12 +1,12 @@
-package query
+package verify
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -14,19 +14,43 @@ import (
 	"solcat/catalog"
 )
 
-// Verify re-checks a stored puzzle from its tables alone and reports each
-// problem it finds: every solution obeys the rules, solution and class IDs
-// are the lexicographic ranks, every solution's class and symmetry agree
-// with its canonical form, every class has as many members as its orbit
-// size, the counts equal the record and the published values, and the
-// content hash equals the one recorded at build time.
-func (t *BoundPuzzle) Verify(ctx context.Context, report func(problem string)) error {
-	p, rec := t.Puzzle, t.Record
+// puzzle is one puzzle being re-checked: its record, and what is stored of
+// it (nil if recorded by its counts).
+type puzzle struct {
+	p     canon.Puzzle
+	rec   catalog.Record
+	cat   *catalog.Catalog
+	store *catalog.Stored
+}
+
+// Puzzle re-checks a puzzle of the catalog, p with its record rec, from its
+// tables alone and reports each problem it finds: every solution obeys the
+// rules, solution and class IDs are the lexicographic ranks, every
+// solution's class and symmetry agree with its canonical form, every class
+// has as many members as its orbit size, the counts equal the record and
+// the published values, and the content hash equals the one recorded at
+// build time. The error is a read that failed: what was read before it
+// was checked.
+func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record, report func(problem string)) error {
+	pz := &puzzle{p: p, rec: rec, cat: cat}
+	var unreadable error // stored in a format this solcat no longer reads
+	if rec.Storage != catalog.StorageCounts {
+		store, err := cat.Stored(ctx, rec, p.Len())
+		var old *catalog.OldFormatError
+		switch {
+		case errors.As(err, &old):
+			unreadable = err
+		case err != nil:
+			return err
+		default:
+			pz.store = store
+		}
+	}
 	problem := func(format string, args ...any) { report(fmt.Sprintf(format, args...)) }
 	for _, m := range append(recordProblems(p, rec), buildRecordProblems(p, rec)...) {
 		problem("%s", m)
 	}
-	tables, err := t.cat.StorageProblems(ctx, rec)
+	tables, err := cat.StorageProblems(ctx, rec)
 	if err != nil {
 		return err
 	}
@@ -34,37 +58,37 @@ func (t *BoundPuzzle) Verify(ctx context.Context, report func(problem string)) e
 		problem("%s", m) // the catalog's own check names them too, but not a puzzle verified by name
 	}
 	if rec.Storage == catalog.StorageCounts {
-		counts, err := t.countsBreakdownProblems(ctx)
+		counts, err := countsBreakdownProblems(ctx, cat, p, rec)
 		for _, m := range counts {
 			problem("%s", m)
 		}
 		return err
 	}
-	if err := t.countsOnly(); err != nil {
-		return err // stored in a format this solcat no longer reads
+	if unreadable != nil {
+		return unreadable
 	}
-	ends, err := t.store.QuickCheck(ctx)
+	ends, err := pz.store.QuickCheck(ctx)
 	if err != nil {
 		return err
 	}
 	for _, m := range ends {
 		problem("%s", m)
 	}
-	if t.classesOnly() {
-		return t.verifyClasses(ctx, problem)
+	if pz.store.ClassesOnly() {
+		return pz.verifyClasses(ctx, problem)
 	}
-	if err := t.verifyNoBreakdown(ctx, problem); err != nil {
+	if err := pz.verifyNoBreakdown(ctx, problem); err != nil {
 		return err
 	}
 	hash := catalog.NewContentHash()
-	classes, err := t.verifyClassRows(ctx, hash, problem)
+	classes, err := pz.verifyClassRows(ctx, hash, problem)
 	if err != nil {
 		return err
 	}
 	forms, orbits, orbitCounts := classes.forms, classes.orbits, classes.orbitCounts
 
 	// Solutions: IDs 1, 2, ... in increasing order, each in its class.
-	members, count, err := t.verifySolutions(ctx, forms, hash, problem)
+	members, count, err := pz.verifySolutions(ctx, forms, hash, problem)
 	if err != nil {
 		return err
 	}
@@ -85,7 +109,7 @@ func (t *BoundPuzzle) Verify(ctx context.Context, report func(problem string)) e
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
 	}
 	// What SQL users read: the view over the blocks.
-	view, err := t.store.CheckView(ctx)
+	view, err := pz.store.CheckView(ctx)
 	if err != nil {
 		return err
 	}
@@ -93,80 +117,6 @@ func (t *BoundPuzzle) Verify(ctx context.Context, report func(problem string)) e
 		problem("%s", m)
 	}
 	return nil
-}
-
-// recordProblems checks a puzzle's record against itself, its name and
-// the published counts, as far as queries answer from it: a query checks
-// this before it answers, verify too.
-func recordProblems(p canon.Puzzle, rec catalog.Record) []string {
-	var problems []string
-	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	if rec.Name != p.String() {
-		problem("recorded under the name %q, not %s", rec.Name, p)
-	}
-	if rec.Kind != string(p.Kind) || rec.N != p.N {
-		problem("recorded as kind %q and N %d, but it is %s", rec.Kind, rec.N, p)
-	}
-	o := rec.Orbits()
-	if classes, solutions := o[1]+o[2]+o[4]+o[8], o[1]+2*o[2]+4*o[4]+8*o[8]; classes != rec.Classes || solutions != rec.Solutions {
-		problem("recorded counts disagree: %d solutions and %d classes, but classes by orbit size %d/%d/%d/%d, which make %d solutions and %d classes",
-			rec.Solutions, rec.Classes, o[1], o[2], o[4], o[8], solutions, classes)
-	}
-	// A record that says it was checked against the published counts
-	// must match them (a sample built in tests records none).
-	if known, ok := canon.KnownCounts(p); ok && checkedAgainstPublished(rec) {
-		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
-			problem("recorded counts %s", m)
-		}
-	}
-	return problems
-}
-
-// buildRecordProblems checks what else the record says of the build,
-// which info shows: the published counts it was checked against, the
-// content hash of a puzzle with no content, the build's figures and time.
-func buildRecordProblems(p canon.Puzzle, rec catalog.Record) []string {
-	var problems []string
-	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	if known, ok := canon.KnownCounts(p); ok {
-		// The published counts the build recorded are solcat's own: a
-		// changed one would make a wrong count look checked.
-		m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits())
-		switch {
-		case m != "" && !checkedAgainstPublished(rec):
-			problem("recorded counts %s", m)
-		case m != "":
-			// recordProblems names it
-		case rec.KnownSolutions.Int64 != known.Solutions || rec.KnownClasses.Int64 != known.Classes || !rec.KnownSolutions.Valid || !rec.KnownClasses.Valid:
-			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d",
-				nullText(rec.KnownSolutions.Int64, rec.KnownSolutions.Valid), nullText(rec.KnownClasses.Int64, rec.KnownClasses.Valid), known.Solutions, known.Classes)
-		case !rec.Verified:
-			problem("recorded as not matching the published counts")
-		}
-	}
-	if rec.Storage == catalog.StorageCounts && rec.ContentHash != "" {
-		problem("recorded as counts only, yet with a content hash (%.16s), which only stored content has", rec.ContentHash)
-	}
-	if rec.SearchNodes < 0 || rec.Workers < 0 || !(rec.BuildSeconds >= 0) || math.IsInf(rec.BuildSeconds, 0) {
-		problem("recorded build figures are impossible: %d search nodes, %d workers, %g seconds", rec.SearchNodes, rec.Workers, rec.BuildSeconds)
-	}
-	if _, err := time.Parse(time.RFC3339, rec.BuiltAt); err != nil {
-		problem("recorded build time %q is not an RFC 3339 time", rec.BuiltAt)
-	}
-	return problems
-}
-
-// checkedAgainstPublished reports whether a record says its build
-// compared its counts with the published ones.
-func checkedAgainstPublished(rec catalog.Record) bool {
-	return rec.Verified || rec.KnownSolutions.Valid || rec.KnownClasses.Valid
-}
-
-func nullText(v int64, valid bool) string {
-	if !valid {
-		return "none"
-	}
-	return fmt.Sprint(v)
 }
 
 // storedForms holds the classes' canonical forms one after the other.
@@ -202,13 +152,13 @@ type verifiedClasses struct {
 // in increasing order (read in order on one goroutine, with the hash), each
 // form a solution, canonical, with its orbit and properties (checked in
 // batches on every core).
-func (t *BoundPuzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, problem func(string, ...any)) (*verifiedClasses, error) {
-	p := t.Puzzle
+func (pz *puzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, problem func(string, ...any)) (*verifiedClasses, error) {
+	p := pz.p
 	v := &verifiedClasses{}
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev []byte
-		return r.flush(t.store.Classes(ctx, math.MinInt64, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
+		return r.flush(pz.store.Classes(ctx, math.MinInt64, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
 			r.classInOrder(c.ID, int64(v.forms.len()+1), c.Form, prev)
 			v.forms.add(c.Form)
 			prev = v.forms.of(int64(v.forms.len()))
@@ -248,25 +198,25 @@ func (t *BoundPuzzle) verifyClassRows(ctx context.Context, hash *catalog.Content
 // and adds them to the hash, returning each class's members and the number
 // of solutions: IDs, order and hash on one goroutine reading in ID order;
 // the rules, canonical form, class and symmetry in batches on every core.
-func (t *BoundPuzzle) verifySolutions(ctx context.Context, forms storedForms, hash *catalog.ContentHash, problem func(string, ...any)) ([]int, int64, error) {
-	p := t.Puzzle
+func (pz *puzzle) verifySolutions(ctx context.Context, forms storedForms, hash *catalog.ContentHash, problem func(string, ...any)) ([]int, int64, error) {
+	p := pz.p
 	var count int64
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var lastID int64
 		var prev []byte
-		return r.flush(t.eachStored(ctx, func(err error) { r.problem("%v", err) }, func(s Solution) error {
+		return r.flush(pz.eachStored(ctx, func(err error) { r.problem("%v", err) }, func(s stored) error {
 			count++
-			if s.ID != lastID+1 {
-				r.problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.ID, lastID+1)
+			if s.id != lastID+1 {
+				r.problem("solution %d: expected solution ID %d here (a row is missing or extra)", s.id, lastID+1)
 			}
-			lastID = s.ID
-			if prev != nil && bytes.Compare(s.Cells, prev) <= 0 {
-				r.problem("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.ID)
+			lastID = s.id
+			if prev != nil && bytes.Compare(s.cells, prev) <= 0 {
+				r.problem("solution %d: not greater than the solution before it (repeated, or IDs out of lexicographic order)", s.id)
 			}
-			prev = append(prev[:0], s.Cells...) // s.Cells is gone with its block
-			hash.AddSolution(s.Cells, s.ClassID, int(s.Symmetry))
-			return r.add(s.ID, s.Cells, s.ClassID, s.Symmetry, 0)
+			prev = append(prev[:0], s.cells...) // s.cells is gone with its block
+			hash.AddSolution(s.cells, s.class, int(s.symmetry))
+			return r.add(s.id, s.cells, s.class, s.symmetry, 0)
 		}))
 	}
 	check := func() func(*verifyBatch) {
@@ -437,15 +387,21 @@ func inBatches[B any](ctx context.Context, read func(ctx context.Context, send f
 	return g.Wait()
 }
 
-// eachStored calls fn for every stored solution in ID order, without
-// its class's orbit and properties; Cells is valid only during the call.
-// Damage that keeps a stored solution from being read (a block that is not
-// whole solutions, a class entry that is not a number) goes to damaged, and
-// the scan goes on.
-func (t *BoundPuzzle) eachStored(ctx context.Context, damaged func(error), fn func(Solution) error) error {
-	return t.store.SolutionsReporting(ctx, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
+// stored is one stored solution as verify reads it.
+type stored struct {
+	id, class int64
+	cells     []byte
+	symmetry  canon.Symmetry
+}
+
+// eachStored calls fn for every stored solution in ID order; cells is
+// valid only during the call. Damage that keeps a stored solution from
+// being read (a block that is not whole solutions, a class entry that is
+// not a number) goes to damaged, and the scan goes on.
+func (pz *puzzle) eachStored(ctx context.Context, damaged func(error), fn func(stored) error) error {
+	return pz.store.SolutionsReporting(ctx, 1, math.MaxInt64, func(s catalog.StoredSolution) error {
 		class, symmetry, _ := s.Class() // SolutionsReporting hands over only readable entries
-		return fn(Solution{ID: s.ID, Cells: s.Cells, ClassID: class, Symmetry: canon.Symmetry(symmetry)})
+		return fn(stored{id: s.ID, class: class, cells: s.Cells, symmetry: canon.Symmetry(symmetry)})
 	}, damaged)
 }
 
@@ -456,8 +412,8 @@ func (t *BoundPuzzle) eachStored(ctx context.Context, damaged func(error), fn fu
 // orbit size and properties as computed, the numbering of the members, the
 // counts and the content hash. The reading and hashing run in order on one
 // goroutine; the checks of the forms in batches on every core.
-func (t *BoundPuzzle) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
-	p, rec := t.Puzzle, t.Record
+func (pz *puzzle) verifyClasses(ctx context.Context, problem func(string, ...any)) error {
+	p, rec := pz.p, pz.rec
 	hash := catalog.NewContentHash()
 	var count int64
 	var orbits [9]int64
@@ -465,7 +421,7 @@ func (t *BoundPuzzle) verifyClasses(ctx context.Context, problem func(string, ..
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
 		r := &rowBatcher{batch: &verifyBatch{}, send: send}
 		var prev, packed []byte
-		return r.flush(t.store.Classes(ctx, 1, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
+		return r.flush(pz.store.Classes(ctx, 1, math.MaxInt64, catalog.ClassFilter{}, func(c catalog.ClassRow) error {
 			count++
 			r.classInOrder(c.ID, count, c.Form, prev)
 			prev = append(prev[:0], c.Form...)
@@ -516,7 +472,7 @@ func (t *BoundPuzzle) verifyClasses(ctx context.Context, problem func(string, ..
 	// What the scan above cannot see: blocks past the last class (the
 	// members' numbering and the properties past the last class are
 	// QuickCheck's, which Verify ran first).
-	blockProblems, err := t.store.CheckClassBlocks(ctx)
+	blockProblems, err := pz.store.CheckClassBlocks(ctx)
 	if err != nil {
 		return err
 	}
@@ -533,5 +489,5 @@ func (t *BoundPuzzle) verifyClasses(ctx context.Context, problem func(string, ..
 	}
 	// Counts by one cell, stats by cell or row and the heat map are answered
 	// from counts recorded at build time: they must be what the classes give.
-	return tally.check(ctx, t.cat, rec, problem)
+	return tally.check(ctx, pz.cat, rec, problem)
 }

@@ -1,4 +1,4 @@
-package query
+package records
 
 import (
 	"bufio"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -56,20 +55,6 @@ func (o Object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Formats lists the formats of records, for help and errors.
-var Formats = []Format{Text, JSON, JSONL, CSV}
-
-// ParseFormat reads a format name, in any case, that allowed holds.
-func ParseFormat(text string, allowed ...Format) (Format, bool) {
-	f := Format(strings.ToLower(text))
-	for _, a := range allowed {
-		if f == a {
-			return f, true
-		}
-	}
-	return "", false
-}
-
 // Printer writes records in one format.
 type Printer struct {
 	out     *bufio.Writer
@@ -109,8 +94,8 @@ func (p *Printer) Columns(o Object) *Printer {
 	return p
 }
 
-// Lines makes the text format one line per record, as fn writes it.
-func (p *Printer) Lines(fn func(Object) string) *Printer {
+// lines makes the text format one line per record, as fn writes it.
+func (p *Printer) lines(fn func(Object) string) *Printer {
 	p.line = fn
 	return p
 }
@@ -254,20 +239,20 @@ func (p *Printer) writeSpaces(n int) {
 	p.out.WriteString(spaces[:n])
 }
 
-// writeText writes a value as TextOf does, a blob without a copy.
+// writeText writes a value as textOf does, a blob without a copy.
 func (p *Printer) writeText(v any) {
 	if b, ok := v.([]byte); ok {
 		p.writeBytes(b, " ")
 		return
 	}
-	p.out.WriteString(TextOf(v))
+	p.out.WriteString(textOf(v))
 }
 
-// textWidth is the width of TextOf(v) in characters.
+// textWidth is the width of textOf(v) in characters.
 func textWidth(v any) int {
 	b, ok := v.([]byte)
 	if !ok {
-		return utf8.RuneCountInString(TextOf(v))
+		return utf8.RuneCountInString(textOf(v))
 	}
 	w := max(len(b)-1, 0) // the spaces between
 	for _, c := range b {
@@ -313,7 +298,7 @@ func (p *Printer) writeCSV(o Object) error {
 			p.writeBytes(b, " ")
 			continue
 		}
-		text := TextOf(f.Value)
+		text := textOf(f.Value)
 		if !csvQuoted(text) {
 			p.out.WriteString(text)
 			continue
@@ -485,9 +470,9 @@ func names(o Object) []string {
 	return out
 }
 
-// TextOf writes a value for a CSV cell or a text table: lists as their items
+// textOf writes a value for a CSV cell or a text table: lists as their items
 // separated by spaces, nil as NULL.
-func TextOf(v any) string {
+func textOf(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "NULL"
@@ -589,27 +574,11 @@ func endOfString(data []byte, i int) int {
 	return len(data)
 }
 
-// O makes an Object of names and values in turn: O("id", 1, "class", 3).
-func O(namesAndValues ...any) Object {
+// Obj makes an Object of names and values in turn: Obj("id", 1, "class", 3).
+func Obj(namesAndValues ...any) Object {
 	o := make(Object, 0, len(namesAndValues)/2)
 	for i := 0; i+1 < len(namesAndValues); i += 2 {
 		o = append(o, Field{Name: namesAndValues[i].(string), Value: namesAndValues[i+1]})
 	}
 	return o
-}
-
-// FormatOfFile is the export format a file name asks for by its extension
-// (.csv, .json, .jsonl or .ndjson, .parquet), or "" for any other name.
-func FormatOfFile(name string) Format {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".csv":
-		return CSV
-	case ".jsonl", ".ndjson":
-		return JSONL
-	case ".parquet":
-		return Parquet
-	case ".json":
-		return JSON
-	}
-	return ""
 }
