@@ -62,8 +62,9 @@ type Catalog struct {
 	notices    io.Writer
 	created    bool
 
-	lease  *readLease // a reader's hold on the read byte; nil if none is taken
-	closed bool
+	lease     *readLease    // a reader's hold on the read byte; nil if none is taken
+	stopWatch chan struct{} // ends YieldToWriters' watch
+	closed    bool
 }
 
 // Remove deletes a closed catalog's file and SQLite's files beside it: for

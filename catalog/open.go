@@ -250,10 +250,36 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	return c, nil
 }
 
-// KeepNoIdleConnections makes every query of a long-lived reader (the web
-// server) take a connection of its own and close it after: idle
-// connections would hold the read byte, and with it a build's checkpoints.
-func (c *Catalog) KeepNoIdleConnections() { c.db.SetMaxIdleConns(0) }
+// YieldToWriters is for a long-lived reader (the web server): its idle
+// connections, which hold the read byte, are closed whenever a writer waits
+// at the gate to copy its log in, so that a build's checkpoints wait only
+// for the queries under way. Opening a connection costs milliseconds (the
+// schema is read anew): between checkpoints they are kept.
+func (c *Catalog) YieldToWriters() {
+	if c.lease == nil || c.lease.off || c.stopWatch != nil {
+		return
+	}
+	c.stopWatch = make(chan struct{})
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-c.stopWatch:
+				return
+			case <-tick.C:
+				if waiting, err := c.lease.locks.heldByOther(gateByte, true); err == nil && waiting {
+					c.db.SetMaxIdleConns(0) // closes the idle ones
+					c.db.SetMaxIdleConns(idleReaders)
+				}
+			}
+		}
+	}()
+}
+
+// idleReaders is how many idle connections a reader keeps (database/sql's
+// default).
+const idleReaders = 2
 
 // logLeft reports whether SQLite's log files lie beside the file.
 func logLeft(file string) bool {
@@ -328,6 +354,9 @@ func (c *Catalog) Close() error {
 	}
 	c.closed = true
 	if c.lock == nil {
+		if c.stopWatch != nil {
+			close(c.stopWatch)
+		}
 		var err error
 		if c.db != nil {
 			err = c.db.Close() // every connection: the read byte is let go

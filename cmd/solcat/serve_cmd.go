@@ -65,7 +65,7 @@ func (s *serveCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	cat.KeepNoIdleConnections() // a build's checkpoints wait for none of them
+	cat.YieldToWriters() // a build's checkpoints wait for no idle connection
 	listener, err := net.Listen("tcp", s.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", s.Addr, err)

@@ -221,3 +221,51 @@ func TestServeUnderLoad(t *testing.T) {
 	}
 	s.stop(t)
 }
+
+// TestServeDuringBuild runs a build of queens:15 into the catalog a server
+// reads, while pages are asked without a pause: the build finishes and
+// leaves the catalog one file (the server's idle connections give way to
+// its checkpoints), and the server then shows the new puzzle.
+func TestServeDuringBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a build of a few seconds beside a server")
+	}
+	s := serve(t)
+	stop := make(chan struct{})
+	var asked sync.WaitGroup
+	asked.Add(1)
+	go func() {
+		defer asked.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if resp, err := http.Get(s.base + "/puzzle/queens:8/class/1"); err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}
+	}()
+	build := exec.Command(binary(t), "--db", filepath.Join(s.dir, "solcat.db"), "build", "queens:15")
+	out, err := build.CombinedOutput()
+	close(stop)
+	asked.Wait()
+	if err != nil || !strings.Contains(string(out), "queens:15  2279184 solutions") {
+		t.Fatalf("the build beside the server: %v %s", err, out)
+	}
+	if entries, _ := os.ReadDir(s.dir); len(entries) != 1 {
+		t.Errorf("after the build the folder holds %d files, want the catalog alone", len(entries))
+	}
+	resp, err := http.Get(s.base + "/puzzle/queens:15.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct{ Count int64 }
+	json.NewDecoder(resp.Body).Decode(&page)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || page.Count != 2279184 {
+		t.Errorf("queens:15 after its build: %d, count %d", resp.StatusCode, page.Count)
+	}
+}
