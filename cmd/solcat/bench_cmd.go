@@ -8,6 +8,7 @@ import (
 
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/enumerate"
 	"solcat/query/records"
 )
@@ -16,13 +17,13 @@ type benchCmd struct {
 	Puzzle  string   `arg:"" predictor:"buildable" help:"The puzzle, for example queens:12 or magic:4."`
 	Methods []string `help:"Methods to run (default: all for the puzzle's kind)."`
 	Runs    int      `default:"3" help:"Runs of each method; the table shows the median time."`
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (b *benchCmd) Help() string { return helpText("bench") }
 
 func (b *benchCmd) Run(e *env) error {
-	format, err := b.format()
+	format, err := b.Chosen()
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
 	"solcat/query/records"
 )
@@ -23,13 +24,13 @@ type buildCmd struct {
 	Workers   int      `help:"Search goroutines, 1 to 1024 (default: one per core). The catalog is the same for any value." default:"0"`
 	Shard     string   `placeholder:"I/K" help:"Build only shard I of K into this catalog: with --count-only the work units whose index mod K is I-1; stored queens, the solutions whose first-row queen is in the I-th of K column ranges. Combine the K shard catalogs with 'solcat merge'."`
 	AsClasses bool     `name:"as-classes" hidden:"" help:"Store queens as their classes only whatever N, as queens:18 and 19 always are (for tests)."`
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (b *buildCmd) Help() string { return helpText("build") }
 
 func (b *buildCmd) Run(e *env) error {
-	format, err := b.format()
+	format, err := b.Chosen()
 	if err != nil {
 		return err
 	}

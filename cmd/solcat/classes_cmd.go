@@ -3,30 +3,31 @@ package main
 import (
 	"fmt"
 
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
 	"solcat/query/records"
 )
 
 type classesCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
-	filterFlags
-	pageFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.PageFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
 func (c *classesCmd) Help() string { return helpText("classes") }
 
 func (c *classesCmd) Run(e *env) error {
-	format, err := c.format()
+	format, err := c.Chosen()
 	if err != nil {
 		return err
 	}
-	page, err := c.page()
+	page, err := c.Page()
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(c.Puzzle, c.filterFlags, query.Question{Ask: query.AskClasses, Page: page})
+	t, plan, done, err := e.planned(c.Puzzle, c.FilterFlags, query.Question{Ask: query.AskClasses, Page: page})
 	if err != nil {
 		return err
 	}

@@ -151,33 +151,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	return fail(code, advice.Remedy(err, files).Error())
 }
 
-// formatFlags are the output flags of the commands that print records.
-type formatFlags struct {
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"format" help:"Output format: text (the default), json, jsonl or csv, in any case."`
-	NoHeaders bool   `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
-}
-
-// format returns the chosen output format, text if none was chosen.
-func (f formatFlags) format() (records.Format, error) {
-	return chooseFormat(f.Format, records.Text, records.Formats...)
-}
-
-// chooseFormat reads --format: def if it is empty, else one of allowed, in
-// any case.
-func chooseFormat(text string, def records.Format, allowed ...records.Format) (records.Format, error) {
-	if text == "" {
-		return def, nil
-	}
-	if f, ok := records.ParseFormat(text, allowed...); ok {
-		return f, nil
-	}
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = string(a)
-	}
-	return "", usagef("--format %s does not apply here; use one of: %s", text, strings.Join(names, ", "))
-}
-
 // target opens the catalog read-only and binds the named stored puzzle.
 func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 	p, err := canon.ParsePuzzle(name)
@@ -222,12 +195,12 @@ func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 
 // planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.
-func (e *env) planned(name string, flags filterFlags, q query.Question) (*query.BoundPuzzle, *query.Plan, func(), error) {
+func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question) (*query.BoundPuzzle, *query.Plan, func(), error) {
 	t, done, err := e.target(name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if q.Filter, err = flags.filter(t.Puzzle); err == nil && q.Ask == query.AskStats && q.By.Kind == 0 {
+	if q.Filter, err = flags.Filter(t.Puzzle); err == nil && q.Ask == query.AskStats && q.By.Kind == 0 {
 		err = usagef("--by is needed")
 	}
 	var plan *query.Plan
@@ -260,45 +233,6 @@ func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.For
 	}
 	_, err := io.WriteString(e.stdout, report.Text())
 	return err
-}
-
-// explainFlag is --explain, for the commands that plan their question.
-type explainFlag struct {
-	Explain bool `name:"explain" help:"Print how the question would be answered (the plan: which storage, which IDs or how many classes it reads) instead of answering it."`
-}
-
-// filterFlags are the filters shared by count, list, classes and export.
-type filterFlags struct {
-	Cell         []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
-	Pattern      string   `name:"pattern" placeholder:"GRID" help:"Cells to match: magic \"1 . . . / . . . . / . . . . / . . . 16\" (rows split by /), queens \"2 4 . . . .\" (1-based column or . per row)."`
-	UpToSymmetry bool     `name:"up-to-symmetry" help:"Match the --cell and --pattern conditions in any of the 8 orientations (selects whole classes)."`
-	Prop         []string `name:"prop" placeholder:"NAME" predictor:"prop" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary, dudeney-I to dudeney-XII (order 4); queens rot90-symmetric, rot180-only, asymmetric."`
-	Class        *int64   `name:"class" placeholder:"ID" help:"Only members of this class."`
-	Orbit        *int     `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
-}
-
-func (f filterFlags) filter(p canon.Puzzle) (query.Filter, error) {
-	return query.ParseFilter(p, query.FilterText{Cells: f.Cell, Pattern: f.Pattern, UpToSymmetry: f.UpToSymmetry, Props: f.Prop, Class: f.Class, Orbit: f.Orbit})
-}
-
-// pageFlags bound a listing.
-type pageFlags struct {
-	Limit  *int64 `name:"limit" placeholder:"K" help:"At most K results."`
-	Offset int64  `name:"offset" placeholder:"K" help:"Skip the first K results."`
-}
-
-func (f pageFlags) page() (query.Page, error) {
-	p := query.Page{Limit: -1, Offset: f.Offset}
-	if f.Limit != nil {
-		if *f.Limit < 0 {
-			return p, usagef("--limit %d is negative; give a count of 0 or more", *f.Limit)
-		}
-		p.Limit = *f.Limit
-	}
-	if f.Offset < 0 {
-		return p, usagef("--offset %d is negative; give a count of 0 or more", f.Offset)
-	}
-	return p, nil
 }
 
 // holder describes this process as the writer of a catalog that builds

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -10,15 +11,15 @@ import (
 type countCmd struct {
 	Puzzle  string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes bool   `help:"Count the classes with at least one matching member instead of solutions."`
-	filterFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
 func (c *countCmd) Help() string { return helpText("count") }
 
 func (c *countCmd) Run(e *env) error {
-	format, err := c.format()
+	format, err := c.Chosen()
 	if err != nil {
 		return err
 	}
@@ -27,7 +28,7 @@ func (c *countCmd) Run(e *env) error {
 	if c.Classes {
 		q.Ask, of = query.AskCountClasses, "classes"
 	}
-	t, plan, done, err := e.planned(c.Puzzle, c.filterFlags, q)
+	t, plan, done, err := e.planned(c.Puzzle, c.FilterFlags, q)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/release"
 
 	"solcat/cmd/solcat/console"
@@ -23,8 +24,8 @@ type exportCmd struct {
 	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
 	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (.csv, .jsonl, .parquet) unless --format says."`
 	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
-	filterFlags
-	explainFlag
+	cliparse.FilterFlags
+	cliparse.ExplainFlag
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (.csv, .json, .jsonl, .parquet) decides."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
@@ -40,7 +41,7 @@ func (x *exportCmd) Run(e *env) error {
 	if x.Classes {
 		q.Ask = query.AskClasses
 	}
-	t, plan, done, err := e.planned(x.Puzzle, x.filterFlags, q)
+	t, plan, done, err := e.planned(x.Puzzle, x.FilterFlags, q)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 // (.csv, .jsonl, .parquet), or CSV; a --format that contradicts the name is
 // refused.
 func (x *exportCmd) format(e *env) (records.Format, error) {
-	chosen, err := chooseFormat(x.Format, records.CSV, records.CSV, records.JSON, records.JSONL, records.Parquet)
+	chosen, err := cliparse.ChooseFormat(x.Format, records.CSV, records.CSV, records.JSON, records.JSONL, records.Parquet)
 	if err != nil {
 		return "", err
 	}

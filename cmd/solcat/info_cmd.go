@@ -7,18 +7,19 @@ import (
 
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
 	"solcat/query/verify"
 )
 
 type infoCmd struct {
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (i *infoCmd) Help() string { return helpText("info") }
 
 func (i *infoCmd) Run(e *env) error {
-	format, err := i.format()
+	format, err := i.Chosen()
 	if err != nil {
 		return err
 	}

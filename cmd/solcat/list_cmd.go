@@ -1,30 +1,31 @@
 package main
 
 import (
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
 	"solcat/query/records"
 )
 
 type listCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:6."`
-	filterFlags
-	pageFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.PageFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
 func (l *listCmd) Help() string { return helpText("list") }
 
 func (l *listCmd) Run(e *env) error {
-	format, err := l.format()
+	format, err := l.Chosen()
 	if err != nil {
 		return err
 	}
-	page, err := l.page()
+	page, err := l.Page()
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(l.Puzzle, l.filterFlags, query.Question{Ask: query.AskList, Page: page})
+	t, plan, done, err := e.planned(l.Puzzle, l.FilterFlags, query.Question{Ask: query.AskList, Page: page})
 	if err != nil {
 		return err
 	}

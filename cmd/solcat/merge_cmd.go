@@ -10,6 +10,7 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
 )
 
@@ -17,7 +18,7 @@ type mergeCmd struct {
 	Out    string   `arg:"" name:"out" help:"Catalog to write the merged puzzles into (created if needed)."`
 	Shards []string `arg:"" name:"shard" help:"Shard catalogs made by 'solcat build PUZZLE [--count-only] --shard I/K'."`
 	Force  bool     `help:"Replace what the output already holds of the merged puzzles (otherwise the merge is refused)."`
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (m *mergeCmd) Help() string { return helpText("merge") }
@@ -39,7 +40,7 @@ func (m *mergeCmd) Run(e *env) error {
 			return usagef("the output %s is the shard %s or one of its files; write the merge to a new file", m.Out, path)
 		}
 	}
-	format, err := m.format()
+	format, err := m.Chosen()
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"solcat/canon"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query/draw"
 	"solcat/query/records"
 )
@@ -23,7 +24,7 @@ type showCmd struct {
 func (s *showCmd) Help() string { return helpText("show") }
 
 func (s *showCmd) Run(e *env) error {
-	format, err := chooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
+	format, err := cliparse.ChooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
 	if err != nil {
 		return err
 	}

@@ -7,18 +7,19 @@ import (
 
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
 )
 
 type sqlCmd struct {
 	Query string `arg:"" name:"query" help:"One read-only statement: SELECT, WITH, VALUES, EXPLAIN or a PRAGMA that reads."`
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (s *sqlCmd) Help() string { return helpText("sql") }
 
 func (s *sqlCmd) Run(e *env) error {
-	format, err := s.format()
+	format, err := s.Chosen()
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"solcat/canon"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -15,15 +16,15 @@ type statsCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
-	filterFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
 func (s *statsCmd) Help() string { return helpText("stats") }
 
 func (s *statsCmd) Run(e *env) error {
-	format, err := s.format()
+	format, err := s.Chosen()
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func (s *statsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(s.Puzzle, s.filterFlags, query.Question{Ask: query.AskStats, By: by})
+	t, plan, done, err := e.planned(s.Puzzle, s.FilterFlags, query.Question{Ask: query.AskStats, By: by})
 	if err != nil {
 		return err
 	}

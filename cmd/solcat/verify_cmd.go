@@ -7,19 +7,20 @@ import (
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
 	"solcat/query/verify"
 )
 
 type verifyCmd struct {
 	Puzzles []string `arg:"" optional:"" name:"puzzle" predictor:"puzzle" help:"Puzzles to check (default: every puzzle in the catalog)."`
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (v *verifyCmd) Help() string { return helpText("verify") }
 
 func (v *verifyCmd) Run(e *env) error {
-	format, err := v.format()
+	format, err := v.Chosen()
 	if err != nil {
 		return err
 	}

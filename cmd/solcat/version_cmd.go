@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/release"
 	"solcat/query/records"
 
@@ -20,11 +21,11 @@ func (versionFlag) BeforeReset(app *kong.Kong) error {
 }
 
 type versionCmd struct {
-	formatFlags
+	cliparse.FormatFlags
 }
 
 func (c *versionCmd) Run(e *env) error {
-	format, err := c.format()
+	format, err := c.Chosen()
 	if err != nil {
 		return err
 	}
