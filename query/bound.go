@@ -1,10 +1,11 @@
 // Package query answers questions over a stored puzzle. It reads a user's
 // filter (cells, a pattern, properties, a class, an orbit size), plans how
-// to answer a question with it (from the record, from the ID range of a
-// prefix found by binary search, by a direct jump to an ID, by scanning
-// solution blocks or classes), runs the plan through the catalog's reading
-// API, and writes the answers in the output formats. It never writes SQL
-// and never decodes the catalog's storage: that is catalog's alone.
+// to answer a question with it by the planner's table (from the record,
+// from the ID range of a prefix found by binary search, by a direct jump
+// to an ID, by scanning solution blocks or classes), and runs the plan
+// through the catalog's reading API. It never writes SQL and never decodes
+// the catalog's storage: that is catalog's alone; query/records writes
+// the answers, query/verify checks what is stored.
 package query
 
 import (

@@ -65,21 +65,7 @@ func mustPuzzle(name string) canon.Puzzle {
 // open binds a puzzle of the test catalog.
 func open(t *testing.T, name string) *query.BoundPuzzle {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := catalog.Open(ctx, testCatalog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
-	rec, ok, err := cat.Puzzle(ctx, name)
-	if err != nil || !ok {
-		t.Fatalf("%s: %v", name, err)
-	}
-	tg, err := query.Bind(ctx, cat, mustPuzzle(name), rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tg
+	return bind(t, testCatalog, name)
 }
 
 // solved is one solution as the tests know it: cells, class, orbit,
