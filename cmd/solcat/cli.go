@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -216,23 +215,7 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 
 // explain prints a plan for --explain.
 func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
-	report := t.Explain(plan)
-	switch format {
-	case records.JSON:
-		return writeJSON(e.stdout, report)
-	case records.JSONL:
-		line, err := json.Marshal(report)
-		if err == nil {
-			_, err = fmt.Fprintf(e.stdout, "%s\n", line)
-		}
-		return err
-	case records.CSV:
-		out := records.NewPrinter(e.stdout, format, true)
-		out.Write(records.Obj("puzzle", report.Puzzle, "storage", report.Storage, "way", report.Way, "workers", report.Workers, "detail", strings.Join(report.Detail, "; ")))
-		return out.Close()
-	}
-	_, err := io.WriteString(e.stdout, report.Text())
-	return err
+	return records.WriteExplain(e.stdout, format, t.Explain(plan))
 }
 
 // holder describes this process as the writer of a catalog that builds

@@ -44,5 +44,5 @@ func (c *countCmd) Run(e *env) error {
 		_, err = fmt.Fprintln(e.stdout, n)
 		return err
 	}
-	return printOne(e, format, !c.NoHeaders, records.Obj("puzzle", t.Puzzle.String(), "of", of, "count", n))
+	return records.WriteOne(e.stdout, format, !c.NoHeaders, records.Obj("puzzle", t.Puzzle.String(), "of", of, "count", n))
 }

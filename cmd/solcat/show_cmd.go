@@ -65,7 +65,7 @@ func (s *showCmd) Run(e *env) error {
 		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}))
 		return err
 	case records.JSON:
-		return printOne(e, format, true, records.ShownObject(shown))
+		return records.WriteOne(e.stdout, format, true, records.ShownObject(shown))
 	case records.JSONL, records.CSV:
 		// The members, as list prints solutions.
 		w := records.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)

@@ -69,31 +69,8 @@ func (v *verifyCmd) Run(e *env) error {
 		}
 		report.Problems = append(report.Problems, saved...)
 	}
-	if err := printVerify(e, format, !v.NoHeaders, report); err != nil {
+	if err := records.WriteVerifyReport(e.stdout, format, !v.NoHeaders, e.cli.DB, report); err != nil {
 		return err
 	}
 	return advice.VerifyRemedy(e.ctx, cat, report)
-}
-
-// printVerify prints verify's report: json one document; jsonl a line per
-// puzzle and one for the catalog's own problems; csv a row per puzzle.
-func printVerify(e *env, format records.Format, headers bool, r verify.Report) error {
-	switch format {
-	case records.Text:
-		return nil // printed as it went
-	case records.JSON:
-		objs := make([]records.Object, len(r.Puzzles))
-		for i, pr := range r.Puzzles {
-			objs[i] = records.PuzzleReportObject(pr, true)
-		}
-		return printOne(e, format, headers, records.Obj("integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
-	}
-	p := records.NewPrinter(e.stdout, format, headers)
-	if format == records.JSONL {
-		p.Write(records.Obj("catalog", e.cli.DB, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
-	}
-	for _, pr := range r.Puzzles {
-		p.Write(records.PuzzleReportObject(pr, format == records.JSONL))
-	}
-	return p.Close()
 }
