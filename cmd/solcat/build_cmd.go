@@ -56,7 +56,7 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		for _, p := range ps {
 			if err := builder.Check(p, opts); err != nil {
-				return buildRemedy(p, opts, err)
+				return advice.BuildRemedy(p, opts, err)
 			}
 			puzzles = append(puzzles, p)
 			puzzleNames = append(puzzleNames, p.String())

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -105,13 +104,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return code
 	}
 	if err != nil {
-		msg := err.Error()
-		// A negative number left as an argument (show's class ID) is what
-		// kong took for short flags.
-		if i := slices.IndexFunc(args, cliparse.NegativeNumber); i >= 0 && (i == 0 || args[i-1] != "--") {
-			msg = args[i] + " is negative; IDs start at 1"
-		}
-		return fail(2, fmt.Sprintf("%s; see '%s'", msg, cliparse.HelpFor(err)))
+		return fail(2, cliparse.Mistake(err, args))
 	}
 	if err := cliparse.EmptyValues(kctx, args); err != nil {
 		return fail(2, err.Error())
@@ -133,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	var perr *kong.ParseError
 	if errors.As(err, &perr) { // 'solcat help nosuch': the command line of the help asked for
-		return fail(2, fmt.Sprintf("%s; see '%s'", err, cliparse.HelpFor(err)))
+		return fail(2, cliparse.Mistake(err, nil))
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = advice.ErrInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"

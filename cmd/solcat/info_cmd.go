@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
-	"solcat/query/verify"
 )
 
 type infoCmd struct {
@@ -81,25 +79,5 @@ func (i *infoCmd) Run(e *env) error {
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
 		return err
 	}
-	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if !i.NoHeaders {
-		fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
-	}
-	for _, r := range recs {
-		check := "no"
-		if verify.MatchesPublished(r) {
-			check = "matches"
-		}
-		content := "-"
-		if len(r.ContentHash) >= 16 {
-			content = r.ContentHash[:16] // the full SHA-256 is in --format json
-		}
-		workers := "-" // merged from shards built elsewhere
-		if r.Workers > 0 {
-			workers = fmt.Sprint(r.Workers)
-		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
-			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
-	}
-	return w.Flush()
+	return records.WriteRecordTable(e.stdout, recs, !i.NoHeaders)
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"solcat/canon"
+	"solcat/catalog"
 	"solcat/query"
 	"solcat/query/verify"
 )
@@ -137,6 +138,33 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 			value = r.Label
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\t%s\n", value, r.Solutions, r.Classes, 100*r.Share, bar)
+	}
+	return tw.Flush()
+}
+
+// WriteRecordTable writes the puzzles' records as info's table: storage,
+// counts, orbit split, the check against the published counts, build time,
+// workers and the start of the content hash.
+func WriteRecordTable(w io.Writer, recs []catalog.Record, headers bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if headers {
+		fmt.Fprintln(tw, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
+	}
+	for _, r := range recs {
+		check := "no"
+		if verify.MatchesPublished(r) {
+			check = "matches"
+		}
+		content := "-"
+		if len(r.ContentHash) >= 16 {
+			content = r.ContentHash[:16] // the full SHA-256 is in --format json
+		}
+		workers := "-" // merged from shards built elsewhere
+		if r.Workers > 0 {
+			workers = fmt.Sprint(r.Workers)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
+			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
 	}
 	return tw.Flush()
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,4 +117,15 @@ func HelpFor(err error) string {
 		}
 	}
 	return "solcat --help"
+}
+
+// Mistake words a parse error of args: kong's message (a negative number
+// left as an argument, show's class ID, is what kong took for short flags:
+// said as such) and the help to see.
+func Mistake(err error, args []string) string {
+	msg := err.Error()
+	if i := slices.IndexFunc(args, NegativeNumber); i >= 0 && (i == 0 || args[i-1] != "--") {
+		msg = args[i] + " is negative; IDs start at 1"
+	}
+	return fmt.Sprintf("%s; see '%s'", msg, HelpFor(err))
 }
