@@ -25,6 +25,7 @@ const defaultBatch = 256
 // staging tables in and records the puzzle in one transaction.
 type Writer struct {
 	db         *sqlx.DB
+	file       string // the catalog file, whose disk Fault asks about
 	tx         *sqlx.Tx
 	ctx        context.Context
 	name       string
@@ -143,7 +144,7 @@ func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batc
 		batch = defaultBatch
 	}
 	plan.UnitRows = max(plan.UnitRows, 1)
-	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch, firstID: 1}
+	w := &Writer{db: c.db, file: c.file, ctx: ctx, name: puzzle, plan: plan, batch: batch, firstID: 1}
 	_, w.classTable = puzzleTables(puzzle)
 	w.classTable += stagingSuffix
 	if plan.ClassesOnly {
@@ -262,6 +263,9 @@ func (w *Writer) begin() error {
 	}
 	return nil
 }
+
+// Fault is Catalog.Fault for an error the writer met.
+func (w *Writer) Fault(err error) error { return fault(w.file, err) }
 
 // Discarded says why a saved build was started over, or is empty.
 func (w *Writer) Discarded() string { return w.discarded }

@@ -232,7 +232,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
 			err = ErrInterrupted
 		}
-		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err)}
+		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err, b.Cat)}
 	}
 	if o.Shard.Of > 0 {
 		shard.Done, shard.Seconds = true, time.Since(start).Seconds()

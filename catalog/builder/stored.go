@@ -131,7 +131,7 @@ func (b *Builder) begin(ctx context.Context, p canon.Puzzle, plan catalog.BuildP
 func stopped(ctx context.Context, p canon.Puzzle, w *catalog.Writer, err error, what string) error {
 	w.Rollback()
 	done, total := w.Saved()
-	return &StoppedError{Puzzle: p.String(), Done: done, Total: total, What: what, Err: cause(ctx, err)}
+	return &StoppedError{Puzzle: p.String(), Done: done, Total: total, What: what, Err: cause(ctx, err, w)}
 }
 
 // storeQueens writes queens:n from the symmetry-reduced search: classes
