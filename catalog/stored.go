@@ -400,15 +400,6 @@ func (s *Stored) CheckClassBlocks(ctx context.Context) ([]string, error) {
 	return problems, nil
 }
 
-// Stat names a recorded breakdown of a puzzle's counts.
-type Stat string
-
-// StatProps is the breakdown by class properties (the value is a bit set).
-const StatProps Stat = "props"
-
-// StatCell is the breakdown by the value of one cell (1-based row, col).
-func StatCell(row, col int) Stat { return Stat(fmt.Sprintf("cell:%d,%d", row, col)) }
-
 // Breakdown returns the recorded counts of a puzzle by stat, in value
 // order; nil if the build recorded none.
 func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Breakdown, error) {
@@ -416,7 +407,7 @@ func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Br
 		return nil, err
 	}
 	var rows []Breakdown
-	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, string(stat))
+	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, stat.String())
 	return rows, err
 }
 

@@ -361,9 +361,6 @@ func (t *Target) planStats(ctx context.Context, p *Plan, prefix []byte) error {
 			stat := catalog.StatCell(by.Row, max(by.Col, 1))
 			if rows, err := t.cat.Breakdown(ctx, t.Record.Name, stat); err != nil || rows != nil {
 				p.Way, p.Stat = FromBreakdown, stat
-				if by.What == "row" {
-					p.Stat = catalog.Stat(fmt.Sprintf("the cells of row %d", by.Row))
-				}
 				return err
 			}
 		case by.What == "prop" && (t.countsOnlyRecord() || t.classesOnly()):
@@ -429,7 +426,11 @@ func (t *Target) Explain(p *Plan) PlanReport {
 	case FromRecord:
 		r.Detail = append(r.Detail, "answer: from the puzzle's record (its counts and classes by orbit size); nothing else is read")
 	case FromBreakdown:
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: from the counts the build recorded by %s; nothing else is read", p.Stat))
+		by := p.Stat.String()
+		if p.Question.By.What == "row" { // a row's counts are its cells'
+			by = fmt.Sprintf("the cells of row %d", p.Question.By.Row)
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: from the counts the build recorded by %s; nothing else is read", by))
 	case PrefixRange:
 		r.SolutionIDs = ids(p.IDs)
 		if p.IDs.Len() == 0 {

@@ -28,13 +28,13 @@ func magic5Counts() (catalog.Record, []catalog.Breakdown) {
 	var breakdown []catalog.Breakdown
 	for c := 1; c <= 25; c++ {
 		k := min(c, 26-c) - 1
-		breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: c, Solutions: 8 * half[k], Classes: half[k]})
+		breakdown = append(breakdown, catalog.Breakdown{Stat: catalog.StatCell(3, 3), Value: c, Solutions: 8 * half[k], Classes: half[k]})
 	}
 	// As magic5Properties records them (its searches are tested in enumerate).
 	breakdown = append(breakdown,
-		catalog.Breakdown{Stat: "props", Value: int(canon.Associative), Solutions: 8 * 48544, Classes: 48544},
-		catalog.Breakdown{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
-		catalog.Breakdown{Stat: "props", Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Associative), Solutions: 8 * 48544, Classes: 48544},
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
 	rec := catalog.Record{Name: "magic:5", Kind: "magic", N: 5, Storage: "counts", Solutions: 2202441792, Classes: 275305224,
 		Orbit8: 275305224, Verified: true, BuiltAt: "2026-11-29T21:40:00Z", SolverVersion: "test"}
 	rec.KnownSolutions.Int64, rec.KnownSolutions.Valid = 2202441792, true
