@@ -11,7 +11,7 @@ import (
 )
 
 // oneUnit writes a whole puzzle in one unit.
-var oneUnit = BuildPlan{Layout: "test", UnitRows: 1 << 40, CellBytes: 3, Classes: 1}
+var oneUnit = BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 1 << 40, CellBytes: 3, Classes: 1}
 
 func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 	name := fmt.Sprintf("queens:%d", n)
@@ -197,7 +197,7 @@ func TestResumeAfterCrash(t *testing.T) {
 	ctx := context.Background()
 	// 800 solutions fill a block here, and units end with a block.
 	const solutions = 5000
-	plan := BuildPlan{Layout: "test", UnitRows: 100, RowsTotal: 1 + solutions, CellBytes: 3, Classes: 1}
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + solutions, CellBytes: 3, Classes: 1}
 	write := func(c *Catalog, stopAt int) (string, error) {
 		w, err := c.Begin(ctx, "queens:5", plan, 16)
 		if err != nil {
@@ -264,7 +264,7 @@ func TestResumeAfterCrash(t *testing.T) {
 func TestClassesOnlyBlocks(t *testing.T) {
 	ctx := context.Background()
 	for _, classes := range []int64{254, 300} {
-		plan := BuildPlan{Layout: "test", UnitRows: 127, RowsTotal: classes, ClassesOnly: true}
+		plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 127, RowsTotal: classes, ClassesOnly: true}
 		form := func(id int64) []byte {
 			return []byte{byte(id >> 8), byte(id), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 		}

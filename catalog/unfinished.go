@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"solcat/canon"
@@ -91,8 +90,7 @@ func (c *Catalog) checkBuild(ctx context.Context, b Building, hashState []byte) 
 		}
 	}
 	// A shard's solution IDs start further on.
-	shard := strings.Contains(string(b.Layout), " shard ")
-	if classes != b.ClassesDone || solutions != b.SolutionsDone || (maxID != solutions && !shard) {
+	if classes != b.ClassesDone || solutions != b.SolutionsDone || (maxID != solutions && b.Layout.Of == 0) {
 		report("the builds table says %d classes and %d solutions of an unfinished build are saved, its build tables hold %d and %d (the next build starts over)",
 			b.ClassesDone, b.SolutionsDone, classes, solutions)
 	}

@@ -145,9 +145,9 @@ func (plan countPlan) owns(u catalog.UnitCounts) bool {
 // they were counted with the same.
 func (plan countPlan) layout() catalog.Layout {
 	if plan.method != "" {
-		return catalog.Layout(fmt.Sprintf("%s, %s, %d units", SolverVersion, plan.method, len(plan.prefixes)))
+		return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%s, %d units", plan.method, len(plan.prefixes))}
 	}
-	return catalog.Layout(fmt.Sprintf("%s, %d units", SolverVersion, len(plan.prefixes)))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d units", len(plan.prefixes))}
 }
 
 // unitCounts is what a saved unit found, as the counters report it.

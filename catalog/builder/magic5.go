@@ -30,7 +30,7 @@ import (
 // magic5Layout names how the stored build is cut; saved work with another
 // layout starts over.
 func magic5Layout(units int) catalog.Layout {
-	return catalog.Layout(fmt.Sprintf("%s, magic:5 classes: %d frame units, 10-bit buckets", SolverVersion, units))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("magic:5 classes: %d frame units, 10-bit buckets", units)}
 }
 
 // magic5UnitRows is how many classes the insert commits at a time: a
@@ -56,7 +56,7 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 	start := time.Now()
 	workers := o.workers()
 	sortDir := b.Cat.SortFolder()
-	spill, err := OpenSpill(sortDir, string(magic5Layout(len(units))))
+	spill, err := OpenSpill(sortDir, magic5Layout(len(units)).String())
 	if err != nil {
 		return catalog.Record{}, err
 	}

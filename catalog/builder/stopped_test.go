@@ -51,7 +51,7 @@ func TestStoppedNamesTheCause(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cat.Close()
-			w, err := cat.Begin(context.Background(), p.String(), catalog.BuildPlan{Layout: "test", UnitRows: 10, RowsTotal: 5, CellBytes: p.Len(), Classes: 1}, 0)
+			w, err := cat.Begin(context.Background(), p.String(), catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 10, RowsTotal: 5, CellBytes: p.Len(), Classes: 1}, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,8 @@ func TestUnfinishedShardResumesAsShard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		layout := storedSplitLayout(p) + catalog.Layout(tc.shard.label())
+		layout := storedSplitLayout(p)
+		layout.Shard, layout.Of = tc.shard.I, tc.shard.Of
 		w, err := cat.Begin(context.Background(), p.String(), catalog.BuildPlan{Layout: layout, UnitRows: 10, RowsTotal: 5, CellBytes: p.Len(), Classes: 1}, 0)
 		if err != nil {
 			t.Fatal(err)

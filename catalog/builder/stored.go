@@ -26,13 +26,15 @@ func unitRows(known canon.Known) int64 {
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) catalog.Layout {
 	known, _ := canon.KnownCounts(p)
-	return catalog.Layout(fmt.Sprintf("%s, %d rows per unit, solution blocks", SolverVersion, unitRows(known)))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, solution blocks", unitRows(known))}
 }
 
 // storedSplitLayout names how a stored build is split into shards: merge
 // takes only shards made with this solcat's.
 func storedSplitLayout(p canon.Puzzle) catalog.Layout {
-	return storedLayout(p) + ", stored by first row"
+	l := storedLayout(p)
+	l.Cut += ", stored by first row"
+	return l
 }
 
 // sameShardLayout reports whether a finished shard made with layout is
@@ -62,7 +64,8 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	part := o.Shard.FirstRows(p.N)
 	if o.Shard.Of > 0 {
 		plan.RowsTotal = plan.RowsTotal * int64(part.To-part.From) / int64(p.N) // about
-		plan.Layout = storedSplitLayout(p) + catalog.Layout(o.Shard.label())
+		plan.Layout = storedSplitLayout(p)
+		plan.Layout.Shard, plan.Layout.Of = o.Shard.I, o.Shard.Of
 	}
 	w, err := b.begin(ctx, p, plan)
 	if err != nil {
