@@ -43,8 +43,8 @@ func TestShardBuildResumes(t *testing.T) {
 	c := newTestCatalog(t)
 	defer c.Close()
 	layout := Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks, stored by first row", Shard: 2, Of: 4}
-	plan := BuildPlan{Layout: layout, UnitRows: 1, RowsTotal: 10, CellBytes: 3, Classes: 1}
-	w, err := c.Begin(ctx, "queens:5", plan, 0)
+	plan := BuildPlan{Layout: layout, UnitRows: 1, RowsTotal: 10}
+	w, err := c.BeginSolutions(ctx, queens(5), plan, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestShardBuildResumes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan.Layout = tc.layout
-			w, err := c.Begin(ctx, "queens:5", plan, 0)
+			w, err := c.BeginSolutions(ctx, queens(5), plan, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,7 +22,7 @@ type Target struct {
 	Puzzle canon.Puzzle
 	Record catalog.Record
 	cat    *catalog.Catalog
-	store  *catalog.Stored // nil for a puzzle recorded by its counts only, or unreadable
+	store  *catalog.Content // nil for a puzzle recorded by its counts only, or unreadable
 	// storeErr says why a puzzle that is stored cannot be read (a format of
 	// an older solcat): questions its record answers still are.
 	storeErr error
@@ -48,7 +48,7 @@ func newTarget(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 	if rec.Storage == catalog.StorageCounts {
 		return t, nil
 	}
-	store, err := cat.Stored(ctx, rec, p.Len())
+	store, err := cat.Content(ctx, p, rec)
 	var old *catalog.OldFormatError
 	if errors.As(err, &old) {
 		t.storeErr = err

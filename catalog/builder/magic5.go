@@ -169,10 +169,10 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *Spill, unit
 // magic5Insert runs phase 2: buckets in key order, IDs counted on from the
 // committed rows.
 func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, spill *Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
-	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes, ClassesOnly: true}
-	w, err := b.begin(ctx, p, plan)
+	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes}
+	w, err := b.Cat.BeginClasses(ctx, p, plan)
 	if err != nil {
-		return err
+		return begun(ctx, p, err)
 	}
 	defer w.Rollback()
 	if why := w.Discarded(); why != "" {
@@ -259,7 +259,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 // magic5Breakdown checks the stored properties against the published
 // counts and returns the counts to record: by properties, and for every
 // cell and value (so 'count magic:5 --cell R,C=V' needs no scan).
-func magic5Breakdown(ctx context.Context, w *catalog.Writer, progress magic5Progress, published bool) ([]catalog.Breakdown, error) {
+func magic5Breakdown(ctx context.Context, w *catalog.ClassWriter, progress magic5Progress, published bool) ([]catalog.Breakdown, error) {
 	byProps, err := w.PropsCounts(ctx)
 	if err != nil {
 		return nil, err

@@ -51,7 +51,7 @@ func TestStoppedNamesTheCause(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cat.Close()
-			w, err := cat.Begin(context.Background(), p.String(), catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 10, RowsTotal: 5, CellBytes: p.Len(), Classes: 1}, 0)
+			w, err := cat.BeginSolutions(context.Background(), p, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 10, RowsTotal: 5}, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +112,7 @@ func TestUnfinishedShardResumesAsShard(t *testing.T) {
 		}
 		layout := storedSplitLayout(p)
 		layout.Shard, layout.Of = tc.shard.I, tc.shard.Of
-		w, err := cat.Begin(context.Background(), p.String(), catalog.BuildPlan{Layout: layout, UnitRows: 10, RowsTotal: 5, CellBytes: p.Len(), Classes: 1}, 0)
+		w, err := cat.BeginSolutions(context.Background(), p, catalog.BuildPlan{Layout: layout, UnitRows: 10, RowsTotal: 5}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

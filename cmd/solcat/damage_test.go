@@ -67,7 +67,7 @@ func damageCatalog(t *testing.T) string {
 	// The writer's own units, of made-up rows: what the builds table is
 	// checked against is how many rows its build tables hold. 46 classes
 	// and a full block of 333 solutions are committed, the rest is not.
-	w, err := cat.Begin(ctx, "queens:9", catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 398, CellBytes: 9, Classes: 46}, 0)
+	w, err := cat.BeginSolutions(ctx, canon.Puzzle{Kind: canon.Queens, N: 9}, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 398}, 46)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func BenchmarkQueryCheck(b *testing.B) {
 		}
 	})
 	b.Run("the reads of the check", func(b *testing.B) {
-		st, err := cat.Stored(ctx, rec, p.Len())
+		st, err := cat.Content(ctx, p, rec)
 		if err != nil {
 			b.Fatal(err)
 		}
