@@ -5,6 +5,14 @@
 // solution or class, integrity checks, read-only SQL for users). Nothing
 // outside it builds a table name, writes SQL or decodes a block. It knows
 // nothing of the puzzles' rules (solutions are bytes) and prints nothing.
+//
+// Rows map into tagged structs with sqlx (GetContext, SelectContext). The
+// scans that stream millions of rows (solution blocks, class rows and
+// class blocks) read each row with Scan into bytes they hand on without a
+// copy, which mapping into a struct would make. Errors are told by
+// SQLite's result codes and the system's error numbers (faults.go), never
+// by their words, but for the faults of a user's statement that share one
+// code (readonly.go).
 package catalog
 
 import (

@@ -22,8 +22,8 @@ import (
 // unit in flight and resumes from there. Until the writer's Commit, the
 // puzzle's previous content (if any) stays in place and readable; Commit
 // swaps the staging tables in and records the puzzle in one transaction.
-// unitWriter is what the two writers share: the units, the builds row and
-// the content hash.
+// What the two writers share, the units, the builds row and the content
+// hash, is a unitWriter.
 
 // defaultBatch is how many rows one INSERT statement carries. With this
 // driver a multi-row INSERT is several times faster than one Exec per row.
