@@ -5,6 +5,14 @@
 // solution or class, integrity checks, read-only SQL for users). Nothing
 // outside it builds a table name, writes SQL or decodes a block. It knows
 // nothing of the puzzles' rules (solutions are bytes) and prints nothing.
+//
+// Rows map into tagged structs with sqlx (GetContext, SelectContext). The
+// scans that stream millions of rows (solution blocks, class rows and
+// class blocks) read each row with Scan into bytes they hand on without a
+// copy, which mapping into a struct would make. Errors are told by
+// SQLite's result codes and the system's error numbers (faults.go), never
+// by their words, but for the faults of a user's statement that share one
+// code (readonly.go).
 package catalog
 
 import (
@@ -20,8 +28,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
-	"solcat/migrations"
 )
 
 // ErrNoCatalog means the catalog file does not exist yet.
@@ -115,8 +121,10 @@ func checkOwner(ctx context.Context, path, file string) error {
 }
 
 // recognise checks that db is a solcat catalog: marked as one, or made
-// before the mark by a solcat (its puzzles and goose_db_version tables), or
-// empty.
+// before the mark by a solcat (its puzzles and schema version tables, the
+// latter by either name), or empty. A catalog's migrations make its tables
+// and then the mark: a file whose first migration was cut short holds
+// the version table alone.
 func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	var id int64
 	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
@@ -129,7 +137,8 @@ func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
 		return openError(path, err)
 	}
-	solcat := slices.Equal(tables, []string{"goose_db_version"}) || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")
+	versions := slices.Contains(tables, versionTable) || slices.Contains(tables, oldVersionTable)
+	solcat := versions && (len(tables) == 1 || slices.Contains(tables, "puzzles"))
 	if id == 0 && (len(tables) == 0 || solcat) {
 		return nil
 	}
@@ -140,25 +149,6 @@ func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 		tables = append(tables[:5], "...")
 	}
 	return fmt.Errorf("%s is %w: it is an SQLite database of another program (tables %s)", path, ErrNotCatalog, strings.Join(tables, ", "))
-}
-
-// ErrNewerSchema means the catalog was written by a newer solcat.
-var ErrNewerSchema = errors.New("catalog schema is newer than this solcat")
-
-// checkVersion refuses a catalog whose schema is newer than the migrations
-// this program embeds: reading or writing it could lose what it holds.
-func (c *Catalog) checkVersion(ctx context.Context) error {
-	if has, err := hasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
-		return err
-	}
-	var version int64
-	if err := c.db.GetContext(ctx, &version, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`); err != nil {
-		return err
-	}
-	if latest := migrations.Latest(); version > latest {
-		return fmt.Errorf("%s: %w: it has schema version %d, this solcat knows versions up to %d", c.path, ErrNewerSchema, version, latest)
-	}
-	return nil
 }
 
 // checkHeader refuses a file that exists but is not an SQLite database,

@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"os"
 	"syscall"
 
 	"modernc.org/sqlite"
@@ -17,11 +18,17 @@ var ErrDiskFull = errors.New("the disk is full")
 var ErrIO = errors.New("the disk reported an input/output error")
 
 // Fault is the fault of the disk that err reports, met while writing the
-// catalog file: ErrDiskFull or ErrIO, told by SQLite's result code or the
-// system's error number; nil for any other error. SQLite reports a failure
-// to grow its -shm file (on a full disk) as an I/O error, so an I/O error
-// on a disk with next to no room left is a full disk.
-func Fault(file string, err error) error {
+// catalog: ErrDiskFull or ErrIO, told by SQLite's result code or the
+// system's error number (never by the message); nil for any other error.
+func (c *Catalog) Fault(err error) error { return fault(c.file, err) }
+
+// fault is the fault of the disk holding file that err reports. SQLite
+// reports a failure to grow its -shm file (on a full disk), and a write
+// past the process's file size limit (ulimit -f), as an I/O error, with
+// the same codes as a disk that fails: an I/O error on a disk with next
+// to no room left, or with the catalog's files at the size limit, is a
+// full disk.
+func fault(file string, err error) error {
 	var se *sqlite.Error
 	var errno syscall.Errno
 	switch {
@@ -36,7 +43,7 @@ func Fault(file string, err error) error {
 		return ErrDiskFull
 	case errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_IOERR,
 		errors.As(err, &errno) && errno == syscall.EIO:
-		if nearlyFull(parentOf(file)) {
+		if nearlyFull(parentOf(file)) || nearSizeLimit(file) {
 			return ErrDiskFull
 		}
 		return ErrIO
@@ -48,7 +55,7 @@ func Fault(file string, err error) error {
 // while doing what to the catalog file; other errors, and those already
 // named, are returned as they are.
 func FaultError(what, file string, err error) error {
-	if fault := Fault(file, err); fault != nil && !errors.Is(err, fault) {
+	if fault := fault(file, err); fault != nil && !errors.Is(err, fault) {
 		return fmt.Errorf("%s: %w", what, fault)
 	}
 	return err
@@ -59,6 +66,22 @@ func FaultError(what, file string, err error) error {
 func nearlyFull(dir string) bool {
 	var st syscall.Statfs_t
 	return syscall.Statfs(dir, &st) == nil && uint64(st.Bavail)*uint64(st.Bsize) < 1<<20
+}
+
+// nearSizeLimit reports whether the catalog file, its log or the log's
+// index is within a megabyte of the largest file this process may write.
+func nearSizeLimit(file string) bool {
+	var limit syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_FSIZE, &limit) != nil {
+		return false
+	}
+	for _, f := range []string{file, file + "-wal", file + "-shm"} {
+		// No limit is the largest number: no file comes near it.
+		if info, err := os.Stat(f); err == nil && uint64(info.Size())+1<<20 > uint64(limit.Cur) {
+			return true
+		}
+	}
+	return false
 }
 
 // DamageError names a damaged file in an error from SQLite about the

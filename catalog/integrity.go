@@ -35,7 +35,7 @@ func (e *DamagedError) Unwrap() error { return ErrDamaged }
 // stored as its classes, its orbits table, which numbers the members). A
 // query makes it before it answers (well under a millisecond); verify
 // reads every row.
-func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
+func (s *Content) QuickCheck(ctx context.Context) ([]string, error) {
 	if s.ClassesOnly() {
 		return s.quickCheckClasses(ctx)
 	}
@@ -79,7 +79,7 @@ func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
 }
 
 // quickCheckClasses is QuickCheck for a puzzle stored as its classes.
-func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
+func (s *Content) quickCheckClasses(ctx context.Context) ([]string, error) {
 	rec, f := s.Record, s.form
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -133,15 +133,15 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 func (m memberNumbering) problems(classes int64) (problems []string, members int64) {
 	var lacking int64 // members the classes so far lack, below 8 each
 	for _, r := range m.rows {
-		switch want := 8*(r.id-1) + 1 - lacking; {
-		case r.id < 1 || r.id > classes:
-			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.id))
-		case r.orbit != 1 && r.orbit != 2 && r.orbit != 4:
-			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.id, r.orbit))
-		case r.first != want:
-			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.id, r.first, want))
+		switch want := 8*(r.ID-1) + 1 - lacking; {
+		case r.ID < 1 || r.ID > classes:
+			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.ID))
+		case r.Orbit != 1 && r.Orbit != 2 && r.Orbit != 4:
+			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.ID, r.Orbit))
+		case r.First != want:
+			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.ID, r.First, want))
 		}
-		lacking += 8 - int64(r.orbit)
+		lacking += 8 - int64(r.Orbit)
 	}
 	return problems, 8*classes - lacking
 }

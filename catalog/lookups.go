@@ -8,9 +8,6 @@ import (
 	"sync"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/pressly/goose/v3"
-
-	"solcat/migrations"
 )
 
 // The schema versions that made the lookup tables: a catalog from before
@@ -19,16 +16,6 @@ const (
 	blockSlotsVersion = 9
 	lookupsVersion    = 10
 )
-
-// schemaVersion is the highest migration applied to the catalog.
-func (c *Catalog) schemaVersion(ctx context.Context) (int64, error) {
-	if has, err := hasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
-		return 0, err
-	}
-	var v int64
-	err := c.db.GetContext(ctx, &v, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`)
-	return v, err
-}
 
 // blockSlotsProblem checks that block_slots holds exactly the slots 0 to
 // maxBlockSolutions-1, which every solutions view joins its blocks with: a
@@ -116,7 +103,7 @@ func definedLookups(ctx context.Context, version int64) (map[string]map[string][
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1) // one connection: one database in memory
-	provider, err := goose.NewProvider(goose.DialectSQLite3, db.DB, migrations.FS())
+	provider, err := newProvider(db)
 	if err == nil {
 		_, err = provider.UpTo(ctx, version)
 	}

@@ -15,10 +15,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
-
-	"solcat/migrations"
 )
 
 func init() {
@@ -151,7 +148,10 @@ func (c *Catalog) takeFile() error {
 
 // migrate brings the schema up to date, writing nothing if it is.
 func (c *Catalog) migrate(ctx context.Context) error {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, c.db.DB, migrations.FS())
+	if err := c.renameVersionTable(ctx); err != nil {
+		return err
+	}
+	provider, err := newProvider(c.db)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 // shows in all is counted: its rows, the lowest, highest and sum of its IDs.
 // Any other view (made by an older solcat, or by hand) is compared row by
 // row, a range of blocks at a time.
-func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
+func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 	if s.ClassesOnly() {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
 		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
-	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, readable(s.Record.Name))
+	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, readable(s.p))
 	if strings.TrimSpace(text) != strings.TrimSuffix(strings.TrimSpace(want), ";") {
 		return s.compareView(ctx, view)
 	}
@@ -65,7 +65,7 @@ var viewColumns = []string{"id", "cells", "class_id", "symmetry", "class_sym", "
 // compareView compares a view that is not the one this solcat makes with
 // the blocks, a range of blocks at a time, matching rows by block and slot,
 // and names the first difference.
-func (s *Stored) compareView(ctx context.Context, view string) ([]string, error) {
+func (s *Content) compareView(ctx context.Context, view string) ([]string, error) {
 	var present []string
 	if err := s.c.db.SelectContext(ctx, &present, "SELECT name FROM pragma_table_info(?)", view); err != nil {
 		return nil, DamageError(s.c.path, err)
@@ -83,10 +83,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 	if err := s.c.db.SelectContext(ctx, &firsts, "SELECT first_id FROM "+s.blocks.Table+" ORDER BY first_id"); err != nil {
 		return nil, DamageError(s.c.path, err)
 	}
-	p, err := canon.ParsePuzzle(s.Record.Name)
-	if err != nil {
-		return nil, err
-	}
+	p := s.p
 	var differ, shown int64
 	var first string
 	found := func(what string) {

@@ -27,7 +27,7 @@ type BoundPuzzle struct {
 	Puzzle canon.Puzzle
 	Record catalog.Record
 	cat    *catalog.Catalog
-	store  *catalog.Stored // nil for a puzzle recorded by its counts only, or unreadable
+	store  *catalog.Content // nil for a puzzle recorded by its counts only, or unreadable
 	// storeErr says why a puzzle that is stored cannot be read (a format of
 	// an older solcat): questions its record answers still are.
 	storeErr error
@@ -39,7 +39,7 @@ type BoundPuzzle struct {
 func Bind(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (*BoundPuzzle, error) {
 	t := &BoundPuzzle{Puzzle: p, Record: rec, cat: cat}
 	if rec.Storage != catalog.StorageCounts {
-		store, err := cat.Stored(ctx, rec, p.Len())
+		store, err := cat.Content(ctx, p, rec)
 		var old *catalog.OldFormatError
 		switch {
 		case errors.As(err, &old):

@@ -163,9 +163,9 @@ func (plan countPlan) owns(u catalog.UnitCounts) bool {
 // they were counted with the same.
 func (plan countPlan) layout() catalog.Layout {
 	if plan.method != "" {
-		return catalog.Layout(fmt.Sprintf("%s, %s, %d units", SolverVersion, plan.method, len(plan.prefixes)))
+		return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%s, %d units", plan.method, len(plan.prefixes))}
 	}
-	return catalog.Layout(fmt.Sprintf("%s, %d units", SolverVersion, len(plan.prefixes)))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d units", len(plan.prefixes))}
 }
 
 // unitCounts is what a saved unit found, as the counters report it.
@@ -250,7 +250,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
 			err = ErrInterrupted
 		}
-		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err)}
+		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err, b.Cat)}
 	}
 	if o.Shard.Of > 0 {
 		shard.Done, shard.Seconds = true, time.Since(start).Seconds()

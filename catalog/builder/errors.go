@@ -46,16 +46,16 @@ func (e *StoppedError) Error() string {
 
 func (e *StoppedError) Unwrap() error { return e.Err }
 
-// cause names why a build stopped. A bug or a full disk is named even when
-// an interrupt came at the same time: it is what the user has to act on.
-// The driver may report a cancelled context as a closed statement.
-func cause(ctx context.Context, err error) error {
-	msg := err.Error()
-	switch {
-	case errors.Is(err, ErrBug), errors.Is(err, ErrDiskFull):
+// cause names why a build stopped. A bug, a full disk or an I/O error is
+// named even when an interrupt came at the same time: it is what the user
+// has to act on. disk tells the faults of the catalog's disk by their
+// codes. The driver may report a cancelled context as a closed statement.
+func cause(ctx context.Context, err error, disk interface{ Fault(error) error }) error {
+	switch fault := disk.Fault(err); {
+	case errors.Is(err, ErrBug), errors.Is(err, ErrDiskFull), errors.Is(err, catalog.ErrIO):
 		return err
-	case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "disk is full") || strings.Contains(msg, "file too large"):
-		return fmt.Errorf("%w (%s)", ErrDiskFull, err)
+	case fault != nil:
+		return fmt.Errorf("%w (%s)", fault, err)
 	case ctx.Err() != nil:
 		return ErrInterrupted
 	}

@@ -30,7 +30,7 @@ import (
 // magic5Layout names how the stored build is cut; saved work with another
 // layout starts over.
 func magic5Layout(units int) catalog.Layout {
-	return catalog.Layout(fmt.Sprintf("%s, magic:5 classes: %d frame units, 10-bit buckets", SolverVersion, units))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("magic:5 classes: %d frame units, 10-bit buckets", units)}
 }
 
 // magic5UnitRows is how many classes the insert commits at a time: a
@@ -56,7 +56,7 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 	start := time.Now()
 	workers := o.workers()
 	sortDir := b.Cat.SortFolder()
-	spill, err := OpenSpill(sortDir, string(magic5Layout(len(units))))
+	spill, err := OpenSpill(sortDir, magic5Layout(len(units)).String())
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -169,10 +169,10 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *Spill, unit
 // magic5Insert runs phase 2: buckets in key order, IDs counted on from the
 // committed rows.
 func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, spill *Spill, rec *catalog.Record, progress magic5Progress, start time.Time, published bool, units int) error {
-	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes, ClassesOnly: true}
-	w, err := b.begin(ctx, p, plan)
+	plan := catalog.BuildPlan{Layout: magic5Layout(units), UnitRows: magic5UnitRows, RowsTotal: rec.Classes}
+	w, err := b.Cat.BeginClasses(ctx, p, plan)
 	if err != nil {
-		return err
+		return begun(ctx, p, err)
 	}
 	defer w.Rollback()
 	if why := w.Discarded(); why != "" {
@@ -259,7 +259,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 // magic5Breakdown checks the stored properties against the published
 // counts and returns the counts to record: by properties, and for every
 // cell and value (so 'count magic:5 --cell R,C=V' needs no scan).
-func magic5Breakdown(ctx context.Context, w *catalog.Writer, progress magic5Progress, published bool) ([]catalog.Breakdown, error) {
+func magic5Breakdown(ctx context.Context, w *catalog.ClassWriter, progress magic5Progress, published bool) ([]catalog.Breakdown, error) {
 	byProps, err := w.PropsCounts(ctx)
 	if err != nil {
 		return nil, err

@@ -87,7 +87,7 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 			for _, f := range files {
 				m.stored[f.shard.Shard-1] = f.path
 			}
-			if _, err := catalog.ShardsFit(ctx, p.String(), p.Len(), m.stored); err != nil {
+			if _, err := catalog.ShardsFit(ctx, p, m.stored); err != nil {
 				if errors.Is(err, catalog.ErrShardsApart) {
 					err = fmt.Errorf("%w: %w", ErrBadSplit, err)
 				}
@@ -174,11 +174,10 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 	var done []Merged
 	for _, mp := range m.puzzles {
 		start := time.Now()
-		name := mp.p.String()
 		rec := mp.rec
 		searchNodes, seconds := mp.shardWork()
 		if mp.stored != nil {
-			err := out.MergeStored(ctx, name, mp.p.Len(), mp.stored, func(r *catalog.Record) error {
+			err := out.MergeStored(ctx, mp.p, mp.stored, func(r *catalog.Record) error {
 				r.Kind, r.N, r.SolverVersion, r.SearchNodes = string(mp.p.Kind), mp.p.N, SolverVersion, searchNodes
 				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), seconds+time.Since(start).Seconds()
 				err := checkKnown(mp.p, r)

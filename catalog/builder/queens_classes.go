@@ -29,7 +29,7 @@ import (
 // queensClassesLayout names how a classes-only queens build is cut; saved
 // work with another layout starts over.
 func queensClassesLayout(units int, unitRows int64) catalog.Layout {
-	return catalog.Layout(fmt.Sprintf("%s, queens classes: %d search units, %d classes per unit, packed forms", SolverVersion, units, unitRows))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("queens classes: %d search units, %d classes per unit, packed forms", units, unitRows)}
 }
 
 // queensClassesUnitRows is how many classes the writer commits at a time:
@@ -56,14 +56,13 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 	n := p.N
 	known, _ := canon.KnownCounts(p)
 	plan := catalog.BuildPlan{
-		Layout:      queensClassesLayout(len(units), queensClassesUnitRows(known.Classes)),
-		UnitRows:    queensClassesUnitRows(known.Classes),
-		RowsTotal:   known.Classes,
-		ClassesOnly: true,
+		Layout:    queensClassesLayout(len(units), queensClassesUnitRows(known.Classes)),
+		UnitRows:  queensClassesUnitRows(known.Classes),
+		RowsTotal: known.Classes,
 	}
-	w, err := b.begin(ctx, p, plan)
+	w, err := b.Cat.BeginClasses(ctx, p, plan)
 	if err != nil {
-		return catalog.Record{}, err
+		return catalog.Record{}, begun(ctx, p, err)
 	}
 	defer w.Rollback()
 	if why := w.Discarded(); why != "" {

@@ -78,7 +78,7 @@ func TestCountPlanOfEitherCounter(t *testing.T) {
 	if a, b := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, true)), queensCountPlan(enumerate.NewQueensCounterUsing(p.N, false)); a.layout() == b.layout() || a.prefixes[0][0] == b.prefixes[0][0] {
 		t.Errorf("the two counters' layouts or unit prefixes are alike: %q, %q", a.layout(), b.layout())
 	}
-	if got := countPlanOf(p, "some other solcat"); got.layout() != newCountPlan(p).layout() {
+	if got := countPlanOf(p, catalog.Layout{Solver: "some other solcat"}); got.layout() != newCountPlan(p).layout() {
 		t.Errorf("an unknown layout gives %q", got.layout())
 	}
 }

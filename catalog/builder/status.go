@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -44,9 +43,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 	}
 	if building {
 		u.Done, u.Total, u.Percent, u.Stored = b.ClassesDone+b.SolutionsDone, b.RowsTotal, b.Percent(), &b
-		if _, label, ok := strings.Cut(string(b.Layout), " shard "); ok {
-			u.Shard, _ = ParseShard(label) // the layout of a shard's build ends with its label
-		}
+		u.Shard = Shard{I: b.Layout.Shard, Of: b.Layout.Of}
 		return u, true, nil
 	}
 	if done, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {

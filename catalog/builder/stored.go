@@ -26,13 +26,15 @@ func unitRows(known canon.Known) int64 {
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) catalog.Layout {
 	known, _ := canon.KnownCounts(p)
-	return catalog.Layout(fmt.Sprintf("%s, %d rows per unit, solution blocks", SolverVersion, unitRows(known)))
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, solution blocks", unitRows(known))}
 }
 
 // storedSplitLayout names how a stored build is split into shards: merge
 // takes only shards made with this solcat's.
 func storedSplitLayout(p canon.Puzzle) catalog.Layout {
-	return storedLayout(p) + ", stored by first row"
+	l := storedLayout(p)
+	l.Cut += ", stored by first row"
+	return l
 }
 
 // sameShardLayout reports whether a finished shard made with layout is
@@ -55,18 +57,16 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		Layout:    storedLayout(p),
 		UnitRows:  unitRows(known),
 		RowsTotal: known.Solutions + known.Classes,
-		Shard:     o.Shard.Of > 0,
-		CellBytes: p.Len(),
-		Classes:   known.Classes,
 	}
 	part := o.Shard.FirstRows(p.N)
 	if o.Shard.Of > 0 {
 		plan.RowsTotal = plan.RowsTotal * int64(part.To-part.From) / int64(p.N) // about
-		plan.Layout = storedSplitLayout(p) + catalog.Layout(o.Shard.label())
+		plan.Layout = storedSplitLayout(p)
+		plan.Layout.Shard, plan.Layout.Of = o.Shard.I, o.Shard.Of
 	}
-	w, err := b.begin(ctx, p, plan)
+	w, err := b.Cat.BeginSolutions(ctx, p, plan, known.Classes)
 	if err != nil {
-		return catalog.Record{}, err
+		return catalog.Record{}, begun(ctx, p, err)
 	}
 	defer w.Rollback()
 	if why := w.Discarded(); why != "" {
@@ -114,29 +114,37 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	return rec, nil
 }
 
-// begin opens the writer of a stored build. Ctrl-C while it opens (the
-// driver then reports only a cancelled context) is an interruption like
-// any other: what earlier runs saved stays.
-func (b *Builder) begin(ctx context.Context, p canon.Puzzle, plan catalog.BuildPlan) (*catalog.Writer, error) {
-	w, err := b.Cat.Begin(ctx, p.String(), plan, 0)
-	if err != nil && ctx.Err() != nil {
-		return nil, &StoppedError{Puzzle: p.String(), What: "rows", Err: ErrInterrupted}
+// begun is the error of a stored build's writer that could not begin.
+// Ctrl-C while it opens (the driver then reports only a cancelled
+// context) is an interruption like any other: what earlier runs saved
+// stays.
+func begun(ctx context.Context, p canon.Puzzle, err error) error {
+	if ctx.Err() != nil {
+		return &StoppedError{Puzzle: p.String(), What: "rows", Err: ErrInterrupted}
 	}
-	return w, err
+	return err
+}
+
+// unitWriter is what a stopped build asks of its writer, a solution or a
+// class writer.
+type unitWriter interface {
+	Rollback()
+	Saved() (done, total int64)
+	Fault(error) error
 }
 
 // stopped rolls back the unit in flight of a stored build that failed or
 // was interrupted and says how much is saved. what names the units Saved
 // counts (rows, classes).
-func stopped(ctx context.Context, p canon.Puzzle, w *catalog.Writer, err error, what string) error {
+func stopped(ctx context.Context, p canon.Puzzle, w unitWriter, err error, what string) error {
 	w.Rollback()
 	done, total := w.Saved()
-	return &StoppedError{Puzzle: p.String(), Done: done, Total: total, What: what, Err: cause(ctx, err)}
+	return &StoppedError{Puzzle: p.String(), Done: done, Total: total, What: what, Err: cause(ctx, err, w)}
 }
 
 // storeQueens writes queens:n from the symmetry-reduced search: classes
 // first, then their members in lexicographic order.
-func storeQueens(ctx context.Context, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool) error {
+func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool) error {
 	var written int64
 	counts, err := enumerate.QueensCatalogPart(ctx, p.N, opt, part,
 		func(id int64, form []byte, orbit int) error {
@@ -164,7 +172,7 @@ func storeQueens(ctx context.Context, w *catalog.Writer, p canon.Puzzle, opt enu
 
 // storeClassified writes a puzzle from its plain lexicographic enumeration,
 // classifying each solution as it streams in (magic squares).
-func storeClassified(ctx context.Context, w *catalog.Writer, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
+func storeClassified(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
 	classifier := canon.NewClassifier(p)
 	stats, err := enumerate.All(ctx, p, opt, func(sol []byte) error {
 		place, err := classifier.Add(sol)

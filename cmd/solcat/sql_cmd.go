@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
@@ -82,9 +81,9 @@ func sqlError(e *env, err error, n int) error {
 		return usagef("sql: %w", err)
 	case errors.Is(err, catalog.ErrTooLarge):
 		return usagef("sql: %w is not printed; select part of it with substr(), or its length with length()", err)
-	case errors.Is(err, catalog.ErrBadSQL) && strings.Contains(err.Error(), "no such table"):
+	case errors.Is(err, catalog.ErrNoSuchTable):
 		return usagef("sql: %w; list the tables with: solcat sql \"SELECT name, type FROM sqlite_master ORDER BY name\"", err)
-	case errors.Is(err, catalog.ErrBadSQL) && strings.Contains(err.Error(), "no statement"):
+	case errors.Is(err, catalog.ErrNoStatement):
 		return usagef("sql needs a query, for example: solcat sql \"SELECT * FROM puzzles\"")
 	case errors.Is(err, catalog.ErrBadSQL):
 		return usagef("sql: %w", err)

@@ -20,7 +20,7 @@ import (
 // (Stored.QuickCheck), and the block slots its solutions view joins with.
 // A puzzle that fails it answers nothing, with a *catalog.DamagedError:
 // its answers would come from a record its tables contradict.
-func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record, store *catalog.Stored) error {
+func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record, store *catalog.Content) error {
 	problems := recordProblems(p, rec)
 	if len(problems) == 0 {
 		tables, err := cat.StorageProblems(ctx, rec)

@@ -20,7 +20,7 @@ type puzzle struct {
 	p     canon.Puzzle
 	rec   catalog.Record
 	cat   *catalog.Catalog
-	store *catalog.Stored
+	store *catalog.Content
 }
 
 // Puzzle re-checks a puzzle of the catalog, p with its record rec, from its
@@ -35,7 +35,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	pz := &puzzle{p: p, rec: rec, cat: cat}
 	var unreadable error // stored in a format this solcat no longer reads
 	if rec.Storage != catalog.StorageCounts {
-		store, err := cat.Stored(ctx, rec, p.Len())
+		store, err := cat.Content(ctx, p, rec)
 		var old *catalog.OldFormatError
 		switch {
 		case errors.As(err, &old):

@@ -63,7 +63,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	// queens:16's build stopped after it began: a page says so, not 404.
-	if _, err := cat.Begin(ctx, "queens:16", catalog.BuildPlan{Layout: "test", RowsTotal: 15584, CellBytes: 16, Classes: 1787}, 0); err != nil {
+	if _, err := cat.BeginSolutions(ctx, canon.Puzzle{Kind: canon.Queens, N: 16}, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, RowsTotal: 15584}, 1787); err != nil {
 		panic(err)
 	}
 	cat.Close()

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"solcat/canon"
 )
 
 // OldFormatError is a puzzle stored by an older solcat in a format this
@@ -23,13 +25,14 @@ func (e *OldFormatError) Error() string {
 // solutions or classes to read.
 var ErrNotStored = errors.New("stored as counts only")
 
-// Stored reads one stored puzzle's tables. It hides how the puzzle is
-// stored: every solution in blocks with a table of classes
-// (StorageSolutions), or the classes alone as packed canonical forms in
-// blocks, with tables of the few that have properties and (queens) of the
-// few with fewer than 8 members (StorageClasses).
-type Stored struct {
+// Content reads one stored puzzle's content, its classes and solutions.
+// It hides how the puzzle is stored: every solution in blocks with a
+// table of classes (StorageSolutions), or the classes alone as packed
+// canonical forms in blocks, with tables of the few that have properties
+// and (queens) of the few with fewer than 8 members (StorageClasses).
+type Content struct {
 	c          *Catalog
+	p          canon.Puzzle
 	Record     Record
 	blocks     blockTable // StorageSolutions: the solution blocks
 	classes    string     // the classes table
@@ -63,10 +66,9 @@ func (f ClassFilter) keeps(orbit int, props uint32) bool {
 	return (f.Orbits == nil || slices.Contains(f.Orbits, orbit)) && props&f.Props == f.Props
 }
 
-// Stored opens the tables of a stored puzzle whose solutions have cellBytes
-// cells.
-func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Stored, error) {
-	s := &Stored{c: c, Record: rec}
+// Content opens the tables of stored puzzle p, whose record is rec.
+func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Content, error) {
+	s := &Content{c: c, p: p, Record: rec}
 	_, s.classes = puzzleTables(rec.Name)
 	s.props, s.orbits = propsTable(rec.Name), orbitsTable(rec.Name)
 	switch rec.Storage {
@@ -78,9 +80,9 @@ func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Store
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}
 		}
-		s.blocks = puzzleBlocks(rec.Name, cellBytes, rec.Classes)
+		s.blocks = puzzleBlocks(rec.Name, p.Len(), rec.Classes)
 	case StorageClasses:
-		form, err := packedFormOf(rec.Name)
+		form, err := packedFormOf(p)
 		if err != nil {
 			return nil, err
 		}
@@ -92,18 +94,18 @@ func (c *Catalog) Stored(ctx context.Context, rec Record, cellBytes int) (*Store
 }
 
 // ClassesOnly reports whether the puzzle is stored as its classes alone.
-func (s *Stored) ClassesOnly() bool { return s.Record.Storage == StorageClasses }
+func (s *Content) ClassesOnly() bool { return s.Record.Storage == StorageClasses }
 
 // Solutions calls fn for the solutions with IDs from..to (inclusive), in
 // ID order, reading whole blocks. A damaged block stops it with an error.
-func (s *Stored) Solutions(ctx context.Context, from, to int64, fn func(StoredSolution) error) error {
+func (s *Content) Solutions(ctx context.Context, from, to int64, fn func(StoredSolution) error) error {
 	return s.blocks.Scan(ctx, s.c.db, from, to, fn)
 }
 
 // SolutionsReporting is Solutions that hands damage (a block that is not
 // whole solutions, a class entry that is not a number) to damaged and goes
 // on with the next.
-func (s *Stored) SolutionsReporting(ctx context.Context, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
+func (s *Content) SolutionsReporting(ctx context.Context, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
 	return s.blocks.ScanReporting(ctx, s.c.db, from, to, func(sol StoredSolution) error {
 		if _, _, err := sol.Class(); err != nil {
 			damaged(err)
@@ -114,7 +116,7 @@ func (s *Stored) SolutionsReporting(ctx context.Context, from, to int64, fn func
 }
 
 // Cells returns the cells of one solution.
-func (s *Stored) Cells(ctx context.Context, id int64) ([]byte, error) {
+func (s *Content) Cells(ctx context.Context, id int64) ([]byte, error) {
 	cells, err := s.blocks.Cells(ctx, s.c.db, id)
 	if err == nil && cells == nil {
 		err = fmt.Errorf("%s: no block holds solution %d", s.Record.Name, id)
@@ -124,7 +126,7 @@ func (s *Stored) Cells(ctx context.Context, id int64) ([]byte, error) {
 
 // Classes calls fn, in ID order, for the classes with IDs lo to hi that
 // the filter keeps.
-func (s *Stored) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
+func (s *Content) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
 	if s.ClassesOnly() {
 		return s.packedClasses(ctx, lo, hi, f, fn)
 	}
@@ -144,7 +146,7 @@ func (s *Stored) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn fu
 
 // ClassesByID calls fn, in ID order, for the classes with the given IDs
 // (sorted); IDs no class has are skipped.
-func (s *Stored) ClassesByID(ctx context.Context, ids []int64, fn func(ClassRow) error) error {
+func (s *Content) ClassesByID(ctx context.Context, ids []int64, fn func(ClassRow) error) error {
 	if s.ClassesOnly() {
 		for _, id := range ids {
 			if err := s.packedClasses(ctx, id, id, ClassFilter{}, fn); err != nil {
@@ -171,7 +173,7 @@ func (s *Stored) ClassesByID(ctx context.Context, ids []int64, fn func(ClassRow)
 }
 
 // Class returns one class; ok is false if the puzzle has no such class.
-func (s *Stored) Class(ctx context.Context, id int64) (c ClassRow, ok bool, err error) {
+func (s *Content) Class(ctx context.Context, id int64) (c ClassRow, ok bool, err error) {
 	err = s.Classes(ctx, id, id, ClassFilter{}, func(r ClassRow) error {
 		c, ok = r, true
 		c.Form = append([]byte(nil), r.Form...)
@@ -181,7 +183,7 @@ func (s *Stored) Class(ctx context.Context, id int64) (c ClassRow, ok bool, err 
 }
 
 // HasProps reports whether any class has a property in mask.
-func (s *Stored) HasProps(ctx context.Context, mask uint32) (bool, error) {
+func (s *Content) HasProps(ctx context.Context, mask uint32) (bool, error) {
 	table := s.classes
 	if s.ClassesOnly() {
 		table = s.props
@@ -191,7 +193,7 @@ func (s *Stored) HasProps(ctx context.Context, mask uint32) (bool, error) {
 	return n > 0, err
 }
 
-func (s *Stored) classRows(ctx context.Context, q string, args []any, fn func(ClassRow) error) error {
+func (s *Content) classRows(ctx context.Context, q string, args []any, fn func(ClassRow) error) error {
 	rows, err := s.c.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
@@ -213,29 +215,15 @@ func (s *Stored) classRows(ctx context.Context, q string, args []any, fn func(Cl
 
 // classProps is one row of a classes-only puzzle's properties table.
 type classProps struct {
-	id    int64
-	props uint32
+	ID    int64  `db:"id"`
+	Props uint32 `db:"props"`
 }
 
 // propsTable reads a classes-only puzzle's properties table once: a few
 // tens of thousands of rows, in ID order.
-func (s *Stored) propsTable(ctx context.Context) ([]classProps, error) {
+func (s *Content) propsTable(ctx context.Context) ([]classProps, error) {
 	s.propsOnce.Do(func() {
-		rows, err := s.c.db.QueryContext(ctx, "SELECT id, props FROM "+s.props+" ORDER BY id")
-		if err != nil {
-			s.propsErr = err
-			return
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var p classProps
-			if err := rows.Scan(&p.id, &p.props); err != nil {
-				s.propsErr = err
-				return
-			}
-			s.propsList = append(s.propsList, p)
-		}
-		s.propsErr = rows.Err()
+		s.propsErr = s.c.db.SelectContext(ctx, &s.propsList, "SELECT id, props FROM "+s.props+" ORDER BY id")
 	})
 	return s.propsList, s.propsErr
 }
@@ -244,7 +232,7 @@ func (s *Stored) propsTable(ctx context.Context) ([]classProps, error) {
 // puzzle stored as its classes when f asks for properties or for orbits
 // other than 8 (the few classes listed in tables of their own); ok is false
 // when the scan reads every class.
-func (s *Stored) FewClasses(ctx context.Context, f ClassFilter) (n int64, ok bool, err error) {
+func (s *Content) FewClasses(ctx context.Context, f ClassFilter) (n int64, ok bool, err error) {
 	if !s.ClassesOnly() {
 		return 0, false, nil
 	}
@@ -255,16 +243,16 @@ func (s *Stored) FewClasses(ctx context.Context, f ClassFilter) (n int64, ok boo
 // fewClasses lists, in ID order, the classes lo to hi that filter f asks
 // for when it asks for properties or orbits other than 8: few classes have
 // them, and tables of their own list them. ok is false for any other f.
-func (s *Stored) fewClasses(ctx context.Context, f ClassFilter, lo, hi int64) (ids []int64, ok bool, err error) {
+func (s *Content) fewClasses(ctx context.Context, f ClassFilter, lo, hi int64) (ids []int64, ok bool, err error) {
 	switch {
 	case f.Props != 0:
 		props, err := s.propsTable(ctx)
 		if err != nil {
 			return nil, false, err
 		}
-		for i := sort.Search(len(props), func(i int) bool { return props[i].id >= lo }); i < len(props) && props[i].id <= hi; i++ {
-			if props[i].props&f.Props == f.Props {
-				ids = append(ids, props[i].id)
+		for i := sort.Search(len(props), func(i int) bool { return props[i].ID >= lo }); i < len(props) && props[i].ID <= hi; i++ {
+			if props[i].Props&f.Props == f.Props {
+				ids = append(ids, props[i].ID)
 			}
 		}
 		return ids, true, nil
@@ -273,9 +261,9 @@ func (s *Stored) fewClasses(ctx context.Context, f ClassFilter, lo, hi int64) (i
 		if err != nil {
 			return nil, false, err
 		}
-		for i := sort.Search(len(orbits.rows), func(i int) bool { return orbits.rows[i].id >= lo }); i < len(orbits.rows) && orbits.rows[i].id <= hi; i++ {
-			if slices.Contains(f.Orbits, orbits.rows[i].orbit) {
-				ids = append(ids, orbits.rows[i].id)
+		for i := sort.Search(len(orbits.rows), func(i int) bool { return orbits.rows[i].ID >= lo }); i < len(orbits.rows) && orbits.rows[i].ID <= hi; i++ {
+			if slices.Contains(f.Orbits, orbits.rows[i].Orbit) {
+				ids = append(ids, orbits.rows[i].ID)
 			}
 		}
 		return ids, true, nil
@@ -286,7 +274,7 @@ func (s *Stored) fewClasses(ctx context.Context, f ClassFilter, lo, hi int64) (i
 // packedClasses reads the classes of a classes-only puzzle: blocks of
 // packed forms, with the few classes that have properties or fewer than 8
 // members in tables of their own.
-func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
+func (s *Content) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter, fn func(ClassRow) error) error {
 	hi = min(hi, s.Record.Classes)
 	props, err := s.propsTable(ctx)
 	if err != nil {
@@ -298,8 +286,8 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 	}
 	// props and orbits are in ID order, and so are the classes: walk all
 	// three together.
-	next := sort.Search(len(props), func(i int) bool { return props[i].id >= lo })
-	nextOrbit := sort.Search(len(orbits.rows), func(i int) bool { return orbits.rows[i].id >= lo })
+	next := sort.Search(len(props), func(i int) bool { return props[i].ID >= lo })
+	nextOrbit := sort.Search(len(orbits.rows), func(i int) bool { return orbits.rows[i].ID >= lo })
 	form, per := s.form, int64(s.form.perBlock)
 	cells := make([]byte, form.cells)
 	c := ClassRow{Form: cells}
@@ -313,19 +301,19 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 			if c.ID > hi {
 				break
 			}
-			for next < len(props) && props[next].id < c.ID {
+			for next < len(props) && props[next].ID < c.ID {
 				next++
 			}
 			c.Props = 0
-			if next < len(props) && props[next].id == c.ID {
-				c.Props = props[next].props
+			if next < len(props) && props[next].ID == c.ID {
+				c.Props = props[next].Props
 			}
-			for nextOrbit < len(orbits.rows) && orbits.rows[nextOrbit].id < c.ID {
+			for nextOrbit < len(orbits.rows) && orbits.rows[nextOrbit].ID < c.ID {
 				nextOrbit++
 			}
 			c.Orbit = 8
-			if nextOrbit < len(orbits.rows) && orbits.rows[nextOrbit].id == c.ID {
-				c.Orbit = orbits.rows[nextOrbit].orbit
+			if nextOrbit < len(orbits.rows) && orbits.rows[nextOrbit].ID == c.ID {
+				c.Orbit = orbits.rows[nextOrbit].Orbit
 			}
 			if !f.keeps(c.Orbit, c.Props) {
 				continue
@@ -373,8 +361,8 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 			return fmt.Errorf("reading class block %d of %s: %w", block, s.Record.Name, err)
 		}
 		start := (block-1)*per + 1
-		next = sort.Search(len(props), func(k int) bool { return props[k].id >= start })
-		nextOrbit = sort.Search(len(orbits.rows), func(k int) bool { return orbits.rows[k].id >= start })
+		next = sort.Search(len(props), func(k int) bool { return props[k].ID >= start })
+		nextOrbit = sort.Search(len(orbits.rows), func(k int) bool { return orbits.rows[k].ID >= start })
 		if err := emit(block, forms); err != nil {
 			return err
 		}
@@ -387,7 +375,7 @@ func (s *Stored) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter,
 // whole forms. (QuickCheck sees the properties table's ends and the
 // orbits table's numbering of the members.) It returns the problems it
 // finds.
-func (s *Stored) CheckClassBlocks(ctx context.Context) ([]string, error) {
+func (s *Content) CheckClassBlocks(ctx context.Context) ([]string, error) {
 	var blocks, bytes int64
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(length(forms)), 0) FROM "+s.classes).Scan(&blocks, &bytes); err != nil {
 		return nil, err
@@ -400,15 +388,6 @@ func (s *Stored) CheckClassBlocks(ctx context.Context) ([]string, error) {
 	return problems, nil
 }
 
-// Stat names a recorded breakdown of a puzzle's counts.
-type Stat string
-
-// StatProps is the breakdown by class properties (the value is a bit set).
-const StatProps Stat = "props"
-
-// StatCell is the breakdown by the value of one cell (1-based row, col).
-func StatCell(row, col int) Stat { return Stat(fmt.Sprintf("cell:%d,%d", row, col)) }
-
 // Breakdown returns the recorded counts of a puzzle by stat, in value
 // order; nil if the build recorded none.
 func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Breakdown, error) {
@@ -416,7 +395,7 @@ func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Br
 		return nil, err
 	}
 	var rows []Breakdown
-	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, string(stat))
+	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, stat.String())
 	return rows, err
 }
 
