@@ -70,6 +70,8 @@ func Remedy(err error, files string) error {
 			return fmt.Errorf("%w; run the same command to resume", err)
 		case errors.Is(err, builder.ErrDiskFull):
 			return fmt.Errorf("%w: free disk space (or raise the file size limit) and run the same command to resume", err)
+		case errors.Is(err, catalog.ErrIO):
+			return fmt.Errorf("%w: check the disk (dmesg), then run the same command to resume", err)
 		case errors.Is(err, builder.ErrBug):
 			return fmt.Errorf("%w; please report it", err)
 		}
