@@ -38,6 +38,7 @@ type cli struct {
 	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
 	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column, the orbit size, a property or the Dudeney group."`
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
+	Check   checkCmd   `cmd:"" help:"Check solutions as people have them (USACO lines, squares, solcat's CSV and JSON): right or why not, and their IDs."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
 	Serve   serveCmd   `cmd:"" help:"Serve the catalog as local web pages, every solution drawn."`
@@ -198,6 +199,9 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 	var plan *query.Plan
 	if err == nil {
 		plan, err = t.Plan(e.ctx, q)
+	}
+	if why := q.Filter.Impossible(t.Puzzle); err == nil && why != "" { // its answer is empty: say why
+		fmt.Fprintf(e.stderr, "solcat: no solution can match: %s\n", why)
 	}
 	if err != nil {
 		done()
