@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
-	kongcompletion "github.com/jotaen/kong-completion"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -43,9 +42,9 @@ type cli struct {
 	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
 	Serve   serveCmd   `cmd:"" help:"Serve the catalog as local web pages, every solution drawn."`
 
-	VersionCmd versionCmd                `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
-	Help       helpCmd                   `cmd:"" help:"Show the help of a command: solcat help count."`
-	Completion kongcompletion.Completion `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
+	VersionCmd versionCmd         `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
+	Help       helpCmd            `cmd:"" help:"Show the help of a command: solcat help count."`
+	Completion completion.Command `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
 }
 
 // env is what every command's Run receives.
@@ -96,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
-	kongcompletion.Register(parser, completion.Predictors()...)
+	completion.Register(parser, args)
 	args = cliparse.JoinNegatives(parser, args)
 	kctx, err := parser.Parse(args)
 	inputs := append([]string{c.DB}, args...)

@@ -199,7 +199,7 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 	for shell, want := range map[string]string{
-		"bash": "complete -o default -o bashdefault -C " + bin + " solcat",
+		"bash": "complete -o default -o bashdefault -F _solcat_complete solcat",
 		"zsh":  "complete -o default -o bashdefault -C " + bin + " solcat",
 		"fish": "complete -f -c solcat",
 	} {
@@ -211,7 +211,7 @@ func TestCompletion(t *testing.T) {
 	// Bash takes the script as it is.
 	if bash, err := exec.LookPath("bash"); err == nil {
 		out, err := exec.Command(bash, "-c", "source <("+bin+" completion bash --code) && complete -p solcat").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "-C '"+bin+"' solcat") {
+		if err != nil || !strings.Contains(string(out), "-F _solcat_complete solcat") {
 			t.Errorf("bash: %v, %q", err, out)
 		}
 	} else {
