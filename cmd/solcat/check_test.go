@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -130,5 +131,38 @@ func TestImpossibleFilterSaysWhy(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want stdout %q, stderr %q", code, out, errOut, tc.out, want)
 			}
 		})
+	}
+}
+
+// TestInfoOEIS: info names the OEIS entries each puzzle's counts are
+// checked against, in JSON per puzzle and in text under the table.
+func TestInfoOEIS(t *testing.T) {
+	code, out, errOut := solcat("info", "--format", "json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var recs []struct {
+		Puzzle        string  `json:"puzzle"`
+		Kind          string  `json:"kind"`
+		OEISSolutions *string `json:"oeis_solutions"`
+		OEISClasses   string  `json:"oeis_classes"`
+	}
+	if err := json.Unmarshal([]byte(out), &recs); err != nil || len(recs) != 18 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	want := map[string][2]string{"magic": {"", "A006052"}, "queens": {"A000170", "A002562"}}
+	for _, r := range recs {
+		t.Run(r.Puzzle, func(t *testing.T) {
+			sols := ""
+			if r.OEISSolutions != nil {
+				sols = *r.OEISSolutions
+			}
+			if w := want[r.Kind]; sols != w[0] || r.OEISClasses != w[1] {
+				t.Errorf("oeis_solutions %q, oeis_classes %q; want %q, %q", sols, r.OEISClasses, w[0], w[1])
+			}
+		})
+	}
+	if _, text, _ := solcat("info"); !strings.HasSuffix(text, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562\n") {
+		t.Errorf("info's text does not end with the OEIS entries:\n%s", text)
 	}
 }

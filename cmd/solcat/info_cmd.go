@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
@@ -34,9 +35,9 @@ func (i *infoCmd) Run(e *env) error {
 	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := records.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
+		out := records.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(withOEIS(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(records.RecordObject(r))
+			out.Write(withOEIS(r))
 		}
 		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
@@ -79,5 +80,20 @@ func (i *infoCmd) Run(e *env) error {
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
 		return err
 	}
-	return records.WriteRecordTable(e.stdout, recs, !i.NoHeaders)
+	if err := records.WriteRecordTable(e.stdout, recs, !i.NoHeaders); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562")
+	return err
+}
+
+// withOEIS is a puzzle's record with the OEIS entries its counts are
+// checked against (null where OEIS counts the classes alone).
+func withOEIS(r catalog.Record) records.Object {
+	seq := canon.OEIS(canon.Kind(r.Kind))
+	var solutions any
+	if seq.Solutions != "" {
+		solutions = seq.Solutions
+	}
+	return append(records.RecordObject(r), records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)...)
 }
