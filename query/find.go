@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"context"
 
 	"solcat/canon"
@@ -8,29 +9,70 @@ import (
 
 // Find returns the stored solution whose cells are cells (as stored: a
 // magic square's values row by row, a queen's 0-based column per row), if
-// the puzzle has it. It asks for every cell at once, so the planner takes
-// the prefix of all of them: two binary searches where solutions are
-// stored, a pass over the classes where only classes are.
+// the puzzle has it (cells that break the rules it has not). Where solutions are stored it asks for every cell at
+// once, so the planner takes the prefix of all of them: two binary
+// searches. Where only classes are, a scan for the cells would read every
+// class; the class is found instead by a binary search over the canonical
+// forms (class IDs are their ranks), and the solution among its members.
 func (t *BoundPuzzle) Find(ctx context.Context, cells []byte) (Solution, bool, error) {
-	if len(cells) != t.Puzzle.Len() {
+	if t.Puzzle.Check(cells) != nil { // no solution: none is stored
 		return Solution{}, false, nil
 	}
+	if err := t.countsOnly(); err != nil {
+		return Solution{}, false, err
+	}
 	var f Filter
-	for i, v := range cells {
-		if t.Puzzle.Kind == canon.Queens {
-			f.Cells = append(f.Cells, Cell{Row: i + 1, Col: int(v) + 1, Value: 1})
-		} else {
-			f.Cells = append(f.Cells, Cell{Row: i/t.Puzzle.N + 1, Col: i%t.Puzzle.N + 1, Value: int(v)})
+	if t.classesOnly() {
+		id, ok, err := t.classOf(ctx, canon.NewCanonicalizer(t.Puzzle).Canonical(cells).Canonical)
+		if err != nil || !ok {
+			return Solution{}, false, err
+		}
+		f.Class = id
+	} else {
+		for i, v := range cells {
+			if t.Puzzle.Kind == canon.Queens {
+				f.Cells = append(f.Cells, Cell{Row: i + 1, Col: int(v) + 1, Value: 1})
+			} else {
+				f.Cells = append(f.Cells, Cell{Row: i/t.Puzzle.N + 1, Col: i%t.Puzzle.N + 1, Value: int(v)})
+			}
 		}
 	}
-	plan, err := t.Plan(ctx, Question{Ask: AskList, Filter: f, Page: Page{Limit: 1}})
+	plan, err := t.Plan(ctx, Question{Ask: AskList, Filter: f, Page: Page{Limit: -1}})
 	if err != nil {
 		return Solution{}, false, err
 	}
 	var found *Solution
-	err = t.List(ctx, plan, func(s Solution) error { found = &s; return nil })
+	err = t.List(ctx, plan, func(s Solution) error {
+		if found == nil && bytes.Equal(s.Cells, cells) {
+			s.Cells = bytes.Clone(s.Cells)
+			found = &s
+		}
+		return nil
+	})
 	if err != nil || found == nil {
 		return Solution{}, false, err
 	}
 	return *found, true, nil
+}
+
+// classOf finds the class whose canonical form is form.
+func (t *BoundPuzzle) classOf(ctx context.Context, form []byte) (int64, bool, error) {
+	lo, hi := int64(1), t.Record.Classes+1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		c, ok, err := t.store.Class(ctx, mid)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		if bytes.Compare(c.Form, form) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo > t.Record.Classes {
+		return 0, false, nil
+	}
+	c, ok, err := t.store.Class(ctx, lo)
+	return lo, ok && bytes.Equal(c.Form, form), err
 }
