@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,7 @@ func TestCheckGolden(t *testing.T) {
 		{"show-queens4-json", []string{"testdata/check/show-queens4.json"}, "", 0},
 		{"csv-no-header-named", []string{"queens:6"}, "1,1,4,identity,rot180-only,2,4,6,1,3,5\n", 0},
 		{"own-jsonl", []string{"testdata/check/check-own.jsonl"}, "", 1},
+		{"own-csv", []string{"testdata/check/check-own.csv", "--format", "csv", "--no-headers"}, "", 1},
 		{"queens16-unstored-total", []string{"testdata/check/queens16-unstored.txt"}, "", 0},
 		{"queens31-unstored-unknown-total", []string{"testdata/check/queens31-unstored.txt", "--format", "json"}, "", 0},
 		{"magic5-unstored", []string{"testdata/check/magic5-unstored.txt"}, "", 0},
@@ -164,5 +166,35 @@ func TestInfoOEIS(t *testing.T) {
 	}
 	if _, text, _ := solcat("info"); !strings.HasSuffix(text, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562\n") {
 		t.Errorf("info's text does not end with the OEIS entries:\n%s", text)
+	}
+}
+
+// TestCheckProcess runs the binary on its real standard input, as a pipe
+// from another program gives it: each exit status, and nothing on stdout
+// when the input cannot be read.
+func TestCheckProcess(t *testing.T) {
+	bin := binary(t)
+	cases := []struct {
+		args  []string
+		input string
+		code  int
+		out   string
+	}{
+		{[]string{"check"}, "2 4 6 1 3 5\n", 0, "line 1: 2 4 6 1 3 5: valid, queens:6 solution 1, class 1"},
+		{[]string{"check", "queens:6", "-"}, "2 4 6 1 3 5\n1 2 3 4 5 6\n", 1, "line 2: 1 2 3 4 5 6: not a queens:6 solution"},
+		{[]string{"check", "--format", "jsonl"}, "2 4 six\n", 2, ""},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := exec.Command(bin, append([]string{"--db", catalogPath}, tc.args...)...)
+			cmd.Stdin = strings.NewReader(tc.input)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, _ := cmd.Output()
+			code := cmd.ProcessState.ExitCode()
+			if code != tc.code || !strings.Contains(string(out), tc.out) || tc.out == "" && len(out) != 0 || strings.Count(stderr.String(), "\n") != min(tc.code, 1) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout with %q", code, out, stderr.String(), tc.code, tc.out)
+			}
+		})
 	}
 }
