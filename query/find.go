@@ -76,3 +76,43 @@ func (t *BoundPuzzle) classOf(ctx context.Context, form []byte) (int64, bool, er
 	c, ok, err := t.store.Class(ctx, lo)
 	return lo, ok && bytes.Equal(c.Form, form), err
 }
+
+// FindAll is Find for many solutions at once: found[i] is cells[i]'s
+// solution, nil where there is none. Where they are many against the
+// puzzle's solutions (one in 64 or more), one pass over the solution
+// blocks reads less than two binary searches for each.
+func (t *BoundPuzzle) FindAll(ctx context.Context, cells [][]byte) ([]*Solution, error) {
+	if err := t.countsOnly(); err != nil {
+		return nil, err
+	}
+	found := make([]*Solution, len(cells))
+	if t.classesOnly() || int64(len(cells))*64 < t.Record.Solutions {
+		for i, c := range cells {
+			s, ok, err := t.Find(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				found[i] = &s
+			}
+		}
+		return found, nil
+	}
+	wanted := map[string][]int{}
+	for i, c := range cells {
+		wanted[string(c)] = append(wanted[string(c)], i)
+	}
+	plan, err := t.Plan(ctx, Question{Ask: AskList, Page: Page{Limit: -1}})
+	if err != nil {
+		return nil, err
+	}
+	err = t.List(ctx, plan, func(s Solution) error {
+		for _, i := range wanted[string(s.Cells)] {
+			sol := s
+			sol.Cells = bytes.Clone(s.Cells)
+			found[i] = &sol
+		}
+		return nil
+	})
+	return found, err
+}

@@ -28,7 +28,41 @@ func TestFind(t *testing.T) {
 					t.Errorf("solution %d: found %+v, %v, %v; want %+v", id, got, ok, err, want)
 				}
 			}
+			// FindAll: all solutions (one pass over the blocks where they
+			// are stored), a few (a binary search each), and a wrong one.
 			wrong := make([]byte, tg.Puzzle.Len()) // all zeros: no solution of either kind
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Page: query.Page{Limit: -1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var all []query.Solution
+			if err := tg.List(ctx, plan, func(s query.Solution) error {
+				s.Cells = bytes.Clone(s.Cells)
+				all = append(all, s)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			steps := []int64{1, tg.Record.Solutions / 5}
+			if tg.Record.Solutions > 10000 {
+				steps[0] = 97 // stored as classes: a binary search each, kept to a sample
+			}
+			for _, step := range steps {
+				var cells [][]byte
+				var ids []int64
+				for id := int64(1); id <= tg.Record.Solutions; id += step {
+					cells, ids = append(cells, all[id-1].Cells), append(ids, id)
+				}
+				found, err := tg.FindAll(ctx, append(cells, wrong))
+				if err != nil || len(found) != len(ids)+1 || found[len(ids)] != nil {
+					t.Fatalf("FindAll of %d: %d found, %v", len(cells)+1, len(found), err)
+				}
+				for i, s := range found[:len(ids)] {
+					if s == nil || s.ID != ids[i] || !bytes.Equal(s.Cells, cells[i]) {
+						t.Fatalf("FindAll: solution %d found as %+v", ids[i], s)
+					}
+				}
+			}
 			if _, ok, err := tg.Find(ctx, wrong); ok || err != nil {
 				t.Errorf("%v found (%v)", wrong, err)
 			}

@@ -198,3 +198,23 @@ func TestCheckProcess(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckCountsOnly: a puzzle the catalog knows by its counts alone is
+// checked by the rules, and its total against the recorded count.
+func TestCheckCountsOnly(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "counts.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:8", "--count-only"); code != 0 {
+		t.Fatal(errOut)
+	}
+	stdin = strings.NewReader("1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n92\n")
+	defer func() { stdin = os.Stdin }()
+	code, out, errOut := solcatDB(db, "check")
+	want := "line 1: 1 5 8 6 3 7 2 4: valid, orbit 8, identity of the canonical form 1 5 8 6 3 7 2 4, asymmetric\n" +
+		"line 2: 1 6 8 3 7 4 2 5: valid, orbit 8, identity of the canonical form 1 6 8 3 7 4 2 5, asymmetric\n" +
+		"line 3: 1 7 4 6 8 2 5 3: valid, orbit 8, transpose of the canonical form 1 6 8 3 7 4 2 5, asymmetric\n" +
+		"line 4: total 92: right: queens:8 has 92 solutions (the catalog)\n" +
+		"queens:8: 3 of 3 answers are right; queens:8 is recorded by its counts only: no solution IDs or classes\n"
+	if code != 0 || out != want || errOut != "" {
+		t.Errorf("exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errOut, out, want)
+	}
+}

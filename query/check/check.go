@@ -169,22 +169,16 @@ func Run(ctx context.Context, store Store, in Input) (Report, error) {
 			res.Symmetry, res.Orbit = form.From, form.Orbit
 			res.Props = p.Properties(res.Canonical)
 		}
-		if res.Cells != nil && t != nil {
-			sol, ok, err := t.Find(ctx, res.Cells)
-			var counts *query.CountsOnlyError
-			switch {
-			case errors.As(err, &counts):
-				t, rep.Unstored = nil, fmt.Sprintf("%s is recorded by its counts only", p)
-			case err != nil:
-				return Report{}, err
-			case ok:
-				res.Stored = &sol
-				res.Props = sol.Props
-			default: // every solution is stored: a right one not found means damage
-				res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %d solutions the catalog stores; run 'solcat verify %s'", t.Record.Solutions, p)}
-			}
-		}
 		rep.Results = append(rep.Results, res)
+	}
+	if t != nil {
+		if err := place(ctx, &rep, t); err != nil {
+			var counts *query.CountsOnlyError
+			if !errors.As(err, &counts) {
+				return Report{}, err
+			}
+			t, rep.Unstored = nil, fmt.Sprintf("%s is recorded by its counts only", p)
+		}
 	}
 	if in.Total != nil {
 		rep.Total = judgeTotal(p, store.Bound, *in.Total)
@@ -195,6 +189,31 @@ func Run(ctx context.Context, store Store, in Input) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// place finds the right solutions among those the catalog stores: their
+// IDs, classes and symmetries, and their classes' properties as stored.
+func place(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
+	var cells [][]byte
+	var at []int
+	for i, res := range rep.Results {
+		if res.Cells != nil {
+			cells, at = append(cells, res.Cells), append(at, i)
+		}
+	}
+	found, err := t.FindAll(ctx, cells)
+	if err != nil {
+		return err
+	}
+	for k, sol := range found {
+		res := &rep.Results[at[k]]
+		if sol == nil { // every solution is stored: a right one not found means damage
+			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %d solutions the catalog stores; run 'solcat verify %s'", t.Record.Solutions, rep.Puzzle)}
+			continue
+		}
+		res.Stored, res.Props = sol, sol.Props
+	}
+	return nil
 }
 
 // judgeTotal compares an answer's total with the catalog's count of the

@@ -468,12 +468,16 @@ type record struct {
 func parseJSON(data []byte, hint Hint) (Input, error) {
 	// next skips spaces (and an array's commas) from offset: where the next
 	// value starts, and its line.
+	// The offsets only grow: the lines are counted from the last one on.
+	counted, lines := 0, 1
 	next := func(offset int64) (int, int) {
 		i := int(offset)
 		for i < len(data) && strings.IndexByte(" \t\r\n,\ufeff", data[i]) >= 0 {
 			i++
 		}
-		return i, bytes.Count(data[:i], []byte("\n")) + 1
+		lines += bytes.Count(data[counted:max(i, counted)], []byte("\n"))
+		counted = max(i, counted)
+		return i, lines
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	type located struct {
