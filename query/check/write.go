@@ -70,7 +70,11 @@ func object(p canon.Puzzle, line int, valid any, problems []string, res *Result,
 }
 
 func resultObject(p canon.Puzzle, res Result, flat bool) records.Object {
-	return object(p, res.Entry.Line, res.Valid(), res.Problems, &res, res.Entry.Numbers, nil, nil, flat)
+	given := res.Entry.Numbers
+	if given == nil {
+		given = []int{} // an entry, if an empty one: not the total's null
+	}
+	return object(p, res.Entry.Line, res.Valid(), res.Problems, &res, given, nil, nil, flat)
 }
 
 func propNames(ps canon.Property) []string {
@@ -87,7 +91,7 @@ func numbersOf(p canon.Puzzle, nums []int, flat bool) any {
 	if p.Kind == canon.Queens || flat {
 		return nums
 	}
-	var grid [][]int
+	grid := [][]int{}
 	for i := 0; i < len(nums); i += p.N {
 		grid = append(grid, nums[i:min(i+p.N, len(nums))])
 	}
