@@ -491,7 +491,6 @@ func dictStats(c *flatColumn, idx []uint16) format.Statistics {
 	return format.Statistics{MinValue: enc(c.nums[lo]), MaxValue: enc(c.nums[hi]), Min: enc(c.nums[lo]), Max: enc(c.nums[hi])}
 }
 
-
 // flatRows maps solutions and classes to the columns of a flat file.
 type flatRows struct {
 	f        *flatFile
