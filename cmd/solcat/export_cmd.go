@@ -28,6 +28,7 @@ type exportCmd struct {
 	cliparse.ExplainFlag
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (.csv, .json, .jsonl, .parquet) decides."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
+	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell: r1 .. rN for queens, c1_1 .. cN_N for magic squares) or list (one list column, cells)."`
 }
 
 func (x *exportCmd) Help() string { return helpText("export") }
@@ -67,7 +68,7 @@ func (x *exportCmd) Run(e *env) error {
 	// The digest lets anyone check that two exports are the same bytes.
 	digest := sha256.New()
 	seen := 0
-	rows, err := records.Stream(e.ctx, t, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, dataset(t, plan), func(id, last int64) {
+	rows, err := records.Stream(e.ctx, t, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, x.dataset(t, plan), func(id, last int64) {
 		if seen++; seen%4096 == 0 {
 			bar.Update(id, last)
 		}
@@ -163,7 +164,7 @@ func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, 
 	}
 	defer dir.Abort()
 	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
-	rows, parts, err := records.ExportPartitioned(e.ctx, t, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
+	rows, parts, err := records.ExportPartitioned(e.ctx, t, plan, x.dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
 	bar.Finish()
 	if err != nil {
 		err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
@@ -193,8 +194,6 @@ func unwrapPath(err error) error {
 }
 
 // dataset describes an export for its Parquet metadata.
-func dataset(t *query.BoundPuzzle, plan *query.Plan) records.Dataset {
-	v := release.Read()
-	return records.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
-		SchemaVersion: v.Schema, ContentHash: t.Record.ContentHash}
+func (x *exportCmd) dataset(t *query.BoundPuzzle, plan *query.Plan) records.Dataset {
+	return release.Read().Dataset(t.Puzzle, plan.Question.Filter.String(t.Puzzle), t.Record.ContentHash, records.CellLayout(x.Cells))
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"solcat/migrations"
+)
+
+// readParquet reads a Parquet file whatever its columns: their names (a
+// list column by its top name), and each row's values as text, a list's
+// values joined by spaces.
+func readParquet(t *testing.T, path string) (names []string, rows [][]string) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	st, _ := file.Stat()
+	f, err := parquet.OpenFile(file, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range f.Schema().Columns() {
+		names = append(names, path[0])
+	}
+	for _, rg := range f.RowGroups() {
+		rr := rg.Rows()
+		buf := make([]parquet.Row, 256)
+		for {
+			n, err := rr.ReadRows(buf)
+			for _, row := range buf[:n] {
+				vals := make([]string, len(names))
+				for _, v := range row {
+					if v.IsNull() {
+						continue
+					}
+					if s := &vals[v.Column()]; *s == "" {
+						*s = v.String()
+					} else {
+						*s += " " + v.String()
+					}
+				}
+				rows = append(rows, vals)
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		rr.Close()
+	}
+	return names, rows
+}
+
+// parquetMeta is a Parquet file's key/value metadata and created_by.
+func parquetMeta(t *testing.T, path string) (map[string]string, string) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	st, _ := file.Stat()
+	f, err := parquet.OpenFile(file, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv := map[string]string{}
+	for _, e := range f.Metadata().KeyValueMetadata {
+		kv[e.Key] = e.Value
+	}
+	return kv, f.Metadata().CreatedBy
+}
+
+// TestOneVersionEverywhere builds solcat with a version and a revision
+// stamped in, and checks that --version, the web's footer and both
+// Parquet files (the CLI's export and the web's download of the same
+// filter) say the same, that the two files are the same bytes, and that
+// their catalog schema is the catalog's.
+func TestOneVersionEverywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a stamped binary; skipped under -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "solcat")
+	const version, revision = "v9.8.7", "0123456789abcdef0123456789abcdef01234567"
+	ldflags := "-X solcat/cmd/solcat/release.stampVersion=" + version + " -X solcat/cmd/solcat/release.stampRevision=" + revision
+	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v %s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if want := "solcat " + version + " (revision " + revision[:12]; err != nil || !strings.HasPrefix(string(out), want) {
+		t.Errorf("--version: %q, %v; want it to start %q", out, err, want)
+	}
+	cli := filepath.Join(dir, "cli.parquet")
+	if out, err := exec.Command(bin, "--db", catalogPath, "export", "magic:4", "--cell", "1,1=1", "--prop", "pandiagonal", "--output", cli).CombinedOutput(); err != nil {
+		t.Fatalf("export: %v %s", err, out)
+	}
+	s := serveWith(t, bin)
+	for _, c := range []struct{ name, path string }{
+		{"footer", "/"},
+		{"parquet", "/puzzle/magic:4/export/rows.parquet?c1_1=1&prop=pandiagonal"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := http.Get(s.base + c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if c.name == "footer" {
+				if !strings.Contains(string(body), version) {
+					t.Errorf("the home page does not name %s", version)
+				}
+				return
+			}
+			web := filepath.Join(dir, "web.parquet")
+			os.WriteFile(web, body, 0o644)
+			if want, _ := os.ReadFile(cli); !bytes.Equal(body, want) {
+				t.Errorf("the web's file (%d bytes) differs from the CLI's (%d bytes)", len(body), len(want))
+			}
+			kv, createdBy := parquetMeta(t, web)
+			for key, want := range map[string]string{"solcat.version": version, "solcat.revision": revision,
+				"solcat.catalog_schema": strconv.FormatInt(migrations.Latest(), 10), "solcat.filter": "cell 1,1=1; properties pandiagonal", "solcat.puzzle": "magic:4"} {
+				if kv[key] != want {
+					t.Errorf("%s is %q, want %q", key, kv[key], want)
+				}
+			}
+			if want := "solcat version " + version + " (build " + revision + ")"; createdBy != want {
+				t.Errorf("created_by %q, want %q", createdBy, want)
+			}
+		})
+	}
+	s.stop(t)
+}
