@@ -41,12 +41,13 @@ import (
 	"solcat/query"
 )
 
-// flatGroupRows is the rows of a row group (the last may have fewer).
-const flatGroupRows = 1 << 20
-
-// flatWorkers is how many row groups are encoded at once; a variable so
-// the tests can show that the bytes do not depend on it.
-var flatWorkers = runtime.GOMAXPROCS(0)
+// flatGroupRows is the rows of a row group (the last may have fewer), and
+// flatWorkers how many row groups are encoded at once: variables so the
+// tests can show that the bytes depend on the rows alone.
+var (
+	flatGroupRows = 1 << 20
+	flatWorkers   = runtime.GOMAXPROCS(0)
+)
 
 // A flatColumn is one column of a flat file.
 type flatColumn struct {
