@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"text/template"
 
+	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/release"
@@ -22,16 +24,52 @@ import (
 type exportCmd struct {
 	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
-	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (.csv, .jsonl, .parquet) unless --format says."`
+	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (${export_extensions}) unless --format says."`
 	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
 	cliparse.FilterFlags
 	cliparse.ExplainFlag
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (.csv, .json, .jsonl, .parquet) decides."`
+	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (${export_extensions}) decides."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell: r1 .. rN for queens, c1_1 .. cN_N for magic squares) or list (one list column, cells)."`
 }
 
-func (x *exportCmd) Help() string { return helpText("export") }
+func (x *exportCmd) Help() string { return exportHelp() }
+
+// exportFormatList are the formats export writes, in the order help lists
+// them; format and the help say the same.
+var exportFormatList = []records.Format{records.CSV, records.JSON, records.JSONL, records.Parquet}
+
+// exportFormats is the formats for the command's summary: "CSV, JSON, JSON
+// lines or Parquet".
+func exportFormats() string {
+	names := map[records.Format]string{records.CSV: "CSV", records.JSON: "JSON", records.JSONL: "JSON lines", records.Parquet: "Parquet"}
+	var out []string
+	for _, f := range exportFormatList {
+		out = append(out, names[f])
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
+
+// exportHelp is help/export.txt with the columns and file extensions
+// filled in from the lists the writers use, so help cannot drift from the
+// files.
+func exportHelp() string {
+	queens4, magic3 := canon.Puzzle{Kind: canon.Queens, N: 4}, canon.Puzzle{Kind: canon.Magic, N: 3}
+	list := func(cols []string) string { return strings.Join(cols, ", ") }
+	var out strings.Builder
+	err := template.Must(template.New("export").Parse(helpText("export"))).Execute(&out, map[string]string{
+		"CSVSolutions":     list(records.Columns(queens4, false, records.CSV, "")),
+		"CSVMagic":         list(records.Columns(magic3, false, records.CSV, "")[5:]),
+		"CSVClasses":       list(records.Columns(queens4, true, records.CSV, "")),
+		"ParquetSolutions": list(records.Columns(queens4, false, records.Parquet, records.CellColumns)),
+		"ParquetMagic":     list(records.Columns(magic3, false, records.Parquet, records.CellColumns)[5:]),
+		"Extensions":       records.ExtensionList(),
+	})
+	if err != nil {
+		panic(err) // the help file does not fit its fields: the build is broken
+	}
+	return out.String()
+}
 
 func (x *exportCmd) Run(e *env) error {
 	format, err := x.format(e)
@@ -104,7 +142,7 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 // (.csv, .jsonl, .parquet), or CSV; a --format that contradicts the name is
 // refused.
 func (x *exportCmd) format(e *env) (records.Format, error) {
-	chosen, err := cliparse.ChooseFormat(x.Format, records.CSV, records.CSV, records.JSON, records.JSONL, records.Parquet)
+	chosen, err := cliparse.ChooseFormat(x.Format, records.CSV, exportFormatList...)
 	if err != nil {
 		return "", err
 	}

@@ -147,3 +147,46 @@ func TestOneVersionEverywhere(t *testing.T) {
 	}
 	s.stop(t)
 }
+
+// TestExportHelpFromTheWriters: what export --help says of the formats,
+// file names and columns is what the writers write: the CSV header and the
+// Parquet columns of real exports, every extension FormatOfFile reads.
+func TestExportHelpFromTheWriters(t *testing.T) {
+	_, help, _ := solcat("export", "--help")
+	help = strings.Join(strings.Fields(help), " ")
+	dir := t.TempDir()
+	csvHeader := func(args ...string) string {
+		_, out, _ := solcat(append([]string{"export"}, args...)...)
+		return strings.ReplaceAll(strings.SplitN(out, "\n", 2)[0], ",", ", ")
+	}
+	parquetColumns := func(args ...string) string {
+		file := filepath.Join(dir, strings.Join(args, "_")+".parquet")
+		if code, _, errOut := solcat(append([]string{"export", "--output", file}, args...)...); code != 0 {
+			t.Fatal(errOut)
+		}
+		names, _ := readParquet(t, file)
+		return strings.Join(names, ", ")
+	}
+	for _, c := range []struct{ name, want string }{
+		{"CSV of queens:4", csvHeader("queens:4") + " (queens:4)"},
+		{"CSV of magic:3", strings.TrimPrefix(csvHeader("magic:3"), "id, class, orbit, symmetry, props, ") + " (magic:3)"},
+		{"CSV of classes", "--classes: " + csvHeader("queens:4", "--classes") + "."},
+		{"Parquet of queens:4", parquetColumns("queens:4") + " (queens:4;"},
+		{"Parquet of magic:3", strings.TrimPrefix(parquetColumns("magic:3"), "id, class, orbit, symmetry, props, ") + " (magic:3;"},
+		{"summary", "as CSV, JSON, JSON lines or Parquet."},
+		{"extensions", "(.csv, .json, .jsonl, .ndjson, .parquet)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(help, c.want) {
+				t.Errorf("export --help lacks %q:\n%s", c.want, help)
+			}
+		})
+	}
+	for _, fe := range []string{"x.csv", "x.json", "x.jsonl", "x.ndjson", "x.parquet"} {
+		t.Run(fe, func(t *testing.T) {
+			if code, _, errOut := solcat("export", "queens:4", "--output", filepath.Join(dir, fe)); code != 0 {
+				t.Errorf("export to %s: %s", fe, errOut)
+			}
+		})
+	}
+}
