@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
@@ -79,6 +80,9 @@ func (x *exportCmd) Run(e *env) error {
 	q := query.Question{Ask: query.AskList, Page: query.Page{Limit: -1}}
 	if x.Classes {
 		q.Ask = query.AskClasses
+	}
+	if puzzles, err := canon.ParsePuzzles(x.Puzzle); err == nil && len(puzzles) > 1 {
+		return x.exportRange(e, puzzles, q, format)
 	}
 	t, plan, done, err := e.planned(x.Puzzle, x.FilterFlags, q)
 	if err != nil {
@@ -189,8 +193,8 @@ func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, 
 		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
 	case x.Output == "" || x.Output == "-":
 		return usagef("--partition-by writes a folder; name it with --output DIR")
-	case x.Classes:
-		return usagef("--partition-by splits solutions; drop --classes")
+	case x.Classes && x.Partition == "symmetry":
+		return usagef("a class has no symmetry of its own; with --classes partition by orbit, %s", map[canon.Kind]string{canon.Magic: "cell:R,C", canon.Queens: "row:R"}[t.Puzzle.Kind])
 	}
 	pt, err := query.ParsePartition(t.Puzzle, x.Partition)
 	if err != nil {
@@ -202,7 +206,11 @@ func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, 
 	}
 	defer dir.Abort()
 	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
-	rows, parts, err := records.ExportPartitioned(e.ctx, t, plan, x.dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
+	last := t.Record.Solutions
+	if x.Classes {
+		last = t.Record.Classes
+	}
+	rows, parts, err := records.ExportPartitioned(e.ctx, t, plan, x.dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, last) })
 	bar.Finish()
 	if err != nil {
 		err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
@@ -234,4 +242,114 @@ func unwrapPath(err error) error {
 // dataset describes an export for its Parquet metadata.
 func (x *exportCmd) dataset(t *query.BoundPuzzle, plan *query.Plan) records.Dataset {
 	return release.Read().Dataset(t.Puzzle, plan.Question.Filter.String(t.Puzzle), t.Record.ContentHash, records.CellLayout(x.Cells))
+}
+
+// exportRange exports a range of puzzles (queens:4-6) to one file with a
+// puzzle column, or with --partition-by puzzle to a folder per puzzle.
+func (x *exportCmd) exportRange(e *env, puzzles []canon.Puzzle, q query.Question, format records.Format) error {
+	switch {
+	case x.Partition != "" && x.Partition != "puzzle":
+		return usagef("a range is partitioned by puzzle only; use --partition-by puzzle, or export one puzzle")
+	case x.Partition == "" && format == records.Parquet && x.Cells == string(records.CellList):
+		return usagef("--parquet-cells list writes one puzzle a file; drop it, or use --partition-by puzzle")
+	}
+	var parts []records.RangePart
+	var hashes []string
+	for _, p := range puzzles {
+		t, plan, done, err := e.planned(p.String(), x.FilterFlags, q)
+		if err != nil {
+			return err
+		}
+		defer done()
+		parts = append(parts, records.RangePart{T: t, Plan: plan})
+		hashes = append(hashes, p.String()+" "+t.Record.ContentHash)
+	}
+	if x.Explain {
+		for _, part := range parts {
+			if err := e.explain(part.T, part.Plan, records.Text); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	name := fmt.Sprintf("%s:%d-%d", puzzles[0].Kind, puzzles[0].N, puzzles[len(puzzles)-1].N)
+	if x.Partition != "" {
+		return x.partitionedByPuzzle(e, parts, format)
+	}
+	out, err := x.open(e, format)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	bar := console.NewProgress(e.stderr, "export "+name, "IDs")
+	if out.IsTerminal() || (x.Output == "" && console.IsTerminal(e.stdout)) {
+		bar.Hide()
+	}
+	first := parts[0]
+	d := release.Read().Dataset(parts[len(parts)-1].T.Puzzle, first.Plan.Question.Filter.String(first.T.Puzzle), strings.Join(hashes, ", "), records.CellColumns)
+	d.Range = name
+	digest := sha256.New()
+	seen := 0
+	rows, err := records.StreamRange(e.ctx, parts, io.MultiWriter(out, digest), format, !x.NoHeaders, d, func(id, last int64) {
+		if seen++; seen%4096 == 0 {
+			bar.Update(id, last)
+		}
+	})
+	bar.Finish()
+	if err == nil {
+		err = out.Commit()
+	}
+	if err != nil {
+		return x.failed(e, out, err)
+	}
+	if x.Output != "" && x.Output != "-" {
+		fmt.Fprintf(e.stderr, "wrote %d rows of %s to %s, sha256 %x\n", rows, name, x.Output, digest.Sum(nil))
+	}
+	return nil
+}
+
+// partitionedByPuzzle writes a range as a Hive-style folder with one
+// DIR/puzzle=NAME/part-0.parquet per puzzle, each as the export of that
+// puzzle alone writes it.
+func (x *exportCmd) partitionedByPuzzle(e *env, parts []records.RangePart, format records.Format) error {
+	switch {
+	case format != records.Parquet:
+		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
+	case x.Output == "" || x.Output == "-":
+		return usagef("--partition-by writes a folder; name it with --output DIR")
+	}
+	dir, err := outfile.CreateFolder(x.Output, e.ownFile)
+	if err != nil {
+		return advice.OutputError(x.Output, err)
+	}
+	defer dir.Abort()
+	var rows int64
+	for _, part := range parts {
+		folder := filepath.Join(dir.Path(), "puzzle="+part.T.Puzzle.String())
+		err = os.Mkdir(folder, 0o755)
+		var f *os.File
+		if err == nil {
+			f, err = os.Create(filepath.Join(folder, "part-0.parquet"))
+		}
+		if err == nil {
+			var n int64
+			n, err = records.Stream(e.ctx, part.T, part.Plan, f, records.Parquet, true, x.dataset(part.T, part.Plan), nil)
+			rows += n
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			dir.Abort()
+			if e.ctx.Err() != nil {
+				return fmt.Errorf("%w; nothing was written", advice.ErrInterrupted)
+			}
+			return fmt.Errorf("cannot write %s: %w; nothing was written", x.Output, unwrapPath(err))
+		}
+	}
+	if err := dir.Commit(); err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	fmt.Fprintf(e.stderr, "wrote %d rows to %s in %d partitions by puzzle\n", rows, x.Output, len(parts))
+	return nil
 }

@@ -58,6 +58,7 @@ type flatColumn struct {
 	strs     []string // the dictionary of a string column
 	nums     []int32  // the dictionary of an integer column
 	list     bool     // a list of strings (props): any number of values a row
+	optional bool     // may be null (a cell the smaller puzzles of a range lack)
 }
 
 func (c *flatColumn) dictSize() int { return max(len(c.strs), len(c.nums)) }
@@ -79,6 +80,7 @@ type flatBuf struct {
 	ints []int64  // ints columns
 	idx  []uint16 // dictionary columns: an index per value
 	lens []uint8  // list columns: the values of each row
+	defs []uint16 // optional columns: 1 for a value, 0 for null
 }
 
 // flatGroup is a row group being filled or encoded.
@@ -131,7 +133,7 @@ func (f *flatFile) row() *flatGroup {
 			f.cur.rows = 0
 			for i := range f.cur.cols {
 				c := &f.cur.cols[i]
-				c.ints, c.idx, c.lens = c.ints[:0], c.idx[:0], c.lens[:0]
+				c.ints, c.idx, c.lens, c.defs = c.ints[:0], c.idx[:0], c.lens[:0], c.defs[:0]
 			}
 		default:
 			f.cur = &flatGroup{cols: make([]flatBuf, len(f.cols))}
@@ -241,6 +243,9 @@ func (c *flatColumn) physical() format.Type {
 // leafElement is the schema element of c's values.
 func (c *flatColumn) leafElement(name string) format.SchemaElement {
 	e := format.SchemaElement{Type: thrift.New(c.physical()), RepetitionType: thrift.New(format.Required), Name: name}
+	if c.optional {
+		e.RepetitionType = thrift.New(format.Optional)
+	}
 	switch {
 	case c.strs != nil:
 		e.ConvertedType = thrift.New(deprecated.UTF8)
@@ -302,10 +307,16 @@ func (f *flatFile) encode(g *flatGroup) encodedGroup {
 			if c.list {
 				page, values = listLevels(page, b.lens)
 			}
+			if c.optional {
+				page = lengthPrefixed(page, b.defs)
+			}
 			width := max(bits.Len(uint(c.dictSize()-1)), 1)
 			page = append(page, byte(width))
 			page = hybridPack(page, b.idx, width)
 			stats = dictStats(c, b.idx)
+			if c.optional {
+				stats.NullCount = int64(g.rows - len(b.idx))
+			}
 		}
 		md.DataPageOffset = int64(data.Len())
 		writePage(&data, format.PageHeader{Type: format.DataPage, DataPageHeader: thrift.New(format.DataPageHeader{
@@ -360,13 +371,19 @@ func listLevels(out []byte, lens []uint8) ([]byte, int64) {
 			rep, def = append(rep, min(uint16(k), 1)), append(def, 1)
 		}
 	}
-	for _, levels := range [][]uint16{rep, def} {
-		at := len(out)
-		out = append(out, 0, 0, 0, 0)
-		out = hybridPack(out, levels, 1)
-		binary.LittleEndian.PutUint32(out[at:], uint32(len(out)-at-4))
-	}
+	out = lengthPrefixed(out, rep)
+	out = lengthPrefixed(out, def)
 	return out, int64(len(rep))
+}
+
+// lengthPrefixed writes levels of 0 and 1 as a data page of version 1
+// has them: their length in bytes, then the hybrid encoding.
+func lengthPrefixed(out []byte, levels []uint16) []byte {
+	at := len(out)
+	out = append(out, 0, 0, 0, 0)
+	out = hybridPack(out, levels, 1)
+	binary.LittleEndian.PutUint32(out[at:], uint32(len(out)-at-4))
+	return out
 }
 
 // hybridPack writes values (each below 1<<width) as one bit-packed run of
@@ -590,21 +607,30 @@ func orbitIndex(orbit int) uint16 { return uint16(bits.TrailingZeros(uint(orbit)
 
 type flatSolutionWriter struct{ *flatRows }
 
-func newFlatSolutionWriter(out io.Writer, d Dataset) RowWriter[query.Solution] {
-	return flatSolutionWriter{newFlatRows(out, d, "solutions", []flatColumn{
+// flatSolutionLead are a solution's columns before props.
+func flatSolutionLead() []flatColumn {
+	return []flatColumn{
 		{name: "id", ints: true, wide: true},
 		{name: "class", ints: true, unsigned: 32},
 		{name: "orbit", unsigned: 8, nums: []int32{1, 2, 4, 8}},
 		{name: "symmetry"},
-	})}
+	}
+}
+
+func newFlatSolutionWriter(out io.Writer, d Dataset) RowWriter[query.Solution] {
+	return flatSolutionWriter{newFlatRows(out, d, "solutions", flatSolutionLead())}
+}
+
+func (r *flatRows) solutionLead(c []flatBuf, s query.Solution) {
+	c[0].ints = append(c[0].ints, s.ID)
+	c[1].ints = append(c[1].ints, s.ClassID)
+	c[2].idx = append(c[2].idx, orbitIndex(s.Orbit))
+	c[3].idx = append(c[3].idx, r.symmetry[s.Symmetry&7])
 }
 
 func (w flatSolutionWriter) Write(s query.Solution) error {
 	c := w.f.row().cols
-	c[0].ints = append(c[0].ints, s.ID)
-	c[1].ints = append(c[1].ints, s.ClassID)
-	c[2].idx = append(c[2].idx, orbitIndex(s.Orbit))
-	c[3].idx = append(c[3].idx, w.symmetry[s.Symmetry&7])
+	w.solutionLead(c, s)
 	w.addProps(&c[4], s.Props)
 	w.addCells(c[5:], s.Cells)
 	return w.f.added()
@@ -614,19 +640,28 @@ func (w flatSolutionWriter) Close() error { return w.f.close() }
 
 type flatClassWriter struct{ *flatRows }
 
-func newFlatClassWriter(out io.Writer, d Dataset) RowWriter[query.Class] {
-	return flatClassWriter{newFlatRows(out, d, "classes", []flatColumn{
+// flatClassLead are a class's columns before props.
+func flatClassLead() []flatColumn {
+	return []flatColumn{
 		{name: "class", ints: true, unsigned: 32},
 		{name: "orbit", unsigned: 8, nums: []int32{1, 2, 4, 8}},
 		uintColumn("matching", 0, 8),
-	})}
+	}
+}
+
+func newFlatClassWriter(out io.Writer, d Dataset) RowWriter[query.Class] {
+	return flatClassWriter{newFlatRows(out, d, "classes", flatClassLead())}
+}
+
+func (r *flatRows) classLead(cols []flatBuf, c query.Class) {
+	cols[0].ints = append(cols[0].ints, c.ID)
+	cols[1].idx = append(cols[1].idx, orbitIndex(c.Orbit))
+	cols[2].idx = append(cols[2].idx, uint16(c.Matching))
 }
 
 func (w flatClassWriter) Write(c query.Class) error {
 	cols := w.f.row().cols
-	cols[0].ints = append(cols[0].ints, c.ID)
-	cols[1].idx = append(cols[1].idx, orbitIndex(c.Orbit))
-	cols[2].idx = append(cols[2].idx, uint16(c.Matching))
+	w.classLead(cols, c)
 	w.addProps(&cols[3], c.Props)
 	w.addCells(cols[4:], c.Canonical)
 	return w.f.added()

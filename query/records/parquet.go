@@ -51,6 +51,7 @@ type Dataset struct {
 	SchemaVersion int64  // of the catalog
 	ContentHash   string // of the puzzle in the catalog
 	Cells         CellLayout
+	Range         string // a range export's puzzles (queens:4-6), else empty
 }
 
 // CellLayout is how a Parquet file holds a solution's cells.
@@ -99,6 +100,9 @@ var columnNotes = map[string]string{
 }
 
 func (d Dataset) columnNote(name string) string {
+	if name == "puzzle" {
+		return "the puzzle the row belongs to, such as queens:8; cell columns of larger puzzles are null in its rows"
+	}
 	if note, ok := columnNotes[name]; ok {
 		return note
 	}
@@ -120,7 +124,7 @@ func (d Dataset) metadata(rows string, columns []string) []format.KeyValue {
 	described, _ := json.Marshal(notes)
 	kv := func(k, v string) format.KeyValue { return format.KeyValue{Key: k, Value: v} }
 	return []format.KeyValue{
-		kv("solcat.puzzle", d.Puzzle.String()),
+		kv("solcat.puzzle", d.puzzleName()),
 		kv("solcat.rows", rows),
 		kv("solcat.filter", d.Filter),
 		kv("solcat.version", d.Version),
@@ -141,7 +145,14 @@ func (d Dataset) layout() CellLayout {
 
 // schemaName is the file's schema's name: after what it holds.
 func (d Dataset) schemaName(rows string) string {
-	return strings.NewReplacer(":", "_").Replace(d.Puzzle.String()) + "_" + rows
+	return strings.NewReplacer(":", "_", "-", "_").Replace(d.puzzleName()) + "_" + rows
+}
+
+func (d Dataset) puzzleName() string {
+	if d.Range != "" {
+		return d.Range
+	}
+	return d.Puzzle.String()
 }
 
 // options are the writer options of a dataset's file in the list layout.
@@ -246,18 +257,53 @@ func newParquetClassWriter(out io.Writer, d Dataset) RowWriter[query.Class] {
 	}, d.options("classes", new(parquetClass), []string{"class", "orbit", "matching", "props", "cells"}))
 }
 
-// ExportPartitioned writes the solutions of a planned list of t as a
-// Hive-style folder of Parquet files under dir: one
-// dir/KEY=VALUE/part-0.parquet per value of the partition column. tick
-// sees the ID of every 4096th row.
+// ExportPartitioned writes the rows of a planned list or classes question
+// of t as a Hive-style folder of Parquet files under dir: one
+// dir/KEY=VALUE/part-0.parquet per value of the partition column (a
+// class's by its orbit and its canonical form's cells). tick sees the ID
+// of every 4096th row.
 func ExportPartitioned(ctx context.Context, t *query.BoundPuzzle, p *query.Plan, d Dataset, pt query.Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+	var to query.Rows
+	var closeAll func() error
+	if p.Question.Ask == query.AskClasses {
+		write, closer := partitioned(dir, d, newParquetClassWriter, func(c query.Class) string {
+			return pt.Folder(query.Solution{Cells: c.Canonical, Orbit: c.Orbit})
+		}, &parts)
+		to.Class = func(c query.Class) error {
+			if rows++; rows%4096 == 0 {
+				tick(c.ID)
+			}
+			return write(c)
+		}
+		closeAll = closer
+	} else {
+		write, closer := partitioned(dir, d, newParquetSolutionWriter, pt.Folder, &parts)
+		to.Solution = func(s query.Solution) error {
+			if rows++; rows%4096 == 0 {
+				tick(s.ID)
+			}
+			return write(s)
+		}
+		closeAll = closer
+	}
+	_, err = t.Stream(ctx, p, to, query.Pause{})
+	if cerr := closeAll(); err == nil {
+		err = cerr
+	}
+	return rows, parts, err
+}
+
+// partitioned writes rows each to the file of its folder, opened when its
+// first row comes; closeAll closes them all.
+func partitioned[T any](dir string, d Dataset, newWriter func(io.Writer, Dataset) RowWriter[T], folderOf func(T) string, parts *int) (write func(T) error, closeAll func() error) {
 	type part struct {
 		file *os.File
-		w    RowWriter[query.Solution]
+		w    RowWriter[T]
 	}
 	open := map[string]*part{}
-	err = t.List(ctx, p, func(s query.Solution) error {
-		folder := pt.Folder(s)
+	var order []*part
+	write = func(v T) error {
+		folder := folderOf(v)
 		pa := open[folder]
 		if pa == nil {
 			if err := os.Mkdir(filepath.Join(dir, folder), 0o755); err != nil {
@@ -267,21 +313,24 @@ func ExportPartitioned(ctx context.Context, t *query.BoundPuzzle, p *query.Plan,
 			if err != nil {
 				return err
 			}
-			pa = &part{file: file, w: newParquetSolutionWriter(file, d)}
+			pa = &part{file: file, w: newWriter(file, d)}
 			open[folder] = pa
+			order = append(order, pa)
+			*parts++
 		}
-		if rows++; rows%4096 == 0 {
-			tick(s.ID)
-		}
-		return pa.w.Write(s)
-	})
-	for _, pa := range open {
-		if cerr := pa.w.Close(); err == nil {
-			err = cerr
-		}
-		if cerr := pa.file.Close(); err == nil {
-			err = cerr
-		}
+		return pa.w.Write(v)
 	}
-	return rows, len(open), err
+	closeAll = func() error {
+		var err error
+		for _, pa := range order {
+			if cerr := pa.w.Close(); err == nil {
+				err = cerr
+			}
+			if cerr := pa.file.Close(); err == nil {
+				err = cerr
+			}
+		}
+		return err
+	}
+	return write, closeAll
 }
