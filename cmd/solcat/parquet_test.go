@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,5 +189,114 @@ func TestExportHelpFromTheWriters(t *testing.T) {
 				t.Errorf("export to %s: %s", fe, errOut)
 			}
 		})
+	}
+}
+
+// TestExportRange exports queens:4-6 and magic:3-4 as one file and as a
+// folder per puzzle: each puzzle's rows are those of its own export, with
+// the puzzle first, and a partition is the same bytes as the puzzle's own
+// Parquet export.
+func TestExportRange(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		rng     string
+		puzzles []string
+		args    []string
+	}{
+		{"queens:4-6", []string{"queens:4", "queens:5", "queens:6"}, nil},
+		{"magic:3-4", []string{"magic:3", "magic:4"}, []string{"--cell", "1,1=2"}},
+		{"queens:4-8", []string{"queens:4", "queens:5", "queens:6", "queens:7", "queens:8"}, []string{"--classes"}},
+	} {
+		t.Run(c.rng, func(t *testing.T) {
+			var wantCSV, wantJSONL []string
+			for _, p := range c.puzzles {
+				_, out, _ := solcat(append([]string{"export", p, "--format", "jsonl"}, c.args...)...)
+				for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+					if line != "" {
+						wantJSONL = append(wantJSONL, `{"puzzle":"`+p+`",`+line[1:])
+					}
+				}
+				file := filepath.Join(dir, p+".parquet")
+				solcat(append([]string{"export", p, "--output", file}, c.args...)...)
+				_, rows := readParquet(t, file)
+				for _, r := range rows {
+					wantCSV = append(wantCSV, p+","+strings.Join(r, ","))
+				}
+			}
+			code, out, errOut := solcat(append([]string{"export", c.rng, "--format", "jsonl"}, c.args...)...)
+			if got := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || strings.Join(got, "\n") != strings.Join(wantJSONL, "\n") {
+				t.Errorf("JSON lines of %s: exit %d %s\n%.300s\nwant\n%.300s", c.rng, code, errOut, out, strings.Join(wantJSONL, "\n"))
+			}
+			file := filepath.Join(dir, c.rng+".parquet")
+			if code, _, errOut := solcat(append([]string{"export", c.rng, "--output", file}, c.args...)...); code != 0 {
+				t.Fatal(errOut)
+			}
+			names, rows := readParquet(t, file)
+			if names[0] != "puzzle" {
+				t.Errorf("first column %s", names[0])
+			}
+			var got []string
+			for _, r := range rows {
+				var vals []string
+				for _, v := range r {
+					if v != "" {
+						vals = append(vals, v)
+					}
+				}
+				got = append(got, strings.Join(vals, ","))
+			}
+			if strings.Join(got, "\n") != strings.Join(wantCSV, "\n") {
+				t.Errorf("Parquet of %s:\n%.300s\nwant\n%.300s", c.rng, strings.Join(got, "\n"), strings.Join(wantCSV, "\n"))
+			}
+			if kv, _ := parquetMeta(t, file); kv["solcat.puzzle"] != c.rng {
+				t.Errorf("solcat.puzzle %q", kv["solcat.puzzle"])
+			}
+			folder := filepath.Join(dir, c.rng)
+			if code, _, errOut := solcat(append([]string{"export", c.rng, "--partition-by", "puzzle", "--output", folder}, c.args...)...); code != 0 {
+				t.Fatal(errOut)
+			}
+			for _, p := range c.puzzles {
+				part, _ := os.ReadFile(filepath.Join(folder, "puzzle="+p, "part-0.parquet"))
+				if own, _ := os.ReadFile(filepath.Join(dir, p+".parquet")); len(part) == 0 || !bytes.Equal(part, own) {
+					t.Errorf("the partition of %s is not its own export's bytes", p)
+				}
+			}
+		})
+	}
+}
+
+// TestExportPartitionedClasses partitions the classes of queens:8 by the
+// queen of row 1 and by orbit: together the partitions are the classes
+// export, each class in the folder of its value.
+func TestExportPartitionedClasses(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "classes.parquet")
+	solcat("export", "queens:8", "--classes", "--output", whole)
+	_, want := readParquet(t, whole)
+	for _, c := range []struct{ by, key string }{{"row:1", "row1"}, {"orbit", "orbit"}} {
+		t.Run(c.by, func(t *testing.T) {
+			folder := filepath.Join(dir, c.key)
+			if code, _, errOut := solcat("export", "queens:8", "--classes", "--partition-by", c.by, "--output", folder); code != 0 {
+				t.Fatal(errOut)
+			}
+			parts, _ := os.ReadDir(folder)
+			n := 0
+			for _, part := range parts {
+				names, rows := readParquet(t, filepath.Join(folder, part.Name(), "part-0.parquet"))
+				col := slices.Index(names, map[string]string{"row1": "r1", "orbit": "orbit"}[c.key])
+				for _, r := range rows {
+					n++
+					if part.Name() != c.key+"="+r[col] {
+						t.Errorf("class %s with %s %s is in %s", r[0], c.key, r[col], part.Name())
+					}
+				}
+			}
+			if n != len(want) {
+				t.Errorf("%d classes in the partitions, %d in the export", n, len(want))
+			}
+		})
+	}
+	if code, _, errOut := solcat("export", "queens:8", "--classes", "--partition-by", "symmetry", "--output", filepath.Join(dir, "s")); code != 2 || !strings.Contains(errOut, "a class has no symmetry") {
+		t.Errorf("classes by symmetry: exit %d, %q", code, errOut)
 	}
 }
