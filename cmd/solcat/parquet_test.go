@@ -300,3 +300,29 @@ func TestExportPartitionedClasses(t *testing.T) {
 		t.Errorf("classes by symmetry: exit %d, %q", code, errOut)
 	}
 }
+
+// TestShowOutput: show --output FILE writes what show prints, in the
+// format the name asks for (or --format), whole, and says so on stderr.
+func TestShowOutput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ file, format string }{
+		{"c.svg", "svg"}, {"c.json", "json"}, {"c.jsonl", "jsonl"}, {"c.csv", "csv"}, {"c.txt", "text"}, {"drawing", "svg"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join(dir, c.file)
+			os.WriteFile(path, []byte("an older file"), 0o644) // replaced whole
+			args := []string{"show", "queens:8", "--solution", "12", "--output", path}
+			if c.file == "drawing" {
+				args = append(args, "--format", c.format)
+			}
+			code, out, errOut := solcat(args...)
+			if code != 0 || out != "" || errOut != "wrote queens:8 solution 12 to "+path+"\n" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+			_, want, _ := solcat("show", "queens:8", "--solution", "12", "--format", c.format)
+			if got, _ := os.ReadFile(path); string(got) != want {
+				t.Errorf("the file holds\n%.200s\nshow prints\n%.200s", got, want)
+			}
+		})
+	}
+}
