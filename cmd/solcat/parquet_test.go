@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -324,5 +326,73 @@ func TestShowOutput(t *testing.T) {
 				t.Errorf("the file holds\n%.200s\nshow prints\n%.200s", got, want)
 			}
 		})
+	}
+}
+
+// TestOneExplainShape: --explain --format json and the web's page JSON
+// give a plan in one shape, the ID ranges as arrays ([] when none), for
+// the same question the same values; verify's json and jsonl have the
+// same keys.
+func TestOneExplainShape(t *testing.T) {
+	s := serve(t)
+	for _, c := range []struct {
+		name  string
+		cli   []string
+		query string
+	}{
+		{"prefix range", []string{"--cell", "1,1=1"}, "q1=1"},
+		{"record", nil, ""},
+		{"scan", []string{"--cell", "4,4=1"}, "q4=4"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, out, _ := solcat(append([]string{"count", "queens:8", "--explain", "--format", "json"}, c.cli...)...)
+			var cli map[string]any
+			if err := json.Unmarshal([]byte(out), &cli); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			resp, err := http.Get(s.base + "/puzzle/queens:8.json?" + c.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var page struct{ Plan map[string]any }
+			json.NewDecoder(resp.Body).Decode(&page)
+			resp.Body.Close()
+			for _, key := range []string{"solution_ids", "class_ids", "detail"} {
+				if _, ok := cli[key].([]any); !ok {
+					t.Errorf("CLI %s is %v, not an array", key, cli[key])
+				}
+			}
+			if !reflect.DeepEqual(cli, page.Plan) {
+				t.Errorf("CLI plan %v\nweb plan %v", cli, page.Plan)
+			}
+			if strings.Contains(out, "[\n") {
+				t.Errorf("arrays spread over lines:\n%s", out)
+			}
+		})
+	}
+	s.stop(t)
+	_, doc, _ := solcat("verify", "queens:6", "--format", "json")
+	_, lines, _ := solcat("verify", "queens:6", "--format", "jsonl")
+	var whole map[string]any
+	json.Unmarshal([]byte(doc), &whole)
+	var first, puzzle map[string]any
+	ls := strings.Split(strings.TrimSpace(lines), "\n")
+	json.Unmarshal([]byte(ls[0]), &first)
+	json.Unmarshal([]byte(ls[1]), &puzzle)
+	keys := func(m map[string]any, drop string) []string {
+		var out []string
+		for k := range m {
+			if k != drop {
+				out = append(out, k)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := keys(whole, "puzzles"), keys(first, ""); !slices.Equal(a, b) {
+		t.Errorf("verify json keys %v, jsonl %v", a, b)
+	}
+	if ps, _ := whole["puzzles"].([]any); len(ps) != 1 || !slices.Equal(keys(ps[0].(map[string]any), ""), keys(puzzle, "")) {
+		t.Errorf("verify json puzzles %v, jsonl line %v", whole["puzzles"], puzzle)
 	}
 }

@@ -319,9 +319,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	return &page{Template: "puzzle.html", Title: d.Puzzle, Data: d, JSON: j}, nil
 }
 
-func planObject(r query.PlanReport) records.Object {
-	return records.Obj("way", r.Way, "storage", r.Storage, "solution_ids", r.SolutionIDs, "class_ids", r.ClassIDs, "workers", r.Workers, "detail", r.Detail)
-}
+func planObject(r query.PlanReport) records.Object { return records.ExplainObject(r) }
 
 // boardScale keeps a list's drawings about the same size whatever N.
 func boardScale(p canon.Puzzle) float64 {
