@@ -540,22 +540,16 @@ func newFlatRows(out io.Writer, d Dataset, rows string, lead []flatColumn) *flat
 	p := d.Puzzle
 	r := &flatRows{queens: p.Kind == canon.Queens}
 	cols := lead
-	for _, c := range cols {
-		if c.name == "symmetry" {
-			names := make([]string, 8)
-			for i, s := range canon.All {
-				names[i] = s.String()
-			}
-			sorted, at := sortedDict(names)
-			for _, s := range canon.All {
-				r.symmetry[s] = at[s.String()]
-			}
-			for i := range cols {
-				if cols[i].name == "symmetry" {
-					cols[i].strs = sorted
-				}
-			}
+	if i := slices.IndexFunc(cols, func(c flatColumn) bool { return c.name == "symmetry" }); i >= 0 {
+		names := make([]string, len(canon.All))
+		for k, sym := range canon.All {
+			names[k] = sym.String()
 		}
+		sorted, at := sortedDict(names)
+		for _, sym := range canon.All {
+			r.symmetry[sym] = at[sym.String()]
+		}
+		cols[i].strs = sorted
 	}
 	names := canon.PropertyNames(p.Kind)
 	sorted, at := sortedDict(names)
@@ -571,11 +565,11 @@ func newFlatRows(out io.Writer, d Dataset, rows string, lead []flatColumn) *flat
 	for _, name := range CellColumnNames(p) {
 		cols = append(cols, uintColumn(name, 1, hi))
 	}
-	var names2 []string
+	var colNames []string
 	for _, c := range cols {
-		names2 = append(names2, c.name)
+		colNames = append(colNames, c.name)
 	}
-	r.f = newFlatFile(out, d.schemaName(rows), d.createdBy(), d.metadata(rows, names2), cols)
+	r.f = newFlatFile(out, d.schemaName(rows), d.createdBy(), d.metadata(rows, colNames), cols)
 	return r
 }
 
