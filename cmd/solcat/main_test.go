@@ -191,6 +191,7 @@ func TestGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
+			out = strings.ReplaceAll(out, catalogPath, "CATALOG") // verify names the catalog
 			path := filepath.Join("testdata", "golden", tc.name+".txt")
 			if *update {
 				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
