@@ -51,6 +51,14 @@ check('created_by', createdBy.startsWith(`solcat version ${want.version} (build 
 check('schema name', (await rows("SELECT name FROM parquet_schema('q10c.parquet') LIMIT 1"))[0].name, 'queens_10_classes');
 check('cells read as numbers', (await rows("SELECT sum(list_sum(cells)) AS s FROM 'm4list.parquet'"))[0].s, String(7040 * 136));
 check('properties as lists', await count("'m4.parquet' WHERE list_contains(props, 'pandiagonal')"), '384');
+check('range: rows of queens:8', await count("'q4to8.parquet' WHERE puzzle = 'queens:8'"), want.q8);
+check('range: r3=3 on queens:8', await count("'q4to8.parquet' WHERE puzzle = 'queens:8' AND r3 = 3"), want.q8_r3);
+check('range: cells beyond a puzzle are null', await count("'q4to8.parquet' WHERE puzzle = 'queens:4' AND (r5 IS NOT NULL OR r4 IS NULL)"), '0');
+check('range: puzzle metadata', (await meta('q4to8.parquet'))['solcat.puzzle'], 'queens:4-8');
+const mr = "read_parquet('mrange/*/*.parquet', hive_partitioning = true, union_by_name = true)";
+check('range by puzzle: magic:3 rows', await count(`${mr} WHERE puzzle = 'magic:3'`), want.m3);
+check('range by puzzle: magic:4 rows', await count(`${mr} WHERE puzzle = 'magic:4'`), want.m4);
+check('classes by orbit', await count("read_parquet('q10cpart/*/*.parquet', hive_partitioning = true) WHERE orbit = 4"), want.q10_orbit4_classes);
 const part = "read_parquet('m4part/*/*.parquet', hive_partitioning = true)";
 check('partitions together', await count(part), want.m4);
 check('partition key as a column', (await rows(`SELECT r1c1, count(*) AS n FROM ${part} WHERE r1c1 = 1 GROUP BY r1c1`))[0].n, want.corner1);
