@@ -32,7 +32,7 @@ type cli struct {
 	List    listCmd    `cmd:"" help:"List matching solutions in lexicographic order."`
 	Classes classesCmd `cmd:"" help:"List classes: ID, orbit size, matching members, canonical form."`
 	Show    showCmd    `cmd:"" help:"Draw one class and its members."`
-	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as CSV, JSON lines or Parquet."`
+	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as ${export_formats}."`
 	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
 	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
 	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column, the orbit size, a property or the Dudeney group."`
@@ -78,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exportFormats()},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
 	)

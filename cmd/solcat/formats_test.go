@@ -76,6 +76,8 @@ func TestGoldenFormats(t *testing.T) {
 		{"show-solution", []string{"show", "magic:3", "--solution", "8"}, records},
 		{"export", []string{"export", "queens:6"}, []string{"csv", "json", "jsonl", "parquet"}},
 		{"export-classes", []string{"export", "magic:3", "--classes"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export-range", []string{"export", "queens:4-6"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export-magic4-filtered", []string{"export", "magic:4", "--cell", "1,1=16", "--prop", "pandiagonal"}, []string{"csv", "parquet"}},
 		{"info", []string{"info"}, records},
 		{"sql", []string{"sql", "SELECT name, solutions, classes, 0.5 AS half, NULL AS empty, x'0102' AS blob FROM puzzles WHERE name IN ('queens:6', 'magic:3')"}, records},
 		{"stats", []string{"stats", "queens:8", "--by", "row:1"}, records},
