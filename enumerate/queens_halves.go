@@ -5,261 +5,492 @@ import (
 	"slices"
 )
 
-// The halves counter counts the solutions of queens:n for even n. Like the
-// join counter it cuts the board into a top half (rows 0..h-1, h = n/2) and
-// a bottom half and, for each set D of h columns, pairs the tops on D with
-// the bottoms on the other columns; but it does not search the bottoms
-// against the tops. It lists both and counts the pairs that do not attack
-// each other with bit-parallel table lookups, many tops at once:
+// The halves counter counts the solutions of queens:n, odd or even. It
+// cuts the board into a top half (rows 0..h-1, h = n/2) and a bottom half
+// (the last h rows); for odd n the middle row between them holds one
+// queen, in column m. For each set D of h columns it pairs the tops on D
+// with the bottoms on the columns left, but it searches neither half
+// against the other: it lists both and counts the pairs that do not attack
+// each other with bit-parallel table lookups, many tops at once.
 //
-//   - A half matters to the other only through where its queens' diagonals
-//     cross the boundary between them: a key of 2n-2 bits (down-right and
-//     down-left crossings of a top, up-left and up-right of a bottom, in
-//     the same places, so that a top and a bottom attack each other exactly
-//     when their keys share a bit).
-//   - The tops of D become the bits of bitsets, one bitset per key bit: the
-//     tops that do not have it. The key bits are cut into chunks of 5, and
-//     for each chunk and each of its 32 values the bitset of the tops that
-//     have none of the value's bits is worked out once per D. A bottom's
-//     tops are then the AND of one bitset per chunk: 7 of them on queens:18,
-//     whatever the number of its queens.
-//   - Symmetry: the tops have no queen on either long diagonal of the board,
-//     and a bottom with k queens on them stands for 2^k solutions: the
-//     transposes about both diagonals move such a queen from one half to the
-//     other and leave the rest of the board's halves as they are. With the
-//     left-right mirror (a set D and its mirror image) that makes up to 8
-//     solutions per pair matched.
+//   - Halves. A bottom turned upside down is a top: both are placements of
+//     h queens on rows 0..h-1, listed from two blocks of rows (h/2 rows on
+//     the rest), each block's placements on each column set listed once for
+//     the whole count. For each way to cut D in two, every pair of
+//     placements is tested with one mask AND, 8 pairs to an instruction on
+//     CPUs with AVX-512 (joinHalves). For odd n the middle queen's column is
+//     in neither half, and a placement its diagonals meet is dropped by a
+//     second AND in the same loop.
+//   - Keys. A half matters to the other only through where its queens'
+//     diagonals cross row h (the first bottom row, or the middle row): a key
+//     of 2F bits, F = n-1 for even n and n-2 for odd n (the middle row's
+//     end squares are no diagonal's crossing that both halves can share). A
+//     top's and a bottom's key share a bit exactly when they attack each
+//     other; as a top and as a bottom a half's key differs only by which
+//     half of it holds which diagonal.
+//   - Tables. The tops become the bits of bitsets, one bitset per key bit:
+//     the tops without it. The key bits are cut into chunks, and for each
+//     chunk and each of its values the bitset of the tops with none of the
+//     value's bits is worked out once per D. A bottom's tops are then the
+//     AND of one bitset per chunk, whatever its number of queens: on 512
+//     tops at a time with AVX-512 (matchBottoms), else word by word.
+//   - Symmetry. Each long diagonal of the board holds at most one queen,
+//     and for odd n none is in the middle row unless it is the centre. The
+//     reflections in the two long diagonals move such a queen from one half
+//     to the other (the top half of the image is the old one's left or
+//     right half, not its top: only the numbers count), so every solution is
+//     the image of exactly one whose top has no queen on a long diagonal. So
+//     only such tops are matched, and a bottom with k queens on the long
+//     diagonals stands for 2^k solutions. The left-right mirror halves the
+//     rest: the sets D no larger than their mirror image (even n, and the
+//     centre column for odd n) or the middle columns left of the centre
+//     (odd n), each weighted by 2 unless it is its own image.
+//   - Pairs. Both halves of a pair (D, the columns left) are listed with
+//     every placement, those with no queen on a long diagonal marked, so
+//     each list serves as the tops of one count and the bottoms of another:
+//     each item counts D's tops against the other columns' bottoms and the
+//     other columns' tops against D's bottoms. For even n the second is the
+//     mirror image of another set's count (the mirror of the columns left),
+//     for odd n with the middle queen off the centre simply another set's
+//     count. So each list is made once, where tops and bottoms were made
+//     apart.
 //
-// The AND-and-count loop is the counter's work; on amd64 with AVX-512 it
-// runs on 512 tops at a time (matchBottoms), else word by word.
+// The AND-and-count loop and the pair tests are the counter's work; on
+// amd64 with AVX-512 both run on vectors of 512 bits, else word by word.
 
 // HalvesCounterApplies tells whether count-only builds of queens:n use the
-// halves counter: for even n from 6 to 20, on a CPU with the 512-bit
-// vector instructions its inner loop is written for (without them the
-// join counter is faster). Sampled on queens:22, it was about as fast as
-// the join counter, whose tops and bottoms it does not prune: the pairs it
-// matches grow faster.
+// halves counter: n from 4 to 23 on a CPU with the 512-bit vector
+// instructions its loops are written for (see vectorMatch). Elsewhere the
+// join counter is used.
 func HalvesCounterApplies(n int) bool {
-	return vectorMatch && n%2 == 0 && n >= 6 && n <= 20
+	return vectorMatch && halvesCounts(n)
+}
+
+// halvesCounts tells whether the halves counter can count queens:n: its
+// keys hold crossings of up to 23 columns.
+func halvesCounts(n int) bool { return n >= 4 && n <= 23 }
+
+// A halvesItem is how a column set D of the halves counter's units is
+// counted: whether it is listed at all, its weight (the mirror images it
+// stands for), and whether the columns left also count as tops.
+type halvesItem struct {
+	listed, both bool
+	weight       int64
+}
+
+// halvesItemOf classifies the set d of top columns (with the middle queen
+// in column m, or m < 0 for even n).
+func halvesItemOf(n, m int, d uint32) halvesItem {
+	h := n / 2
+	free := uint32(1)<<n - 1
+	if m >= 0 {
+		free &^= 1 << m
+	}
+	if d&^free != 0 || bits.OnesCount32(d) != h {
+		return halvesItem{}
+	}
+	y := free ^ d
+	if m >= 0 && m < h {
+		// The mirror image has its middle queen right of the centre: every
+		// set of this column stands for itself and its image. The sets d
+		// and y are counted together, under the smaller.
+		return halvesItem{listed: d < y, both: true, weight: 2}
+	}
+	if m > h {
+		return halvesItem{} // the mirror image of one with m < h
+	}
+	// Even n, or the middle queen in the centre: the sets no larger than
+	// their mirror image. The columns left, mirrored, are one of them too
+	// (the order of sets reverses with their complements): counted with d,
+	// under the smaller of the two.
+	r := reverseBits(d, n)
+	e := reverseBits(y, n)
+	item := halvesItem{listed: d <= r && d <= e, both: d != e, weight: 2}
+	if d == r {
+		item.weight = 1
+	}
+	return item
 }
 
 // queensHalvesUnits lists the work units of the halves counter for
-// queens:n: the column sets no larger than their mirror image, cut into
+// queens:n: its items in order of middle column, then column set, cut into
 // units as the join counter's are.
 func queensHalvesUnits(n int) []JoinUnit {
 	h := n / 2
 	all := uint32(1)<<n - 1
-	var keys []JoinKey
-	for d := uint32(1)<<h - 1; d <= all; {
-		if d <= reverseBits(d, n) {
-			keys = append(keys, JoinKey{-1, d})
+	ms := []int{-1}
+	if n%2 == 1 {
+		ms = ms[:0]
+		for m := 0; m <= h; m++ {
+			ms = append(ms, m)
 		}
-		low := d & -d
-		next := d + low
-		d = next | (next^d)/low>>2
+	}
+	var keys []JoinKey
+	for _, m := range ms {
+		for d := uint32(1)<<h - 1; d <= all; {
+			if halvesItemOf(n, m, d).listed {
+				keys = append(keys, JoinKey{m, d})
+			}
+			low := d & -d
+			next := d + low
+			d = next | (next^d)/low>>2
+		}
 	}
 	return joinUnits(n, keys, true)
 }
 
-// countUnit counts the solutions the unit's column sets stand for, and
-// the pairs of blocks and the bottoms it tested.
+// countUnit counts the solutions the unit's items stand for, and the pairs
+// of blocks and the bottoms it tested.
 func (m *halvesMatcher) countUnit(u JoinUnit) (solutions, nodes int64) {
 	m.nodes = 0
 	for _, k := range u.Keys {
-		weight := int64(2) // the set and its mirror image
-		if k.D == reverseBits(k.D, m.n) {
-			weight = 1
-		}
-		solutions += m.count(k.D, weight)
+		solutions += m.countItem(k.M, k.D)
 	}
 	return solutions, m.nodes
 }
 
-// A halfPair is the top and bottom blocks a half of h rows is made of: an
-// upper block of h/2 rows on a lower one.
-type halfPair struct {
-	upper, lower *rowBlocks
-	// By placement, as the blocks list them: the upper block's masks below
-	// it (rowBlocks.below) and the lower one's above it, each with its part
-	// of a half's key (see halfKey), side by side in memory.
-	uppers, lowers []halfPart
+// A halfBlock lists the placements of k queens on k consecutive rows of a
+// half, no two attacking each other, grouped by their column set, as two
+// arrays: the masks their pairs are tested with, and their parts of the
+// half's key.
+type halfBlock struct {
+	k     int
+	start []int32 // by column set: its first placement; placements come by set
+	// For the upper block, where its queens' diagonals cross the row below
+	// it (down-right | down-left<<32); for the lower block, where a queen
+	// above it would cross its first row to attack one of its queens.
+	mask []uint64
+	// The placement's part of the key of a half (see keyLayout): the two
+	// parts of a half add up to its key.
+	key []uint64
 }
 
-// A halfPart is a block placement's mask and its part of a half's key.
-type halfPart struct{ mask, key uint64 }
-
-// halvesBlocks are the blocks of the halves counter of queens:n: the tops'
-// blocks keep off the long diagonals, the bottoms' do not.
-type halvesBlocks struct {
-	tops, bottoms halfPair
+// on gives the range of placements using exactly the columns set.
+func (b *halfBlock) on(set uint32) (from, to int) {
+	return int(b.start[set]), int(b.start[set+1])
 }
 
-func newHalvesBlocks(n int) *halvesBlocks {
-	h := n / 2
-	up, low := h/2, h-h/2
-	b := &halvesBlocks{
-		tops:    halfPair{upper: newRowBlocksOff(n, up, 0), lower: newRowBlocksOff(n, low, up)},
-		bottoms: halfPair{upper: newRowBlocks(n, up), lower: newRowBlocks(n, low)},
-	}
-	// A bottom is listed as the top it becomes when the board is turned
-	// upside down: row r of the top is row n-1-r of the bottom, and the
-	// queens on the long diagonals are the same. A bottom's key carries
-	// them in bits 62-63.
-	for _, pair := range []*halfPair{&b.tops, &b.bottoms} {
-		bottom := pair == &b.bottoms
-		parts := func(blocks *rowBlocks, from, shift int, masks []uint64) []halfPart {
-			all := uint32(1)<<n - 1
-			out := make([]halfPart, blocks.placements())
-			for p, below := range blocks.below {
-				key := halfKey(n, uint32(below)<<shift&all, uint32(below>>32)>>shift, bottom)
-				if bottom {
-					key += uint64(onLongDiagonals(blocks.cols[p*blocks.k:(p+1)*blocks.k], from, n)) << 62
-				}
-				out[p] = halfPart{masks[p], key}
+// newHalfBlock lists the placements of rows from..from+k-1 of queens:n (a
+// half being rows 0..h-1): upper tells which of the two masks to keep.
+func newHalfBlock(n, from, k int, upper bool) *halfBlock {
+	all := uint32(1)<<n - 1
+	lay := newKeyLayout(n)
+	var sets []uint32
+	var masks, keys []uint64
+	var place func(y int, l, down, r, aboveL, aboveR uint32, long uint64)
+	place = func(y int, l, down, r, aboveL, aboveR uint32, long uint64) {
+		if y == k {
+			sets = append(sets, down)
+			// Crossings of row from+k, moved on to row h.
+			s := n/2 - from - k
+			keys = append(keys, lay.key(l<<s&all, r>>s, long))
+			if upper {
+				masks = append(masks, uint64(l)|uint64(r)<<32)
+			} else {
+				masks = append(masks, uint64(aboveL)|uint64(aboveR)<<32)
 			}
-			return out
+			return
 		}
-		// The upper block's crossings are shifted down to row h.
-		pair.uppers = parts(pair.upper, 0, pair.lower.k, pair.upper.below)
-		pair.lowers = parts(pair.lower, up, 0, pair.lower.above)
+		row := from + y
+		for free := all &^ (l | down | r); free != 0; free &= free - 1 {
+			c := bits.TrailingZeros32(free)
+			bit := uint32(1) << c
+			onLong := uint64(0)
+			if c == row || c == n-1-row {
+				onLong = 1
+			}
+			// A queen on the block's first row attacks (y, c) if it sits y
+			// columns to the left (down-right) or to the right (down-left).
+			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&all, long+onLong)
+		}
+	}
+	place(0, 0, 0, 0, 0, 0, 0)
+	b := &halfBlock{k: k, start: make([]int32, 1<<n+1)}
+	for _, set := range sets {
+		b.start[set+1]++
+	}
+	for set := 1; set < len(b.start); set++ {
+		b.start[set] += b.start[set-1]
+	}
+	b.mask = make([]uint64, len(sets))
+	b.key = make([]uint64, len(sets))
+	next := slices.Clone(b.start[:len(b.start)-1])
+	for i, set := range sets {
+		to := next[set]
+		next[set]++
+		b.mask[to], b.key[to] = masks[i], keys[i]
 	}
 	return b
 }
 
-// halfKey is the key of a half whose queens' diagonals cross row h at l
-// (down-right) and r (down-left): as a top, or as a bottom turned upside
-// down. Down-right crossings are never at 0 nor down-left ones at n-1, so
-// n-1 bits of each are enough. Turned upside down, a down-left crossing at
-// c is an up-left one at c+1 and a down-right crossing at c an up-right one
-// at c-1. The keys of two parts of a half with no queen attacking another
-// have no bit in common, so the half's key is their sum (weights included).
-func halfKey(n int, l, r uint32, bottom bool) uint64 {
-	half := uint64(1)<<(n-1) - 1
-	if bottom {
-		return uint64(r)&half | uint64(l)>>1<<(n-1)
-	}
-	return uint64(l)>>1 | (uint64(r)&half)<<(n-1)
+// halvesBlocks are the blocks of the halves counter of queens:n: a half is
+// an upper block of h/2 rows on a lower block of the rest.
+type halvesBlocks struct {
+	upper, lower *halfBlock
 }
 
-// The keys are looked up in matchChunks chunks.
-const matchChunks = 7
+func newHalvesBlocks(n int) *halvesBlocks {
+	h := n / 2
+	up := h / 2
+	b := &halvesBlocks{}
+	done := make(chan struct{})
+	go func() {
+		b.lower = newHalfBlock(n, up, h-up, false)
+		close(done)
+	}()
+	b.upper = newHalfBlock(n, 0, up, true)
+	<-done
+	return b
+}
 
-// chunkBits is the number of key bits a chunk holds for queens:n: 5 up to
-// queens:18 (keys of 34 bits), 6 up to queens:22 (42 bits); 0 beyond.
-func chunkBits(n int) int {
-	for b := 5; b <= 6; b++ {
-		if 2*n-2 <= matchChunks*b {
-			return b
-		}
+// The keys. A top and a bottom (turned upside down: a placement of rows
+// 0..h-1 too) attack each other when the top's down-right diagonal meets
+// the bottom's, or their down-left ones do: where they cross row h (the
+// row below the top half). For even n the bottom's first row is row h, and
+// turned upside down its diagonals cross row h one row further off: a
+// top's down-right crossing at c meets a bottom's at c-1 (and a
+// down-left one at c a bottom's at c+1). For odd n the middle row stays in
+// place: they meet at the same column.
+//
+// So a half's key, as a bottom, holds its down-left crossings (from column
+// 0 for even n, 1 for odd n) in its low field of F bits and its down-right
+// ones (from column 1) in the high field; as a top the same two fields
+// swapped: a top's and a bottom's key share a bit exactly when they attack
+// each other. Crossings outside the fields meet nothing of the other half.
+// For odd n a down-left crossing at column 0 is kept in bit 61, for the
+// middle queen in column 0 to be tested against (see midKey); bits 62-63
+// hold the half's queens on the board's long diagonals.
+
+// keyLayout is what the keys of queens:n look like.
+type keyLayout struct {
+	fieldBits int    // F
+	shiftR    int    // the column of the low field's first bit: 0 for even n, 1 for odd n
+	field     uint64 // 1<<F - 1
+}
+
+func newKeyLayout(n int) keyLayout {
+	if n%2 == 1 {
+		return keyLayout{n - 2, 1, 1<<(n-2) - 1}
 	}
-	return 0
+	return keyLayout{n - 1, 0, 1<<(n-1) - 1}
+}
+
+// key is the key of a half or part of one whose diagonals cross row h at l
+// (down-right) and r (down-left), with long queens on the long diagonals.
+func (k keyLayout) key(l, r uint32, long uint64) uint64 {
+	key := uint64(r)>>k.shiftR&k.field | (uint64(l)>>1&k.field)<<k.fieldBits | long<<62
+	if k.shiftR == 1 {
+		key |= uint64(r&1) << 61
+	}
+	return key
+}
+
+// top is a half's key as a top.
+func (k keyLayout) top(key uint64) uint64 {
+	return key>>k.fieldBits&k.field | (key&k.field)<<k.fieldBits
+}
+
+// midKey is the key of what the middle queen in column mid (0 to n-2;
+// the counter's are left of the centre or on it) is attacked by: a half's
+// diagonal crossing row h at mid.
+func (k keyLayout) midKey(mid int) uint64 {
+	return k.key(1<<mid, 1<<mid, 0)
 }
 
 // halvesMatcher holds one worker's buffers.
 type halvesMatcher struct {
-	n      int
+	n, h   int
 	all    uint32
 	blocks *halvesBlocks
+	layout keyLayout
 
-	tops, bottoms []uint64 // keys; a bottom's weight (queens on long diagonals) in bits 62-63
-	words         int      // 64-bit words per bitset of tops, a multiple of 8
-	notHave       []uint64 // by key bit: the tops without it
-	table         []uint64 // by chunk and value: the tops with none of its bits
-	nodes         int64
-	chunkBits     int
-	match         func(table []uint64, w, chunkBits int, bottoms []uint64) int64 // matchBottoms
+	halvesX, halvesY []uint64 // the keys of the halves of an item's two column sets
+	splits           []int32  // by cut of a column set: its upper and lower placements (from, to)
+	tops             []uint64
+	words            int      // 64-bit words per bitset of tops (see tableWords)
+	notHave          []uint64 // by key bit: the tops without it
+	table            []uint64 // by chunk and value: the tops with none of its bits
+	nodes            int64
+	chunks           int // chunks of chunkBits key bits
+	chunkBits        int
+	vector           bool // the AVX-512 loops, where the CPU has them
 }
 
 func newHalvesMatcher(n int, blocks *halvesBlocks) *halvesMatcher {
-	return &halvesMatcher{n: n, all: uint32(1)<<n - 1, blocks: blocks, chunkBits: chunkBits(n), match: matchBottoms}
+	layout := newKeyLayout(n)
+	cb := halvesChunkBits(n)
+	return &halvesMatcher{n: n, h: n / 2, all: uint32(1)<<n - 1, blocks: blocks, layout: layout,
+		chunkBits: cb, chunks: (2*layout.fieldBits + cb - 1) / cb, vector: vectorMatch}
 }
 
-// count counts the solutions whose top half is on the columns d, with
-// weight: 2 for a set that stands for its mirror image too, else 1.
-func (m *halvesMatcher) count(d uint32, weight int64) int64 {
-	m.tops = m.halves(m.tops[:0], &m.blocks.tops, d)
-	if len(m.tops) == 0 {
+// halvesChunkBits is the number of key bits a table chunk holds for
+// queens:n.
+func halvesChunkBits(n int) int {
+	switch {
+	case n <= 17:
+		return 5
+	default:
+		return 6
+	}
+}
+
+// countItem counts the solutions the item (the middle queen in column mid,
+// -1 for even n; top columns d) stands for.
+func (m *halvesMatcher) countItem(mid int, d uint32) int64 {
+	item := halvesItemOf(m.n, mid, d)
+	if !item.listed {
 		return 0
 	}
-	m.bottoms = m.halves(m.bottoms[:0], &m.blocks.bottoms, m.all^d)
-	if len(m.bottoms) == 0 {
+	y := m.all ^ d
+	var midKey uint64
+	if mid >= 0 {
+		y &^= 1 << mid
+		midKey = m.layout.midKey(mid)
+	}
+	m.halvesX = m.halves(m.halvesX[:0], d, midKey)
+	if len(m.halvesX) == 0 {
 		return 0
 	}
-	m.buildTable()
-	m.nodes += int64(len(m.bottoms))
-	return weight * m.match(m.table, m.words, m.chunkBits, m.bottoms)
+	m.halvesY = m.halves(m.halvesY[:0], y, midKey)
+	if len(m.halvesY) == 0 {
+		return 0
+	}
+	count := m.match(m.halvesX, m.halvesY)
+	if item.both {
+		count += m.match(m.halvesY, m.halvesX)
+	}
+	return item.weight * count
 }
 
 // halves appends the keys of the placements of rows 0..h-1 on exactly the
-// columns d made of the pair's blocks: for each way to cut d into the
-// columns of the upper block and those of the lower one, the pairs of
-// their placements that do not attack each other. As bottoms (turned
-// upside down), with their weights.
-func (m *halvesMatcher) halves(dst []uint64, pair *halfPair, d uint32) []uint64 {
-	up, low := pair.upper, pair.lower
+// columns d that the middle queen (its midKey) does not attack: for each
+// way to cut d into the columns of the upper block and those of the lower
+// one, the pairs of their placements that do not attack each other.
+func (m *halvesMatcher) halves(dst []uint64, d uint32, midKey uint64) []uint64 {
+	up, low := m.blocks.upper, m.blocks.lower
 	var pairs int64
+	splits := m.splits[:0]
 	for q := d; ; q = (q - 1) & d {
 		if bits.OnesCount32(q) == up.k {
 			uFrom, uTo := up.on(q)
 			lFrom, lTo := low.on(d ^ q)
-			lowers := pair.lowers[lFrom:lTo]
-			for _, u := range pair.uppers[uFrom:uTo] {
-				pairs += int64(len(lowers))
-				k := len(dst)
-				dst = slices.Grow(dst, len(lowers))[:k+len(lowers)]
-				// Write every pair, keep those that join: no branch to
-				// mispredict.
-				for _, l := range lowers {
-					dst[k] = u.key + l.key
-					x := u.mask & l.mask
-					k += int((x|-x)>>63) ^ 1
-				}
-				dst = dst[:k]
+			if uFrom < uTo && lFrom < lTo {
+				pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
+				splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
 			}
 		}
 		if q == 0 {
 			break
 		}
 	}
+	m.splits = splits
 	m.nodes += pairs
+	return joinHalves(dst, m.blocks, splits, pairs, midKey, m.vector)
+}
+
+// joinHalvesGo appends, for each cut of a column set (splits: from and to
+// of its upper and its lower placements), the sums of the keys of the
+// pairs of an upper and a lower placement whose masks share no bit,
+// leaving out those whose key meets midKey.
+func joinHalvesGo(dst []uint64, b *halvesBlocks, splits []int32, midKey uint64) []uint64 {
+	for s := 0; s+3 < len(splits); s += 4 {
+		upMask, upKey := b.upper.mask[splits[s]:splits[s+1]], b.upper.key[splits[s]:splits[s+1]]
+		lowMask, lowKey := b.lower.mask[splits[s+2]:splits[s+3]], b.lower.key[splits[s+2]:splits[s+3]]
+		lowKey = lowKey[:len(lowMask)]
+		for i, um := range upMask {
+			uk := upKey[i]
+			if uk&midKey != 0 {
+				continue
+			}
+			k := len(dst)
+			dst = slices.Grow(dst, len(lowMask))[:k+len(lowMask)]
+			// Write every pair, keep those that join: no branch to mispredict.
+			for j, lm := range lowMask {
+				lk := lowKey[j]
+				dst[k] = uk + lk
+				x := um&lm | lk&midKey
+				k += int((x|-x)>>63) ^ 1
+			}
+			dst = dst[:k]
+		}
+	}
 	return dst
+}
+
+// match counts the pairs of a top among the halves tops (only those with
+// no queen on a long diagonal) and a bottom among bottoms that do not
+// attack each other, each weighted by 2 to the power of the bottom's
+// queens on the long diagonals.
+func (m *halvesMatcher) match(tops, bottoms []uint64) int64 {
+	lay := m.layout
+	m.tops = slices.Grow(m.tops[:0], len(tops))[:len(tops)]
+	k := 0
+	for _, key := range tops {
+		// Write every top, keep those with no queen on a long diagonal: no
+		// branch to mispredict.
+		m.tops[k] = lay.top(key)
+		k += int((key>>62 - 1) >> 63)
+	}
+	m.tops = m.tops[:k]
+	if len(m.tops) == 0 {
+		return 0
+	}
+	m.buildTable()
+	m.nodes += int64(len(bottoms))
+	return matchBottoms(m.table, m.words, m.chunks, m.chunkBits, bottoms, m.vector)
+}
+
+// tableWords is the number of 64-bit words of a bitset of n tops: a
+// multiple of 8 for the vector loops.
+func tableWords(n int, vector bool) int {
+	w := (n + 63) / 64
+	if vector {
+		return (w + 7) / 8 * 8
+	}
+	return w
 }
 
 // buildTable works out, for each chunk of key bits and each value of it,
 // the bitset of the tops that have none of the value's bits.
 func (m *halvesMatcher) buildTable() {
-	keyBits := 2*m.n - 2
-	w := (len(m.tops) + 511) / 512 * 8
+	keyBits := 2 * m.layout.fieldBits
+	w := tableWords(len(m.tops), m.vector)
 	m.words = w
-	cb, values := m.chunkBits, 1<<m.chunkBits
-	m.notHave = slices.Grow(m.notHave[:0], matchChunks*cb*w)[:matchChunks*cb*w]
+	cb, values, chunks := m.chunkBits, 1<<m.chunkBits, m.chunks
+	m.notHave = slices.Grow(m.notHave[:0], chunks*cb*w)[:chunks*cb*w]
 	var block [64]uint64
 	for word := 0; word < w; word++ {
 		block = [64]uint64{}
 		from := min(len(m.tops), word*64)
 		to := min(len(m.tops), from+64)
-		for i, key := range m.tops[from:to] {
-			block[i] = key
-		}
+		copy(block[:], m.tops[from:to])
 		transpose64(&block)
 		valid := validWord(len(m.tops), word)
 		for b := 0; b < keyBits; b++ {
 			m.notHave[b*w+word] = ^block[b] & valid
 		}
-		for b := keyBits; b < matchChunks*cb; b++ {
+		for b := keyBits; b < chunks*cb; b++ {
 			m.notHave[b*w+word] = valid // no key has these bits
 		}
 	}
-	size := matchChunks * values * w
+	size := chunks * values * w
 	m.table = slices.Grow(m.table[:0], size)[:size]
-	for ch := range matchChunks {
-		t := m.table[ch*values*w : (ch+1)*values*w]
-		for i := range w { // value 0: every top
-			t[i] = validWord(len(m.tops), i)
+	chunkTables(m.table, m.notHave, len(m.tops), w, chunks, cb, m.vector)
+}
+
+// chunkTablesGo fills the table of each chunk: the row of value 0 holds
+// every top, the row of value v the AND of the row of v without its lowest
+// bit and the tops without that bit.
+func chunkTablesGo(table, notHave []uint64, tops, w, chunks, chunkBits int) {
+	values := 1 << chunkBits
+	for ch := range chunks {
+		t := table[ch*values*w : (ch+1)*values*w]
+		for i := range w {
+			t[i] = validWord(tops, i)
 		}
 		for v := 1; v < values; v++ {
 			prev := t[(v&(v-1))*w : (v&(v-1))*w+w]
-			row := m.notHave[(ch*cb+bits.TrailingZeros(uint(v)))*w:]
+			row := notHave[(ch*chunkBits+bits.TrailingZeros(uint(v)))*w:]
 			dst := t[v*w : v*w+w]
 			for i := range dst {
 				dst[i] = prev[i] & row[i]
@@ -284,9 +515,10 @@ func validWord(n, i int) uint64 {
 // matchBottomsGo counts, over the bottoms' keys, the tops each leaves
 // (the AND of one table row per chunk of chunkBits bits: w words each),
 // each count times 2 to the power of the bottom's weight.
-func matchBottomsGo(table []uint64, w, chunkBits int, bottoms []uint64) int64 {
+func matchBottomsGo(table []uint64, w, chunks, chunkBits int, bottoms []uint64) int64 {
 	var total int64
-	var rows [matchChunks][]uint64
+	var rowsBuf [8][]uint64
+	rows := rowsBuf[:chunks]
 	mask := uint64(1)<<chunkBits - 1
 	for _, key := range bottoms {
 		for ch := range rows {

@@ -10,11 +10,32 @@
 	IMULQ R8, reg; \
 	ADDQ SI, reg
 
-// MATCH is the body of matchBottomsAVX512x5 and x6: for each bottom's key,
-// the table rows of its 7 chunks of b bits ANDed 64 bytes at a time, their
-// bits counted and the count shifted left by the key's top two bits;
-// returns the sum.
-#define MATCH(b, mask) \
+// The rows of the first 5 to 8 chunks, in BX, CX, R10, ..., R15.
+#define ROWS5(b, mask) \
+	ROW(BX, 0, mask, 0); \
+	ROW(CX, b, mask, 1<<b); \
+	ROW(R10, 2*b, mask, 2<<b); \
+	ROW(R11, 3*b, mask, 3<<b); \
+	ROW(R12, 4*b, mask, 4<<b)
+#define ROWS6(b, mask) ROWS5(b, mask); ROW(R13, 5*b, mask, 5<<b)
+#define ROWS7(b, mask) ROWS6(b, mask); ROW(R14, 6*b, mask, 6<<b)
+#define ROWS8(b, mask) ROWS7(b, mask); ROW(R15, 7*b, mask, 7<<b)
+
+// The AND of the rows' 64 bytes at offset AX, into Z0.
+#define ANDS5 \
+	VMOVDQU64 (BX)(AX*1), Z0; \
+	VPANDQ (CX)(AX*1), Z0, Z0; \
+	VPANDQ (R10)(AX*1), Z0, Z0; \
+	VPANDQ (R11)(AX*1), Z0, Z0; \
+	VPANDQ (R12)(AX*1), Z0, Z0
+#define ANDS6 ANDS5; VPANDQ (R13)(AX*1), Z0, Z0
+#define ANDS7 ANDS6; VPANDQ (R14)(AX*1), Z0, Z0
+#define ANDS8 ANDS7; VPANDQ (R15)(AX*1), Z0, Z0
+
+// MATCH is the body of matchBottomsAVX512: for each bottom's key, the
+// table rows of its chunks ANDed 64 bytes at a time, their bits counted
+// and the count shifted left by the key's top two bits; returns the sum.
+#define MATCH(rows, ands) \
 	MOVQ table+0(FP), SI; \
 	MOVQ rowBytes+8(FP), R8; \
 	MOVQ bottoms_base+16(FP), DI; \
@@ -22,23 +43,11 @@
 	VPXORQ Z5, Z5, Z5; \
 bottom: \
 	MOVQ (DI), DX; \
-	ROW(BX, 0, mask, 0); \
-	ROW(CX, b, mask, 1<<b); \
-	ROW(R10, 2*b, mask, 2<<b); \
-	ROW(R11, 3*b, mask, 3<<b); \
-	ROW(R12, 4*b, mask, 4<<b); \
-	ROW(R13, 5*b, mask, 5<<b); \
-	ROW(R14, 6*b, mask, 6<<b); \
+	rows; \
 	XORQ AX, AX; \
 	VPXORQ Z1, Z1, Z1; \
 word: \
-	VMOVDQU64 (BX)(AX*1), Z0; \
-	VPANDQ (CX)(AX*1), Z0, Z0; \
-	VPANDQ (R10)(AX*1), Z0, Z0; \
-	VPANDQ (R11)(AX*1), Z0, Z0; \
-	VPANDQ (R12)(AX*1), Z0, Z0; \
-	VPANDQ (R13)(AX*1), Z0, Z0; \
-	VPANDQ (R14)(AX*1), Z0, Z0; \
+	ands; \
 	VPOPCNTQ Z0, Z0; \
 	VPADDQ Z0, Z1, Z1; \
 	ADDQ $64, AX; \
@@ -62,10 +71,188 @@ word: \
 	MOVQ AX, ret+40(FP); \
 	RET
 
-// func matchBottomsAVX512x5(table *uint64, rowBytes int, bottoms []uint64) int64
-TEXT ·matchBottomsAVX512x5(SB), NOSPLIT, $0-48
-	MATCH(5, 31)
+// func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64) int
+//
+// joinHalvesGo on 8 lower placements at a time: for each split (from and
+// to of its upper and of its lower placements), for each upper placement
+// not met by midKey, the lower ones whose masks share no bit with its mask
+// and whose keys do not meet midKey, their keys added to its key and
+// packed (VPCOMPRESSQ) to dst. Each store writes 8 words whatever it keeps:
+// dst has room for 8 more than it can keep. Returns the number kept.
+TEXT ·joinHalvesAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), DI
+	MOVQ DI, ret+64(FP)
+	MOVQ upMask+8(FP), SI
+	MOVQ upKey+16(FP), R8
+	MOVQ splits+40(FP), R15
+	MOVQ nSplits+48(FP), AX
+	SHLQ $4, AX
+	ADDQ R15, AX
+	MOVQ AX, nSplits+48(FP) // now the end of splits
+	MOVQ midKey+56(FP), R13
+	VPBROADCASTQ R13, Z7
 
-// func matchBottomsAVX512x6(table *uint64, rowBytes int, bottoms []uint64) int64
-TEXT ·matchBottomsAVX512x6(SB), NOSPLIT, $0-48
-	MATCH(6, 63)
+split:
+	CMPQ R15, nSplits+48(FP)
+	JAE done
+	MOVLQSX 0(R15), DX
+	MOVLQSX 4(R15), R9
+	MOVLQSX 8(R15), AX
+	MOVLQSX 12(R15), R12
+	ADDQ $16, R15
+	SUBQ AX, R12
+	MOVQ lowMask+24(FP), R10
+	LEAQ (R10)(AX*8), R10
+	MOVQ lowKey+32(FP), R11
+	LEAQ (R11)(AX*8), R11
+	// K7: the lanes of the last, partial vector of lower placements.
+	MOVQ R12, CX
+	ANDQ $7, CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVQ AX, K7
+	MOVQ R12, BX
+	ANDQ $-8, BX
+
+upper:
+	CMPQ DX, R9
+	JAE split
+	MOVQ (R8)(DX*8), AX
+	TESTQ R13, AX
+	JNZ next
+	VPBROADCASTQ AX, Z2
+	MOVQ (SI)(DX*8), AX
+	VPBROADCASTQ AX, Z1
+	XORQ R14, R14
+	CMPQ R14, BX
+	JAE tail
+
+full:
+	VMOVDQU64 (R10)(R14*8), Z3
+	VPTESTNMQ Z3, Z1, K1
+	VMOVDQU64 (R11)(R14*8), Z4
+	VPTESTNMQ Z4, Z7, K1, K2
+	VPADDQ Z4, Z2, Z5
+	VPCOMPRESSQ Z5, K2, Z6
+	VMOVDQU64 Z6, (DI)
+	KMOVQ K2, AX
+	POPCNTQ AX, AX
+	LEAQ (DI)(AX*8), DI
+	ADDQ $8, R14
+	CMPQ R14, BX
+	JB full
+
+tail:
+	CMPQ R14, R12
+	JAE next
+	VMOVDQU64.Z (R10)(R14*8), K7, Z3
+	VPTESTNMQ Z3, Z1, K7, K1
+	VMOVDQU64.Z (R11)(R14*8), K7, Z4
+	VPTESTNMQ Z4, Z7, K1, K2
+	VPADDQ Z4, Z2, Z5
+	VPCOMPRESSQ Z5, K2, Z6
+	VMOVDQU64 Z6, (DI)
+	KMOVQ K2, AX
+	POPCNTQ AX, AX
+	LEAQ (DI)(AX*8), DI
+
+next:
+	INCQ DX
+	JMP upper
+
+done:
+	MOVQ ret+64(FP), AX
+	SUBQ AX, DI
+	SHRQ $3, DI
+	MOVQ DI, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func chunkTablesAVX512(table, notHave, first *uint64, rowBytes, chunks, chunkBits int)
+//
+// chunkTablesGo 64 bytes at a time: first is the row of value 0.
+TEXT ·chunkTablesAVX512(SB), NOSPLIT, $0-48
+	MOVQ table+0(FP), DI
+	MOVQ notHave+8(FP), SI
+	MOVQ rowBytes+24(FP), R8
+	MOVQ chunks+32(FP), R9
+	MOVQ chunkBits+40(FP), CX
+	MOVQ $1, R10
+	SHLQ CX, R10            // values
+	XORQ R11, R11           // chunk
+
+chunk:
+	// The row of value 0.
+	MOVQ first+16(FP), AX
+	XORQ DX, DX
+copyfirst:
+	VMOVDQU64 (AX)(DX*1), Z0
+	VMOVDQU64 Z0, (DI)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R8
+	JB copyfirst
+	MOVQ $1, R12            // value
+
+value:
+	// prev: the row of value&(value-1); bit: the row of the chunk's bit
+	// TZCNT(value); dst: the row of value.
+	LEAQ -1(R12), AX
+	ANDQ R12, AX
+	IMULQ R8, AX
+	ADDQ DI, AX
+	TZCNTQ R12, BX
+	ADDQ R11, BX
+	IMULQ R8, BX
+	ADDQ SI, BX
+	MOVQ R12, R13
+	IMULQ R8, R13
+	ADDQ DI, R13
+	XORQ DX, DX
+row:
+	VMOVDQU64 (AX)(DX*1), Z0
+	VPANDQ (BX)(DX*1), Z0, Z0
+	VMOVDQU64 Z0, (R13)(DX*1)
+	ADDQ $64, DX
+	CMPQ DX, R8
+	JB row
+	INCQ R12
+	CMPQ R12, R10
+	JB value
+
+	// The next chunk: its table after this one, its bits after these.
+	MOVQ R10, AX
+	IMULQ R8, AX
+	ADDQ AX, DI
+	ADDQ CX, R11
+	DECQ R9
+	JNZ chunk
+	VZEROUPPER
+	RET
+
+// func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64) int64, and so on:
+// 5 to 8 chunks of 5 to 7 bits.
+TEXT ·matchAVX512c5b5(SB), NOSPLIT, $0-48
+	MATCH(ROWS5(5, 31), ANDS5)
+TEXT ·matchAVX512c6b5(SB), NOSPLIT, $0-48
+	MATCH(ROWS6(5, 31), ANDS6)
+TEXT ·matchAVX512c7b5(SB), NOSPLIT, $0-48
+	MATCH(ROWS7(5, 31), ANDS7)
+TEXT ·matchAVX512c8b5(SB), NOSPLIT, $0-48
+	MATCH(ROWS8(5, 31), ANDS8)
+TEXT ·matchAVX512c5b6(SB), NOSPLIT, $0-48
+	MATCH(ROWS5(6, 63), ANDS5)
+TEXT ·matchAVX512c6b6(SB), NOSPLIT, $0-48
+	MATCH(ROWS6(6, 63), ANDS6)
+TEXT ·matchAVX512c7b6(SB), NOSPLIT, $0-48
+	MATCH(ROWS7(6, 63), ANDS7)
+TEXT ·matchAVX512c8b6(SB), NOSPLIT, $0-48
+	MATCH(ROWS8(6, 63), ANDS8)
+TEXT ·matchAVX512c5b7(SB), NOSPLIT, $0-48
+	MATCH(ROWS5(7, 127), ANDS5)
+TEXT ·matchAVX512c6b7(SB), NOSPLIT, $0-48
+	MATCH(ROWS6(7, 127), ANDS6)
+TEXT ·matchAVX512c7b7(SB), NOSPLIT, $0-48
+	MATCH(ROWS7(7, 127), ANDS7)
+TEXT ·matchAVX512c8b7(SB), NOSPLIT, $0-48
+	MATCH(ROWS8(7, 127), ANDS8)

@@ -2,10 +2,21 @@
 
 package enumerate
 
-// vectorMatch tells whether matchBottoms runs on vectors of 512 bits.
+// vectorMatch tells whether the halves counter's loops run on vectors of
+// 512 bits.
 const vectorMatch = false
 
 // matchBottoms is matchBottomsGo.
-func matchBottoms(table []uint64, w, chunkBits int, bottoms []uint64) int64 {
-	return matchBottomsGo(table, w, chunkBits, bottoms)
+func matchBottoms(table []uint64, w, chunks, chunkBits int, bottoms []uint64, _ bool) int64 {
+	return matchBottomsGo(table, w, chunks, chunkBits, bottoms)
+}
+
+// joinHalves is joinHalvesGo.
+func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, _ int64, midKey uint64, _ bool) []uint64 {
+	return joinHalvesGo(dst, b, splits, midKey)
+}
+
+// chunkTables is chunkTablesGo.
+func chunkTables(table, notHave []uint64, tops, w, chunks, chunkBits int, _ bool) {
+	chunkTablesGo(table, notHave, tops, w, chunks, chunkBits)
 }

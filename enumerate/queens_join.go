@@ -131,7 +131,9 @@ func joinUnits(n int, keys []JoinKey, halves bool) []JoinUnit {
 func (u JoinUnit) Key() []byte {
 	method := byte('J')
 	if u.halves {
-		method = 'H'
+		// 'H' was the halves counter's when it counted one column set at a
+		// time (even n only): its saved units are not these.
+		method = 'P'
 	}
 	key := []byte{method, byte(u.n), byte(u.Keys[0].M)}
 	key = binary.BigEndian.AppendUint32(key, u.Keys[0].D)
@@ -850,19 +852,21 @@ func NewQueensCounter(n int) QueensCounter {
 }
 
 // NewQueensCounterUsing lists the units of queens:n for the halves counter
-// (even n, 6 to 20) or the join counter: a merge of shards takes the
+// (n from 4 to 23) or the join counter: a merge of shards takes the
 // counter they were counted with, whatever this machine would use.
 func NewQueensCounterUsing(n int, halves bool) QueensCounter {
-	return newQueensCounter(n, halves && n%2 == 0 && n >= 6 && n <= 20)
+	return newQueensCounter(n, halves && halvesCounts(n))
 }
 
+// newQueensCounter lists the units; the blocks of rows are built when the
+// first unit is counted (a counter is also made only for its units' keys).
 func newQueensCounter(n int, halves bool) QueensCounter {
 	if halves {
-		blocks := newHalvesBlocks(n)
-		return QueensCounter{n, queensHalvesUnits(n), &sync.Pool{New: func() any { return newHalvesMatcher(n, blocks) }}}
+		blocks := sync.OnceValue(func() *halvesBlocks { return newHalvesBlocks(n) })
+		return QueensCounter{n, queensHalvesUnits(n), &sync.Pool{New: func() any { return newHalvesMatcher(n, blocks()) }}}
 	}
-	blocks := newHalfBlocks(n)
-	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil, blocks) }}}
+	blocks := sync.OnceValue(func() *halfBlocks { return newHalfBlocks(n) })
+	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil, blocks()) }}}
 }
 
 // Method names the counter, for the layout of saved counts.
