@@ -162,7 +162,8 @@ type halfBlock struct {
 	mask []uint64
 	// The placement's part of the key of a half (see keyLayout): the two
 	// parts of a half add up to its key.
-	key []uint64
+	key  []uint64
+	most int // the most placements a column set has
 }
 
 // on gives the range of placements using exactly the columns set.
@@ -205,15 +206,16 @@ func newHalfBlock(n, from, k int, upper bool) *halfBlock {
 		}
 	}
 	place(0, 0, 0, 0, 0, 0, 0)
-	b := &halfBlock{k: k, start: make([]int32, 1<<n+1)}
+	b := &halfBlock{k: k, start: hugeSlice[int32](1<<n + 1)}
 	for _, set := range sets {
 		b.start[set+1]++
 	}
 	for set := 1; set < len(b.start); set++ {
+		b.most = max(b.most, int(b.start[set]))
 		b.start[set] += b.start[set-1]
 	}
-	b.mask = make([]uint64, len(sets))
-	b.key = make([]uint64, len(sets))
+	b.mask = hugeSlice[uint64](len(sets))
+	b.key = hugeSlice[uint64](len(sets))
 	next := slices.Clone(b.start[:len(b.start)-1])
 	for i, set := range sets {
 		to := next[set]
@@ -306,6 +308,7 @@ type halvesMatcher struct {
 
 	halvesX, halvesY []uint64 // the keys of the halves of an item's two column sets
 	splits           []int32  // by cut of a column set: its upper and lower placements (from, to)
+	scratch          []uint64
 	tops             []uint64
 	words            int      // 64-bit words per bitset of tops (see tableWords)
 	notHave          []uint64 // by key bit: the tops without it
@@ -383,9 +386,10 @@ func (m *halvesMatcher) halves(dst []uint64, d uint32, midKey uint64) []uint64 {
 			break
 		}
 	}
-	m.splits = splits
+	m.splits = append(splits, 0, 0, 0, 0, 0, 0, 0, 0) // for the vector loop to read ahead
+	splits = m.splits[:len(splits)]
 	m.nodes += pairs
-	return joinHalves(dst, m.blocks, splits, pairs, midKey, m.vector)
+	return joinHalves(dst, m.blocks, splits, pairs, midKey, m.vector, &m.scratch)
 }
 
 // joinHalvesGo appends, for each cut of a column set (splits: from and to

@@ -11,21 +11,25 @@ import (
 var vectorMatch = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ
 
 // joinHalvesAVX512 is joinHalvesGo on 8 lower placements at a time, into
-// dst (room for every pair and 8 keys more); it returns the number of keys
-// written.
+// dst (room for every pair and 8 keys more), with scratch room for twice
+// the most lower placements a column set has, plus 16; it returns the
+// number of keys written.
 //
 //go:noescape
-func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64) int
+func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64, scratch *uint64) int
 
 // joinHalves is joinHalvesGo, on vectors if vector; pairs is the number of
 // pairs the splits hold.
-func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, pairs int64, midKey uint64, vector bool) []uint64 {
+func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, pairs int64, midKey uint64, vector bool, scratch *[]uint64) []uint64 {
 	if !vector || len(splits) == 0 {
 		return joinHalvesGo(dst, b, splits, midKey)
 	}
+	if need := 2*b.lower.most + 16; len(*scratch) < need {
+		*scratch = make([]uint64, need)
+	}
 	k := len(dst)
 	dst = slices.Grow(dst, int(pairs)+8)
-	kept := joinHalvesAVX512(&dst[:k+1][k], &b.upper.mask[0], &b.upper.key[0], &b.lower.mask[0], &b.lower.key[0], &splits[0], len(splits)/4, midKey)
+	kept := joinHalvesAVX512(&dst[:k+1][k], &b.upper.mask[0], &b.upper.key[0], &b.lower.mask[0], &b.lower.key[0], &splits[0], len(splits)/4, midKey, &(*scratch)[0])
 	return dst[:k+kept]
 }
 

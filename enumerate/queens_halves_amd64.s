@@ -71,17 +71,20 @@ word: \
 	MOVQ AX, ret+40(FP); \
 	RET
 
-// func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64) int
+// func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64, scratch *uint64) int
 //
 // joinHalvesGo on 8 lower placements at a time: for each split (from and
 // to of its upper and of its lower placements), for each upper placement
 // not met by midKey, the lower ones whose masks share no bit with its mask
 // and whose keys do not meet midKey, their keys added to its key and
 // packed (VPCOMPRESSQ) to dst. Each store writes 8 words whatever it keeps:
-// dst has room for 8 more than it can keep. Returns the number kept.
-TEXT ·joinHalvesAVX512(SB), NOSPLIT, $0-72
+// dst has room for 8 more than it can keep. With a midKey, the lower
+// placements it does not meet are first packed to scratch (their masks,
+// then their keys 8 words plus the most a column set has further on).
+// Returns the number kept.
+TEXT ·joinHalvesAVX512(SB), NOSPLIT, $16-80
 	MOVQ dst+0(FP), DI
-	MOVQ DI, ret+64(FP)
+	MOVQ DI, ret+72(FP)
 	MOVQ upMask+8(FP), SI
 	MOVQ upKey+16(FP), R8
 	MOVQ splits+40(FP), R15
@@ -105,6 +108,59 @@ split:
 	LEAQ (R10)(AX*8), R10
 	MOVQ lowKey+32(FP), R11
 	LEAQ (R11)(AX*8), R11
+	// Prefetch the placements of the split after next: splits ends with
+	// two more of zeros.
+	MOVLQSX 24(R15), AX
+	MOVQ lowMask+24(FP), CX
+	PREFETCHT0 (CX)(AX*8)
+	PREFETCHT0 64(CX)(AX*8)
+	MOVQ lowKey+32(FP), CX
+	PREFETCHT0 (CX)(AX*8)
+	PREFETCHT0 64(CX)(AX*8)
+	MOVLQSX 16(R15), AX
+	PREFETCHT0 (SI)(AX*8)
+	PREFETCHT0 (R8)(AX*8)
+	TESTQ R13, R13
+	JZ lanes
+
+	// Pack the lower placements midKey does not meet to scratch: masks
+	// at CX, keys at BX (the scratch's second half).
+	MOVQ scratch+64(FP), CX
+	MOVQ R12, BX
+	ADDQ $8, BX
+	LEAQ (CX)(BX*8), BX
+	MOVQ CX, 0(SP)
+	MOVQ BX, 8(SP)
+	XORQ R14, R14
+pack:
+	// K7: the lanes left, up to 8.
+	MOVQ R12, AX
+	SUBQ R14, AX
+	MOVQ $-1, R9
+	BZHIQ AX, R9, AX
+	KMOVQ AX, K7
+	VMOVDQU64.Z (R11)(R14*8), K7, Z4
+	VPTESTNMQ Z4, Z7, K7, K2
+	VMOVDQU64.Z (R10)(R14*8), K7, Z3
+	VPCOMPRESSQ Z3, K2, Z5
+	VMOVDQU64 Z5, (CX)
+	VPCOMPRESSQ Z4, K2, Z6
+	VMOVDQU64 Z6, (BX)
+	KMOVQ K2, AX
+	POPCNTQ AX, AX
+	LEAQ (CX)(AX*8), CX
+	LEAQ (BX)(AX*8), BX
+	ADDQ $8, R14
+	CMPQ R14, R12
+	JB pack
+	MOVQ 0(SP), R10
+	MOVQ 8(SP), R11
+	MOVQ CX, R12
+	SUBQ R10, R12
+	SHRQ $3, R12
+	MOVLQSX -12(R15), R9 // the end of the upper placements again
+
+lanes:
 	// K7: the lanes of the last, partial vector of lower placements.
 	MOVQ R12, CX
 	ANDQ $7, CX
@@ -129,11 +185,8 @@ upper:
 	JAE tail
 
 full:
-	VMOVDQU64 (R10)(R14*8), Z3
-	VPTESTNMQ Z3, Z1, K1
-	VMOVDQU64 (R11)(R14*8), Z4
-	VPTESTNMQ Z4, Z7, K1, K2
-	VPADDQ Z4, Z2, Z5
+	VPTESTNMQ (R10)(R14*8), Z1, K2
+	VPADDQ (R11)(R14*8), Z2, Z5
 	VPCOMPRESSQ Z5, K2, Z6
 	VMOVDQU64 Z6, (DI)
 	KMOVQ K2, AX
@@ -147,9 +200,8 @@ tail:
 	CMPQ R14, R12
 	JAE next
 	VMOVDQU64.Z (R10)(R14*8), K7, Z3
-	VPTESTNMQ Z3, Z1, K7, K1
+	VPTESTNMQ Z3, Z1, K7, K2
 	VMOVDQU64.Z (R11)(R14*8), K7, Z4
-	VPTESTNMQ Z4, Z7, K1, K2
 	VPADDQ Z4, Z2, Z5
 	VPCOMPRESSQ Z5, K2, Z6
 	VMOVDQU64 Z6, (DI)
@@ -162,10 +214,10 @@ next:
 	JMP upper
 
 done:
-	MOVQ ret+64(FP), AX
+	MOVQ ret+72(FP), AX
 	SUBQ AX, DI
 	SHRQ $3, DI
-	MOVQ DI, ret+64(FP)
+	MOVQ DI, ret+72(FP)
 	VZEROUPPER
 	RET
 

@@ -12,7 +12,7 @@ func matchBottoms(table []uint64, w, chunks, chunkBits int, bottoms []uint64, _ 
 }
 
 // joinHalves is joinHalvesGo.
-func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, _ int64, midKey uint64, _ bool) []uint64 {
+func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, _ int64, midKey uint64, _ bool, _ *[]uint64) []uint64 {
 	return joinHalvesGo(dst, b, splits, midKey)
 }
 
