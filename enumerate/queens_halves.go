@@ -426,20 +426,9 @@ func joinHalvesGo(dst []uint64, b *halvesBlocks, splits []int32, midKey uint64) 
 // attack each other, each weighted by 2 to the power of the bottom's
 // queens on the long diagonals.
 func (m *halvesMatcher) match(tops, bottoms []uint64) int64 {
-	lay := m.layout
-	m.tops = slices.Grow(m.tops[:0], len(tops))[:len(tops)]
-	k := 0
-	for _, key := range tops {
-		// Write every top, keep those with no queen on a long diagonal: no
-		// branch to mispredict.
-		m.tops[k] = lay.top(key)
-		k += int((key>>62 - 1) >> 63)
-	}
-	m.tops = m.tops[:k]
-	if len(m.tops) == 0 {
+	if !m.buildTable(tops) {
 		return 0
 	}
-	m.buildTable()
 	m.nodes += int64(len(bottoms))
 	return matchBottoms(m.table, m.words, m.chunks, m.chunkBits, bottoms, m.vector)
 }
@@ -455,31 +444,58 @@ func tableWords(n int, vector bool) int {
 }
 
 // buildTable works out, for each chunk of key bits and each value of it,
-// the bitset of the tops that have none of the value's bits.
-func (m *halvesMatcher) buildTable() {
-	keyBits := 2 * m.layout.fieldBits
-	w := tableWords(len(m.tops), m.vector)
+// the bitset of the tops among halves that have none of the value's bits;
+// false if there are no tops.
+func (m *halvesMatcher) buildTable(halves []uint64) bool {
+	lay := m.layout
+	m.tops = slices.Grow(m.tops[:0], len(halves)+64)
+	k := cleanTops(m.tops[:len(halves)+8], halves, lay, m.vector)
+	if k == 0 {
+		return false
+	}
+	w := tableWords(k, m.vector)
 	m.words = w
 	cb, values, chunks := m.chunkBits, 1<<m.chunkBits, m.chunks
-	m.notHave = slices.Grow(m.notHave[:0], chunks*cb*w)[:chunks*cb*w]
+	bytes := (chunks*cb + 7) / 8
+	m.notHave = slices.Grow(m.notHave[:0], 8*bytes*w)[:8*bytes*w]
+	m.tops = m.tops[:(k+63)/64*64]
+	clear(m.tops[k:])
+	topsBitsets(m.notHave, w, bytes, m.tops, k, m.vector)
+	size := chunks * values * w
+	m.table = slices.Grow(m.table[:0], size)[:size]
+	chunkTables(m.table, m.notHave, k, w, chunks, cb, m.vector)
+	return true
+}
+
+// cleanTopsGo writes to dst the keys as tops of the halves with no queen
+// on a long diagonal, and returns their number.
+func cleanTopsGo(dst, halves []uint64, lay keyLayout) int {
+	dst = dst[:len(halves)]
+	k := 0
+	for _, key := range halves {
+		// Write every top, keep those with no queen on a long diagonal: no
+		// branch to mispredict.
+		dst[k] = lay.top(key)
+		k += int((key>>62 - 1) >> 63)
+	}
+	return k
+}
+
+// topsBitsetsGo writes to row p of notHave (w words each, bytes*8 rows)
+// the bitset of the n tops without key bit p: 64 tops at a time, as a
+// matrix of bits transposed.
+func topsBitsetsGo(notHave []uint64, w, bytes int, tops []uint64, n int) {
 	var block [64]uint64
 	for word := 0; word < w; word++ {
 		block = [64]uint64{}
-		from := min(len(m.tops), word*64)
-		to := min(len(m.tops), from+64)
-		copy(block[:], m.tops[from:to])
+		from := min(n, word*64)
+		copy(block[:], tops[from:min(n, from+64)])
 		transpose64(&block)
-		valid := validWord(len(m.tops), word)
-		for b := 0; b < keyBits; b++ {
-			m.notHave[b*w+word] = ^block[b] & valid
-		}
-		for b := keyBits; b < chunks*cb; b++ {
-			m.notHave[b*w+word] = valid // no key has these bits
+		valid := validWord(n, word)
+		for b := 0; b < 8*bytes; b++ {
+			notHave[b*w+word] = ^block[b] & valid
 		}
 	}
-	size := chunks * values * w
-	m.table = slices.Grow(m.table[:0], size)[:size]
-	chunkTables(m.table, m.notHave, len(m.tops), w, chunks, cb, m.vector)
 }
 
 // chunkTablesGo fills the table of each chunk: the row of value 0 holds

@@ -54,6 +54,42 @@ func chunkTables(table, notHave []uint64, tops, w, chunks, chunkBits int, vector
 	chunkTablesAVX512(&table[0], &notHave[0], &first[0], 8*w, chunks, chunkBits)
 }
 
+// cleanTopsAVX512 is cleanTopsGo 8 halves at a time: dst has room for 8
+// keys more than halves.
+//
+//go:noescape
+func cleanTopsAVX512(dst, halves *uint64, n, fieldBits int, field uint64) int
+
+// cleanTops is cleanTopsGo, on vectors if vector.
+func cleanTops(dst, halves []uint64, lay keyLayout, vector bool) int {
+	if !vector || len(halves) == 0 {
+		return cleanTopsGo(dst, halves, lay)
+	}
+	_ = dst[len(halves)+7]
+	return cleanTopsAVX512(&dst[0], &halves[0], len(halves), lay.fieldBits, lay.field)
+}
+
+// topsBitsetsAVX512 is topsBitsetsGo 64 tops at a time, rowBytes = 8*w,
+// the tops padded with zeros to a multiple of 64.
+//
+//go:noescape
+func topsBitsetsAVX512(notHave *uint64, rowBytes, bytes int, tops *uint64, n int)
+
+// topsBitsets is topsBitsetsGo, on vectors if vector: tops has zeros after
+// its n keys up to a multiple of 64.
+func topsBitsets(notHave []uint64, w, bytes int, tops []uint64, n int, vector bool) {
+	if !vector || n == 0 {
+		topsBitsetsGo(notHave, w, bytes, tops, n)
+		return
+	}
+	_ = tops[(n+63)/64*64-1]
+	_ = notHave[8*bytes*w-1]
+	if (n+63)/64 > w || bytes < 1 {
+		panic("topsBitsets: no room")
+	}
+	topsBitsetsAVX512(&notHave[0], 8*w, bytes, &tops[0], n)
+}
+
 // matchAVX512cCbB is matchBottomsGo with C chunks of B bits on 512 tops at
 // a time: w a multiple of 8, rowBytes = 8*w, at least one bottom.
 

@@ -136,6 +136,9 @@ pack:
 	// K7: the lanes left, up to 8.
 	MOVQ R12, AX
 	SUBQ R14, AX
+	MOVQ $8, R9
+	CMPQ AX, R9
+	CMOVQGT R9, AX // BZHIQ takes the low byte of its count
 	MOVQ $-1, R9
 	BZHIQ AX, R9, AX
 	KMOVQ AX, K7
@@ -308,3 +311,130 @@ TEXT ·matchAVX512c7b7(SB), NOSPLIT, $0-48
 	MATCH(ROWS7(7, 127), ANDS7)
 TEXT ·matchAVX512c8b7(SB), NOSPLIT, $0-48
 	MATCH(ROWS8(7, 127), ANDS8)
+
+// func cleanTopsAVX512(dst, halves *uint64, n, fieldBits int, field uint64) int
+//
+// The keys as tops (the two fields swapped) of the n halves with no queen
+// on a long diagonal, packed to dst, 8 halves at a time: dst has room for
+// 8 more than n. Returns the number of tops.
+TEXT ·cleanTopsAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ DI, R10
+	MOVQ halves+8(FP), SI
+	MOVQ n+16(FP), R9
+	MOVQ fieldBits+24(FP), AX
+	VMOVQ AX, X8
+	VPBROADCASTQ field+32(FP), Z9
+	MOVQ $0xc000000000000000, AX
+	VPBROADCASTQ AX, Z10
+	MOVQ $-1, R11
+	XORQ R8, R8
+
+clean:
+	CMPQ R8, R9
+	JAE cleaned
+	MOVQ R9, AX
+	SUBQ R8, AX
+	MOVQ $8, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX // BZHIQ takes the low byte of its count
+	BZHIQ AX, R11, AX
+	KMOVQ AX, K7
+	VMOVDQU64.Z (SI)(R8*8), K7, Z0
+	VPTESTNMQ Z10, Z0, K7, K1
+	VPSRLQ X8, Z0, Z1
+	VPANDQ Z9, Z1, Z1
+	VPANDQ Z9, Z0, Z2
+	VPSLLQ X8, Z2, Z2
+	VPORQ Z2, Z1, Z1
+	VPCOMPRESSQ Z1, K1, Z3
+	VMOVDQU64 Z3, (DI)
+	KMOVQ K1, AX
+	POPCNTQ AX, AX
+	LEAQ (DI)(AX*8), DI
+	ADDQ $8, R8
+	JMP clean
+
+cleaned:
+	SUBQ R10, DI
+	SHRQ $3, DI
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func topsBitsetsAVX512(notHave *uint64, rowBytes, bytes int, tops *uint64, n int)
+//
+// The bitsets of the tops without each key bit, 64 tops at a time, for the
+// key bits of the first bytes bytes: row p of notHave (rowBytes long) gets
+// the tops without bit p. tops holds n keys and zeros up to a multiple of
+// 64. Each byte of the 64 keys is gathered into a vector of 64 bytes
+// (VPMOVQB), whose bits are taken from the top down (VPMOVB2M), the bytes
+// doubled in between.
+TEXT ·topsBitsetsAVX512(SB), NOSPLIT, $64-40
+	MOVQ notHave+0(FP), DI
+	MOVQ rowBytes+8(FP), R8
+	MOVQ tops+24(FP), SI
+	MOVQ n+32(FP), R9
+	MOVQ $-1, R11
+
+block:
+	// valid (R12): the tops of this block.
+	MOVQ R9, AX
+	MOVQ $64, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX // BZHIQ takes the low byte of its count
+	BZHIQ AX, R11, R12
+	VMOVDQU64 0(SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQU64 128(SI), Z2
+	VMOVDQU64 192(SI), Z3
+	VMOVDQU64 256(SI), Z4
+	VMOVDQU64 320(SI), Z5
+	VMOVDQU64 384(SI), Z6
+	VMOVDQU64 448(SI), Z7
+	// R13: the row of bit 7 of the byte; R14: bytes left.
+	LEAQ (R8)(R8*2), R13
+	LEAQ (R8)(R13*2), R13
+	ADDQ DI, R13
+	MOVQ bytes+16(FP), R14
+
+byte:
+	VPMOVQB Z0, 0(SP)
+	VPMOVQB Z1, 8(SP)
+	VPMOVQB Z2, 16(SP)
+	VPMOVQB Z3, 24(SP)
+	VPMOVQB Z4, 32(SP)
+	VPMOVQB Z5, 40(SP)
+	VPMOVQB Z6, 48(SP)
+	VPMOVQB Z7, 56(SP)
+	VMOVDQU64 0(SP), Z8
+	VPSRLQ $8, Z0, Z0
+	VPSRLQ $8, Z1, Z1
+	VPSRLQ $8, Z2, Z2
+	VPSRLQ $8, Z3, Z3
+	VPSRLQ $8, Z4, Z4
+	VPSRLQ $8, Z5, Z5
+	VPSRLQ $8, Z6, Z6
+	VPSRLQ $8, Z7, Z7
+	MOVQ R13, BX
+	MOVQ $8, CX
+
+bit:
+	VPMOVB2M Z8, K1
+	KMOVQ K1, AX
+	ANDNQ R12, AX, AX
+	MOVQ AX, (BX)
+	VPADDB Z8, Z8, Z8
+	SUBQ R8, BX
+	DECQ CX
+	JNZ bit
+	LEAQ (R13)(R8*8), R13
+	DECQ R14
+	JNZ byte
+
+	ADDQ $8, DI
+	ADDQ $512, SI
+	SUBQ $64, R9
+	JG block
+	VZEROUPPER
+	RET

@@ -20,3 +20,13 @@ func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, _ int64, midKey u
 func chunkTables(table, notHave []uint64, tops, w, chunks, chunkBits int, _ bool) {
 	chunkTablesGo(table, notHave, tops, w, chunks, chunkBits)
 }
+
+// cleanTops is cleanTopsGo.
+func cleanTops(dst, halves []uint64, lay keyLayout, _ bool) int {
+	return cleanTopsGo(dst, halves, lay)
+}
+
+// topsBitsets is topsBitsetsGo.
+func topsBitsets(notHave []uint64, w, bytes int, tops []uint64, n int, _ bool) {
+	topsBitsetsGo(notHave, w, bytes, tops, n)
+}

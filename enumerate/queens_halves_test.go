@@ -404,6 +404,86 @@ func TestJoinHalvesVector(t *testing.T) {
 	}
 }
 
+// TestJoinHalvesLongLists compares the vector loop that pairs the blocks
+// with the Go one on made-up blocks whose column sets have up to 1,000
+// placements (queens:22's lower block has up to 720 a set), with and
+// without a middle queen's key.
+func TestJoinHalvesLongLists(t *testing.T) {
+	if !vectorMatch {
+		t.Skip("this CPU has no AVX-512 (with VPOPCNTQ): the halves counter's vector loops are not used here")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, size := range []int{9, 255, 256, 300, 1000} {
+		b := &halvesBlocks{upper: &halfBlock{}, lower: &halfBlock{}}
+		for _, blk := range []*halfBlock{b.upper, b.lower} {
+			for range 3 * size {
+				blk.mask = append(blk.mask, rng.Uint64()&rng.Uint64()&rng.Uint64())
+				blk.key = append(blk.key, rng.Uint64()&rng.Uint64())
+			}
+			blk.most = 3 * size
+		}
+		splits := []int32{0, int32(size), 0, int32(size), int32(size), int32(2 * size), int32(size), int32(3 * size)}
+		pairs := int64(size*size + size*2*size)
+		for _, midKey := range []uint64{0, 1 << 5, 1<<61 | 1<<7} {
+			var scratch []uint64
+			got := joinHalves(nil, b, splits, pairs, midKey, true, &scratch)
+			want := joinHalvesGo(nil, b, splits, midKey)
+			if !sameMultiset(got, want) || len(want) == 0 {
+				t.Errorf("%d placements a set, middle key %x: vector %d halves, Go %d", size, midKey, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestTopsBitsetsVector compares the vector loops that pick the tops and
+// make their bitsets with the Go ones, on made-up keys with every weight
+// and the flag bit of odd n, up to 1,000 of them.
+func TestTopsBitsetsVector(t *testing.T) {
+	if !vectorMatch {
+		t.Skip("this CPU has no AVX-512 (with VPOPCNTQ): the halves counter's vector loops are not used here")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{17, 18} {
+		lay := newKeyLayout(n)
+		for _, count := range []int{1, 7, 64, 65, 255, 256, 257, 1000} {
+			halves := make([]uint64, count)
+			for i := range halves {
+				halves[i] = rng.Uint64()&(1<<(2*lay.fieldBits)-1) | uint64(rng.IntN(3))<<62 | uint64(rng.IntN(2))<<61
+			}
+			got := make([]uint64, count+64)
+			want := make([]uint64, count+64)
+			k := cleanTops(got, halves, lay, true)
+			if wantK := cleanTopsGo(want, halves, lay); k != wantK || !slicesEqual(got[:k], want[:k]) {
+				t.Fatalf("queens:%d, %d halves: vector picks %d tops, Go %d", n, count, k, wantK)
+			}
+			w := tableWords(k, true)
+			bytes := (2*lay.fieldBits + 7) / 8
+			clear(got[k:])
+			a := make([]uint64, 8*bytes*w)
+			b := make([]uint64, 8*bytes*w)
+			topsBitsets(a, w, bytes, got[:(k+63)/64*64], k, true)
+			topsBitsetsGo(b, w, bytes, want, k)
+			for i := range a {
+				if word := i % w; word < (k+63)/64 && a[i] != b[i] {
+					t.Fatalf("queens:%d, %d tops: the bitset of bit %d, word %d: vector %x, Go %x", n, k, i/w, word, a[i], b[i])
+				}
+			}
+		}
+	}
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func randomSet(rng *rand.Rand, n, k int) uint32 {
 	var d uint32
 	for bits.OnesCount32(d) < k {
