@@ -310,20 +310,37 @@ type halvesMatcher struct {
 	splits           []int32  // by cut of a column set: its upper and lower placements (from, to)
 	scratch          []uint64
 	tops             []uint64
-	words            int      // 64-bit words per bitset of tops (see tableWords)
 	notHave          []uint64 // by key bit: the tops without it
-	table            []uint64 // by chunk and value: the tops with none of its bits
+	valid            []uint64 // the tops there are, by word
+	table            matchTable
 	nodes            int64
+	vector           bool // the AVX-512 loops, where the CPU has them
+}
+
+// A matchTable holds, for each chunk of a bottom's key and each value of
+// it, the bitset of the tops with none of the value's bits (see match):
+// by chunk, then value, a row of lanes lanes of laneWords words (8 for
+// the vector loops, else 1).
+type matchTable struct {
+	words            []uint64
+	lanes, laneWords int
 	chunks           int // chunks of chunkBits key bits
 	chunkBits        int
-	vector           bool // the AVX-512 loops, where the CPU has them
+	// The tops come in four groups by their two cut bits (cuts), those
+	// with the lower only first, then neither, the higher only, both: the
+	// tops a bottom can meet are the groups its own cut bits leave, a range
+	// of lanes, intervals[its cut bits] (from, to).
+	cuts      [2]int
+	intervals [4][2]int
 }
 
 func newHalvesMatcher(n int, blocks *halvesBlocks) *halvesMatcher {
 	layout := newKeyLayout(n)
 	cb := halvesChunkBits(n)
-	return &halvesMatcher{n: n, h: n / 2, all: uint32(1)<<n - 1, blocks: blocks, layout: layout,
-		chunkBits: cb, chunks: (2*layout.fieldBits + cb - 1) / cb, vector: vectorMatch}
+	m := &halvesMatcher{n: n, h: n / 2, all: uint32(1)<<n - 1, blocks: blocks, layout: layout, vector: vectorMatch}
+	m.table.chunkBits, m.table.chunks = cb, (2*layout.fieldBits+cb-1)/cb
+	m.table.cuts = halvesCuts(n, layout)
+	return m
 }
 
 // halvesChunkBits is the number of key bits a table chunk holds for
@@ -335,6 +352,17 @@ func halvesChunkBits(n int) int {
 	default:
 		return 6
 	}
+}
+
+// halvesCuts are the two key bits by which the tops are grouped: a
+// down-left and a down-right crossing near the middle of row h, the bits
+// tops and bottoms have most often (in about half of them each).
+func halvesCuts(n int, lay keyLayout) [2]int {
+	h := n / 2
+	if n%2 == 1 {
+		return [2]int{h, lay.fieldBits + h} // both at column h+1
+	}
+	return [2]int{h - 2, lay.fieldBits + h} // at columns h-2 and h+1
 }
 
 // countItem counts the solutions the item (the middle queen in column mid,
@@ -430,55 +458,103 @@ func (m *halvesMatcher) match(tops, bottoms []uint64) int64 {
 		return 0
 	}
 	m.nodes += int64(len(bottoms))
-	return matchBottoms(m.table, m.words, m.chunks, m.chunkBits, bottoms, m.vector)
+	return matchBottoms(&m.table, bottoms, m.vector)
 }
 
-// tableWords is the number of 64-bit words of a bitset of n tops: a
-// multiple of 8 for the vector loops.
-func tableWords(n int, vector bool) int {
-	w := (n + 63) / 64
-	if vector {
-		return (w + 7) / 8 * 8
-	}
-	return w
-}
+// cutLanes is the number of lanes of tops from which they are grouped by
+// their cut bits: fewer are read whole by every bottom.
+const cutLanes = 3
 
-// buildTable works out, for each chunk of key bits and each value of it,
-// the bitset of the tops among halves that have none of the value's bits;
-// false if there are no tops.
+// buildTable works out the matching table of the tops among halves;
+// false if there are none.
 func (m *halvesMatcher) buildTable(halves []uint64) bool {
-	lay := m.layout
-	m.tops = slices.Grow(m.tops[:0], len(halves)+64)
-	k := cleanTops(m.tops[:len(halves)+8], halves, lay, m.vector)
+	t := &m.table
+	t.laneWords = 1
+	if m.vector {
+		t.laneWords = 8
+	}
+	room := len(halves) + 8
+	// Grouped by their cut bits only if there may be enough tops to
+	// skip some lanes.
+	cut := len(halves) >= cutLanes*64*t.laneWords
+	var cuts [2]uint64
+	if cut {
+		for i, c := range t.cuts {
+			cuts[i] = 1 << c
+		}
+		m.tops = slices.Grow(m.tops[:0], 5*room+64)[:5*room+64]
+	} else {
+		m.tops = slices.Grow(m.tops[:0], room+64)[:room+64]
+	}
+	groups := cleanTops(m.tops, halves, m.layout, cuts, room, m.vector)
+	k := groups[0] + groups[1] + groups[2] + groups[3]
 	if k == 0 {
 		return false
 	}
-	w := tableWords(k, m.vector)
-	m.words = w
-	cb, values, chunks := m.chunkBits, 1<<m.chunkBits, m.chunks
+	w := (k + 63) / 64
+	t.lanes = (w + t.laneWords - 1) / t.laneWords
+	w = t.lanes * t.laneWords
+	tops := m.tops[:(k+63)/64*64]
+	t.intervals = [4][2]int{{0, t.lanes}, {0, t.lanes}, {0, t.lanes}, {0, t.lanes}}
+	if cut {
+		// The groups in the order the intervals need: the lower cut bit
+		// only, neither, the higher only, both.
+		order := [4]int{1, 0, 2, 3}
+		var start [5]int
+		for i, g := range order {
+			start[i+1] = start[i] + groups[g]
+			copy(m.tops[4*room+start[i]:], m.tops[g*room:g*room+groups[g]])
+		}
+		tops = m.tops[4*room : 4*room+(k+63)/64*64]
+		if t.lanes >= cutLanes {
+			lanes := func(from, to int) [2]int {
+				per := 64 * t.laneWords
+				return [2]int{from / per, (to + per - 1) / per}
+			}
+			t.intervals = [4][2]int{
+				lanes(0, k),               // neither cut bit: every top
+				lanes(start[1], start[3]), // the lower: the tops with neither or the higher
+				lanes(0, start[2]),        // the higher: those with neither or the lower
+				lanes(start[1], start[2]), // both: those with neither
+			}
+		}
+	}
+	clear(tops[k:])
+	cb, chunks := t.chunkBits, t.chunks
 	bytes := (chunks*cb + 7) / 8
 	m.notHave = slices.Grow(m.notHave[:0], 8*bytes*w)[:8*bytes*w]
-	m.tops = m.tops[:(k+63)/64*64]
-	clear(m.tops[k:])
-	topsBitsets(m.notHave, w, bytes, m.tops, k, m.vector)
-	size := chunks * values * w
-	m.table = slices.Grow(m.table[:0], size)[:size]
-	chunkTables(m.table, m.notHave, k, w, chunks, cb, m.vector)
+	topsBitsets(m.notHave, w, bytes, tops, k, m.vector)
+	m.valid = slices.Grow(m.valid[:0], w)[:w]
+	for i := range m.valid {
+		m.valid[i] = validWord(k, i)
+	}
+	size := chunks << cb * w
+	t.words = slices.Grow(t.words[:0], size)[:size]
+	chunkTables(t, m.notHave, m.valid, m.vector)
 	return true
 }
 
-// cleanTopsGo writes to dst the keys as tops of the halves with no queen
-// on a long diagonal, and returns their number.
-func cleanTopsGo(dst, halves []uint64, lay keyLayout) int {
-	dst = dst[:len(halves)]
-	k := 0
+// cleanTopsGo writes the keys as tops of the halves with no queen on a
+// long diagonal to dst by their cut group (bit 0: they have cuts[0], bit
+// 1: cuts[1]; all in group 0 if cuts[0] is 0), group g from dst[g*room],
+// and returns the size of each group.
+func cleanTopsGo(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int) (groups [4]int) {
 	for _, key := range halves {
-		// Write every top, keep those with no queen on a long diagonal: no
-		// branch to mispredict.
-		dst[k] = lay.top(key)
-		k += int((key>>62 - 1) >> 63)
+		if key>>62 != 0 {
+			continue
+		}
+		top := lay.top(key)
+		g := 0
+		if top&cuts[0] != 0 {
+			g |= 1
+		}
+		if top&cuts[1] != 0 {
+			g |= 2
+		}
+		dst[g*room+groups[g]] = top
+		groups[g]++
 	}
-	return k
+	return groups
 }
 
 // topsBitsetsGo writes to row p of notHave (w words each, bytes*8 rows)
@@ -499,21 +575,20 @@ func topsBitsetsGo(notHave []uint64, w, bytes int, tops []uint64, n int) {
 }
 
 // chunkTablesGo fills the table of each chunk: the row of value 0 holds
-// every top, the row of value v the AND of the row of v without its lowest
-// bit and the tops without that bit.
-func chunkTablesGo(table, notHave []uint64, tops, w, chunks, chunkBits int) {
-	values := 1 << chunkBits
-	for ch := range chunks {
-		t := table[ch*values*w : (ch+1)*values*w]
-		for i := range w {
-			t[i] = validWord(tops, i)
-		}
+// the tops there are (valid), the row of value v the AND of the row of v
+// without its lowest bit and the tops without that bit (notHave: the
+// bitsets by key bit, as long as a row).
+func chunkTablesGo(t *matchTable, notHave, valid []uint64) {
+	values, w := 1<<t.chunkBits, t.lanes*t.laneWords
+	for ch := range t.chunks {
+		rows := t.words[ch*values*w : (ch+1)*values*w]
+		copy(rows[:w], valid)
 		for v := 1; v < values; v++ {
-			prev := t[(v&(v-1))*w : (v&(v-1))*w+w]
-			row := notHave[(ch*chunkBits+bits.TrailingZeros(uint(v)))*w:]
-			dst := t[v*w : v*w+w]
+			prev := rows[(v&(v-1))*w:]
+			bit := notHave[(ch*t.chunkBits+bits.TrailingZeros(uint(v)))*w:]
+			dst := rows[v*w : v*w+w]
 			for i := range dst {
-				dst[i] = prev[i] & row[i]
+				dst[i] = prev[i] & bit[i]
 			}
 		}
 	}
@@ -532,21 +607,25 @@ func validWord(n, i int) uint64 {
 	return 1<<left - 1
 }
 
-// matchBottomsGo counts, over the bottoms' keys, the tops each leaves
-// (the AND of one table row per chunk of chunkBits bits: w words each),
-// each count times 2 to the power of the bottom's weight.
-func matchBottomsGo(table []uint64, w, chunks, chunkBits int, bottoms []uint64) int64 {
+// matchBottomsGo counts, over the bottoms' keys, the tops each leaves:
+// over the lanes of its cut group's interval, the AND of one table row
+// per chunk, each count times 2 to the power of the bottom's weight.
+func matchBottomsGo(t *matchTable, bottoms []uint64) int64 {
 	var total int64
 	var rowsBuf [8][]uint64
-	rows := rowsBuf[:chunks]
-	mask := uint64(1)<<chunkBits - 1
+	rows := rowsBuf[:t.chunks]
+	values, lw := 1<<t.chunkBits, t.laneWords
+	w := t.lanes * lw
+	mask := uint64(values - 1)
 	for _, key := range bottoms {
 		for ch := range rows {
-			row := ch<<chunkBits + int(key>>(chunkBits*ch)&mask)
-			rows[ch] = table[row*w : (row+1)*w]
+			row := ch*values + int(key>>(t.chunkBits*ch)&mask)
+			rows[ch] = t.words[row*w : (row+1)*w]
 		}
+		group := key>>t.cuts[0]&1 | key>>t.cuts[1]&1<<1
+		in := t.intervals[group]
 		count := 0
-		for i := range w {
+		for i := in[0] * lw; i < in[1]*lw; i++ {
 			acc := rows[0][i]
 			for _, row := range rows[1:] {
 				acc &= row[i]

@@ -7,8 +7,9 @@ import (
 )
 
 // vectorMatch tells whether the halves counter's loops run on vectors of
-// 512 bits.
-var vectorMatch = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ
+// 512 bits: they use AVX-512 with its bit count (VPOPCNTQ), byte and word
+// instructions, and BMI2.
+var vectorMatch = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.HasAVX512BW && cpu.X86.HasBMI2
 
 // joinHalvesAVX512 is joinHalvesGo on 8 lower placements at a time, into
 // dst (room for every pair and 8 keys more), with scratch room for twice
@@ -33,40 +34,46 @@ func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, pairs int64, midK
 	return dst[:k+kept]
 }
 
-// chunkTablesAVX512 is chunkTablesGo 512 bits at a time: rowBytes = 8*w, w
-// a multiple of 8; first is the row of value 0.
+// chunkTablesAVX512 is chunkTablesGo 512 bits at a time: rowBytes = 8*w,
+// w a multiple of 8; first is the row of value 0.
 //
 //go:noescape
 func chunkTablesAVX512(table, notHave, first *uint64, rowBytes, chunks, chunkBits int)
 
-// chunkTables is chunkTablesGo, on vectors if vector.
-func chunkTables(table, notHave []uint64, tops, w, chunks, chunkBits int, vector bool) {
-	if !vector || w%8 != 0 {
-		chunkTablesGo(table, notHave, tops, w, chunks, chunkBits)
+// chunkTables is chunkTablesGo, on vectors if vector (lanes of 8 words).
+func chunkTables(t *matchTable, notHave, valid []uint64, vector bool) {
+	if !vector || t.laneWords != 8 {
+		chunkTablesGo(t, notHave, valid)
 		return
 	}
-	_ = table[chunks<<chunkBits*w-1]
-	_ = notHave[chunks*chunkBits*w-1]
-	first := table[:w] // overwritten first thing by itself
-	for i := range first {
-		first[i] = validWord(tops, i)
-	}
-	chunkTablesAVX512(&table[0], &notHave[0], &first[0], 8*w, chunks, chunkBits)
+	w := t.lanes * 8
+	_ = t.words[t.chunks<<t.chunkBits*w-1]
+	_ = notHave[t.chunks*t.chunkBits*w-1]
+	_ = valid[w-1]
+	chunkTablesAVX512(&t.words[0], &notHave[0], &valid[0], 8*w, t.chunks, t.chunkBits)
 }
 
-// cleanTopsAVX512 is cleanTopsGo 8 halves at a time: dst has room for 8
-// keys more than halves.
+// cleanTopsAVX512 is cleanTopsGo 8 halves at a time: each group has room
+// for 8 keys more than halves.
 //
 //go:noescape
-func cleanTopsAVX512(dst, halves *uint64, n, fieldBits int, field uint64) int
+func cleanTopsAVX512(dst, halves *uint64, n, fieldBits int, field, cut1, cut2 uint64, room int) (groups [4]int)
 
-// cleanTops is cleanTopsGo, on vectors if vector.
-func cleanTops(dst, halves []uint64, lay keyLayout, vector bool) int {
+// cleanTops is cleanTopsGo, on vectors if vector; room is at least 8 more
+// than the halves.
+func cleanTops(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int, vector bool) [4]int {
 	if !vector || len(halves) == 0 {
-		return cleanTopsGo(dst, halves, lay)
+		return cleanTopsGo(dst, halves, lay, cuts, room)
 	}
-	_ = dst[len(halves)+7]
-	return cleanTopsAVX512(&dst[0], &halves[0], len(halves), lay.fieldBits, lay.field)
+	if room < len(halves)+8 {
+		panic("cleanTops: no room")
+	}
+	if cuts[0] != 0 {
+		_ = dst[4*room-1]
+	} else {
+		_ = dst[room-1]
+	}
+	return cleanTopsAVX512(&dst[0], &halves[0], len(halves), lay.fieldBits, lay.field, cuts[0], cuts[1], room)
 }
 
 // topsBitsetsAVX512 is topsBitsetsGo 64 tops at a time, rowBytes = 8*w,
@@ -91,58 +98,77 @@ func topsBitsets(notHave []uint64, w, bytes int, tops []uint64, n int, vector bo
 }
 
 // matchAVX512cCbB is matchBottomsGo with C chunks of B bits on 512 tops at
-// a time: w a multiple of 8, rowBytes = 8*w, at least one bottom.
+// a time: rowBytes = 64*lanes, cuts the mask of the two cut bits,
+// intervals the bytes from and to of each cut group's vectors in a row;
+// at least one bottom.
 
 //go:noescape
-func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c6b5(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c5b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c7b5(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c5b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c8b5(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c5b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c5b6(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c6b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c6b6(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c6b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c7b6(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c6b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c8b6(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c6b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c5b7(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c7b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c6b7(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c7b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c7b7(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c7b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
 //go:noescape
-func matchAVX512c8b7(table *uint64, rowBytes int, bottoms []uint64) int64
+func matchAVX512c7b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
 
-// matchAVX512 holds the loops by chunks (5 to 8) and chunk bits (5 to 7).
-var matchAVX512 = [4][3]func(table *uint64, rowBytes int, bottoms []uint64) int64{
-	{matchAVX512c5b5, matchAVX512c5b6, matchAVX512c5b7},
-	{matchAVX512c6b5, matchAVX512c6b6, matchAVX512c6b7},
-	{matchAVX512c7b5, matchAVX512c7b6, matchAVX512c7b7},
-	{matchAVX512c8b5, matchAVX512c8b6, matchAVX512c8b7},
+//go:noescape
+func matchAVX512c8b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+
+//go:noescape
+func matchAVX512c8b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+
+//go:noescape
+func matchAVX512c8b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+
+//go:noescape
+func matchAVX512c8b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+
+// matchAVX512 holds the loops by chunks (5 to 8) and chunk bits (5 to 8).
+var matchAVX512 = [4][4]func(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64{
+	{matchAVX512c5b5, matchAVX512c5b6, matchAVX512c5b7, matchAVX512c5b8},
+	{matchAVX512c6b5, matchAVX512c6b6, matchAVX512c6b7, matchAVX512c6b8},
+	{matchAVX512c7b5, matchAVX512c7b6, matchAVX512c7b7, matchAVX512c7b8},
+	{matchAVX512c8b5, matchAVX512c8b6, matchAVX512c8b7, matchAVX512c8b8},
 }
 
-// matchBottoms is matchBottomsGo, on vectors if vector (and the table fits
-// one of their loops).
-func matchBottoms(table []uint64, w, chunks, chunkBits int, bottoms []uint64, vector bool) int64 {
-	if !vector || len(bottoms) == 0 || w%8 != 0 || chunks < 5 || chunks > 8 || chunkBits < 5 || chunkBits > 7 {
-		return matchBottomsGo(table, w, chunks, chunkBits, bottoms)
+// matchBottoms is matchBottomsGo, on vectors if vector (and the table has
+// lanes of 8 words and chunks one of the loops takes).
+func matchBottoms(t *matchTable, bottoms []uint64, vector bool) int64 {
+	if !vector || len(bottoms) == 0 || t.laneWords != 8 || t.chunks < 5 || t.chunks > 8 || t.chunkBits < 5 || t.chunkBits > 8 {
+		return matchBottomsGo(t, bottoms)
 	}
-	_ = table[chunks<<chunkBits*w-1] // every row the keys can name
-	return matchAVX512[chunks-5][chunkBits-5](&table[0], 8*w, bottoms)
+	rowBytes := 64 * t.lanes
+	_ = t.words[t.chunks<<t.chunkBits*t.lanes*8-1] // every row the keys can name
+	var in [8]int
+	for g, iv := range t.intervals {
+		in[2*g], in[2*g+1] = 64*iv[0], 64*iv[1]
+	}
+	return matchAVX512[t.chunks-5][t.chunkBits-5](&t.words[0], rowBytes, bottoms, 1<<t.cuts[0]|1<<t.cuts[1], &in)
 }

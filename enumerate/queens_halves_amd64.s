@@ -1,5 +1,7 @@
 #include "textflag.h"
 
+// The halves counter's loops on vectors of 512 bits (see queens_halves.go).
+
 // The row of chunk c of a key (in DX) with chunks of b bits: table (SI) +
 // (c<<b + (key>>(b*c) & (1<<b-1))) * rowBytes (R8), into reg.
 #define ROW(reg, shift, mask, first) \
@@ -32,31 +34,44 @@
 #define ANDS7 ANDS6; VPANDQ (R14)(AX*1), Z0, Z0
 #define ANDS8 ANDS7; VPANDQ (R15)(AX*1), Z0, Z0
 
-// MATCH is the body of matchBottomsAVX512: for each bottom's key, the
-// table rows of its chunks ANDed 64 bytes at a time, their bits counted
-// and the count shifted left by the key's top two bits; returns the sum.
+// MATCH is the body of the matchAVX512 loops: for each bottom's key, its
+// rows, then the bytes of them its cut group's tops lie in (from and to,
+// intervals[group]: the group its key's cut bits pick, PEXTQ), the rows
+// ANDed 64 bytes at a time, their bits counted, and the count shifted
+// left by the key's top two bits (kept in X2); returns the sum. The
+// intervals are copied to 0(SP).
 #define MATCH(rows, ands) \
 	MOVQ table+0(FP), SI; \
 	MOVQ rowBytes+8(FP), R8; \
 	MOVQ bottoms_base+16(FP), DI; \
 	MOVQ bottoms_len+24(FP), R9; \
+	MOVQ intervals+48(FP), AX; \
+	VMOVDQU64 (AX), Z0; \
+	VMOVDQU64 Z0, 0(SP); \
 	VPXORQ Z5, Z5, Z5; \
 bottom: \
 	MOVQ (DI), DX; \
 	rows; \
-	XORQ AX, AX; \
+	MOVQ DX, AX; \
+	SHRQ $62, AX; \
+	VMOVQ AX, X2; \
+	PEXTQ cuts+40(FP), DX, AX; \
+	SHLQ $4, AX; \
+	MOVQ 8(SP)(AX*1), DX; \
+	MOVQ 0(SP)(AX*1), AX; \
+	CMPQ AX, DX; \
+	JAE next; \
 	VPXORQ Z1, Z1, Z1; \
 word: \
 	ands; \
 	VPOPCNTQ Z0, Z0; \
 	VPADDQ Z0, Z1, Z1; \
 	ADDQ $64, AX; \
-	CMPQ AX, R8; \
+	CMPQ AX, DX; \
 	JB word; \
-	SHRQ $62, DX; \
-	VMOVQ DX, X2; \
 	VPSLLQ X2, Z1, Z1; \
 	VPADDQ Z1, Z5, Z5; \
+next: \
 	ADDQ $8, DI; \
 	DECQ R9; \
 	JNZ bottom; \
@@ -68,8 +83,43 @@ word: \
 	VPADDQ X4, X3, X3; \
 	VMOVQ X3, AX; \
 	VZEROUPPER; \
-	MOVQ AX, ret+40(FP); \
+	MOVQ AX, ret+56(FP); \
 	RET
+
+// func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64, and so on:
+// 5 to 8 chunks of 5 to 8 bits.
+TEXT ·matchAVX512c5b5(SB), NOSPLIT, $64-64
+	MATCH(ROWS5(5, 31), ANDS5)
+TEXT ·matchAVX512c6b5(SB), NOSPLIT, $64-64
+	MATCH(ROWS6(5, 31), ANDS6)
+TEXT ·matchAVX512c7b5(SB), NOSPLIT, $64-64
+	MATCH(ROWS7(5, 31), ANDS7)
+TEXT ·matchAVX512c8b5(SB), NOSPLIT, $64-64
+	MATCH(ROWS8(5, 31), ANDS8)
+TEXT ·matchAVX512c5b6(SB), NOSPLIT, $64-64
+	MATCH(ROWS5(6, 63), ANDS5)
+TEXT ·matchAVX512c6b6(SB), NOSPLIT, $64-64
+	MATCH(ROWS6(6, 63), ANDS6)
+TEXT ·matchAVX512c7b6(SB), NOSPLIT, $64-64
+	MATCH(ROWS7(6, 63), ANDS7)
+TEXT ·matchAVX512c8b6(SB), NOSPLIT, $64-64
+	MATCH(ROWS8(6, 63), ANDS8)
+TEXT ·matchAVX512c5b7(SB), NOSPLIT, $64-64
+	MATCH(ROWS5(7, 127), ANDS5)
+TEXT ·matchAVX512c6b7(SB), NOSPLIT, $64-64
+	MATCH(ROWS6(7, 127), ANDS6)
+TEXT ·matchAVX512c7b7(SB), NOSPLIT, $64-64
+	MATCH(ROWS7(7, 127), ANDS7)
+TEXT ·matchAVX512c8b7(SB), NOSPLIT, $64-64
+	MATCH(ROWS8(7, 127), ANDS8)
+TEXT ·matchAVX512c5b8(SB), NOSPLIT, $64-64
+	MATCH(ROWS5(8, 255), ANDS5)
+TEXT ·matchAVX512c6b8(SB), NOSPLIT, $64-64
+	MATCH(ROWS6(8, 255), ANDS6)
+TEXT ·matchAVX512c7b8(SB), NOSPLIT, $64-64
+	MATCH(ROWS7(8, 255), ANDS7)
+TEXT ·matchAVX512c8b8(SB), NOSPLIT, $64-64
+	MATCH(ROWS8(8, 255), ANDS8)
 
 // func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64, scratch *uint64) int
 //
@@ -234,8 +284,8 @@ TEXT ·chunkTablesAVX512(SB), NOSPLIT, $0-48
 	MOVQ chunks+32(FP), R9
 	MOVQ chunkBits+40(FP), CX
 	MOVQ $1, R10
-	SHLQ CX, R10            // values
-	XORQ R11, R11           // chunk
+	SHLQ CX, R10 // values
+	XORQ R11, R11 // the chunk's first bit
 
 chunk:
 	// The row of value 0.
@@ -247,7 +297,7 @@ copyfirst:
 	ADDQ $64, DX
 	CMPQ DX, R8
 	JB copyfirst
-	MOVQ $1, R12            // value
+	MOVQ $1, R12 // value
 
 value:
 	// prev: the row of value&(value-1); bit: the row of the chunk's bit
@@ -285,40 +335,20 @@ row:
 	VZEROUPPER
 	RET
 
-// func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64) int64, and so on:
-// 5 to 8 chunks of 5 to 7 bits.
-TEXT ·matchAVX512c5b5(SB), NOSPLIT, $0-48
-	MATCH(ROWS5(5, 31), ANDS5)
-TEXT ·matchAVX512c6b5(SB), NOSPLIT, $0-48
-	MATCH(ROWS6(5, 31), ANDS6)
-TEXT ·matchAVX512c7b5(SB), NOSPLIT, $0-48
-	MATCH(ROWS7(5, 31), ANDS7)
-TEXT ·matchAVX512c8b5(SB), NOSPLIT, $0-48
-	MATCH(ROWS8(5, 31), ANDS8)
-TEXT ·matchAVX512c5b6(SB), NOSPLIT, $0-48
-	MATCH(ROWS5(6, 63), ANDS5)
-TEXT ·matchAVX512c6b6(SB), NOSPLIT, $0-48
-	MATCH(ROWS6(6, 63), ANDS6)
-TEXT ·matchAVX512c7b6(SB), NOSPLIT, $0-48
-	MATCH(ROWS7(6, 63), ANDS7)
-TEXT ·matchAVX512c8b6(SB), NOSPLIT, $0-48
-	MATCH(ROWS8(6, 63), ANDS8)
-TEXT ·matchAVX512c5b7(SB), NOSPLIT, $0-48
-	MATCH(ROWS5(7, 127), ANDS5)
-TEXT ·matchAVX512c6b7(SB), NOSPLIT, $0-48
-	MATCH(ROWS6(7, 127), ANDS6)
-TEXT ·matchAVX512c7b7(SB), NOSPLIT, $0-48
-	MATCH(ROWS7(7, 127), ANDS7)
-TEXT ·matchAVX512c8b7(SB), NOSPLIT, $0-48
-	MATCH(ROWS8(7, 127), ANDS8)
-
-// func cleanTopsAVX512(dst, halves *uint64, n, fieldBits int, field uint64) int
+// func cleanTopsAVX512(dst, halves *uint64, n, fieldBits int, field, cut1, cut2 uint64, room int) (groups [4]int)
 //
 // The keys as tops (the two fields swapped) of the n halves with no queen
-// on a long diagonal, packed to dst, 8 halves at a time: dst has room for
-// 8 more than n. Returns the number of tops.
-TEXT ·cleanTopsAVX512(SB), NOSPLIT, $0-48
+// on a long diagonal, 8 halves at a time, packed to dst by their cut
+// group: the tops with neither cut bit, with cut1 only, with cut2 only,
+// with both, each group room keys further on (room: 8 more than n); all
+// in the first if cut1 is 0. Returns the size of each group.
+TEXT ·cleanTopsAVX512(SB), NOSPLIT, $0-96
 	MOVQ dst+0(FP), DI
+	MOVQ room+56(FP), AX
+	SHLQ $3, AX
+	LEAQ (DI)(AX*1), R12
+	LEAQ (R12)(AX*1), R13
+	LEAQ (R13)(AX*1), R14
 	MOVQ DI, R10
 	MOVQ halves+8(FP), SI
 	MOVQ n+16(FP), R9
@@ -327,6 +357,9 @@ TEXT ·cleanTopsAVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTQ field+32(FP), Z9
 	MOVQ $0xc000000000000000, AX
 	VPBROADCASTQ AX, Z10
+	VPBROADCASTQ cut1+40(FP), Z11
+	VPBROADCASTQ cut2+48(FP), Z12
+	MOVQ cut1+40(FP), R15
 	MOVQ $-1, R11
 	XORQ R8, R8
 
@@ -347,6 +380,9 @@ clean:
 	VPANDQ Z9, Z0, Z2
 	VPSLLQ X8, Z2, Z2
 	VPORQ Z2, Z1, Z1
+	TESTQ R15, R15
+	JNZ groups
+	// No cut bits: one group.
 	VPCOMPRESSQ Z1, K1, Z3
 	VMOVDQU64 Z3, (DI)
 	KMOVQ K1, AX
@@ -355,10 +391,56 @@ clean:
 	ADDQ $8, R8
 	JMP clean
 
+groups:
+	// K2: with cut1, K3: with cut2; K4..K6 and K1: the four groups.
+	VPTESTMQ Z11, Z1, K1, K2
+	VPTESTMQ Z12, Z1, K1, K3
+	KANDNQ K1, K2, K4
+	KANDNQ K4, K3, K4 // neither
+	KANDNQ K2, K3, K5 // cut1 only
+	KANDNQ K3, K2, K6 // cut2 only
+	KANDQ K2, K3, K1  // both
+	VPCOMPRESSQ Z1, K4, Z3
+	VMOVDQU64 Z3, (DI)
+	KMOVQ K4, AX
+	POPCNTQ AX, AX
+	LEAQ (DI)(AX*8), DI
+	VPCOMPRESSQ Z1, K5, Z3
+	VMOVDQU64 Z3, (R12)
+	KMOVQ K5, AX
+	POPCNTQ AX, AX
+	LEAQ (R12)(AX*8), R12
+	VPCOMPRESSQ Z1, K6, Z3
+	VMOVDQU64 Z3, (R13)
+	KMOVQ K6, AX
+	POPCNTQ AX, AX
+	LEAQ (R13)(AX*8), R13
+	VPCOMPRESSQ Z1, K1, Z3
+	VMOVDQU64 Z3, (R14)
+	KMOVQ K1, AX
+	POPCNTQ AX, AX
+	LEAQ (R14)(AX*8), R14
+	ADDQ $8, R8
+	JMP clean
+
 cleaned:
+	MOVQ room+56(FP), AX
+	SHLQ $3, AX
 	SUBQ R10, DI
 	SHRQ $3, DI
-	MOVQ DI, ret+40(FP)
+	MOVQ DI, groups_0+64(FP)
+	ADDQ AX, R10
+	SUBQ R10, R12
+	SHRQ $3, R12
+	MOVQ R12, groups_1+72(FP)
+	ADDQ AX, R10
+	SUBQ R10, R13
+	SHRQ $3, R13
+	MOVQ R13, groups_2+80(FP)
+	ADDQ AX, R10
+	SUBQ R10, R14
+	SHRQ $3, R14
+	MOVQ R14, groups_3+88(FP)
 	VZEROUPPER
 	RET
 

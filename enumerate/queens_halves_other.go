@@ -7,8 +7,8 @@ package enumerate
 const vectorMatch = false
 
 // matchBottoms is matchBottomsGo.
-func matchBottoms(table []uint64, w, chunks, chunkBits int, bottoms []uint64, _ bool) int64 {
-	return matchBottomsGo(table, w, chunks, chunkBits, bottoms)
+func matchBottoms(t *matchTable, bottoms []uint64, _ bool) int64 {
+	return matchBottomsGo(t, bottoms)
 }
 
 // joinHalves is joinHalvesGo.
@@ -17,13 +17,13 @@ func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, _ int64, midKey u
 }
 
 // chunkTables is chunkTablesGo.
-func chunkTables(table, notHave []uint64, tops, w, chunks, chunkBits int, _ bool) {
-	chunkTablesGo(table, notHave, tops, w, chunks, chunkBits)
+func chunkTables(t *matchTable, notHave, valid []uint64, _ bool) {
+	chunkTablesGo(t, notHave, valid)
 }
 
 // cleanTops is cleanTopsGo.
-func cleanTops(dst, halves []uint64, lay keyLayout, _ bool) int {
-	return cleanTopsGo(dst, halves, lay)
+func cleanTops(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int, _ bool) [4]int {
+	return cleanTopsGo(dst, halves, lay, cuts, room)
 }
 
 // topsBitsets is topsBitsetsGo.

@@ -445,24 +445,39 @@ func TestTopsBitsetsVector(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, n := range []int{17, 18} {
 		lay := newKeyLayout(n)
+		var cuts [2]uint64
+		for i, c := range halvesCuts(n, lay) {
+			cuts[i] = 1 << c
+		}
 		for _, count := range []int{1, 7, 64, 65, 255, 256, 257, 1000} {
 			halves := make([]uint64, count)
 			for i := range halves {
 				halves[i] = rng.Uint64()&(1<<(2*lay.fieldBits)-1) | uint64(rng.IntN(3))<<62 | uint64(rng.IntN(2))<<61
 			}
-			got := make([]uint64, count+64)
-			want := make([]uint64, count+64)
-			k := cleanTops(got, halves, lay, true)
-			if wantK := cleanTopsGo(want, halves, lay); k != wantK || !slicesEqual(got[:k], want[:k]) {
-				t.Fatalf("queens:%d, %d halves: vector picks %d tops, Go %d", n, count, k, wantK)
+			room := count + 8
+			got := make([]uint64, 4*room)
+			want := make([]uint64, 4*room)
+			groups := cleanTops(got, halves, lay, cuts, room, true)
+			if wantGroups := cleanTopsGo(want, halves, lay, cuts, room); groups != wantGroups {
+				t.Fatalf("queens:%d, %d halves: vector picks groups of %v tops, Go %v", n, count, groups, wantGroups)
 			}
-			w := tableWords(k, true)
+			for g, size := range groups {
+				if !slicesEqual(got[g*room:g*room+size], want[g*room:g*room+size]) {
+					t.Fatalf("queens:%d, %d halves: group %d differs", n, count, g)
+				}
+			}
+			k := groups[0]
+			tops := make([]uint64, (k+63)/64*64)
+			copy(tops, got[:k])
+			w := (k + 63) / 64 / 8 * 8
+			if w < (k+63)/64 {
+				w += 8
+			}
 			bytes := (2*lay.fieldBits + 7) / 8
-			clear(got[k:])
 			a := make([]uint64, 8*bytes*w)
 			b := make([]uint64, 8*bytes*w)
-			topsBitsets(a, w, bytes, got[:(k+63)/64*64], k, true)
-			topsBitsetsGo(b, w, bytes, want, k)
+			topsBitsets(a, w, bytes, tops, k, true)
+			topsBitsetsGo(b, w, bytes, tops, k)
 			for i := range a {
 				if word := i % w; word < (k+63)/64 && a[i] != b[i] {
 					t.Fatalf("queens:%d, %d tops: the bitset of bit %d, word %d: vector %x, Go %x", n, k, i/w, word, a[i], b[i])
@@ -494,37 +509,52 @@ func randomSet(rng *rand.Rand, n, k int) uint32 {
 
 // TestMatchBottomsVector compares the vector loops with the Go one on
 // random tables and keys, for every number of chunks and chunk bits the
-// vector loops have, and the chunk tables built both ways.
+// vector loops have, with the bottoms reading all lanes or their cut
+// groups' intervals, and the chunk tables built both ways.
 func TestMatchBottomsVector(t *testing.T) {
 	if !vectorMatch {
 		t.Skip("this CPU has no AVX-512 (with VPOPCNTQ): the halves counter's vector loops are not used here")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for chunks := 5; chunks <= 8; chunks++ {
-		for cb := 5; cb <= 7; cb++ {
-			for _, w := range []int{8, 16, 40} {
-				t.Run(fmt.Sprintf("%d chunks of %d bits, %d words", chunks, cb, w), func(t *testing.T) {
+		for cb := 5; cb <= 8; cb++ {
+			for _, lanes := range []int{1, 2, 5} {
+				t.Run(fmt.Sprintf("%d chunks of %d bits, %d lanes", chunks, cb, lanes), func(t *testing.T) {
+					w := 8 * lanes
 					tops := 64*w - rng.IntN(64)
 					notHave := make([]uint64, chunks*cb*w)
-					for i := range notHave {
-						notHave[i] = (rng.Uint64() | rng.Uint64() | rng.Uint64()) & validWord(tops, i%w) // dense, so that ANDs leave some bits
+					valid := make([]uint64, w)
+					for i := range valid {
+						valid[i] = validWord(tops, i)
 					}
-					table := make([]uint64, chunks<<cb*w)
-					chunkTables(table, notHave, tops, w, chunks, cb, true)
-					want := make([]uint64, len(table))
-					chunkTablesGo(want, notHave, tops, w, chunks, cb)
-					for i := range table {
-						if table[i] != want[i] {
-							t.Fatalf("chunk tables differ at word %d: vector %x, Go %x", i, table[i], want[i])
-						}
+					for i := range notHave {
+						notHave[i] = (rng.Uint64() | rng.Uint64() | rng.Uint64()) & valid[i%w] // dense, so that ANDs leave some bits
+					}
+					table := matchTable{lanes: lanes, laneWords: 8, chunks: chunks, chunkBits: cb, cuts: [2]int{3, 20}}
+					table.words = make([]uint64, chunks<<cb*w)
+					chunkTables(&table, notHave, valid, true)
+					want := table
+					want.words = make([]uint64, len(table.words))
+					chunkTablesGo(&want, notHave, valid)
+					if !slicesEqual(table.words, want.words) {
+						t.Fatal("the chunk tables differ")
 					}
 					bottoms := make([]uint64, 1000)
 					for i := range bottoms {
 						bottoms[i] = rng.Uint64()&(1<<(chunks*cb)-1) | uint64(rng.IntN(3))<<62
 					}
-					for _, k := range []int{1, 7, len(bottoms)} {
-						if got, want := matchBottoms(table, w, chunks, cb, bottoms[:k], true), matchBottomsGo(table, w, chunks, cb, bottoms[:k]); got != want || want == 0 {
-							t.Errorf("%d bottoms: vector %d, Go %d", k, got, want)
+					for _, cut := range []bool{false, true} {
+						for g := range table.intervals {
+							table.intervals[g] = [2]int{0, lanes}
+							if cut {
+								from := rng.IntN(lanes + 1)
+								table.intervals[g] = [2]int{from, from + rng.IntN(lanes+1-from)}
+							}
+						}
+						for _, k := range []int{1, 7, len(bottoms)} {
+							if got, want := matchBottoms(&table, bottoms[:k], true), matchBottomsGo(&table, bottoms[:k]); got != want || want == 0 && !cut {
+								t.Errorf("cut groups %v, %d bottoms: vector %d, Go %d", cut, k, got, want)
+							}
 						}
 					}
 				})
