@@ -765,11 +765,11 @@ type fixedSearch struct {
 // fixedBoard is what the queens placed so far occupy.
 type fixedBoard struct {
 	rows, cols     uint32
-	diag, antiDiag uint64 // r-c+n-1 and r+c
+	diag, antiDiag uint64 // n-1-r+c and r+c
 }
 
-// search fills the first empty row at or after r with each column in turn,
-// placing the square's whole orbit.
+// search fills the first empty row at or after r with each column in turn
+// that no queen placed attacks, placing the square's whole orbit.
 func (f *fixedSearch) search(r int, b fixedBoard) {
 	for r < f.n && b.rows&(1<<r) != 0 {
 		r++
@@ -778,8 +778,12 @@ func (f *fixedSearch) search(r int, b fixedBoard) {
 		f.count++
 		return
 	}
-	for c := 0; c < f.n; c++ {
-		if next, ok := f.placeOrbit(b, r, c); ok {
+	// The diagonals through row r's squares are bits n-1-r.. and r.. of
+	// the masks: the columns they leave, at once.
+	all := uint32(1)<<f.n - 1
+	free := all &^ (b.cols | uint32(b.diag>>(f.n-1-r)) | uint32(b.antiDiag>>r))
+	for ; free != 0; free &= free - 1 {
+		if next, ok := f.placeOrbit(b, r, bits.TrailingZeros32(free)); ok {
 			f.nodes++
 			f.search(r+1, next)
 		}
@@ -798,12 +802,12 @@ func (f *fixedSearch) placeOrbit(b fixedBoard, r, c int) (fixedBoard, bool) {
 		size = 1 // the centre is its own orbit
 	}
 	for range size {
-		if b.rows&(1<<r) != 0 || b.cols&(1<<c) != 0 || b.diag&(1<<(r-c+n-1)) != 0 || b.antiDiag&(1<<(r+c)) != 0 {
+		if b.rows&(1<<r) != 0 || b.cols&(1<<c) != 0 || b.diag&(1<<(n-1-r+c)) != 0 || b.antiDiag&(1<<(r+c)) != 0 {
 			return b, false
 		}
 		b.rows |= 1 << r
 		b.cols |= 1 << c
-		b.diag |= 1 << (r - c + n - 1)
+		b.diag |= 1 << (n - 1 - r + c)
 		b.antiDiag |= 1 << (r + c)
 		if f.quarter {
 			r, c = c, n-1-r
