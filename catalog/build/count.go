@@ -155,10 +155,15 @@ func unitCounts(u catalog.UnitCounts) enumerate.ClassCounts {
 	return enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Joined: u.Joined, Nodes: u.Nodes}
 }
 
+// unitBatch is the longest a count-only build keeps finished units
+// before it commits them.
+const unitBatch = 250 * time.Millisecond
+
 // count runs a count-only build, or with a shard set, one shard of it.
-// Each finished work unit is committed on its own, so an interrupted count
-// resumes from the units already saved; the puzzle's record appears once
-// every unit is done (a shard is marked done instead, for Merge).
+// Finished work units are committed a fraction of a second apart at most
+// (see unitBatch), so an interrupted count resumes from the units already
+// saved; the puzzle's record appears once every unit is done (a shard is
+// marked done instead, for Merge).
 func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog.Record, error) {
 	start := time.Now()
 	name := p.String()
@@ -180,7 +185,9 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	finished := make([]bool, units)
 	for _, u := range saved {
 		if !plan.owns(u) {
-			// Saved by a solver that split the work differently: start over.
+			// Saved by a solver that split the work differently (another
+			// solcat's): start over rather than mix them in.
+			o.notice("%s: the %d units saved were counted with another split of the work; counting again", name, len(saved))
 			if err := b.Cat.ClearUnits(ctx, name); err != nil {
 				return catalog.Record{}, err
 			}
@@ -214,25 +221,41 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	bar := o.progress(name+o.Shard.label(), "work units")
 	doneCount := mine - len(todo)
 	bar.Update(int64(doneCount), int64(mine))
-	// A unit that finished is saved even when the build is being interrupted.
+	// Finished units are committed together, unitBatch apart at most: a
+	// commit costs as much as counting a small unit. A unit that finished
+	// is saved even when the build is being interrupted.
 	saveCtx := context.WithoutCancel(ctx)
-	err = plan.run(ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
-		err := b.Cat.SaveUnit(saveCtx, name, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
-			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
-		if err != nil {
+	committed := doneCount
+	var pending []catalog.UnitCounts
+	last := time.Now()
+	flush := func() error {
+		if err := b.Cat.SaveUnits(saveCtx, name, pending); err != nil {
 			return err
 		}
+		committed += len(pending)
+		pending, last = pending[:0], time.Now()
+		return nil
+	}
+	err = plan.run(ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
+		pending = append(pending, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
+			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
 		counts[i] = c
 		doneCount++
 		bar.Update(int64(doneCount), int64(mine))
+		if time.Since(last) >= unitBatch {
+			return flush()
+		}
 		return nil
 	})
+	if ferr := flush(); err == nil {
+		err = ferr
+	}
 	bar.Finish()
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
 			err = ErrInterrupted
 		}
-		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err)}
+		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(committed), Total: int64(mine), What: "work units", Err: cause(ctx, err)}
 	}
 	if o.Shard.Of > 0 {
 		shard.Done, shard.Seconds = true, time.Since(start).Seconds()
