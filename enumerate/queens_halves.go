@@ -326,6 +326,13 @@ type matchTable struct {
 	lanes, laneWords int
 	chunks           int // chunks of chunkBits key bits
 	chunkBits        int
+	// The vector loops look up only the key bits some top and some bottom
+	// have (live), packed (PEXTQ): rowOf gives each packed bit's row of
+	// notHave (those past the live bits a row of every top). Without them
+	// every key bit is looked up, as it is.
+	live     uint64
+	rowOf    []int
+	rowBytes []int // rowOf in bytes, for the vector loop
 	// The tops come in four groups by their two cut bits (cuts), those
 	// with the lower only first, then neither, the higher only, both: the
 	// tops a bottom can meet are the groups its own cut bits leave, a range
@@ -386,11 +393,27 @@ func (m *halvesMatcher) countItem(mid int, d uint32) int64 {
 	if len(m.halvesY) == 0 {
 		return 0
 	}
-	count := m.match(m.halvesX, m.halvesY)
+	// The key bits some top and some bottom have.
+	allX, cleanX := orKeys(m.halvesX, m.vector)
+	allY, cleanY := orKeys(m.halvesY, m.vector)
+	keyBits := uint64(1)<<(2*m.layout.fieldBits) - 1
+	count := m.match(m.halvesX, m.halvesY, m.layout.top(cleanX)&allY&keyBits)
 	if item.both {
-		count += m.match(m.halvesY, m.halvesX)
+		count += m.match(m.halvesY, m.halvesX, m.layout.top(cleanY)&allX&keyBits)
 	}
 	return item.weight * count
+}
+
+// orKeysGo gives the OR of the keys, and of those with no queen on a long
+// diagonal.
+func orKeysGo(halves []uint64) (all, clean uint64) {
+	for _, key := range halves {
+		all |= key
+		if key>>62 == 0 {
+			clean |= key
+		}
+	}
+	return all, clean
 }
 
 // halves appends the keys of the placements of rows 0..h-1 on exactly the
@@ -453,8 +476,8 @@ func joinHalvesGo(dst []uint64, b *halvesBlocks, splits []int32, midKey uint64) 
 // no queen on a long diagonal) and a bottom among bottoms that do not
 // attack each other, each weighted by 2 to the power of the bottom's
 // queens on the long diagonals.
-func (m *halvesMatcher) match(tops, bottoms []uint64) int64 {
-	if !m.buildTable(tops) {
+func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
+	if !m.buildTable(tops, len(bottoms), live) {
 		return 0
 	}
 	m.nodes += int64(len(bottoms))
@@ -465,9 +488,29 @@ func (m *halvesMatcher) match(tops, bottoms []uint64) int64 {
 // their cut bits: fewer are read whole by every bottom.
 const cutLanes = 3
 
-// buildTable works out the matching table of the tops among halves;
-// false if there are none.
-func (m *halvesMatcher) buildTable(halves []uint64) bool {
+// chunksFor is the number of chunks and of their bits for a table of
+// lanes lanes looked up by bottoms bottoms on the vector loops, for keys of
+// live bits: the fewest vector operations, building the table (chunks
+// times values a lane) and reading it (chunks a lane a bottom, and about
+// three more).
+func chunksFor(live, lanes, bottoms int) (chunks, chunkBits int) {
+	best := -1
+	for b := minVectorBits; b <= maxVectorBits; b++ {
+		c := max(minVectorChunks, (live+b-1)/b)
+		if c > maxVectorChunks {
+			continue
+		}
+		cost := c<<b*lanes + bottoms*(lanes*(c+3)+2*c)
+		if best < 0 || cost < best {
+			best, chunks, chunkBits = cost, c, b
+		}
+	}
+	return chunks, chunkBits
+}
+
+// buildTable works out the matching table of the tops among halves, for
+// bottoms bottoms and the key bits live; false if there are no tops.
+func (m *halvesMatcher) buildTable(halves []uint64, bottoms int, live uint64) bool {
 	t := &m.table
 	t.laneWords = 1
 	if m.vector {
@@ -520,11 +563,35 @@ func (m *halvesMatcher) buildTable(halves []uint64) bool {
 		}
 	}
 	clear(tops[k:])
+	// The chunks: on the vector loops, of the live bits packed; else of
+	// every key bit.
+	keyBits := 2 * m.layout.fieldBits
+	t.rowOf = t.rowOf[:0]
+	if m.vector {
+		t.live = live
+		t.chunks, t.chunkBits = chunksFor(bits.OnesCount64(live), t.lanes, bottoms)
+		for x := live; x != 0; x &= x - 1 {
+			t.rowOf = append(t.rowOf, bits.TrailingZeros64(x))
+		}
+	} else {
+		t.live = 1<<keyBits - 1
+		t.chunkBits = halvesChunkBits(m.n)
+		t.chunks = (keyBits + t.chunkBits - 1) / t.chunkBits
+		for p := range keyBits {
+			t.rowOf = append(t.rowOf, p)
+		}
+	}
 	cb, chunks := t.chunkBits, t.chunks
-	bytes := (chunks*cb + 7) / 8
-	m.notHave = slices.Grow(m.notHave[:0], 8*bytes*w)[:8*bytes*w]
+	bytes := (keyBits + 7) / 8
+	// The rows of notHave by key bit, then one of every top for the chunk
+	// bits past the key's.
+	rows := 8*bytes + 1
+	for len(t.rowOf) < chunks*cb {
+		t.rowOf = append(t.rowOf, 8*bytes)
+	}
+	m.notHave = slices.Grow(m.notHave[:0], rows*w)[:rows*w]
 	topsBitsets(m.notHave, w, bytes, tops, k, m.vector)
-	m.valid = slices.Grow(m.valid[:0], w)[:w]
+	m.valid = m.notHave[8*bytes*w:]
 	for i := range m.valid {
 		m.valid[i] = validWord(k, i)
 	}
@@ -585,7 +652,7 @@ func chunkTablesGo(t *matchTable, notHave, valid []uint64) {
 		copy(rows[:w], valid)
 		for v := 1; v < values; v++ {
 			prev := rows[(v&(v-1))*w:]
-			bit := notHave[(ch*t.chunkBits+bits.TrailingZeros(uint(v)))*w:]
+			bit := notHave[t.rowOf[ch*t.chunkBits+bits.TrailingZeros(uint(v))]*w:]
 			dst := rows[v*w : v*w+w]
 			for i := range dst {
 				dst[i] = prev[i] & bit[i]
@@ -618,8 +685,9 @@ func matchBottomsGo(t *matchTable, bottoms []uint64) int64 {
 	w := t.lanes * lw
 	mask := uint64(values - 1)
 	for _, key := range bottoms {
+		packed := pext(key, t.live)
 		for ch := range rows {
-			row := ch*values + int(key>>(t.chunkBits*ch)&mask)
+			row := ch*values + int(packed>>(t.chunkBits*ch)&mask)
 			rows[ch] = t.words[row*w : (row+1)*w]
 		}
 		group := key>>t.cuts[0]&1 | key>>t.cuts[1]&1<<1
@@ -635,4 +703,18 @@ func matchBottomsGo(t *matchTable, bottoms []uint64) int64 {
 		total += int64(count) << (key >> 62)
 	}
 	return total
+}
+
+// pext packs the bits of x that mask has into the low bits, in order (as
+// the PEXTQ instruction does); it keeps x as it is if mask is its low bits.
+func pext(x, mask uint64) uint64 {
+	if mask&(mask+1) == 0 {
+		return x & mask
+	}
+	var packed uint64
+	for i := 0; mask != 0; i++ {
+		packed |= (x >> bits.TrailingZeros64(mask) & 1) << i
+		mask &= mask - 1
+	}
+	return packed
 }

@@ -35,10 +35,11 @@ func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, pairs int64, midK
 }
 
 // chunkTablesAVX512 is chunkTablesGo 512 bits at a time: rowBytes = 8*w,
-// w a multiple of 8; first is the row of value 0.
+// w a multiple of 8; first is the row of value 0, rowOf the bytes from
+// notHave to each chunk bit's row.
 //
 //go:noescape
-func chunkTablesAVX512(table, notHave, first *uint64, rowBytes, chunks, chunkBits int)
+func chunkTablesAVX512(table, notHave, first *uint64, rowBytes, chunks, chunkBits int, rowOf *int)
 
 // chunkTables is chunkTablesGo, on vectors if vector (lanes of 8 words).
 func chunkTables(t *matchTable, notHave, valid []uint64, vector bool) {
@@ -47,10 +48,31 @@ func chunkTables(t *matchTable, notHave, valid []uint64, vector bool) {
 		return
 	}
 	w := t.lanes * 8
+	bits := t.chunks * t.chunkBits
 	_ = t.words[t.chunks<<t.chunkBits*w-1]
-	_ = notHave[t.chunks*t.chunkBits*w-1]
 	_ = valid[w-1]
-	chunkTablesAVX512(&t.words[0], &notHave[0], &valid[0], 8*w, t.chunks, t.chunkBits)
+	if len(t.rowOf) < bits {
+		panic("chunkTables: a chunk bit without its row")
+	}
+	t.rowBytes = t.rowBytes[:0]
+	for _, r := range t.rowOf[:bits] {
+		_ = notHave[(r+1)*w-1]
+		t.rowBytes = append(t.rowBytes, 8*w*r)
+	}
+	chunkTablesAVX512(&t.words[0], &notHave[0], &valid[0], 8*w, t.chunks, t.chunkBits, &t.rowBytes[0])
+}
+
+// orKeysAVX512 is orKeysGo 8 keys at a time.
+//
+//go:noescape
+func orKeysAVX512(halves *uint64, n int) (all, clean uint64)
+
+// orKeys is orKeysGo, on vectors if vector.
+func orKeys(halves []uint64, vector bool) (all, clean uint64) {
+	if !vector || len(halves) == 0 {
+		return orKeysGo(halves)
+	}
+	return orKeysAVX512(&halves[0], len(halves))
 }
 
 // cleanTopsAVX512 is cleanTopsGo 8 halves at a time: each group has room
@@ -99,69 +121,103 @@ func topsBitsets(notHave []uint64, w, bytes int, tops []uint64, n int, vector bo
 
 // matchAVX512cCbB is matchBottomsGo with C chunks of B bits on 512 tops at
 // a time: rowBytes = 64*lanes, cuts the mask of the two cut bits,
-// intervals the bytes from and to of each cut group's vectors in a row;
-// at least one bottom.
+// intervals the bytes from and to of each cut group's vectors in a row,
+// live the key bits the chunks hold (packed, PEXTQ); at least one bottom.
 
 //go:noescape
-func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c3b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c3b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c3b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c3b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c4b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c4b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c4b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c4b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c5b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c5b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c5b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c6b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c6b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c6b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64
+func matchAVX512c6b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
 
-// matchAVX512 holds the loops by chunks (5 to 8) and chunk bits (5 to 8).
-var matchAVX512 = [4][4]func(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64{
+//go:noescape
+func matchAVX512c7b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c7b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c7b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c7b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c8b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c8b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c8b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+//go:noescape
+func matchAVX512c8b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+
+// matchAVX512 holds the loops by chunks (3 to 8) and chunk bits (5 to 8).
+var matchAVX512 = [6][4]func(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64{
+	{matchAVX512c3b5, matchAVX512c3b6, matchAVX512c3b7, matchAVX512c3b8},
+	{matchAVX512c4b5, matchAVX512c4b6, matchAVX512c4b7, matchAVX512c4b8},
 	{matchAVX512c5b5, matchAVX512c5b6, matchAVX512c5b7, matchAVX512c5b8},
 	{matchAVX512c6b5, matchAVX512c6b6, matchAVX512c6b7, matchAVX512c6b8},
 	{matchAVX512c7b5, matchAVX512c7b6, matchAVX512c7b7, matchAVX512c7b8},
 	{matchAVX512c8b5, matchAVX512c8b6, matchAVX512c8b7, matchAVX512c8b8},
 }
 
+// vectorChunks are the numbers of chunks and of their bits the vector
+// loops take.
+const (
+	minVectorChunks, maxVectorChunks = 3, 8
+	minVectorBits, maxVectorBits     = 5, 8
+)
+
 // matchBottoms is matchBottomsGo, on vectors if vector (and the table has
 // lanes of 8 words and chunks one of the loops takes).
 func matchBottoms(t *matchTable, bottoms []uint64, vector bool) int64 {
-	if !vector || len(bottoms) == 0 || t.laneWords != 8 || t.chunks < 5 || t.chunks > 8 || t.chunkBits < 5 || t.chunkBits > 8 {
+	if !vector || len(bottoms) == 0 || t.laneWords != 8 || t.chunks < minVectorChunks || t.chunks > maxVectorChunks ||
+		t.chunkBits < minVectorBits || t.chunkBits > maxVectorBits {
 		return matchBottomsGo(t, bottoms)
 	}
 	rowBytes := 64 * t.lanes
@@ -170,5 +226,5 @@ func matchBottoms(t *matchTable, bottoms []uint64, vector bool) int64 {
 	for g, iv := range t.intervals {
 		in[2*g], in[2*g+1] = 64*iv[0], 64*iv[1]
 	}
-	return matchAVX512[t.chunks-5][t.chunkBits-5](&t.words[0], rowBytes, bottoms, 1<<t.cuts[0]|1<<t.cuts[1], &in)
+	return matchAVX512[t.chunks-minVectorChunks][t.chunkBits-minVectorBits](&t.words[0], rowBytes, bottoms, 1<<t.cuts[0]|1<<t.cuts[1], &in, t.live)
 }

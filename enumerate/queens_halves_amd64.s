@@ -12,34 +12,35 @@
 	IMULQ R8, reg; \
 	ADDQ SI, reg
 
-// The rows of the first 5 to 8 chunks, in BX, CX, R10, ..., R15.
-#define ROWS5(b, mask) \
+// The rows of the first 3 to 8 chunks, in BX, CX, R10, ..., R15.
+#define ROWS3(b, mask) \
 	ROW(BX, 0, mask, 0); \
 	ROW(CX, b, mask, 1<<b); \
-	ROW(R10, 2*b, mask, 2<<b); \
-	ROW(R11, 3*b, mask, 3<<b); \
-	ROW(R12, 4*b, mask, 4<<b)
+	ROW(R10, 2*b, mask, 2<<b)
+#define ROWS4(b, mask) ROWS3(b, mask); ROW(R11, 3*b, mask, 3<<b)
+#define ROWS5(b, mask) ROWS4(b, mask); ROW(R12, 4*b, mask, 4<<b)
 #define ROWS6(b, mask) ROWS5(b, mask); ROW(R13, 5*b, mask, 5<<b)
 #define ROWS7(b, mask) ROWS6(b, mask); ROW(R14, 6*b, mask, 6<<b)
 #define ROWS8(b, mask) ROWS7(b, mask); ROW(R15, 7*b, mask, 7<<b)
 
 // The AND of the rows' 64 bytes at offset AX, into Z0.
-#define ANDS5 \
+#define ANDS3 \
 	VMOVDQU64 (BX)(AX*1), Z0; \
 	VPANDQ (CX)(AX*1), Z0, Z0; \
-	VPANDQ (R10)(AX*1), Z0, Z0; \
-	VPANDQ (R11)(AX*1), Z0, Z0; \
-	VPANDQ (R12)(AX*1), Z0, Z0
+	VPANDQ (R10)(AX*1), Z0, Z0
+#define ANDS4 ANDS3; VPANDQ (R11)(AX*1), Z0, Z0
+#define ANDS5 ANDS4; VPANDQ (R12)(AX*1), Z0, Z0
 #define ANDS6 ANDS5; VPANDQ (R13)(AX*1), Z0, Z0
 #define ANDS7 ANDS6; VPANDQ (R14)(AX*1), Z0, Z0
 #define ANDS8 ANDS7; VPANDQ (R15)(AX*1), Z0, Z0
 
-// MATCH is the body of the matchAVX512 loops: for each bottom's key, its
-// rows, then the bytes of them its cut group's tops lie in (from and to,
-// intervals[group]: the group its key's cut bits pick, PEXTQ), the rows
-// ANDed 64 bytes at a time, their bits counted, and the count shifted
-// left by the key's top two bits (kept in X2); returns the sum. The
-// intervals are copied to 0(SP).
+// MATCH is the body of the matchAVX512 loops: for each bottom's key, the
+// bytes of its rows its cut group's tops lie in (from and to,
+// intervals[group]: the group its key's cut bits pick, PEXTQ), its live
+// bits packed (PEXTQ) and their chunks' rows, the rows ANDed 64 bytes at a
+// time, their bits counted, and the count shifted left by the key's top
+// two bits (kept in X2); returns the sum. The intervals are copied to
+// 0(SP).
 #define MATCH(rows, ands) \
 	MOVQ table+0(FP), SI; \
 	MOVQ rowBytes+8(FP), R8; \
@@ -51,12 +52,15 @@
 	VPXORQ Z5, Z5, Z5; \
 bottom: \
 	MOVQ (DI), DX; \
-	rows; \
 	MOVQ DX, AX; \
 	SHRQ $62, AX; \
 	VMOVQ AX, X2; \
 	PEXTQ cuts+40(FP), DX, AX; \
 	SHLQ $4, AX; \
+	VMOVQ AX, X6; \
+	PEXTQ live+56(FP), DX, DX; \
+	rows; \
+	VMOVQ X6, AX; \
 	MOVQ 8(SP)(AX*1), DX; \
 	MOVQ 0(SP)(AX*1), AX; \
 	CMPQ AX, DX; \
@@ -83,42 +87,58 @@ next: \
 	VPADDQ X4, X3, X3; \
 	VMOVQ X3, AX; \
 	VZEROUPPER; \
-	MOVQ AX, ret+56(FP); \
+	MOVQ AX, ret+64(FP); \
 	RET
 
-// func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int) int64, and so on:
-// 5 to 8 chunks of 5 to 8 bits.
-TEXT ·matchAVX512c5b5(SB), NOSPLIT, $64-64
+// func matchAVX512c3b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64, and so on:
+// 3 to 8 chunks of 5 to 8 bits.
+TEXT ·matchAVX512c3b5(SB), NOSPLIT, $64-72
+	MATCH(ROWS3(5, 31), ANDS3)
+TEXT ·matchAVX512c3b6(SB), NOSPLIT, $64-72
+	MATCH(ROWS3(6, 63), ANDS3)
+TEXT ·matchAVX512c3b7(SB), NOSPLIT, $64-72
+	MATCH(ROWS3(7, 127), ANDS3)
+TEXT ·matchAVX512c3b8(SB), NOSPLIT, $64-72
+	MATCH(ROWS3(8, 255), ANDS3)
+TEXT ·matchAVX512c4b5(SB), NOSPLIT, $64-72
+	MATCH(ROWS4(5, 31), ANDS4)
+TEXT ·matchAVX512c4b6(SB), NOSPLIT, $64-72
+	MATCH(ROWS4(6, 63), ANDS4)
+TEXT ·matchAVX512c4b7(SB), NOSPLIT, $64-72
+	MATCH(ROWS4(7, 127), ANDS4)
+TEXT ·matchAVX512c4b8(SB), NOSPLIT, $64-72
+	MATCH(ROWS4(8, 255), ANDS4)
+TEXT ·matchAVX512c5b5(SB), NOSPLIT, $64-72
 	MATCH(ROWS5(5, 31), ANDS5)
-TEXT ·matchAVX512c6b5(SB), NOSPLIT, $64-64
-	MATCH(ROWS6(5, 31), ANDS6)
-TEXT ·matchAVX512c7b5(SB), NOSPLIT, $64-64
-	MATCH(ROWS7(5, 31), ANDS7)
-TEXT ·matchAVX512c8b5(SB), NOSPLIT, $64-64
-	MATCH(ROWS8(5, 31), ANDS8)
-TEXT ·matchAVX512c5b6(SB), NOSPLIT, $64-64
+TEXT ·matchAVX512c5b6(SB), NOSPLIT, $64-72
 	MATCH(ROWS5(6, 63), ANDS5)
-TEXT ·matchAVX512c6b6(SB), NOSPLIT, $64-64
-	MATCH(ROWS6(6, 63), ANDS6)
-TEXT ·matchAVX512c7b6(SB), NOSPLIT, $64-64
-	MATCH(ROWS7(6, 63), ANDS7)
-TEXT ·matchAVX512c8b6(SB), NOSPLIT, $64-64
-	MATCH(ROWS8(6, 63), ANDS8)
-TEXT ·matchAVX512c5b7(SB), NOSPLIT, $64-64
+TEXT ·matchAVX512c5b7(SB), NOSPLIT, $64-72
 	MATCH(ROWS5(7, 127), ANDS5)
-TEXT ·matchAVX512c6b7(SB), NOSPLIT, $64-64
-	MATCH(ROWS6(7, 127), ANDS6)
-TEXT ·matchAVX512c7b7(SB), NOSPLIT, $64-64
-	MATCH(ROWS7(7, 127), ANDS7)
-TEXT ·matchAVX512c8b7(SB), NOSPLIT, $64-64
-	MATCH(ROWS8(7, 127), ANDS8)
-TEXT ·matchAVX512c5b8(SB), NOSPLIT, $64-64
+TEXT ·matchAVX512c5b8(SB), NOSPLIT, $64-72
 	MATCH(ROWS5(8, 255), ANDS5)
-TEXT ·matchAVX512c6b8(SB), NOSPLIT, $64-64
+TEXT ·matchAVX512c6b5(SB), NOSPLIT, $64-72
+	MATCH(ROWS6(5, 31), ANDS6)
+TEXT ·matchAVX512c6b6(SB), NOSPLIT, $64-72
+	MATCH(ROWS6(6, 63), ANDS6)
+TEXT ·matchAVX512c6b7(SB), NOSPLIT, $64-72
+	MATCH(ROWS6(7, 127), ANDS6)
+TEXT ·matchAVX512c6b8(SB), NOSPLIT, $64-72
 	MATCH(ROWS6(8, 255), ANDS6)
-TEXT ·matchAVX512c7b8(SB), NOSPLIT, $64-64
+TEXT ·matchAVX512c7b5(SB), NOSPLIT, $64-72
+	MATCH(ROWS7(5, 31), ANDS7)
+TEXT ·matchAVX512c7b6(SB), NOSPLIT, $64-72
+	MATCH(ROWS7(6, 63), ANDS7)
+TEXT ·matchAVX512c7b7(SB), NOSPLIT, $64-72
+	MATCH(ROWS7(7, 127), ANDS7)
+TEXT ·matchAVX512c7b8(SB), NOSPLIT, $64-72
 	MATCH(ROWS7(8, 255), ANDS7)
-TEXT ·matchAVX512c8b8(SB), NOSPLIT, $64-64
+TEXT ·matchAVX512c8b5(SB), NOSPLIT, $64-72
+	MATCH(ROWS8(5, 31), ANDS8)
+TEXT ·matchAVX512c8b6(SB), NOSPLIT, $64-72
+	MATCH(ROWS8(6, 63), ANDS8)
+TEXT ·matchAVX512c8b7(SB), NOSPLIT, $64-72
+	MATCH(ROWS8(7, 127), ANDS8)
+TEXT ·matchAVX512c8b8(SB), NOSPLIT, $64-72
 	MATCH(ROWS8(8, 255), ANDS8)
 
 // func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64, scratch *uint64) int
@@ -274,18 +294,19 @@ done:
 	VZEROUPPER
 	RET
 
-// func chunkTablesAVX512(table, notHave, first *uint64, rowBytes, chunks, chunkBits int)
+// func chunkTablesAVX512(table, notHave, first *uint64, rowBytes, chunks, chunkBits int, rowOf *int)
 //
-// chunkTablesGo 64 bytes at a time: first is the row of value 0.
-TEXT ·chunkTablesAVX512(SB), NOSPLIT, $0-48
+// chunkTablesGo 64 bytes at a time: first is the row of value 0, rowOf
+// the bytes from notHave to the row of each chunk bit.
+TEXT ·chunkTablesAVX512(SB), NOSPLIT, $0-56
 	MOVQ table+0(FP), DI
 	MOVQ notHave+8(FP), SI
 	MOVQ rowBytes+24(FP), R8
 	MOVQ chunks+32(FP), R9
 	MOVQ chunkBits+40(FP), CX
+	MOVQ rowOf+48(FP), R11 // the chunk's first bit's
 	MOVQ $1, R10
 	SHLQ CX, R10 // values
-	XORQ R11, R11 // the chunk's first bit
 
 chunk:
 	// The row of value 0.
@@ -300,15 +321,14 @@ copyfirst:
 	MOVQ $1, R12 // value
 
 value:
-	// prev: the row of value&(value-1); bit: the row of the chunk's bit
-	// TZCNT(value); dst: the row of value.
+	// prev: the row of value&(value-1); bit: the notHave row of the
+	// chunk's bit TZCNT(value); dst: the row of value.
 	LEAQ -1(R12), AX
 	ANDQ R12, AX
 	IMULQ R8, AX
 	ADDQ DI, AX
 	TZCNTQ R12, BX
-	ADDQ R11, BX
-	IMULQ R8, BX
+	MOVQ (R11)(BX*8), BX
 	ADDQ SI, BX
 	MOVQ R12, R13
 	IMULQ R8, R13
@@ -329,9 +349,56 @@ row:
 	MOVQ R10, AX
 	IMULQ R8, AX
 	ADDQ AX, DI
-	ADDQ CX, R11
+	LEAQ (R11)(CX*8), R11
 	DECQ R9
 	JNZ chunk
+	VZEROUPPER
+	RET
+
+// func orKeysAVX512(halves *uint64, n int) (all, clean uint64)
+//
+// The OR of the n keys, and of those with no queen on a long diagonal,
+// 8 at a time.
+TEXT ·orKeysAVX512(SB), NOSPLIT, $0-32
+	MOVQ halves+0(FP), SI
+	MOVQ n+8(FP), R9
+	MOVQ $0xc000000000000000, AX
+	VPBROADCASTQ AX, Z10
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	MOVQ $-1, R11
+	XORQ R8, R8
+or:
+	CMPQ R8, R9
+	JAE ored
+	MOVQ R9, AX
+	SUBQ R8, AX
+	MOVQ $8, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX // BZHIQ takes the low byte of its count
+	BZHIQ AX, R11, AX
+	KMOVQ AX, K7
+	VMOVDQU64.Z (SI)(R8*8), K7, Z0
+	VPORQ Z0, Z1, Z1
+	VPTESTNMQ Z10, Z0, K7, K1
+	VPORQ Z0, Z2, K1, Z2
+	ADDQ $8, R8
+	JMP or
+ored:
+	VEXTRACTI64X4 $1, Z1, Y3
+	VPORQ Y3, Y1, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPORQ X4, X3, X3
+	VPSHUFD $0x4e, X3, X4
+	VPORQ X4, X3, X3
+	VMOVQ X3, all+16(FP)
+	VEXTRACTI64X4 $1, Z2, Y3
+	VPORQ Y3, Y2, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPORQ X4, X3, X3
+	VPSHUFD $0x4e, X3, X4
+	VPORQ X4, X3, X3
+	VMOVQ X3, clean+24(FP)
 	VZEROUPPER
 	RET
 

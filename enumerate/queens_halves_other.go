@@ -30,3 +30,12 @@ func cleanTops(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int, _ 
 func topsBitsets(notHave []uint64, w, bytes int, tops []uint64, n int, _ bool) {
 	topsBitsetsGo(notHave, w, bytes, tops, n)
 }
+
+// orKeys is orKeysGo.
+func orKeys(halves []uint64, _ bool) (all, clean uint64) { return orKeysGo(halves) }
+
+// vectorChunks: there are no vector loops here.
+const (
+	minVectorChunks, maxVectorChunks = 0, 0
+	minVectorBits, maxVectorBits     = 0, 0
+)

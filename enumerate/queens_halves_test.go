@@ -516,8 +516,8 @@ func TestMatchBottomsVector(t *testing.T) {
 		t.Skip("this CPU has no AVX-512 (with VPOPCNTQ): the halves counter's vector loops are not used here")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for chunks := 5; chunks <= 8; chunks++ {
-		for cb := 5; cb <= 8; cb++ {
+	for chunks := minVectorChunks; chunks <= maxVectorChunks; chunks++ {
+		for cb := minVectorBits; cb <= maxVectorBits; cb++ {
 			for _, lanes := range []int{1, 2, 5} {
 				t.Run(fmt.Sprintf("%d chunks of %d bits, %d lanes", chunks, cb, lanes), func(t *testing.T) {
 					w := 8 * lanes
@@ -532,6 +532,12 @@ func TestMatchBottomsVector(t *testing.T) {
 					}
 					table := matchTable{lanes: lanes, laneWords: 8, chunks: chunks, chunkBits: cb, cuts: [2]int{3, 20}}
 					table.words = make([]uint64, chunks<<cb*w)
+					// The live bits: up to chunks*cb of the 62 a key may have,
+					// at random; the chunk bits' rows in another order.
+					for _, p := range rng.Perm(62)[:min(chunks*cb, 62)] {
+						table.live |= 1 << p
+					}
+					table.rowOf = rng.Perm(chunks * cb)
 					chunkTables(&table, notHave, valid, true)
 					want := table
 					want.words = make([]uint64, len(table.words))
@@ -541,7 +547,7 @@ func TestMatchBottomsVector(t *testing.T) {
 					}
 					bottoms := make([]uint64, 1000)
 					for i := range bottoms {
-						bottoms[i] = rng.Uint64()&(1<<(chunks*cb)-1) | uint64(rng.IntN(3))<<62
+						bottoms[i] = rng.Uint64()&(1<<62-1) | uint64(rng.IntN(3))<<62
 					}
 					for _, cut := range []bool{false, true} {
 						for g := range table.intervals {
