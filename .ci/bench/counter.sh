@@ -22,8 +22,10 @@
 #   solcat 1 worker vs Kluev 1 thread  (Kluev's time / solcat's: above 1 is
 #                                       solcat faster)
 #   solcat 2 workers vs C textbook     (textbook's time / solcat's)
-#   the whole process against its counting loop alone (solcat bench, no
-#                                       catalog), both on 2 workers
+#   the whole process against its own count (from its start to its record,
+#                                       as the command reports it) and, up to
+#                                       N=17, the counting loop alone (solcat
+#                                       bench, no catalog), all on 2 workers
 # and checks every program's count against solcat's (which checks it
 # against the published one). Absolute times differ from machine to
 # machine, and with other work on the same machine: compare the ratios of
@@ -110,6 +112,8 @@ timed() {
   echo "$end - $start" | bc -l >>"$work/$name.times"
   echo "$out" | sed -n -e 's/^Result: \([0-9]*\).*/\1/p' -e 's/^\([0-9][0-9]*\)$/\1/p' \
     -e 's/^queens:[0-9]*  \([0-9]*\) solutions.*/\1/p' | head -1 >"$work/$name.count"
+  # solcat's own time for the count, from its start to its record.
+  echo "$out" | sed -n 's/^queens:[0-9]*  .*  \([0-9.]*\)s  counts$/\1/p' >>"$work/$name.own"
 }
 
 # looptime N: the counting loop alone, on both cores, as solcat bench
@@ -134,7 +138,9 @@ for n in $SIZES; do
   k=$(kluev "$n")
   [ -n "$k" ] && names="$names kluev"
   [ -n "$k" ] && [ -f "$(dirname "$k")/settings" ] && cat "$(dirname "$k")/settings"
-  names="$names solcat1 solcat2 loop2"
+  names="$names solcat1 solcat2"
+  # solcat bench times the loop alone up to N=17.
+  [ "$n" -le 17 ] && names="$names loop2"
   for r in $(seq "$RUNS"); do
     for name in $names; do
       case $name in
@@ -166,10 +172,13 @@ for n in $SIZES; do
     printf 'queens:%s  solcat 1 worker vs C textbook:     %.2fx\n' \
       "$n" "$(echo "${med[textbook]} / ${med[solcat1]}" | bc -l)"
   fi
-  if [ -n "${med[loop2]:-}" ]; then
-    printf 'queens:%s  solcat 2 workers, whole process vs the counting loop alone: %+.0f%% (%.2f s / %.2f s)\n' \
-      "$n" "$(echo "100 * (${med[solcat2]} / ${med[loop2]} - 1)" | bc -l)" "${med[solcat2]}" "${med[loop2]}"
-  fi
+  # over WHOLE PART LABEL: how much longer the whole process took.
+  over() {
+    awk -v whole="$1" -v part="$2" -v n="$n" -v label="$3" 'BEGIN { if (part > 0)
+      printf "queens:%s  solcat 2 workers, whole process vs %s: %+.0f%% (%.2f s / %.2f s)\n", n, label, 100 * (whole / part - 1), whole, part }'
+  }
+  over "${med[solcat2]}" "$(median <"$work/solcat2.own")" "its count as it reports it"
+  [ -n "${med[loop2]:-}" ] && over "${med[solcat2]}" "${med[loop2]}" "the counting loop alone"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   unset med
 done
