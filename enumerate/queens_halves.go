@@ -333,12 +333,26 @@ type matchTable struct {
 	live     uint64
 	rowOf    []int
 	rowBytes []int // rowOf in bytes, for the vector loop
-	// The tops come in four groups by their two cut bits (cuts), those
-	// with the lower only first, then neither, the higher only, both: the
-	// tops a bottom can meet are the groups its own cut bits leave, a range
-	// of lanes, intervals[its cut bits] (from, to).
-	cuts      [2]int
-	intervals [4][2]int
+	// The tops of a table of two lanes or more come in groups by two of
+	// the cut bits (cuts: four key bits near the middle of row h that tops
+	// and bottoms have most often, in ascending order), of three or more
+	// by all four (cutMask: those in use). The groups are in an order
+	// (cutOrders) in which those a bottom can meet, the ones with none of
+	// its cut bits, lie close together: the bottom reads the lanes from the
+	// first of them to the last, intervals[its cut bits packed] (from, to).
+	cuts      [4]int
+	cutMask   uint64
+	intervals [16][2]int
+}
+
+// cutOrders are the orders of the cut groups (by their cut bits packed,
+// the lowest first) for two and four cut bits: those that make the lanes
+// bottoms read fewest, for bits each top and bottom has about half the
+// time (found by search; with two bits every bottom's groups lie side by
+// side).
+var cutOrders = map[int][]int{
+	2: {1, 0, 2, 3},
+	4: {15, 14, 13, 12, 10, 8, 2, 0, 4, 6, 1, 9, 5, 3, 7, 11},
 }
 
 func newHalvesMatcher(n int, blocks *halvesBlocks) *halvesMatcher {
@@ -361,15 +375,17 @@ func halvesChunkBits(n int) int {
 	}
 }
 
-// halvesCuts are the two key bits by which the tops are grouped: a
-// down-left and a down-right crossing near the middle of row h, the bits
-// tops and bottoms have most often (in about half of them each).
-func halvesCuts(n int, lay keyLayout) [2]int {
-	h := n / 2
+// halvesCuts are the four key bits by which the tops are grouped, in
+// ascending order: two down-left and two down-right crossings near the
+// middle of row h, bits that tops and bottoms have in about half of them
+// each (the middle two, the first to be used, at columns h+1 and h+1 for
+// odd n, h-2 and h+1 for even n; the others two columns to the left).
+func halvesCuts(n int, lay keyLayout) [4]int {
+	h, f := n/2, lay.fieldBits
 	if n%2 == 1 {
-		return [2]int{h, lay.fieldBits + h} // both at column h+1
+		return [4]int{h - 2, h, f + h - 2, f + h}
 	}
-	return [2]int{h - 2, lay.fieldBits + h} // at columns h-2 and h+1
+	return [4]int{h - 4, h - 2, f + h - 2, f + h}
 }
 
 // countItem counts the solutions the item (the middle queen in column mid,
@@ -484,10 +500,6 @@ func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
 	return matchBottoms(&m.table, bottoms, m.vector)
 }
 
-// cutLanes is the number of lanes of tops from which they are grouped by
-// their cut bits: fewer are read whole by every bottom.
-const cutLanes = 3
-
 // chunksFor is the number of chunks and of their bits for a table of
 // lanes lanes looked up by bottoms bottoms on the vector loops, for keys of
 // live bits: the fewest vector operations, building the table (chunks
@@ -501,12 +513,19 @@ func chunksFor(live, lanes, bottoms int) (chunks, chunkBits int) {
 			continue
 		}
 		cost := c<<b*lanes + bottoms*(lanes*(c+3)+2*c)
+		if c<<b*lanes*64 > tableCache {
+			cost *= 2 // read from further off than the core's own cache
+		}
 		if best < 0 || cost < best {
 			best, chunks, chunkBits = cost, c, b
 		}
 	}
 	return chunks, chunkBits
 }
+
+// tableCache is the most bytes of table a core's cache keeps beside the
+// blocks being read: half of the 2 MB of L2 of current server cores.
+const tableCache = 1 << 20
 
 // buildTable works out the matching table of the tops among halves, for
 // bottoms bottoms and the key bits live; false if there are no tops.
@@ -517,19 +536,18 @@ func (m *halvesMatcher) buildTable(halves []uint64, bottoms int, live uint64) bo
 		t.laneWords = 8
 	}
 	room := len(halves) + 8
-	// Grouped by their cut bits only if there may be enough tops to
-	// skip some lanes.
-	cut := len(halves) >= cutLanes*64*t.laneWords
-	var cuts [2]uint64
-	if cut {
-		for i, c := range t.cuts {
-			cuts[i] = 1 << c
-		}
-		m.tops = slices.Grow(m.tops[:0], 5*room+64)[:5*room+64]
-	} else {
-		m.tops = slices.Grow(m.tops[:0], room+64)[:room+64]
+	// Grouped by two cut bits, cuts[1] and [3], if there may be two lanes
+	// of tops or more; later by the other two if there are three.
+	c1, c3 := uint64(1)<<t.cuts[1], uint64(1)<<t.cuts[3]
+	pre := len(halves) >= 2*64*t.laneWords
+	var first [2]uint64
+	size := room + 64
+	if pre {
+		first = [2]uint64{c1, c3}
+		size = 9*room + 256
 	}
-	groups := cleanTops(m.tops, halves, m.layout, cuts, room, m.vector)
+	m.tops = slices.Grow(m.tops[:0], size)[:size]
+	groups := cleanTops(m.tops, halves, m.layout, first, room, m.vector)
 	k := groups[0] + groups[1] + groups[2] + groups[3]
 	if k == 0 {
 		return false
@@ -538,29 +556,18 @@ func (m *halvesMatcher) buildTable(halves []uint64, bottoms int, live uint64) bo
 	t.lanes = (w + t.laneWords - 1) / t.laneWords
 	w = t.lanes * t.laneWords
 	tops := m.tops[:(k+63)/64*64]
-	t.intervals = [4][2]int{{0, t.lanes}, {0, t.lanes}, {0, t.lanes}, {0, t.lanes}}
-	if cut {
-		// The groups in the order the intervals need: the lower cut bit
-		// only, neither, the higher only, both.
-		order := [4]int{1, 0, 2, 3}
-		var start [5]int
-		for i, g := range order {
-			start[i+1] = start[i] + groups[g]
-			copy(m.tops[4*room+start[i]:], m.tops[g*room:g*room+groups[g]])
+	t.cutMask, t.intervals = 0, [16][2]int{{0, t.lanes}}
+	switch {
+	case pre && t.lanes >= 2:
+		tops = m.groupTops(groups, room, k)
+	case pre:
+		// One lane: every bottom reads it; the groups side by side.
+		out := m.tops[len(m.tops)-(room+64):]
+		at := 0
+		for g, n := range groups {
+			at += copy(out[at:], m.tops[g*room:g*room+n])
 		}
-		tops = m.tops[4*room : 4*room+(k+63)/64*64]
-		if t.lanes >= cutLanes {
-			lanes := func(from, to int) [2]int {
-				per := 64 * t.laneWords
-				return [2]int{from / per, (to + per - 1) / per}
-			}
-			t.intervals = [4][2]int{
-				lanes(0, k),               // neither cut bit: every top
-				lanes(start[1], start[3]), // the lower: the tops with neither or the higher
-				lanes(0, start[2]),        // the higher: those with neither or the lower
-				lanes(start[1], start[2]), // both: those with neither
-			}
-		}
+		tops = out[:(k+63)/64*64]
 	}
 	clear(tops[k:])
 	// The chunks: on the vector loops, of the live bits packed; else of
@@ -595,10 +602,62 @@ func (m *halvesMatcher) buildTable(halves []uint64, bottoms int, live uint64) bo
 	for i := range m.valid {
 		m.valid[i] = validWord(k, i)
 	}
-	size := chunks << cb * w
-	t.words = slices.Grow(t.words[:0], size)[:size]
+	words := chunks << cb * w
+	t.words = slices.Grow(t.words[:0], words)[:words]
 	chunkTables(t, m.notHave, m.valid, m.vector)
 	return true
+}
+
+// groupTops orders the tops, now in four groups by cut bits 1 and 3
+// (group g from m.tops[g*room]), as the table's cut groups: with three
+// lanes or more each group split again by cut bits 0 and 2. It sets the
+// cut mask and the intervals, and returns the tops in order, padded to a
+// multiple of 64 with room for zeros.
+func (m *halvesMatcher) groupTops(groups [4]int, room, k int) []uint64 {
+	t := &m.table
+	bits := 2
+	var sizes [16]int
+	var from [16]int // where each group is in m.tops, by its cut bits packed
+	if t.lanes >= 3 {
+		bits = 4
+		c0, c2 := uint64(1)<<t.cuts[0], uint64(1)<<t.cuts[2]
+		at := 4 * room
+		for g1, n := range groups {
+			sub := splitTops(m.tops[at:at+4*(n+8)], m.tops[g1*room:g1*room+n], c0, c2, n+8, m.vector)
+			for g2, size := range sub {
+				// Packed, the cut bits run cuts[0], [1], [2], [3].
+				v := g2&1 | (g1&1)<<1 | (g2>>1)<<2 | (g1>>1)<<3
+				sizes[v], from[v] = size, at+g2*(n+8)
+			}
+			at += 4 * (n + 8)
+		}
+		t.cutMask = 1<<t.cuts[0] | 1<<t.cuts[1] | 1<<t.cuts[2] | 1<<t.cuts[3]
+	} else {
+		for g, n := range groups {
+			sizes[g], from[g] = n, g*room
+		}
+		t.cutMask = 1<<t.cuts[1] | 1<<t.cuts[3]
+	}
+	order := cutOrders[bits]
+	out := m.tops[len(m.tops)-(room+64):]
+	var pos [16]int
+	var start [17]int
+	for i, v := range order {
+		pos[v] = i
+		start[i+1] = start[i] + sizes[v]
+		copy(out[start[i]:], m.tops[from[v]:from[v]+sizes[v]])
+	}
+	per := 64 * t.laneWords
+	for v := range 1 << bits {
+		lo, hi := len(order), -1
+		for u := range 1 << bits {
+			if u&v == 0 {
+				lo, hi = min(lo, pos[u]), max(hi, pos[u])
+			}
+		}
+		t.intervals[v] = [2]int{start[lo] / per, (start[hi+1] + per - 1) / per}
+	}
+	return out[:(k+63)/64*64]
 }
 
 // cleanTopsGo writes the keys as tops of the halves with no queen on a
@@ -611,13 +670,32 @@ func cleanTopsGo(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int) 
 			continue
 		}
 		top := lay.top(key)
-		g := 0
-		if top&cuts[0] != 0 {
-			g |= 1
-		}
-		if top&cuts[1] != 0 {
-			g |= 2
-		}
+		g := cutGroup(top, cuts)
+		dst[g*room+groups[g]] = top
+		groups[g]++
+	}
+	return groups
+}
+
+// cutGroup is the group of a top by two cut bits: bit 0 if it has
+// cuts[0], bit 1 if cuts[1].
+func cutGroup(top uint64, cuts [2]uint64) int {
+	g := 0
+	if top&cuts[0] != 0 {
+		g |= 1
+	}
+	if top&cuts[1] != 0 {
+		g |= 2
+	}
+	return g
+}
+
+// splitTopsGo writes the tops to dst by their group by two cut bits
+// (see cutGroup), group g from dst[g*room], and returns the size of each
+// group.
+func splitTopsGo(dst, tops []uint64, cuts [2]uint64, room int) (groups [4]int) {
+	for _, top := range tops {
+		g := cutGroup(top, cuts)
 		dst[g*room+groups[g]] = top
 		groups[g]++
 	}
@@ -690,8 +768,7 @@ func matchBottomsGo(t *matchTable, bottoms []uint64) int64 {
 			row := ch*values + int(packed>>(t.chunkBits*ch)&mask)
 			rows[ch] = t.words[row*w : (row+1)*w]
 		}
-		group := key>>t.cuts[0]&1 | key>>t.cuts[1]&1<<1
-		in := t.intervals[group]
+		in := t.intervals[pext(key, t.cutMask)]
 		count := 0
 		for i := in[0] * lw; i < in[1]*lw; i++ {
 			acc := rows[0][i]

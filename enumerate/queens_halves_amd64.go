@@ -98,6 +98,25 @@ func cleanTops(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int, ve
 	return cleanTopsAVX512(&dst[0], &halves[0], len(halves), lay.fieldBits, lay.field, cuts[0], cuts[1], room)
 }
 
+// splitTopsAVX512 is splitTopsGo 8 tops at a time: each group has room for
+// 8 more than the tops.
+//
+//go:noescape
+func splitTopsAVX512(dst, tops *uint64, n int, cut1, cut2 uint64, room int) (groups [4]int)
+
+// splitTops is splitTopsGo, on vectors if vector; room is at least 8 more
+// than the tops.
+func splitTops(dst, tops []uint64, cut1, cut2 uint64, room int, vector bool) [4]int {
+	if !vector || len(tops) == 0 {
+		return splitTopsGo(dst, tops, [2]uint64{cut1, cut2}, room)
+	}
+	if room < len(tops)+8 {
+		panic("splitTops: no room")
+	}
+	_ = dst[4*room-1]
+	return splitTopsAVX512(&dst[0], &tops[0], len(tops), cut1, cut2, room)
+}
+
 // topsBitsetsAVX512 is topsBitsetsGo 64 tops at a time, rowBytes = 8*w,
 // the tops padded with zeros to a multiple of 64.
 //
@@ -120,84 +139,84 @@ func topsBitsets(notHave []uint64, w, bytes int, tops []uint64, n int, vector bo
 }
 
 // matchAVX512cCbB is matchBottomsGo with C chunks of B bits on 512 tops at
-// a time: rowBytes = 64*lanes, cuts the mask of the two cut bits,
+// a time: rowBytes = 64*lanes, cuts the mask of the cut bits in use,
 // intervals the bytes from and to of each cut group's vectors in a row,
 // live the key bits the chunks hold (packed, PEXTQ); at least one bottom.
 
 //go:noescape
-func matchAVX512c3b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c3b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c3b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c3b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c3b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c3b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c3b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c3b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c4b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c4b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c4b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c4b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c4b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c4b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c4b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c4b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c5b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c5b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c5b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c5b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c5b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c6b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c6b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c6b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c6b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c6b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c7b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c7b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c7b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c7b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c7b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c8b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c8b6(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c8b7(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 //go:noescape
-func matchAVX512c8b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64
+func matchAVX512c8b8(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64
 
 // matchAVX512 holds the loops by chunks (3 to 8) and chunk bits (5 to 8).
-var matchAVX512 = [6][4]func(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64{
+var matchAVX512 = [6][4]func(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64{
 	{matchAVX512c3b5, matchAVX512c3b6, matchAVX512c3b7, matchAVX512c3b8},
 	{matchAVX512c4b5, matchAVX512c4b6, matchAVX512c4b7, matchAVX512c4b8},
 	{matchAVX512c5b5, matchAVX512c5b6, matchAVX512c5b7, matchAVX512c5b8},
@@ -222,9 +241,9 @@ func matchBottoms(t *matchTable, bottoms []uint64, vector bool) int64 {
 	}
 	rowBytes := 64 * t.lanes
 	_ = t.words[t.chunks<<t.chunkBits*t.lanes*8-1] // every row the keys can name
-	var in [8]int
+	var in [32]int
 	for g, iv := range t.intervals {
 		in[2*g], in[2*g+1] = 64*iv[0], 64*iv[1]
 	}
-	return matchAVX512[t.chunks-minVectorChunks][t.chunkBits-minVectorBits](&t.words[0], rowBytes, bottoms, 1<<t.cuts[0]|1<<t.cuts[1], &in, t.live)
+	return matchAVX512[t.chunks-minVectorChunks][t.chunkBits-minVectorBits](&t.words[0], rowBytes, bottoms, t.cutMask, &in, t.live)
 }

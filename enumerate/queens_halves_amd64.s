@@ -39,7 +39,7 @@
 // intervals[group]: the group its key's cut bits pick, PEXTQ), its live
 // bits packed (PEXTQ) and their chunks' rows, the rows ANDed 64 bytes at a
 // time, their bits counted, and the count shifted left by the key's top
-// two bits (kept in X2); returns the sum. The intervals are copied to
+// two bits (kept in X2); returns the sum. The 16 intervals are copied to
 // 0(SP).
 #define MATCH(rows, ands) \
 	MOVQ table+0(FP), SI; \
@@ -49,6 +49,12 @@
 	MOVQ intervals+48(FP), AX; \
 	VMOVDQU64 (AX), Z0; \
 	VMOVDQU64 Z0, 0(SP); \
+	VMOVDQU64 64(AX), Z0; \
+	VMOVDQU64 Z0, 64(SP); \
+	VMOVDQU64 128(AX), Z0; \
+	VMOVDQU64 Z0, 128(SP); \
+	VMOVDQU64 192(AX), Z0; \
+	VMOVDQU64 Z0, 192(SP); \
 	VPXORQ Z5, Z5, Z5; \
 bottom: \
 	MOVQ (DI), DX; \
@@ -90,55 +96,55 @@ next: \
 	MOVQ AX, ret+64(FP); \
 	RET
 
-// func matchAVX512c3b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[8]int, live uint64) int64, and so on:
+// func matchAVX512c3b5(table *uint64, rowBytes int, bottoms []uint64, cuts uint64, intervals *[32]int, live uint64) int64, and so on:
 // 3 to 8 chunks of 5 to 8 bits.
-TEXT ·matchAVX512c3b5(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c3b5(SB), NOSPLIT, $256-72
 	MATCH(ROWS3(5, 31), ANDS3)
-TEXT ·matchAVX512c3b6(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c3b6(SB), NOSPLIT, $256-72
 	MATCH(ROWS3(6, 63), ANDS3)
-TEXT ·matchAVX512c3b7(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c3b7(SB), NOSPLIT, $256-72
 	MATCH(ROWS3(7, 127), ANDS3)
-TEXT ·matchAVX512c3b8(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c3b8(SB), NOSPLIT, $256-72
 	MATCH(ROWS3(8, 255), ANDS3)
-TEXT ·matchAVX512c4b5(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c4b5(SB), NOSPLIT, $256-72
 	MATCH(ROWS4(5, 31), ANDS4)
-TEXT ·matchAVX512c4b6(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c4b6(SB), NOSPLIT, $256-72
 	MATCH(ROWS4(6, 63), ANDS4)
-TEXT ·matchAVX512c4b7(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c4b7(SB), NOSPLIT, $256-72
 	MATCH(ROWS4(7, 127), ANDS4)
-TEXT ·matchAVX512c4b8(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c4b8(SB), NOSPLIT, $256-72
 	MATCH(ROWS4(8, 255), ANDS4)
-TEXT ·matchAVX512c5b5(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c5b5(SB), NOSPLIT, $256-72
 	MATCH(ROWS5(5, 31), ANDS5)
-TEXT ·matchAVX512c5b6(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c5b6(SB), NOSPLIT, $256-72
 	MATCH(ROWS5(6, 63), ANDS5)
-TEXT ·matchAVX512c5b7(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c5b7(SB), NOSPLIT, $256-72
 	MATCH(ROWS5(7, 127), ANDS5)
-TEXT ·matchAVX512c5b8(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c5b8(SB), NOSPLIT, $256-72
 	MATCH(ROWS5(8, 255), ANDS5)
-TEXT ·matchAVX512c6b5(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c6b5(SB), NOSPLIT, $256-72
 	MATCH(ROWS6(5, 31), ANDS6)
-TEXT ·matchAVX512c6b6(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c6b6(SB), NOSPLIT, $256-72
 	MATCH(ROWS6(6, 63), ANDS6)
-TEXT ·matchAVX512c6b7(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c6b7(SB), NOSPLIT, $256-72
 	MATCH(ROWS6(7, 127), ANDS6)
-TEXT ·matchAVX512c6b8(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c6b8(SB), NOSPLIT, $256-72
 	MATCH(ROWS6(8, 255), ANDS6)
-TEXT ·matchAVX512c7b5(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c7b5(SB), NOSPLIT, $256-72
 	MATCH(ROWS7(5, 31), ANDS7)
-TEXT ·matchAVX512c7b6(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c7b6(SB), NOSPLIT, $256-72
 	MATCH(ROWS7(6, 63), ANDS7)
-TEXT ·matchAVX512c7b7(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c7b7(SB), NOSPLIT, $256-72
 	MATCH(ROWS7(7, 127), ANDS7)
-TEXT ·matchAVX512c7b8(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c7b8(SB), NOSPLIT, $256-72
 	MATCH(ROWS7(8, 255), ANDS7)
-TEXT ·matchAVX512c8b5(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c8b5(SB), NOSPLIT, $256-72
 	MATCH(ROWS8(5, 31), ANDS8)
-TEXT ·matchAVX512c8b6(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c8b6(SB), NOSPLIT, $256-72
 	MATCH(ROWS8(6, 63), ANDS8)
-TEXT ·matchAVX512c8b7(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c8b7(SB), NOSPLIT, $256-72
 	MATCH(ROWS8(7, 127), ANDS8)
-TEXT ·matchAVX512c8b8(SB), NOSPLIT, $64-72
+TEXT ·matchAVX512c8b8(SB), NOSPLIT, $256-72
 	MATCH(ROWS8(8, 255), ANDS8)
 
 // func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64, scratch *uint64) int
@@ -585,5 +591,85 @@ bit:
 	ADDQ $512, SI
 	SUBQ $64, R9
 	JG block
+	VZEROUPPER
+	RET
+
+// func splitTopsAVX512(dst, tops *uint64, n int, cut1, cut2 uint64, room int) (groups [4]int)
+//
+// splitTopsGo 8 tops at a time: each group has room for 8 more than n.
+TEXT ·splitTopsAVX512(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), DI
+	MOVQ room+40(FP), AX
+	SHLQ $3, AX
+	LEAQ (DI)(AX*1), R12
+	LEAQ (R12)(AX*1), R13
+	LEAQ (R13)(AX*1), R14
+	MOVQ DI, R10
+	MOVQ tops+8(FP), SI
+	MOVQ n+16(FP), R9
+	VPBROADCASTQ cut1+24(FP), Z11
+	VPBROADCASTQ cut2+32(FP), Z12
+	MOVQ $-1, R11
+	XORQ R8, R8
+
+split:
+	CMPQ R8, R9
+	JAE splitted
+	MOVQ R9, AX
+	SUBQ R8, AX
+	MOVQ $8, CX
+	CMPQ AX, CX
+	CMOVQGT CX, AX // BZHIQ takes the low byte of its count
+	BZHIQ AX, R11, AX
+	KMOVQ AX, K1
+	VMOVDQU64.Z (SI)(R8*8), K1, Z1
+	VPTESTMQ Z11, Z1, K1, K2
+	VPTESTMQ Z12, Z1, K1, K3
+	KANDNQ K1, K2, K4
+	KANDNQ K4, K3, K4 // neither
+	KANDNQ K2, K3, K5 // cut1 only
+	KANDNQ K3, K2, K6 // cut2 only
+	KANDQ K2, K3, K1  // both
+	VPCOMPRESSQ Z1, K4, Z3
+	VMOVDQU64 Z3, (DI)
+	KMOVQ K4, AX
+	POPCNTQ AX, AX
+	LEAQ (DI)(AX*8), DI
+	VPCOMPRESSQ Z1, K5, Z3
+	VMOVDQU64 Z3, (R12)
+	KMOVQ K5, AX
+	POPCNTQ AX, AX
+	LEAQ (R12)(AX*8), R12
+	VPCOMPRESSQ Z1, K6, Z3
+	VMOVDQU64 Z3, (R13)
+	KMOVQ K6, AX
+	POPCNTQ AX, AX
+	LEAQ (R13)(AX*8), R13
+	VPCOMPRESSQ Z1, K1, Z3
+	VMOVDQU64 Z3, (R14)
+	KMOVQ K1, AX
+	POPCNTQ AX, AX
+	LEAQ (R14)(AX*8), R14
+	ADDQ $8, R8
+	JMP split
+
+splitted:
+	MOVQ room+40(FP), AX
+	SHLQ $3, AX
+	SUBQ R10, DI
+	SHRQ $3, DI
+	MOVQ DI, groups_0+48(FP)
+	ADDQ AX, R10
+	SUBQ R10, R12
+	SHRQ $3, R12
+	MOVQ R12, groups_1+56(FP)
+	ADDQ AX, R10
+	SUBQ R10, R13
+	SHRQ $3, R13
+	MOVQ R13, groups_2+64(FP)
+	ADDQ AX, R10
+	SUBQ R10, R14
+	SHRQ $3, R14
+	MOVQ R14, groups_3+72(FP)
 	VZEROUPPER
 	RET

@@ -39,3 +39,8 @@ const (
 	minVectorChunks, maxVectorChunks = 0, 0
 	minVectorBits, maxVectorBits     = 0, 0
 )
+
+// splitTops is splitTopsGo.
+func splitTops(dst, tops []uint64, cut1, cut2 uint64, room int, _ bool) [4]int {
+	return splitTopsGo(dst, tops, [2]uint64{cut1, cut2}, room)
+}

@@ -445,10 +445,8 @@ func TestTopsBitsetsVector(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, n := range []int{17, 18} {
 		lay := newKeyLayout(n)
-		var cuts [2]uint64
-		for i, c := range halvesCuts(n, lay) {
-			cuts[i] = 1 << c
-		}
+		c := halvesCuts(n, lay)
+		cuts := [2]uint64{1 << c[1], 1 << c[3]}
 		for _, count := range []int{1, 7, 64, 65, 255, 256, 257, 1000} {
 			halves := make([]uint64, count)
 			for i := range halves {
@@ -530,7 +528,7 @@ func TestMatchBottomsVector(t *testing.T) {
 					for i := range notHave {
 						notHave[i] = (rng.Uint64() | rng.Uint64() | rng.Uint64()) & valid[i%w] // dense, so that ANDs leave some bits
 					}
-					table := matchTable{lanes: lanes, laneWords: 8, chunks: chunks, chunkBits: cb, cuts: [2]int{3, 20}}
+					table := matchTable{lanes: lanes, laneWords: 8, chunks: chunks, chunkBits: cb}
 					table.words = make([]uint64, chunks<<cb*w)
 					// The live bits: up to chunks*cb of the 62 a key may have,
 					// at random; the chunk bits' rows in another order.
@@ -550,9 +548,12 @@ func TestMatchBottomsVector(t *testing.T) {
 						bottoms[i] = rng.Uint64()&(1<<62-1) | uint64(rng.IntN(3))<<62
 					}
 					for _, cut := range []bool{false, true} {
-						for g := range table.intervals {
-							table.intervals[g] = [2]int{0, lanes}
-							if cut {
+						// Without cut bits every bottom reads every lane; with
+						// four, each cut group some at random.
+						table.cutMask, table.intervals = 0, [16][2]int{{0, lanes}}
+						if cut {
+							table.cutMask = 1<<3 | 1<<20 | 1<<33 | 1<<50
+							for g := range table.intervals {
 								from := rng.IntN(lanes + 1)
 								table.intervals[g] = [2]int{from, from + rng.IntN(lanes+1-from)}
 							}
@@ -565,6 +566,58 @@ func TestMatchBottomsVector(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestMatchTables matches made-up halves, as many as the tables of
+// queens:17 to 23 hold (up to 20 lanes of tops, grouped by their cut bits
+// from two lanes on), against made-up bottoms, with the vector loops (where
+// the CPU has them) and word by word, and compares the counts with every
+// pair tried key by key.
+func TestMatchTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{17, 18, 21} {
+		lay := newKeyLayout(n)
+		keyBits := uint64(1)<<(2*lay.fieldBits) - 1
+		for _, count := range []int{100, 1500, 3000, 12000, 30000} {
+			t.Run(fmt.Sprintf("queens:%d, %d halves", n, count), func(t *testing.T) {
+				// Keys of about half their bits, some of them left out to
+				// leave dead bits.
+				dead := rng.Uint64()&rng.Uint64()&rng.Uint64() | 1<<lay.fieldBits
+				key := func() uint64 {
+					return rng.Uint64()&rng.Uint64()&keyBits&^dead | uint64(rng.IntN(3))<<62 | uint64(rng.IntN(2))<<61
+				}
+				tops := make([]uint64, count)
+				for i := range tops {
+					tops[i] = key()
+				}
+				bottoms := make([]uint64, 300)
+				for i := range bottoms {
+					bottoms[i] = key()
+				}
+				var want int64
+				for _, tk := range tops {
+					if tk>>62 != 0 {
+						continue
+					}
+					for _, b := range bottoms {
+						if lay.top(tk)&b&keyBits == 0 {
+							want += 1 << (b >> 62)
+						}
+					}
+				}
+				_, clean := orKeysGo(tops)
+				all, _ := orKeysGo(bottoms)
+				live := lay.top(clean) & all & keyBits
+				for _, vector := range []bool{vectorMatch, false} {
+					m := newHalvesMatcher(n, nil)
+					m.vector = vector
+					if got := m.match(tops, bottoms, live); got != want {
+						t.Errorf("vector loops %v: %d pairs (a table of %d lanes, cut mask %x), key by key %d", vector, got, m.table.lanes, m.table.cutMask, want)
+					}
+				}
+			})
 		}
 	}
 }
