@@ -891,9 +891,15 @@ func (q QueensCounter) Keys() [][]byte {
 }
 
 // Count counts the listed units (indexes into Keys) on up to workers
-// goroutines and hands each unit's counts to done, in the order listed,
-// from one goroutine. Add up every unit's counts and call ClassifyJoined.
+// goroutines and hands each unit's counts to done, from one goroutine: the
+// unit of the solutions turns fix first (one worker counts it while the
+// others start on the rest, rather than alone at the end), then the
+// others in the order listed. Add up every unit's counts and call
+// ClassifyJoined.
 func (q QueensCounter) Count(ctx context.Context, todo []int, workers int, done func(i int, c ClassCounts) error) error {
+	if k := slices.Index(todo, len(q.units)); k > 0 {
+		todo = slices.Concat([]int{len(q.units)}, todo[:k], todo[k+1:])
+	}
 	return runOrdered(ctx, len(todo), workers, func(k int) ClassCounts {
 		if i := todo[k]; i < len(q.units) {
 			w := q.workers.Get()

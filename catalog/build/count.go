@@ -97,7 +97,11 @@ func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, 
 // that began it rather than start over. Units neither counter made are
 // for count to clear.
 func resumePlan(p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
-	plan := newCountPlan(p)
+	return resumePlanFrom(newCountPlan(p), p, saved)
+}
+
+// resumePlanFrom is resumePlan given the plan this machine would use.
+func resumePlanFrom(plan countPlan, p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
 	if len(saved) == 0 || plan.owns(saved[0]) {
 		return plan
 	}
@@ -176,8 +180,9 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	if err != nil {
 		return catalog.Record{}, err
 	}
-	plan := resumePlan(p, saved)
-	if fresh := newCountPlan(p); plan.method != fresh.method {
+	fresh := newCountPlan(p)
+	plan := resumePlanFrom(fresh, p, saved)
+	if plan.method != fresh.method {
 		o.notice("%s: resuming with the %s that began it (this machine would use the %s)", name, plan.method, fresh.method)
 	}
 	units := len(plan.prefixes)
