@@ -59,11 +59,13 @@ import (
 // amd64 with AVX-512 both run on vectors of 512 bits, else word by word.
 
 // HalvesCounterApplies tells whether count-only builds of queens:n use the
-// halves counter: n from 4 to 23 on a CPU with the 512-bit vector
+// halves counter: n from 16 to 23 on a CPU with the 512-bit vector
 // instructions its loops are written for (see vectorMatch). Elsewhere the
-// join counter is used.
+// join counter is used: without them it is faster, and below queens:16
+// either takes a fraction of a second, so that small counts (and their
+// search nodes, and their units) are the same on every machine.
 func HalvesCounterApplies(n int) bool {
-	return vectorMatch && halvesCounts(n)
+	return vectorMatch && n >= 16 && halvesCounts(n)
 }
 
 // halvesCounts tells whether the halves counter can count queens:n: its

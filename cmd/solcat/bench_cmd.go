@@ -26,7 +26,7 @@ fastest. Methods count only: nothing is stored and no catalog is opened.
 Queens methods: array, bitmask, textbook (bitmask with first-row mirror
 halving, one thread: the baseline), symmetric (the stored builds' search,
 one thread), join (the join counter, one thread), solcat (the counter of
-count-only builds on all cores: the halves counter for N from 4 to 23 on
+count-only builds on all cores: the halves counter for N from 16 to 23 on
 CPUs with AVX-512, else the join counter). Magic square methods: celldfs,
 rowset, solcat.
 
