@@ -9,7 +9,7 @@ import (
 func TestGroupLaws(t *testing.T) {
 	const n = 5
 	for _, s := range All {
-		if s.Then(s.Inverse()) != Identity || s.Inverse().Then(s) != Identity {
+		if s.then(s.Inverse()) != Identity || s.Inverse().then(s) != Identity {
 			t.Errorf("%v: inverse %v does not undo it", s, s.Inverse())
 		}
 		for _, u := range All {
@@ -17,14 +17,14 @@ func TestGroupLaws(t *testing.T) {
 				for c := 0; c < n; c++ {
 					r1, c1 := s.Map(n, r, c)
 					r2, c2 := u.Map(n, r1, c1)
-					r3, c3 := s.Then(u).Map(n, r, c)
+					r3, c3 := s.then(u).Map(n, r, c)
 					if r2 != r3 || c2 != c3 {
-						t.Fatalf("%v then %v = %v disagrees with Map at (%d,%d)", s, u, s.Then(u), r, c)
+						t.Fatalf("%v then %v = %v disagrees with Map at (%d,%d)", s, u, s.then(u), r, c)
 					}
 				}
 			}
 			for _, v := range All {
-				if s.Then(u).Then(v) != s.Then(u.Then(v)) {
+				if s.then(u).then(v) != s.then(u.then(v)) {
 					t.Fatalf("composition is not associative at %v, %v, %v", s, u, v)
 				}
 			}
@@ -40,15 +40,15 @@ func TestSymmetryNames(t *testing.T) {
 			t.Errorf("bad or repeated name %q", name)
 		}
 		seen[name] = true
-		if back, ok := ParseSymmetry(name); !ok || back != s {
-			t.Errorf("ParseSymmetry(%q) = %v, %v", name, back, ok)
+		if back, ok := parseSymmetry(name); !ok || back != s {
+			t.Errorf("parseSymmetry(%q) = %v, %v", name, back, ok)
 		}
 	}
 	// Rotations are clockwise: the top-left corner goes to the top-right.
 	if r, c := Rot90.Map(4, 0, 0); r != 0 || c != 3 {
 		t.Errorf("rot90 sends (0,0) to (%d,%d), want (0,3)", r, c)
 	}
-	if Rot90.Then(Rot90) != Rot180 || Rot90.Then(Rot180) != Rot270 || MirrorLR.Then(MirrorUD) != Rot180 {
+	if Rot90.then(Rot90) != Rot180 || Rot90.then(Rot180) != Rot270 || MirrorLR.then(MirrorUD) != Rot180 {
 		t.Error("rotation table is wrong")
 	}
 }

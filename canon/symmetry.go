@@ -45,8 +45,8 @@ func (s Symmetry) String() string {
 	return "invalid"
 }
 
-// ParseSymmetry is the inverse of String.
-func ParseSymmetry(name string) (Symmetry, bool) {
+// parseSymmetry is the inverse of String (for the tests).
+func parseSymmetry(name string) (Symmetry, bool) {
 	for s, n := range names {
 		if n == name {
 			return s, true
@@ -69,8 +69,8 @@ func (s Symmetry) Map(n, r, c int) (int, int) {
 	return r, c
 }
 
-// Then returns the symmetry that applies s first and t second.
-func (s Symmetry) Then(t Symmetry) Symmetry { return compose[s][t] }
+// then returns the symmetry that applies s first and t second.
+func (s Symmetry) then(t Symmetry) Symmetry { return compose[s][t] }
 
 // Inverse returns the symmetry that undoes s.
 func (s Symmetry) Inverse() Symmetry { return inverse[s] }

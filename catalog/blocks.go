@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// MaxBlockSolutions is the most solutions a block row holds: the number of
+// maxBlockSolutions is the most solutions a block row holds: the number of
 // rows in the block_slots table, which the solutions views join with.
 const maxBlockSolutions = 1024
 
@@ -19,19 +19,19 @@ const maxBlockSolutions = 1024
 // pages (which the views would copy out once per solution).
 const blockBytes = 4000
 
-// SolutionsPerBlock is how many solutions fill a block of a puzzle whose
+// solutionsPerBlock is how many solutions fill a block of a puzzle whose
 // solutions have cellBytes cells and digits-wide class_syms entries.
 func solutionsPerBlock(cellBytes, digits int) int {
 	return min(maxBlockSolutions, max(1, blockBytes/(cellBytes+digits)))
 }
 
-// ClassSymDigits is the width of the class_syms entries of a puzzle with
+// classSymDigits is the width of the class_syms entries of a puzzle with
 // this many classes: enough for the largest class_id * 8 + symmetry.
 func classSymDigits(classes int64) int {
 	return len(strconv.FormatInt(max(classes, 1)*8+7, 10))
 }
 
-// BlocksTable names the table that holds a puzzle's solutions in blocks:
+// blocksTable names the table that holds a puzzle's solutions in blocks:
 // "queens:8" has solution_blocks_queens_8 (the view solutions_queens_8
 // shows them one row each).
 func blocksTable(puzzle string) string { return "solution_blocks_" + tableSuffix(puzzle) }
@@ -84,14 +84,14 @@ func parseDigits(b []byte) (int64, bool) {
 	return v, len(b) > 0
 }
 
-// Blocks reads the solution blocks of one puzzle.
+// blockTable reads the solution blocks of one puzzle.
 type blockTable struct {
 	Table     string // the blocks table
 	CellBytes int    // the length of one solution's cells
 	Digits    int    // the width of one class_syms entry
 }
 
-// PuzzleBlocks describes the blocks of a puzzle with the given cell length
+// puzzleBlocks describes the blocks of a puzzle with the given cell length
 // and number of classes.
 func puzzleBlocks(puzzle string, cellBytes int, classes int64) blockTable {
 	return blockTable{Table: blocksTable(puzzle), CellBytes: cellBytes, Digits: classSymDigits(classes)}
@@ -198,7 +198,7 @@ func (b blockTable) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte,
 	return cells, err
 }
 
-// HasBlocks reports whether a puzzle's solutions are stored in blocks; a
+// hasBlocks reports whether a puzzle's solutions are stored in blocks; a
 // puzzle built by a solcat before them has one row per solution in a table
 // named like the view (solutions_queens_8), which reads the same.
 func hasBlocks(ctx context.Context, db sqlx.QueryerContext, puzzle string) (bool, error) {

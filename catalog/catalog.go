@@ -5,6 +5,14 @@
 // solution or class, integrity checks, read-only SQL for users). Nothing
 // outside it builds a table name, writes SQL or decodes a block. It knows
 // nothing of the puzzles' rules (solutions are bytes) and prints nothing.
+//
+// Rows map into tagged structs with sqlx (GetContext, SelectContext). The
+// scans that stream millions of rows (solution blocks, class rows and
+// class blocks) read each row with Scan into bytes they hand on without a
+// copy, which mapping into a struct would make. Errors are told by
+// SQLite's result codes and the system's error numbers (faults.go), never
+// by their words, but for the faults of a user's statement that share one
+// code (readonly.go).
 package catalog
 
 import (
@@ -19,10 +27,7 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
-	"modernc.org/sqlite" // registers the "sqlite" driver
-	sqlite3 "modernc.org/sqlite/lib"
-
-	"solcat/migrations"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // ErrNoCatalog means the catalog file does not exist yet.
@@ -63,8 +68,9 @@ type Catalog struct {
 	notices    io.Writer
 	created    bool
 
-	lease  *readLease // a reader's hold on the read byte; nil if none is taken
-	closed bool
+	lease     *readLease    // a reader's hold on the read byte; nil if none is taken
+	stopWatch chan struct{} // ends YieldToWriters' watch
+	closed    bool
 }
 
 // Remove deletes a closed catalog's file and SQLite's files beside it: for
@@ -115,21 +121,24 @@ func checkOwner(ctx context.Context, path, file string) error {
 }
 
 // recognise checks that db is a solcat catalog: marked as one, or made
-// before the mark by a solcat (its puzzles and goose_db_version tables), or
-// empty.
+// before the mark by a solcat (its puzzles and schema version tables, the
+// latter by either name), or empty. A catalog's migrations make its tables
+// and then the mark: a file whose first migration was cut short holds
+// the version table alone.
 func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	var id int64
 	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
-		return describe(path, err)
+		return openError(path, err)
 	}
 	if id == applicationID {
 		return nil
 	}
 	var tables []string // SQLite's own (sqlite_sequence) say nothing of whose the file is
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
-		return describe(path, err)
+		return openError(path, err)
 	}
-	solcat := slices.Equal(tables, []string{"goose_db_version"}) || slices.Contains(tables, "puzzles") && slices.Contains(tables, "goose_db_version")
+	versions := slices.Contains(tables, versionTable) || slices.Contains(tables, oldVersionTable)
+	solcat := versions && (len(tables) == 1 || slices.Contains(tables, "puzzles"))
 	if id == 0 && (len(tables) == 0 || solcat) {
 		return nil
 	}
@@ -140,51 +149,6 @@ func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 		tables = append(tables[:5], "...")
 	}
 	return fmt.Errorf("%s is %w: it is an SQLite database of another program (tables %s)", path, ErrNotCatalog, strings.Join(tables, ", "))
-}
-
-// ErrNewerSchema means the catalog was written by a newer solcat.
-var ErrNewerSchema = errors.New("catalog schema is newer than this solcat")
-
-// checkVersion refuses a catalog whose schema is newer than the migrations
-// this program embeds: reading or writing it could lose what it holds.
-func (c *Catalog) checkVersion(ctx context.Context) error {
-	if has, err := hasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
-		return err
-	}
-	var version int64
-	if err := c.db.GetContext(ctx, &version, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`); err != nil {
-		return err
-	}
-	if latest := migrations.Latest(); version > latest {
-		return fmt.Errorf("%s: %w: it has schema version %d, this solcat knows versions up to %d", c.path, ErrNewerSchema, version, latest)
-	}
-	return nil
-}
-
-// Describe turns an error from SQLite about the catalog at path into one
-// that says what happened: a damaged file wraps ErrDamaged; other errors
-// are returned as they are.
-func Describe(path string, err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
-		}
-	}
-	return err
-}
-
-// describe is Describe for errors met while opening the catalog.
-func describe(path string, err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
-		}
-	}
-	return fmt.Errorf("cannot open catalog %s: %w", path, err)
 }
 
 // checkHeader refuses a file that exists but is not an SQLite database,
@@ -212,7 +176,7 @@ func checkHeader(path string) error {
 // Path is the catalog's file.
 func (c *Catalog) Path() string { return c.path }
 
-// HasTable reports whether the database has a table of that name. A
+// hasTable reports whether the database has a table of that name. A
 // catalog opened read-only is not migrated, so tables added by later
 // schema versions may be missing from it.
 func hasTable(ctx context.Context, db sqlx.QueryerContext, name string) (bool, error) {
@@ -232,13 +196,13 @@ func orZero(ctx context.Context, db sqlx.QueryerContext, table, column string) (
 	return column, err
 }
 
-// Tables returns the names of a puzzle's solution and class tables:
+// puzzleTables returns the names of a puzzle's solution and class tables:
 // "queens:8" has solutions_queens_8 and classes_queens_8.
 func puzzleTables(puzzle string) (solutions, classes string) {
 	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
-// PropsTable names the table of class properties of a puzzle stored as its
+// propsTable names the table of class properties of a puzzle stored as its
 // classes only: "magic:5" has props_magic_5.
 func propsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }
 

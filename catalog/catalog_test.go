@@ -8,16 +8,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"solcat/canon"
 )
 
 // oneUnit writes a whole puzzle in one unit.
-var oneUnit = BuildPlan{Layout: "test", UnitRows: 1 << 40, CellBytes: 3, Classes: 1}
+var oneUnit = BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 1 << 40}
 
+// queens is queens:n.
+func queens(n int) canon.Puzzle { return canon.Puzzle{Kind: canon.Queens, N: n} }
+
+// writePuzzle writes queens:n (n at least 3) with one class and rows made-up
+// solutions, the i-th ending with i in 3 bytes, batch rows to an INSERT.
 func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
-	name := fmt.Sprintf("queens:%d", n)
 	t.Helper()
 	ctx := context.Background()
-	w, err := c.Begin(ctx, name, oneUnit, batch)
+	w, err := c.beginSolutions(ctx, queens(n), oneUnit, 1, batch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +31,10 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 	if err := w.AddClass(1, []byte{1, 2, 3}, 8, 0); err != nil {
 		t.Fatal(err)
 	}
+	cells := make([]byte, n)
 	for i := 1; i <= rows; i++ {
-		if err := w.AddSolution([]byte{byte(i >> 16), byte(i >> 8), byte(i)}, 1, i%8); err != nil {
+		cells[n-3], cells[n-2], cells[n-1] = byte(i>>16), byte(i>>8), byte(i)
+		if err := w.AddSolution(cells, 1, i%8); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -42,9 +50,9 @@ func TestWriteAndReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rows := range []int{0, 1, defaultBatch - 1, defaultBatch, 3*defaultBatch + 7} {
-		name := fmt.Sprintf("queens:%d", rows+1)
-		writePuzzle(t, c, rows+1, rows, 0)
+	for i, rows := range []int{0, 1, defaultBatch - 1, defaultBatch, 3*defaultBatch + 7} {
+		name := fmt.Sprintf("queens:%d", i+3)
+		writePuzzle(t, c, i+3, rows, 0)
 		var n, sum int64
 		sol, _ := puzzleTables(name)
 		if err := c.db.QueryRowx("SELECT count(*), coalesce(sum(id), 0) FROM "+sol).Scan(&n, &sum); err != nil {
@@ -85,7 +93,7 @@ func TestRollbackKeepsPreviousContent(t *testing.T) {
 	c := newTestCatalog(t)
 	defer c.Close()
 	writePuzzle(t, c, 3, 10, 0)
-	w, err := c.Begin(ctx, "queens:3", oneUnit, 0)
+	w, err := c.BeginSolutions(ctx, queens(3), oneUnit, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +138,7 @@ func TestOpenRefusals(t *testing.T) {
 	}
 }
 
-// BenchmarkWriter compares, in one run, the Writer (solutions in blocks)
+// BenchmarkWriter compares, in one run, the SolutionWriter (solutions in blocks)
 // with one row per solution, sent by a prepared multi-row INSERT of 256
 // rows as the writer did before blocks; solutions/s is the figure to read.
 func BenchmarkWriter(b *testing.B) {
@@ -197,9 +205,9 @@ func TestResumeAfterCrash(t *testing.T) {
 	ctx := context.Background()
 	// 800 solutions fill a block here, and units end with a block.
 	const solutions = 5000
-	plan := BuildPlan{Layout: "test", UnitRows: 100, RowsTotal: 1 + solutions, CellBytes: 3, Classes: 1}
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + solutions}
 	write := func(c *Catalog, stopAt int) (string, error) {
-		w, err := c.Begin(ctx, "queens:5", plan, 16)
+		w, err := c.beginSolutions(ctx, queens(3), plan, 1, 16)
 		if err != nil {
 			return "", err
 		}
@@ -215,8 +223,8 @@ func TestResumeAfterCrash(t *testing.T) {
 				return "", err
 			}
 		}
-		err = w.Commit(Record{Kind: "queens", N: 5, Storage: "solutions", Solutions: solutions, Classes: 1, BuiltAt: "now", SolverVersion: "test"})
-		rec, _, _ := c.Puzzle(ctx, "queens:5")
+		err = w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", Solutions: solutions, Classes: 1, BuiltAt: "now", SolverVersion: "test"})
+		rec, _, _ := c.Puzzle(ctx, "queens:3")
 		return rec.ContentHash, err
 	}
 	ref := newTestCatalog(t)
@@ -231,7 +239,7 @@ func TestResumeAfterCrash(t *testing.T) {
 		if _, err := write(c, stop); err != nil {
 			t.Fatal(err)
 		}
-		b, ok, err := c.Building(ctx, "queens:5")
+		b, ok, err := c.Building(ctx, "queens:3")
 		if err != nil || !ok {
 			t.Fatalf("no saved build after a crash at row %d: %v", stop, err)
 		}
@@ -244,11 +252,11 @@ func TestResumeAfterCrash(t *testing.T) {
 		t.Fatalf("resumed build: hash %s, %v; uninterrupted %s", got, err, want)
 	}
 	var n, sum int64
-	c.db.QueryRowx("SELECT count(*), sum(id) FROM solutions_queens_5").Scan(&n, &sum)
+	c.db.QueryRowx("SELECT count(*), sum(id) FROM solutions_queens_3").Scan(&n, &sum)
 	if n != solutions || sum != solutions*(solutions+1)/2 {
 		t.Errorf("%d rows with id sum %d after resuming", n, sum)
 	}
-	if _, ok, _ := c.Building(ctx, "queens:5"); ok {
+	if _, ok, _ := c.Building(ctx, "queens:3"); ok {
 		t.Error("the finished build left its builds row")
 	}
 	var staging int
@@ -264,12 +272,12 @@ func TestResumeAfterCrash(t *testing.T) {
 func TestClassesOnlyBlocks(t *testing.T) {
 	ctx := context.Background()
 	for _, classes := range []int64{254, 300} {
-		plan := BuildPlan{Layout: "test", UnitRows: 127, RowsTotal: classes, ClassesOnly: true}
+		plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 127, RowsTotal: classes}
 		form := func(id int64) []byte {
 			return []byte{byte(id >> 8), byte(id), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 		}
 		write := func(c *Catalog, stopAt int64) (string, error) {
-			w, err := c.Begin(ctx, "magic:5", plan, 4)
+			w, err := c.beginClasses(ctx, canon.Puzzle{Kind: canon.Magic, N: 5}, plan, 4)
 			if err != nil {
 				return "", err
 			}

@@ -3,7 +3,10 @@ package catalog
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // UnitCounts is what one finished unit of a count-only build found.
@@ -76,8 +79,82 @@ func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
 	return err
 }
 
+// StatKind is what a recorded breakdown counts by.
+type StatKind uint8
+
+const (
+	// StatKindOther is a statistic this solcat does not record, read from
+	// a damaged catalog: it keeps its text, so that verify can name it.
+	StatKindOther StatKind = iota
+	StatKindProps          // the class properties: the value is a bit set
+	StatKindCell           // the value of one cell
+)
+
+// Stat names a recorded breakdown of a puzzle's counts. It is stored as
+// its text (String), which ParseStat reads back.
+type Stat struct {
+	Kind     StatKind
+	Row, Col int    // StatKindCell: the cell, 1-based
+	text     string // StatKindOther: the text as stored
+}
+
+// StatProps is the breakdown by class properties.
+var StatProps = Stat{Kind: StatKindProps}
+
+// StatCell is the breakdown by the value of one cell (1-based row, col).
+func StatCell(row, col int) Stat { return Stat{Kind: StatKindCell, Row: row, Col: col} }
+
+// String is the stat as the table count_breakdown stores it: "props",
+// "cell:3,3".
+func (s Stat) String() string {
+	switch s.Kind {
+	case StatKindProps:
+		return "props"
+	case StatKindCell:
+		return "cell:" + strconv.Itoa(s.Row) + "," + strconv.Itoa(s.Col)
+	}
+	return s.text
+}
+
+// ParseStat reads a stored stat. Text that is not one that String writes
+// (a damaged row) is a StatKindOther with that text, so that every stored
+// text reads back as itself.
+func ParseStat(text string) Stat {
+	s := Stat{Kind: StatKindOther, text: text}
+	if text == "props" {
+		s = StatProps
+	} else if cell, ok := strings.CutPrefix(text, "cell:"); ok {
+		r, c, _ := strings.Cut(cell, ",")
+		row, err1 := strconv.Atoi(r)
+		col, err2 := strconv.Atoi(c)
+		if err1 == nil && err2 == nil {
+			s = StatCell(row, col)
+		}
+	}
+	if s.String() != text {
+		return Stat{Kind: StatKindOther, text: text}
+	}
+	return s
+}
+
+// Scan reads a stat from its column.
+func (s *Stat) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		*s = ParseStat(v)
+	case []byte:
+		*s = ParseStat(string(v))
+	default:
+		return fmt.Errorf("a stat is text, not %T", src)
+	}
+	return nil
+}
+
+// Value stores a stat as its text.
+func (s Stat) Value() (driver.Value, error) { return s.String(), nil }
+
 // Breakdown is one row of a count-only puzzle's counts split by a
-// statistic, such as the centre value of magic:5 ("cell:3,3").
+// statistic, such as the centre value of magic:5 (cell:3,3).
 type Breakdown struct {
 	Stat      Stat  `db:"stat"`
 	Value     int   `db:"value"`

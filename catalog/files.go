@@ -15,7 +15,7 @@ import (
 // holds committed data until it is copied into the catalog: deleting it
 // loses that data and can leave the catalog unreadable.
 
-// Companions returns the files that belong to the catalog at path besides
+// companions returns the files that belong to the catalog at path besides
 // the catalog file itself: the write-ahead log, its index, the build lock
 // and the sort folder.
 func companions(path string) []string {
@@ -53,7 +53,7 @@ func IsOwnFile(catalogPath, path string) bool {
 	return false
 }
 
-// SameFile reports whether a and b name the same file: the same inode if
+// sameFile reports whether a and b name the same file: the same inode if
 // both exist, else the same path once symbolic links are followed.
 func sameFile(a, b string) bool {
 	ia, errA := os.Stat(a)

@@ -3,7 +3,8 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ func (c *Catalog) Integrity(ctx context.Context, limit int) []string {
 	var lines []string
 	err := c.db.SelectContext(ctx, &lines, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
 	if err != nil {
-		return []string{Describe(c.path, err).Error()}
+		return []string{DamageError(c.path, err).Error()}
 	}
 	return lines
 }
@@ -32,7 +33,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 		Type string `db:"type"`
 	}
 	if err := c.db.SelectContext(ctx, &objects, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name"); err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	owned := map[string][]string{}  // puzzle -> its tables
 	staged := map[string][]string{} // puzzle -> its staging tables
@@ -52,15 +53,15 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	}
 	recs, err := c.Puzzles(ctx)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	builds, err := c.Builds(ctx)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	shards, err := c.Shards(ctx)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	var problems []string
 	recorded := map[string]bool{}
@@ -73,12 +74,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	for _, s := range shards {
 		recorded[s.Puzzle] = true
 	}
-	names := make([]string, 0, len(owned))
-	for name := range owned {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(owned)) {
 		if !recorded[name] {
 			problems = append(problems, fmt.Sprintf("%s: the tables %s have no record in puzzles (a puzzle whose record was deleted)", name, strings.Join(owned[name], ", ")))
 		}
@@ -87,12 +83,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	for _, b := range builds {
 		building[b.Puzzle] = true
 	}
-	names = names[:0]
-	for name := range staged {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(staged)) {
 		if !building[name] {
 			problems = append(problems, fmt.Sprintf("%s: the build tables %s belong to no unfinished build", name, strings.Join(staged[name], ", ")))
 		}

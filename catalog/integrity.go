@@ -35,7 +35,7 @@ func (e *DamagedError) Unwrap() error { return ErrDamaged }
 // stored as its classes, its orbits table, which numbers the members). A
 // query makes it before it answers (well under a millisecond); verify
 // reads every row.
-func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
+func (s *Content) QuickCheck(ctx context.Context) ([]string, error) {
 	if s.ClassesOnly() {
 		return s.quickCheckClasses(ctx)
 	}
@@ -50,7 +50,7 @@ func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
 		coalesce((SELECT min(id) FROM %[2]s), 0), coalesce((SELECT max(id) FROM %[2]s), 0)`, b.Table, s.classes)).
 		Scan(&first, &last, &cells, &syms, &lowClass, &highClass)
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	// The classes first: their number sets the width of the class entries
 	// in the blocks.
@@ -79,7 +79,7 @@ func (s *Stored) QuickCheck(ctx context.Context) ([]string, error) {
 }
 
 // quickCheckClasses is QuickCheck for a puzzle stored as its classes.
-func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
+func (s *Content) quickCheckClasses(ctx context.Context) ([]string, error) {
 	rec, f := s.Record, s.form
 	var problems []string
 	report := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -90,7 +90,7 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 		coalesce((SELECT min(id) FROM %[2]s), 1), coalesce((SELECT max(id) FROM %[2]s), 0)`, s.classes, s.props)).
 		Scan(&first, &last, &size, &lowProps, &highProps)
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	per, formBytes := int64(f.perBlock), int64(f.size)
 	switch {
@@ -116,7 +116,7 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 	// members.
 	m, err := s.numbering(ctx)
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	numbering, members := m.problems(rec.Classes)
 	problems = append(problems, numbering...)
@@ -133,15 +133,15 @@ func (s *Stored) quickCheckClasses(ctx context.Context) ([]string, error) {
 func (m memberNumbering) problems(classes int64) (problems []string, members int64) {
 	var lacking int64 // members the classes so far lack, below 8 each
 	for _, r := range m.rows {
-		switch want := 8*(r.id-1) + 1 - lacking; {
-		case r.id < 1 || r.id > classes:
-			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.id))
-		case r.orbit != 1 && r.orbit != 2 && r.orbit != 4:
-			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.id, r.orbit))
-		case r.first != want:
-			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.id, r.first, want))
+		switch want := 8*(r.ID-1) + 1 - lacking; {
+		case r.ID < 1 || r.ID > classes:
+			problems = append(problems, fmt.Sprintf("its orbits table names class %d, which does not exist", r.ID))
+		case r.Orbit != 1 && r.Orbit != 2 && r.Orbit != 4:
+			problems = append(problems, fmt.Sprintf("class %d: orbit %d in its orbits table, which holds orbits 1, 2 and 4 only", r.ID, r.Orbit))
+		case r.First != want:
+			problems = append(problems, fmt.Sprintf("class %d: first member %d in its orbits table, %d by the orbits before it", r.ID, r.First, want))
 		}
-		lacking += 8 - int64(r.orbit)
+		lacking += 8 - int64(r.Orbit)
 	}
 	return problems, 8*classes - lacking
 }
@@ -153,7 +153,7 @@ func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, er
 	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?) ORDER BY name",
 		ownedTables(rec.Name)...)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	return storageProblems(rec, names), nil
 }
@@ -163,7 +163,7 @@ func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, er
 func (c *Catalog) HasTables(ctx context.Context, puzzle string) (bool, error) {
 	var n int
 	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?)", ownedTables(puzzle)...)
-	return n > 0, Describe(c.path, err)
+	return n > 0, DamageError(c.path, err)
 }
 
 // ownedTables names the tables (and view) a puzzle may own.

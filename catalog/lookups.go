@@ -3,14 +3,11 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/pressly/goose/v3"
-
-	"solcat/migrations"
 )
 
 // The schema versions that made the lookup tables: a catalog from before
@@ -19,16 +16,6 @@ const (
 	blockSlotsVersion = 9
 	lookupsVersion    = 10
 )
-
-// schemaVersion is the highest migration applied to the catalog.
-func (c *Catalog) schemaVersion(ctx context.Context) (int64, error) {
-	if has, err := hasTable(ctx, c.db, "goose_db_version"); err != nil || !has {
-		return 0, err
-	}
-	var v int64
-	err := c.db.GetContext(ctx, &v, `SELECT coalesce(max(version_id), 0) FROM goose_db_version WHERE is_applied`)
-	return v, err
-}
 
 // blockSlotsProblem checks that block_slots holds exactly the slots 0 to
 // maxBlockSolutions-1, which every solutions view joins its blocks with: a
@@ -55,7 +42,7 @@ func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 // solution join it.
 func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
 	problem, err := blockSlotsProblem(ctx, c.db)
-	return problem, Describe(c.path, err)
+	return problem, DamageError(c.path, err)
 }
 
 // lookupDefinitions holds the lookup tables as this solcat defines them
@@ -80,11 +67,7 @@ var lookupTables = []struct {
 // lookupRows reads a lookup table's rows as SQL literals (quote()), so
 // that a number stored as text, or a NULL, shows as what it is.
 func lookupRows(ctx context.Context, db sqlx.QueryerContext, table string, columns []string) (map[string][]string, error) {
-	quoted := make([]string, len(columns))
-	for i, c := range columns {
-		quoted[i] = "quote(" + c + ")"
-	}
-	rows, err := db.QueryxContext(ctx, "SELECT "+strings.Join(quoted, ", ")+" FROM "+table)
+	rows, err := db.QueryxContext(ctx, "SELECT "+quotedColumns(columns)+" FROM "+table)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +103,7 @@ func definedLookups(ctx context.Context, version int64) (map[string]map[string][
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1) // one connection: one database in memory
-	provider, err := goose.NewProvider(goose.DialectSQLite3, db.DB, migrations.FS())
+	provider, err := newProvider(db)
 	if err == nil {
 		_, err = provider.UpTo(ctx, version)
 	}
@@ -151,7 +134,7 @@ func definedLookups(ctx context.Context, version int64) (map[string]map[string][
 func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 	version, err := c.schemaVersion(ctx)
 	if err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	defined, err := definedLookups(ctx, max(version, lookupsVersion))
 	if err != nil {
@@ -166,11 +149,11 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 		return has, err
 	}
 	if has, err := present("block_slots", blockSlotsVersion); err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	} else if has {
 		slots, err := blockSlotsProblem(ctx, c.db)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		if slots != "" {
 			problems = append(problems, slots)
@@ -179,14 +162,14 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 	for _, t := range lookupTables {
 		has, err := present(t.name, t.version)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		if !has {
 			continue
 		}
 		got, err := lookupRows(ctx, c.db, t.name, t.columns)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		problems = append(problems, lookupDifferences(t.name, t.columns, got, defined[t.name])...)
 	}
@@ -196,10 +179,7 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 // lookupDifferences names, in key order, each row of a lookup table that
 // is missing, extra or different from its definition.
 func lookupDifferences(table string, columns []string, got, want map[string][]string) []string {
-	keys := make([]string, 0, len(got)+len(want))
-	for k := range got {
-		keys = append(keys, k)
-	}
+	keys := slices.Collect(maps.Keys(got))
 	for k := range want {
 		if _, ok := got[k]; !ok {
 			keys = append(keys, k)

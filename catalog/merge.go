@@ -6,25 +6,26 @@ import (
 	"errors"
 	"fmt"
 
+	"solcat/canon"
 	"solcat/migrations"
 )
 
-// MergeStored combines the shards of a split stored build, given in shard
-// order, into this catalog: the classes from the first shard, the
+// MergeStored combines the shards of a split stored build of p, given in
+// shard order, into this catalog: the classes from the first shard, the
 // solutions from each in turn. It checks that the shards' solution IDs
 // run on from one shard to the next, from 1, recomputes the content hash
 // from the merged rows, lets finish complete (and check) the record, and
-// puts the puzzle in place in one transaction. cellBytes is the length of
-// one solution's cells.
-func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int, paths []string, finish func(rec *Record) error) (err error) {
+// puts the puzzle in place in one transaction.
+func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []string, finish func(rec *Record) error) (err error) {
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	puzzle, cellBytes := p.String(), p.Len()
 	_, cls := puzzleTables(puzzle)
 	blocks := blocksTable(puzzle)
-	total, err := ShardsFit(ctx, puzzle, cellBytes, paths)
+	total, err := ShardsFit(ctx, p, paths)
 	if err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	// would be looked up in the attached shard.
 	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
 	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";"
-	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stCls, readable(puzzle))); err != nil {
+	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stCls, readable(p))); err != nil {
 		return err
 	}
 	defer func() {
@@ -111,7 +112,7 @@ func (c *Catalog) MergeStored(ctx context.Context, puzzle string, cellBytes int,
 	if err := finish(&rec); err != nil {
 		return err
 	}
-	if err := swapIn(ctx, tx, puzzle, cellBytes, staged.Digits); err != nil {
+	if err := swapIn(ctx, tx, p, staged.Digits); err != nil {
 		return err
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {
@@ -159,18 +160,17 @@ func withShard(ctx context.Context, conn *sql.Conn, path string, fn func() error
 // run of solution IDs from 1: one is missing, repeated or altered.
 var ErrShardsApart = errors.New("its shards do not fit together")
 
-// ShardsFit checks that the stored shards of puzzle at paths, in shard
-// order, hold solution IDs that run on from 1 without a gap or an overlap,
-// and returns how many they hold. cellBytes is the length of one
-// solution's cells.
-func ShardsFit(ctx context.Context, puzzle string, cellBytes int, paths []string) (int64, error) {
-	next := int64(1)
+// ShardsFit checks that the stored shards of p at paths, in shard order,
+// hold solution IDs that run on from 1 without a gap or an overlap, and
+// returns how many they hold.
+func ShardsFit(ctx context.Context, p canon.Puzzle, paths []string) (int64, error) {
+	puzzle, next := p.String(), int64(1)
 	for _, path := range paths {
 		cat, err := Open(ctx, path)
 		if err != nil {
 			return 0, err
 		}
-		rows, lo, hi, err := blockTable{Table: blocksTable(puzzle), CellBytes: cellBytes}.extent(ctx, cat.db)
+		rows, lo, hi, err := blockTable{Table: blocksTable(puzzle), CellBytes: p.Len()}.extent(ctx, cat.db)
 		cat.Close()
 		if err != nil {
 			return 0, fmt.Errorf("%s: %s: %w", puzzle, path, err)

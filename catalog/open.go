@@ -15,10 +15,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
-
-	"solcat/migrations"
 )
 
 func init() {
@@ -151,7 +148,10 @@ func (c *Catalog) takeFile() error {
 
 // migrate brings the schema up to date, writing nothing if it is.
 func (c *Catalog) migrate(ctx context.Context) error {
-	provider, err := goose.NewProvider(goose.DialectSQLite3, c.db.DB, migrations.FS())
+	if err := c.renameVersionTable(ctx); err != nil {
+		return err
+	}
+	provider, err := newProvider(c.db)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	c.db.SetMaxOpenConns(runtime.NumCPU())
 	if err := c.db.PingContext(ctx); err != nil {
 		c.Close()
-		return nil, describe(path, err)
+		return nil, openError(path, err)
 	}
 	if err := recognise(ctx, c.db, path); err != nil {
 		c.Close()
@@ -243,17 +243,43 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
 		if err != nil {
-			return nil, describe(path, err)
+			return nil, openError(path, err)
 		}
 		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
 	}
 	return c, nil
 }
 
-// KeepNoIdleConnections makes every query of a long-lived reader (the web
-// server) take a connection of its own and close it after: idle
-// connections would hold the read byte, and with it a build's checkpoints.
-func (c *Catalog) KeepNoIdleConnections() { c.db.SetMaxIdleConns(0) }
+// YieldToWriters is for a long-lived reader (the web server): its idle
+// connections, which hold the read byte, are closed whenever a writer waits
+// at the gate to copy its log in, so that a build's checkpoints wait only
+// for the queries under way. Opening a connection costs milliseconds (the
+// schema is read anew): between checkpoints they are kept.
+func (c *Catalog) YieldToWriters() {
+	if c.lease == nil || c.lease.off || c.stopWatch != nil {
+		return
+	}
+	c.stopWatch = make(chan struct{})
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-c.stopWatch:
+				return
+			case <-tick.C:
+				if waiting, err := c.lease.locks.heldByOther(gateByte, true); err == nil && waiting {
+					c.db.SetMaxIdleConns(0) // closes the idle ones
+					c.db.SetMaxIdleConns(idleReaders)
+				}
+			}
+		}
+	}()
+}
+
+// idleReaders is how many idle connections a reader keeps (database/sql's
+// default).
+const idleReaders = 2
 
 // logLeft reports whether SQLite's log files lie beside the file.
 func logLeft(file string) bool {
@@ -328,6 +354,9 @@ func (c *Catalog) Close() error {
 	}
 	c.closed = true
 	if c.lock == nil {
+		if c.stopWatch != nil {
+			close(c.stopWatch)
+		}
 		var err error
 		if c.db != nil {
 			err = c.db.Close() // every connection: the read byte is let go
@@ -358,7 +387,17 @@ func (c *Catalog) closeWriter() error {
 	cancel()
 	if err != nil {
 		// The connection is held by a transaction left open: database/sql
-		// closes it only when that ends.
+		// closes it only when that ends. What was committed is copied in
+		// from a connection of its own, so the file holds it all.
+		if ok, _ := c.locks.exclusiveRead(10*time.Second, nil); ok {
+			if dsn, err := fileURI(c.file, "_pragma=busy_timeout(10000)"); err == nil {
+				if db, err := sql.Open("sqlite", dsn); err == nil {
+					db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+					db.Close()
+				}
+			}
+			c.locks.unlock(readByte)
+		}
 		return c.db.Close()
 	}
 	patience := time.Duration(0) // wait for the queries of other processes, however long
@@ -422,7 +461,7 @@ func createError(path string, err error) error {
 	if errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrDamaged) {
 		return err
 	}
-	return faultError("cannot prepare catalog "+path, path, describe(path, err))
+	return FaultError("cannot prepare catalog "+path, path, openError(path, err))
 }
 
 // leasedConnector opens a reader's connections, each under the reader's

@@ -30,19 +30,16 @@ type packedForm struct {
 // bytes for magic:5, 169 of 12 for queens).
 const blockPayload = 2032
 
-// packedFormOf returns how the named puzzle's forms are packed.
-func packedFormOf(puzzle string) (packedForm, error) {
-	p, err := canon.ParsePuzzle(puzzle)
+// packedFormOf returns how p's forms are packed.
+func packedFormOf(p canon.Puzzle) (packedForm, error) {
 	switch {
-	case err != nil:
-		return packedForm{}, err
 	case p.Kind == canon.Magic && p.N == 5:
 		return packedForm{size: 16, cells: 25, perBlock: blockPayload / 16}, nil
 	case p.Kind == canon.Queens && p.N <= canon.MaxPackedQueens:
 		size := canon.QueensPackedLen(p.N)
 		return packedForm{size: size, cells: p.N, perBlock: blockPayload / size, queens: true}, nil
 	}
-	return packedForm{}, fmt.Errorf("%s cannot be stored as its classes only (this is a bug, please report it)", puzzle)
+	return packedForm{}, fmt.Errorf("%s cannot be stored as its classes only (this is a bug, please report it)", p)
 }
 
 // unpack fills cells from one packed form.
@@ -65,9 +62,9 @@ func orbitsTable(puzzle string) string { return "orbits_" + tableSuffix(puzzle) 
 // classOrbit is one row of the orbits table: a class with fewer than 8
 // members, and the ID of its first member.
 type classOrbit struct {
-	id    int64
-	orbit int
-	first int64
+	ID    int64 `db:"id"`
+	Orbit int   `db:"orbit"`
+	First int64 `db:"first_member"`
 }
 
 // memberNumbering maps classes to the IDs of their members and back. A
@@ -80,76 +77,62 @@ type memberNumbering struct {
 
 // firstMember is the ID of class k's first member.
 func (m memberNumbering) firstMember(k int64) int64 {
-	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].id >= k })
+	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].ID >= k })
 	if j == 0 {
 		return 8*(k-1) + 1
 	}
 	r := m.rows[j-1]
-	return r.first + int64(r.orbit) + 8*(k-r.id-1)
+	return r.First + int64(r.Orbit) + 8*(k-r.ID-1)
 }
 
 // classOf returns the class of member id and its 0-based place among the
 // class's members.
 func (m memberNumbering) classOf(id int64) (class, index int64) {
-	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].first > id })
+	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].First > id })
 	if j == 0 {
 		return (id-1)/8 + 1, (id - 1) % 8
 	}
 	r := m.rows[j-1]
-	if id < r.first+int64(r.orbit) {
-		return r.id, id - r.first
+	if id < r.First+int64(r.Orbit) {
+		return r.ID, id - r.First
 	}
-	off := id - r.first - int64(r.orbit)
-	return r.id + 1 + off/8, off % 8
+	off := id - r.First - int64(r.Orbit)
+	return r.ID + 1 + off/8, off % 8
 }
 
 // orbitOf is class k's orbit size.
 func (m memberNumbering) orbitOf(k int64) int {
-	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].id >= k })
-	if j < len(m.rows) && m.rows[j].id == k {
-		return m.rows[j].orbit
+	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].ID >= k })
+	if j < len(m.rows) && m.rows[j].ID == k {
+		return m.rows[j].Orbit
 	}
 	return 8
 }
 
 // numbering reads the orbits table once (none for magic:5: every class
 // has 8 members).
-func (s *Stored) numbering(ctx context.Context) (memberNumbering, error) {
+func (s *Content) numbering(ctx context.Context) (memberNumbering, error) {
 	s.orbitsOnce.Do(func() {
 		has, err := hasTable(ctx, s.c.db, s.orbits)
 		if err != nil || !has {
 			s.orbitsErr = err
 			return
 		}
-		rows, err := s.c.db.QueryContext(ctx, "SELECT id, orbit, first_member FROM "+s.orbits+" ORDER BY id")
-		if err != nil {
-			s.orbitsErr = err
-			return
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r classOrbit
-			if err := rows.Scan(&r.id, &r.orbit, &r.first); err != nil {
-				s.orbitsErr = err
-				return
-			}
-			s.orbitsList.rows = append(s.orbitsList.rows, r)
-		}
-		s.orbitsErr = rows.Err()
+		s.orbitsErr = s.c.db.SelectContext(ctx, &s.orbitsList.rows, "SELECT id, orbit, first_member FROM "+s.orbits+" ORDER BY id")
 	})
 	return s.orbitsList, s.orbitsErr
 }
 
 // FirstMember returns the solution ID of the first member of class id of a
 // puzzle stored as its classes: its members are numbered class by class.
-func (s *Stored) FirstMember(ctx context.Context, id int64) (int64, error) {
+func (s *Content) FirstMember(ctx context.Context, id int64) (int64, error) {
 	m, err := s.numbering(ctx)
 	return m.firstMember(id), err
 }
 
 // MemberClass returns the class of solution id of a puzzle stored as its
 // classes, and the solution's 0-based place among the class's members.
-func (s *Stored) MemberClass(ctx context.Context, id int64) (class, index int64, err error) {
+func (s *Content) MemberClass(ctx context.Context, id int64) (class, index int64, err error) {
 	m, err := s.numbering(ctx)
 	class, index = m.classOf(id)
 	return class, index, err

@@ -22,7 +22,7 @@ func TestMemberNumbering(t *testing.T) {
 				orbit = []int{1, 2, 4}[rng.IntN(3)]
 			}
 			if orbit != 8 {
-				m.rows = append(m.rows, classOrbit{id: k, orbit: orbit, first: next})
+				m.rows = append(m.rows, classOrbit{ID: k, Orbit: orbit, First: next})
 			}
 			firsts = append(firsts, next)
 			for range orbit {

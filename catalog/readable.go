@@ -14,14 +14,10 @@ import (
 // do: a solution's (or canonical form's) cells as the text output writes
 // them, the symmetry and the properties by name. The expressions depend on
 // the puzzle (how many cells, whether a cell is a value or a queen's
-// column); they are made here from the puzzle's name.
+// column); they are made here from the puzzle.
 
-// readable returns the readable columns' SQL for the named puzzle.
-func readable(puzzle string) migrations.Readable {
-	p, err := canon.ParsePuzzle(puzzle)
-	if err != nil {
-		p = canon.Puzzle{Kind: canon.Magic, N: 1} // not a puzzle name: tests' tables
-	}
+// readable returns the readable columns' SQL for p.
+func readable(p canon.Puzzle) migrations.Readable {
 	cellsText := func(cell func(i int) string) string {
 		parts := make([]string, p.Len())
 		for i := range parts {
@@ -75,7 +71,11 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 	defer tx.Rollback()
 	for _, table := range tables {
 		puzzle := puzzleName(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix))
-		if _, err := tx.ExecContext(ctx, migrations.ReadableClassColumns(table, readable(puzzle))); err != nil {
+		p, err := canon.ParsePuzzle(puzzle)
+		if err != nil {
+			p = canon.Puzzle{Kind: canon.Magic, N: 1} // not a puzzle's table: give it columns all the same
+		}
+		if _, err := tx.ExecContext(ctx, migrations.ReadableClassColumns(table, readable(p))); err != nil {
 			return fmt.Errorf("cannot add the readable columns of %s: %w", table, err)
 		}
 		rec, ok, err := c.puzzleIn(ctx, tx, puzzle)
@@ -87,8 +87,7 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 		if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
 			continue // stored before solution blocks: not read any more
 		}
-		p, _ := canon.ParsePuzzle(puzzle)
-		ddl := "DROP VIEW IF EXISTS " + sol + ";" + migrations.SolutionsView(sol, blocks, cls, p.Len(), classSymDigits(rec.Classes), readable(puzzle))
+		ddl := "DROP VIEW IF EXISTS " + sol + ";" + migrations.SolutionsView(sol, blocks, cls, p.Len(), classSymDigits(rec.Classes), readable(p))
 		if _, err := tx.ExecContext(ctx, ddl); err != nil {
 			return fmt.Errorf("cannot make the view %s again: %w", sol, err)
 		}

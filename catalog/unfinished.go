@@ -2,13 +2,55 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"solcat/canon"
 )
+
+// Building is the progress of an unfinished build, as the builds row has it.
+type Building struct {
+	Puzzle        string `db:"puzzle"`
+	Layout        Layout `db:"layout"`
+	ClassesDone   int64  `db:"classes_done"`
+	SolutionsDone int64  `db:"solutions_done"`
+	RowsTotal     int64  `db:"rows_total"`
+	StartedAt     string `db:"started_at"`
+	UpdatedAt     string `db:"updated_at"`
+}
+
+// Percent is how much of the build is committed.
+func (b Building) Percent() int {
+	if b.RowsTotal <= 0 {
+		return 0
+	}
+	return int(100 * (b.ClassesDone + b.SolutionsDone) / b.RowsTotal)
+}
+
+// Building returns the unfinished build of a puzzle, if there is one.
+func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
+	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
+		return b, false, err // a catalog from before resumable builds
+	}
+	err = c.db.GetContext(ctx, &b, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
+	if errors.Is(err, sql.ErrNoRows) {
+		return b, false, nil
+	}
+	return b, err == nil, err
+}
+
+// Builds lists the unfinished builds.
+func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
+	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
+		return nil, err
+	}
+	var out []Building
+	err := c.db.SelectContext(ctx, &out, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds ORDER BY puzzle`)
+	return out, err
+}
 
 // BuildProblem is something wrong with a row of the builds table, which
 // records an unfinished stored build.
@@ -32,7 +74,7 @@ func (c *Catalog) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildPro
 		HashState []byte `db:"hash_state"`
 	}
 	if err := c.db.SelectContext(ctx, &rows, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at FROM builds ORDER BY puzzle`); err != nil {
-		return nil, Describe(c.path, err)
+		return nil, DamageError(c.path, err)
 	}
 	var problems []BuildProblem
 	for _, b := range rows {
@@ -41,7 +83,7 @@ func (c *Catalog) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildPro
 		}
 		found, err := c.checkBuild(ctx, b.Building, b.HashState)
 		if err != nil {
-			return nil, Describe(c.path, err)
+			return nil, DamageError(c.path, err)
 		}
 		for _, p := range found {
 			problems = append(problems, BuildProblem{Puzzle: b.Puzzle, Problem: p})
@@ -81,7 +123,7 @@ func (c *Catalog) checkBuild(ctx context.Context, b Building, hashState []byte) 
 			return nil, err
 		}
 	default: // stored as classes: units end at block boundaries
-		form, err := packedFormOf(b.Puzzle)
+		form, err := packedFormOf(p)
 		if err != nil {
 			report("the builds table records an unfinished build, but its build tables are of no kind this solcat writes")
 			return problems, nil
@@ -91,8 +133,7 @@ func (c *Catalog) checkBuild(ctx context.Context, b Building, hashState []byte) 
 		}
 	}
 	// A shard's solution IDs start further on.
-	shard := strings.Contains(string(b.Layout), " shard ")
-	if classes != b.ClassesDone || solutions != b.SolutionsDone || (maxID != solutions && !shard) {
+	if classes != b.ClassesDone || solutions != b.SolutionsDone || (maxID != solutions && b.Layout.Of == 0) {
 		report("the builds table says %d classes and %d solutions of an unfinished build are saved, its build tables hold %d and %d (the next build starts over)",
 			b.ClassesDone, b.SolutionsDone, classes, solutions)
 	}

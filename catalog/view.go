@@ -20,7 +20,7 @@ import (
 // shows in all is counted: its rows, the lowest, highest and sum of its IDs.
 // Any other view (made by an older solcat, or by hand) is compared row by
 // row, a range of blocks at a time.
-func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
+func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 	if s.ClassesOnly() {
 		return nil, nil
 	}
@@ -31,25 +31,25 @@ func (s *Stored) CheckView(ctx context.Context) ([]string, error) {
 		return []string{fmt.Sprintf("its view %s is missing", view)}, nil
 	}
 	if err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
-	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, readable(s.Record.Name))
+	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, readable(s.p))
 	if strings.TrimSpace(text) != strings.TrimSuffix(strings.TrimSpace(want), ";") {
 		return s.compareView(ctx, view)
 	}
 	var shown, expected [4]int64 // rows, lowest, highest and sum of IDs
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0), coalesce(sum(id), 0) FROM "+view).
 		Scan(&shown[0], &shown[1], &shown[2], &shown[3]); err != nil {
-		if ctx.Err() != nil || errors.Is(Describe(s.c.path, err), ErrDamaged) {
-			return nil, Describe(s.c.path, err)
+		if ctx.Err() != nil || damaged(err) {
+			return nil, DamageError(s.c.path, err)
 		}
 		return []string{fmt.Sprintf("its view %s cannot be read: %v", view, err)}, nil // a table it names is gone
 	}
 	if err := s.c.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce(sum(n), 0), coalesce(min(first_id), 0), coalesce(max(first_id + n - 1), 0), coalesce(sum(n * first_id + n * (n - 1) / 2), 0)
 		FROM (SELECT first_id, length(cells) / %d AS n FROM %s)`, s.blocks.CellBytes, s.blocks.Table)).
 		Scan(&expected[0], &expected[1], &expected[2], &expected[3]); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	if shown != expected {
 		return []string{fmt.Sprintf("its view %s shows %d solutions with IDs %d to %d (sum %d), its blocks hold %d with IDs %d to %d (sum %d)",
@@ -65,10 +65,10 @@ var viewColumns = []string{"id", "cells", "class_id", "symmetry", "class_sym", "
 // compareView compares a view that is not the one this solcat makes with
 // the blocks, a range of blocks at a time, matching rows by block and slot,
 // and names the first difference.
-func (s *Stored) compareView(ctx context.Context, view string) ([]string, error) {
+func (s *Content) compareView(ctx context.Context, view string) ([]string, error) {
 	var present []string
 	if err := s.c.db.SelectContext(ctx, &present, "SELECT name FROM pragma_table_info(?)", view); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	var columns []string
 	for _, c := range viewColumns {
@@ -81,12 +81,9 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 	}
 	var firsts []int64
 	if err := s.c.db.SelectContext(ctx, &firsts, "SELECT first_id FROM "+s.blocks.Table+" ORDER BY first_id"); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
-	p, err := canon.ParsePuzzle(s.Record.Name)
-	if err != nil {
-		return nil, err
-	}
+	p := s.p
 	var differ, shown int64
 	var first string
 	found := func(what string) {
@@ -108,11 +105,11 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 			return nil
 		}, func(error) {}) // a damaged block is verify's to name
 		if err != nil {
-			return nil, Describe(s.c.path, err)
+			return nil, DamageError(s.c.path, err)
 		}
 		rows, err := s.c.db.QueryContext(ctx, "SELECT block, slot, "+quotedColumns(columns)+" FROM "+view+" WHERE block BETWEEN ? AND ? ORDER BY block, slot", lo, hi)
 		if err != nil {
-			return nil, Describe(s.c.path, err)
+			return nil, DamageError(s.c.path, err)
 		}
 		k := 0
 		for rows.Next() {
@@ -123,7 +120,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 			}
 			if err := rows.Scan(ptrs...); err != nil {
 				rows.Close()
-				return nil, Describe(s.c.path, err)
+				return nil, DamageError(s.c.path, err)
 			}
 			shown++
 			for k < len(want) && want[k].before(got) {
@@ -144,7 +141,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, Describe(s.c.path, err)
+			return nil, DamageError(s.c.path, err)
 		}
 		for ; k < len(want); k++ {
 			found(fmt.Sprintf("solution %d is not shown", want[k].block+want[k].slot))
@@ -153,7 +150,7 @@ func (s *Stored) compareView(ctx context.Context, view string) ([]string, error)
 	// Rows outside every block's range, which the ranges above miss.
 	var all int64
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*) FROM "+view).Scan(&all); err != nil {
-		return nil, Describe(s.c.path, err)
+		return nil, DamageError(s.c.path, err)
 	}
 	if all > shown {
 		found(fmt.Sprintf("%d rows whose block is none of its blocks", all-shown))

@@ -10,308 +10,24 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"solcat/canon"
 	"solcat/migrations"
 )
 
-// DefaultBatch is how many rows one INSERT statement carries. With this
+// A build writes one puzzle in units, through a SolutionWriter (every
+// solution, in blocks, and its classes) or a ClassWriter (the classes
+// alone, as packed forms). Rows go to staging tables and are committed
+// every plan.UnitRows rows together with the builds row that records how
+// far the build got, so a build killed at any moment loses at most the
+// unit in flight and resumes from there. Until the writer's Commit, the
+// puzzle's previous content (if any) stays in place and readable; Commit
+// swaps the staging tables in and records the puzzle in one transaction.
+// What the two writers share, the units, the builds row and the content
+// hash, is a unitWriter.
+
+// defaultBatch is how many rows one INSERT statement carries. With this
 // driver a multi-row INSERT is several times faster than one Exec per row.
 const defaultBatch = 256
-
-// Writer writes one puzzle in units. Rows go to staging tables and are
-// committed every plan.UnitRows rows together with the builds row that
-// records how far the build got, so a build killed at any moment loses at
-// most the unit in flight and resumes from there. Until Commit, the puzzle's
-// previous content (if any) stays in place and readable; Commit swaps the
-// staging tables in and records the puzzle in one transaction.
-type Writer struct {
-	db         *sqlx.DB
-	tx         *sqlx.Tx
-	ctx        context.Context
-	name       string
-	plan       BuildPlan
-	blocks     blockTable // where the solutions go, in blocks of perBlock
-	perBlock   int64
-	maxClass   int64 // the largest class ID that fits the blocks' digits
-	classTable string
-	propsTable string     // classes-only builds: the classes with properties
-	orbitTable string     // classes-only queens builds: the classes with fewer than 8 members
-	block      []byte     // classes-only builds: the forms of the block being filled
-	form       packedForm // classes-only builds: how forms are packed
-	members    int64      // classes-only builds: the members of the classes added so far
-	batch      int
-	solutions  *table
-	classes    *table
-	props      *table
-	orbits     *table
-	hash       *ContentHash
-	checkpoint *checkpointer
-
-	// The block of solutions being filled: it is queued when full and
-	// hashed then, so a unit commit saves whole blocks only.
-	blockFirst     int64
-	blockCells     []byte
-	blockSyms      []byte
-	blockClassSyms []int64
-
-	classesDone, solutionsDone int64  // committed, by this run or an earlier one
-	resumedRows                int64  // rows an earlier run had committed
-	discarded                  string // why a saved build could not be resumed
-	lastClass, seenSolutions   int64  // how far the caller's stream has come
-	pending                    int64  // rows queued since the last unit commit
-	units                      int    // committed by this run
-	blockSolutions             int64  // solutions in the blocks queued by this run
-	maxSolutionID              int64  // in the saved staging table, for a shard's check in SetFirstID
-	resumedSolutions           int64  // in the saved staging table
-	firstID                    int64  // the first solution's ID: 1, or a shard's
-}
-
-// Layout names how a build is cut into units and by which solver: saved
-// work with another layout is not resumed, and shards with other layouts
-// are not merged.
-type Layout string
-
-// BuildPlan says how a build is cut into units.
-type BuildPlan struct {
-	Layout    Layout // a saved build with another layout starts over
-	UnitRows  int64  // rows (classes and solutions) per committed unit
-	RowsTotal int64  // rows expected in all, for the percentage others see
-	Shard     bool   // a shard of a split build: its solution IDs start at SetFirstID's, and it ends with CommitShard
-	CellBytes int    // the length of one solution's cells
-	Classes   int64  // how many classes to expect: it sets the width of the stored class IDs
-	// ClassesOnly stores classes and no solutions (storage 'classes'):
-	// canonical forms come packed (canon.Pack25, canon.PackQueens) and are
-	// stored a block to a row (magic:5: block k holds classes 127(k-1)+1 to
-	// 127k); properties go to a table of their own, and so do queens
-	// classes with fewer than 8 members. Units end at block boundaries.
-	// With this driver a row costs about a microsecond to write and a few
-	// hundred nanoseconds to read, whatever its size, so one row per class
-	// would make hundreds of millions of classes slow to build and to scan.
-	ClassesOnly bool
-}
-
-// Building is the progress of an unfinished build, as the builds row has it.
-type Building struct {
-	Puzzle        string `db:"puzzle"`
-	Layout        Layout `db:"layout"`
-	ClassesDone   int64  `db:"classes_done"`
-	SolutionsDone int64  `db:"solutions_done"`
-	RowsTotal     int64  `db:"rows_total"`
-	StartedAt     string `db:"started_at"`
-	UpdatedAt     string `db:"updated_at"`
-}
-
-// Percent is how much of the build is committed.
-func (b Building) Percent() int {
-	if b.RowsTotal <= 0 {
-		return 0
-	}
-	return int(100 * (b.ClassesDone + b.SolutionsDone) / b.RowsTotal)
-}
-
-// Building returns the unfinished build of a puzzle, if there is one.
-func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
-	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
-		return b, false, err // a catalog from before resumable builds
-	}
-	err = c.db.GetContext(ctx, &b, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
-	if errors.Is(err, sql.ErrNoRows) {
-		return b, false, nil
-	}
-	return b, err == nil, err
-}
-
-// Builds lists the unfinished builds.
-func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
-	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
-		return nil, err
-	}
-	var out []Building
-	err := c.db.SelectContext(ctx, &out, `SELECT puzzle, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds ORDER BY puzzle`)
-	return out, err
-}
-
-// stagingSuffix marks the tables of a build in progress.
-const stagingSuffix = "_building"
-
-// Begin starts or resumes writing puzzle. Rows go out batch at a time
-// (DefaultBatch if batch < 1). A saved unfinished build with the same
-// layout is resumed: the caller streams every row again and the writer
-// skips those already committed. One that does not match its record is
-// started over (Discarded says why).
-func (c *Catalog) Begin(ctx context.Context, puzzle string, plan BuildPlan, batch int) (*Writer, error) {
-	if batch < 1 {
-		batch = defaultBatch
-	}
-	plan.UnitRows = max(plan.UnitRows, 1)
-	w := &Writer{db: c.db, ctx: ctx, name: puzzle, plan: plan, batch: batch, firstID: 1}
-	_, w.classTable = puzzleTables(puzzle)
-	w.classTable += stagingSuffix
-	if plan.ClassesOnly {
-		form, err := packedFormOf(puzzle)
-		if err != nil {
-			return nil, err
-		}
-		w.form = form
-		w.block = make([]byte, 0, form.perBlock*form.size)
-		if form.queens {
-			w.orbitTable = orbitsTable(puzzle) + stagingSuffix
-		}
-	} else {
-		if plan.CellBytes < 1 {
-			return nil, fmt.Errorf("%s: a build plan needs the length of a solution's cells (this is a bug, please report it)", puzzle)
-		}
-		w.blocks = puzzleBlocks(puzzle, plan.CellBytes, plan.Classes)
-		w.blocks.Table += stagingSuffix
-		w.perBlock = int64(solutionsPerBlock(plan.CellBytes, w.blocks.Digits))
-		w.maxClass = (pow10(w.blocks.Digits) - 8) / 8
-	}
-	w.propsTable = propsTable(puzzle) + stagingSuffix
-	if err := w.start(); err != nil {
-		return nil, err
-	}
-	w.checkpoint = c.checkpoint
-	if err := w.begin(); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
-// start resumes the saved build or sets up a new one, and commits that.
-func (w *Writer) start() error {
-	tx, err := w.db.BeginTxx(w.ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var saved struct {
-		Layout        Layout `db:"layout"`
-		ClassesDone   int64  `db:"classes_done"`
-		SolutionsDone int64  `db:"solutions_done"`
-		HashState     []byte `db:"hash_state"`
-	}
-	err = tx.GetContext(w.ctx, &saved, `SELECT layout, classes_done, solutions_done, hash_state FROM builds WHERE puzzle = ?`, w.name)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return err
-	}
-	if err == nil && saved.Layout == w.plan.Layout {
-		var classes, solutions, maxID, lacking, lastOrbit int64
-		q := "SELECT coalesce(max(id), 0) FROM " + w.classTable
-		if w.plan.ClassesOnly {
-			q = fmt.Sprintf("SELECT count(*) * %d FROM %s", w.form.perBlock, w.classTable) // units end at block boundaries
-		}
-		err := tx.QueryRowContext(w.ctx, q).Scan(&classes)
-		if err == nil && !w.plan.ClassesOnly {
-			solutions, _, maxID, err = w.blocks.extent(w.ctx, tx)
-		}
-		if err == nil && w.orbitTable != "" {
-			// The members the saved classes lack, below 8 each.
-			err = tx.QueryRowContext(w.ctx, "SELECT coalesce(sum(8 - orbit), 0), coalesce(max(id), 0) FROM "+w.orbitTable).Scan(&lacking, &lastOrbit)
-		}
-		// A shard's solution IDs start further on: SetFirstID checks them.
-		if err == nil && (classes != saved.ClassesDone || solutions != saved.SolutionsDone || (maxID != solutions && !w.plan.Shard) || lastOrbit > classes) {
-			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", classes, solutions, saved.ClassesDone, saved.SolutionsDone)
-		}
-		if err == nil {
-			w.hash, err = resumeContentHash(saved.HashState)
-		}
-		if err == nil {
-			w.maxSolutionID = maxID
-			w.classesDone, w.solutionsDone = saved.ClassesDone, saved.SolutionsDone
-			w.members = 8*classes - lacking
-			w.resumedSolutions = solutions
-			w.resumedRows = w.classesDone + w.solutionsDone
-			return nil
-		}
-		w.discarded = err.Error()
-	}
-	w.hash = NewContentHash()
-	state, err := w.hash.state()
-	if err != nil {
-		return err
-	}
-	now := time.Now().UTC().Format(time.RFC3339)
-	ddl := dropStaging(w.name)
-	if w.plan.ClassesOnly {
-		ddl += migrations.ClassOnlyTables(w.classTable, w.propsTable, w.orbitTable, w.form.perBlock, w.form.size)
-	} else {
-		ddl += migrations.PuzzleTables(w.blocks.Table, w.classTable, readable(w.name))
-	}
-	if _, err := tx.ExecContext(w.ctx, ddl); err != nil {
-		return fmt.Errorf("cannot create tables for %s: %w", w.name, err)
-	}
-	if _, err := tx.ExecContext(w.ctx, `INSERT OR REPLACE INTO builds (puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at)
-		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, w.name, w.plan.Layout, w.plan.RowsTotal, state, now, now); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// begin opens the transaction of the next unit.
-func (w *Writer) begin() error {
-	tx, err := w.db.BeginTxx(w.ctx, nil)
-	if err != nil {
-		return err
-	}
-	w.tx = tx
-	w.solutions = &table{w: w, insert: "INSERT INTO " + w.blocks.Table + " (first_id, cells, class_syms) VALUES ", columns: 3, batch: blockBatch}
-	w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (id, canonical, orbit, props) VALUES ", columns: 4}
-	if w.plan.ClassesOnly {
-		w.classes = &table{w: w, insert: "INSERT INTO " + w.classTable + " (block, forms) VALUES ", columns: 2}
-		w.props = &table{w: w, insert: "INSERT INTO " + w.propsTable + " (id, props) VALUES ", columns: 2}
-		w.orbits = &table{w: w, insert: "INSERT INTO " + w.orbitTable + " (id, orbit, first_member) VALUES ", columns: 3}
-	}
-	return nil
-}
-
-// Discarded says why a saved build was started over, or is empty.
-func (w *Writer) Discarded() string { return w.discarded }
-
-// Resumed is how many rows (classes and solutions) an earlier run had committed.
-func (w *Writer) Resumed() int64 { return w.resumedRows }
-
-// Saved is how many rows are committed so far, and how many are expected.
-func (w *Writer) Saved() (done, total int64) {
-	return w.classesDone + w.solutionsDone, w.plan.RowsTotal
-}
-
-// AddClass queues one class row; props is the class's property bit set.
-// Classes come in ID order; those already committed are skipped. A
-// classes-only build takes the packed form.
-func (w *Writer) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
-	w.lastClass = id
-	if id <= w.classesDone {
-		return nil
-	}
-	w.hash.AddClass(canonical, orbit)
-	if w.plan.ClassesOnly {
-		if len(canonical) != w.form.size || orbit != 8 && (w.orbitTable == "" || orbit != 1 && orbit != 2 && orbit != 4) {
-			return fmt.Errorf("%s: class %d has a form of %d bytes and orbit %d, the build stores forms of %d bytes (this is a bug, please report it)", w.name, id, len(canonical), orbit, w.form.size)
-		}
-		if props != 0 {
-			if err := w.props.add(id, int64(props)); err != nil {
-				return err
-			}
-		}
-		if orbit != 8 {
-			if err := w.orbits.add(id, orbit, w.members+1); err != nil {
-				return err
-			}
-		}
-		w.members += int64(orbit)
-		w.block = append(w.block, canonical...)
-		if id%int64(w.form.perBlock) != 0 {
-			return nil // a unit ends with a full block
-		}
-		if err := w.addBlock(id); err != nil {
-			return err
-		}
-		return w.counted(int64(w.form.perBlock))
-	}
-	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
-		return err
-	}
-	return w.counted(1)
-}
 
 // blockBatch is how many block rows one INSERT statement carries.
 const blockBatch = 16
@@ -320,315 +36,227 @@ const blockBatch = 16
 // checkpoints to catch up: the log holds at most about that many units.
 const catchUpUnits = 4
 
-// AddSolution adds the next solution; solutions must come in ID order, 1,
-// 2, 3, ... (a shard's from SetFirstID's), and those already committed
-// are skipped. The cells are copied. A block is queued when it is full:
-// it ends at an ID that is a multiple of the block size.
-func (w *Writer) AddSolution(cells []byte, classID int64, symmetry int) error {
-	w.seenSolutions++
-	if w.seenSolutions <= w.solutionsDone {
-		return nil
-	}
-	if len(cells) != w.plan.CellBytes || classID < 1 || classID > w.maxClass {
-		return fmt.Errorf("%s: solution %d has %d cells and class %d, the build expects %d cells and at most %d classes (this is a bug, please report it)",
-			w.name, w.seenSolutions, len(cells), classID, w.plan.CellBytes, w.plan.Classes)
-	}
-	id := w.firstID + w.seenSolutions - 1
-	if len(w.blockClassSyms) == 0 {
-		w.blockFirst = id
-		w.blockCells = make([]byte, 0, w.perBlock*int64(w.plan.CellBytes))
-		w.blockSyms = make([]byte, 0, w.perBlock*int64(w.blocks.Digits))
-	}
-	classSym := classID<<3 | int64(symmetry)
-	w.blockCells = append(w.blockCells, cells...)
-	w.blockSyms = appendDigits(w.blockSyms, classSym, w.blocks.Digits)
-	w.blockClassSyms = append(w.blockClassSyms, classSym)
-	if id%w.perBlock != 0 {
-		return nil
-	}
-	return w.closeBlock()
+// stagingSuffix marks the tables of a build in progress.
+const stagingSuffix = "_building"
+
+// BuildPlan says how a build is cut into units.
+type BuildPlan struct {
+	Layout    Layout // a saved build with another layout starts over; a shard's build has its shard in it
+	UnitRows  int64  // rows (classes and solutions) per committed unit
+	RowsTotal int64  // rows expected in all, for the percentage others see
 }
 
-// closeBlock hashes and queues the block being filled, if any. The table
-// keeps its slices until the statement runs; the next block gets new ones.
-func (w *Writer) closeBlock() error {
-	n := len(w.blockClassSyms)
-	if n == 0 {
-		return nil
-	}
-	size := w.plan.CellBytes
-	for k, classSym := range w.blockClassSyms {
-		w.hash.AddSolution(w.blockCells[k*size:(k+1)*size], classSym>>3, int(classSym&7))
-	}
-	w.blockClassSyms = w.blockClassSyms[:0]
-	w.blockSolutions += int64(n)
-	if err := w.solutions.add(w.blockFirst, w.blockCells, string(w.blockSyms)); err != nil {
-		return err
-	}
-	return w.counted(int64(n))
+// unitWriter writes a build's rows in units, each committed with the
+// builds row and the content hash's state.
+type unitWriter struct {
+	db         *sqlx.DB
+	tx         *sqlx.Tx // the unit in flight
+	ctx        context.Context
+	file       string // the catalog file, whose disk Fault asks about
+	p          canon.Puzzle
+	name       string // p's name, which its tables and rows are keyed by
+	plan       BuildPlan
+	batch      int
+	hash       *ContentHash
+	checkpoint *checkpointer
+	tables     []*table // where rows are queued, flushed in this order
+
+	classesDone, solutionsDone int64  // committed, by this run or an earlier one
+	resumedRows                int64  // rows an earlier run had committed
+	discarded                  string // why a saved build could not be resumed
+	lastClass                  int64  // the last class the caller handed over
+	queuedSolutions            int64  // solutions whose rows are queued, from the first (not those of a block being filled)
+	pending                    int64  // rows queued since the last unit commit
+	units                      int    // committed by this run
 }
 
-// addBlock queues the block that ends with class id; the table keeps the
-// slice until its statement runs, so the next block gets a new one.
-func (w *Writer) addBlock(id int64) error {
-	if len(w.block) == 0 {
-		return nil
+func (c *Catalog) newUnitWriter(ctx context.Context, p canon.Puzzle, plan BuildPlan, batch int) unitWriter {
+	if batch < 1 {
+		batch = defaultBatch
 	}
-	err := w.classes.add(w.form.blockOf(id), w.block)
-	w.block = make([]byte, 0, w.form.perBlock*w.form.size)
-	return err
+	plan.UnitRows = max(plan.UnitRows, 1)
+	return unitWriter{db: c.db, ctx: ctx, file: c.file, p: p, name: p.String(), plan: plan, batch: batch, checkpoint: c.checkpoint}
 }
 
-// counted commits a unit when enough rows are queued.
-func (w *Writer) counted(rows int64) error {
-	if w.pending += rows; w.pending < w.plan.UnitRows {
-		return nil
-	}
-	return w.commitUnit()
+// stagedRows is what the staging tables of a saved build hold, as the
+// writer that resumes it counts them.
+type stagedRows struct {
+	classes, solutions int64
+	maxID              int64 // the highest solution ID
+	lacking            int64 // members the saved classes lack, below 8 each (queens stored as classes)
+	lastOrbit          int64 // the last class with fewer than 8 members (queens stored as classes)
 }
 
-// commitUnit writes what is queued and commits it with the builds row.
-func (w *Writer) commitUnit() error {
-	if err := w.flush(); err != nil {
-		return err
+// start resumes the saved build, if its layout is the plan's and its
+// staging tables hold what its builds row says (counted by staged), or
+// else sets up a new one (the staging tables made by ddl) and commits
+// that. It returns what the resumed build's staging tables hold.
+func (u *unitWriter) start(staged func(*sqlx.Tx) (stagedRows, error), ddl string) (stagedRows, error) {
+	tx, err := u.db.BeginTxx(u.ctx, nil)
+	if err != nil {
+		return stagedRows{}, err
 	}
-	state, err := w.hash.state()
+	defer tx.Rollback()
+	var saved struct {
+		Layout        Layout `db:"layout"`
+		ClassesDone   int64  `db:"classes_done"`
+		SolutionsDone int64  `db:"solutions_done"`
+		HashState     []byte `db:"hash_state"`
+	}
+	err = tx.GetContext(u.ctx, &saved, `SELECT layout, classes_done, solutions_done, hash_state FROM builds WHERE puzzle = ?`, u.name)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return stagedRows{}, err
+	}
+	if err == nil && saved.Layout == u.plan.Layout {
+		rows, err := staged(tx)
+		// A shard's solution IDs start further on: SetFirstID checks them.
+		if err == nil && (rows.classes != saved.ClassesDone || rows.solutions != saved.SolutionsDone ||
+			(rows.maxID != rows.solutions && u.plan.Layout.Of == 0) || rows.lastOrbit > rows.classes) {
+			err = fmt.Errorf("it has %d classes and %d solutions, its record says %d and %d", rows.classes, rows.solutions, saved.ClassesDone, saved.SolutionsDone)
+		}
+		if err == nil {
+			u.hash, err = resumeContentHash(saved.HashState)
+		}
+		if err == nil {
+			u.classesDone, u.solutionsDone = saved.ClassesDone, saved.SolutionsDone
+			u.resumedRows = u.classesDone + u.solutionsDone
+			return rows, nil
+		}
+		u.discarded = err.Error()
+	}
+	u.hash = NewContentHash()
+	state, err := u.hash.state()
+	if err != nil {
+		return stagedRows{}, err
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	if _, err := tx.ExecContext(u.ctx, dropStaging(u.name)+ddl); err != nil {
+		return stagedRows{}, fmt.Errorf("cannot create tables for %s: %w", u.name, err)
+	}
+	if _, err := tx.ExecContext(u.ctx, `INSERT OR REPLACE INTO builds (puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at)
+		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, u.name, u.plan.Layout, u.plan.RowsTotal, state, now, now); err != nil {
+		return stagedRows{}, err
+	}
+	return stagedRows{}, tx.Commit()
+}
+
+// begin opens the transaction of the next unit.
+func (u *unitWriter) begin() error {
+	tx, err := u.db.BeginTxx(u.ctx, nil)
 	if err != nil {
 		return err
 	}
-	// The solutions of a block still being filled are not saved yet.
-	classes, solutions := max(w.classesDone, w.lastClass), max(w.solutionsDone, w.seenSolutions-int64(len(w.blockClassSyms)))
-	res, err := w.tx.ExecContext(w.ctx, `UPDATE builds SET classes_done = ?, solutions_done = ?, hash_state = ?, updated_at = ?
-		WHERE puzzle = ? AND classes_done = ? AND solutions_done = ?`,
-		classes, solutions, state, time.Now().UTC().Format(time.RFC3339), w.name, w.classesDone, w.solutionsDone)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("the saved build of %s changed under this one: another process wrote it", w.name)
-	}
-	if err := w.tx.Commit(); err != nil {
-		return err
-	}
-	if w.units++; w.units%catchUpUnits == 0 {
-		w.checkpoint.catchUp()
-	} else {
-		w.checkpoint.committed()
-	}
-	w.classesDone, w.solutionsDone, w.pending = classes, solutions, 0
-	return w.begin()
-}
-
-func (w *Writer) flush() error {
-	if err := w.classes.flush(); err != nil {
-		return err
-	}
-	for _, t := range []*table{w.props, w.orbits} {
-		if t != nil && len(t.args) > 0 {
-			if err := t.flush(); err != nil {
-				return err
-			}
-		}
-	}
-	return w.solutions.flush()
-}
-
-// SavedClasses calls fn, in ID order, with each class an earlier run of a
-// classes-only build committed: its packed form and its orbit size. A
-// resumed build reads them to count again what it records about them.
-func (w *Writer) SavedClasses(fn func(id int64, packed []byte, orbit int) error) error {
-	orbits := map[int64]int{}
-	if w.orbitTable != "" {
-		rows, err := w.tx.QueryContext(w.ctx, "SELECT id, orbit FROM "+w.orbitTable+" WHERE id <= ?", w.classesDone)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var orbit int
-			if err := rows.Scan(&id, &orbit); err != nil {
-				rows.Close()
-				return err
-			}
-			orbits[id] = orbit
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-	}
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT block, forms FROM "+w.classTable+" ORDER BY block")
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	size, per := w.form.size, int64(w.form.perBlock)
-	for rows.Next() {
-		var block int64
-		var forms sql.RawBytes
-		if err := rows.Scan(&block, &forms); err != nil {
-			return err
-		}
-		if len(forms) != size*w.form.perBlock {
-			return fmt.Errorf("%s: saved class block %d has %d bytes, not %d", w.name, block, len(forms), size*w.form.perBlock)
-		}
-		for i := 0; i < len(forms); i += size {
-			id := (block-1)*per + int64(i/size) + 1
-			orbit, ok := orbits[id]
-			if !ok {
-				orbit = 8
-			}
-			if err := fn(id, forms[i:i+size], orbit); err != nil {
-				return err
-			}
-		}
-	}
-	return rows.Err()
-}
-
-// PropsCounts writes what is queued and counts the classes written so far
-// by their properties (classes-only builds, whose properties have a table).
-func (w *Writer) PropsCounts(ctx context.Context) (map[int64]int64, error) {
-	if err := w.flush(); err != nil {
-		return nil, err
-	}
-	rows, err := w.tx.QueryContext(ctx, "SELECT props, count(*) FROM "+w.propsTable+" GROUP BY props")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]int64{}
-	for rows.Next() {
-		var props, n int64
-		if err := rows.Scan(&props, &n); err != nil {
-			return nil, err
-		}
-		out[props] = n
-	}
-	return out, rows.Err()
-}
-
-// Commit writes what is queued, puts the new tables in place of the
-// puzzle's old ones, records the puzzle (with its breakdown, if any) and
-// ends the build, all in one transaction.
-func (w *Writer) Commit(rec Record, breakdown ...Breakdown) error {
-	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
-	if err := w.flush(); err != nil {
-		return err
-	}
-	var rows, maxID int64
-	if w.plan.ClassesOnly {
-		added := max(w.classesDone, w.lastClass)
-		if err := w.addBlock(added); err != nil {
-			return err
-		}
-		if err := w.classes.flush(); err != nil {
-			return err
-		}
-		var bytes int64
-		if err := w.tx.QueryRowContext(w.ctx, "SELECT count(*), coalesce(max(block), 0), coalesce(sum(length(forms)), 0) FROM "+w.classTable).Scan(&rows, &maxID, &bytes); err != nil {
-			return err
-		}
-		per := int64(w.form.perBlock)
-		blocks := (added + per - 1) / per
-		if rows != blocks || maxID != blocks || bytes != added*int64(w.form.size) || rec.Classes != added || rec.Solutions != w.members {
-			return fmt.Errorf("%s: %d classes and %d solutions recorded, %d classes of %d members added, %d blocks with highest number %d and %d bytes; the build is not finished (this is a bug, please report it)",
-				w.name, rec.Classes, rec.Solutions, added, w.members, rows, maxID, bytes)
-		}
-	} else if err := w.finishBlocks(); err != nil {
-		return err
-	} else if rows, _, maxID, err = w.storedSolutions(); err != nil {
-		return err
-	} else if added := max(w.solutionsDone, w.seenSolutions); rows != added || maxID != added || rec.Solutions != added {
-		return fmt.Errorf("%s: %d solutions recorded, %d added, %d stored with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
-	}
-	if err := swapIn(w.ctx, w.tx.Tx, w.name, w.plan.CellBytes, w.blocks.Digits); err != nil {
-		return err
-	}
-	rec.Name = w.name
-	rec.ContentHash = w.hash.Sum()
-	if err := insertRecord(w.ctx, w.tx.Tx, rec); err != nil {
-		return err
-	}
-	if err := insertBreakdown(w.ctx, w.tx.Tx, w.name, breakdown); err != nil {
-		return err
-	}
-	return w.end(w.tx.Commit())
-}
-
-// end asks for a checkpoint once the writer's last transaction is over.
-func (w *Writer) end(err error) error {
-	w.checkpoint.committed()
-	w.checkpoint = nil
-	return err
-}
-
-// finishBlocks queues the last, partly filled block and writes what is queued.
-func (w *Writer) finishBlocks() error {
-	if err := w.closeBlock(); err != nil {
-		return err
-	}
-	return w.flush()
-}
-
-// storedSolutions counts the solutions in the staging blocks (those an
-// earlier run saved, as start found them, and those added since) and reads
-// the lowest and highest ID; reading every block would take seconds.
-func (w *Writer) storedSolutions() (count, minID, maxID int64, err error) {
-	err = w.tx.QueryRowContext(w.ctx, fmt.Sprintf("SELECT coalesce((SELECT min(first_id) FROM %[1]s), 0), coalesce((SELECT first_id + length(cells) / %[2]d - 1 FROM %[1]s ORDER BY first_id DESC LIMIT 1), 0)",
-		w.blocks.Table, w.plan.CellBytes)).Scan(&minID, &maxID)
-	return w.resumedSolutions + w.blockSolutions, minID, maxID, err
-}
-
-// ErrShardMismatch means a saved shard does not fit the split asked for:
-// it must be built again from the start.
-var ErrShardMismatch = errors.New("the saved shard cannot be resumed")
-
-// SetFirstID tells a shard's writer the ID of its first solution; call it
-// before AddSolution. The shard's first block starts there.
-func (w *Writer) SetFirstID(id int64) error {
-	w.firstID = id
-	if w.solutionsDone > 0 && w.maxSolutionID != id-1+w.solutionsDone {
-		return fmt.Errorf("%w: the saved shard of %s ends at solution %d, but %d solutions from %d would end at %d",
-			ErrShardMismatch, w.name, w.maxSolutionID, w.solutionsDone, id, id-1+w.solutionsDone)
+	u.tx = tx
+	for _, t := range u.tables {
+		t.full = nil // prepared in the last unit's transaction, which closed it
 	}
 	return nil
 }
 
-// CommitShard finishes a shard of a split build: its tables take the
-// puzzle's names in this catalog, and the shard is recorded as done, for
-// 'solcat merge'; the puzzle itself is not recorded here.
-func (w *Writer) CommitShard(shard Shard) error {
-	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
-	if err := w.finishBlocks(); err != nil {
+// Fault is Catalog.Fault for an error the writer met.
+func (u *unitWriter) Fault(err error) error { return fault(u.file, err) }
+
+// Discarded says why a saved build was started over, or is empty.
+func (u *unitWriter) Discarded() string { return u.discarded }
+
+// Resumed is how many rows (classes and solutions) an earlier run had committed.
+func (u *unitWriter) Resumed() int64 { return u.resumedRows }
+
+// Saved is how many rows are committed so far, and how many are expected.
+func (u *unitWriter) Saved() (done, total int64) {
+	return u.classesDone + u.solutionsDone, u.plan.RowsTotal
+}
+
+// counted commits a unit when enough rows are queued.
+func (u *unitWriter) counted(rows int64) error {
+	if u.pending += rows; u.pending < u.plan.UnitRows {
+		return nil
+	}
+	return u.commitUnit()
+}
+
+// commitUnit writes what is queued and commits it with the builds row.
+func (u *unitWriter) commitUnit() error {
+	if err := u.flush(); err != nil {
 		return err
 	}
-	rows, minID, maxID, err := w.storedSolutions()
+	state, err := u.hash.state()
 	if err != nil {
 		return err
 	}
-	added := max(w.solutionsDone, w.seenSolutions)
-	if rows != added || (rows > 0 && (minID != w.firstID || maxID != w.firstID+rows-1)) {
-		return fmt.Errorf("%s: the shard has %d solutions with IDs %d to %d, %d added from %d; it is not finished (this is a bug, please report it)", w.name, rows, minID, maxID, added, w.firstID)
-	}
-	if err := swapIn(w.ctx, w.tx.Tx, w.name, w.plan.CellBytes, w.blocks.Digits); err != nil {
+	classes, solutions := max(u.classesDone, u.lastClass), max(u.solutionsDone, u.queuedSolutions)
+	res, err := u.tx.ExecContext(u.ctx, `UPDATE builds SET classes_done = ?, solutions_done = ?, hash_state = ?, updated_at = ?
+		WHERE puzzle = ? AND classes_done = ? AND solutions_done = ?`,
+		classes, solutions, state, time.Now().UTC().Format(time.RFC3339), u.name, u.classesDone, u.solutionsDone)
+	if err != nil {
 		return err
 	}
-	shard.Puzzle, shard.Done = w.name, true
-	if _, err := w.tx.ExecContext(w.ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-		shard.Puzzle, shard.Shard, shard.Of, shard.Layout, shard.Units, shard.Nodes, shard.Seconds); err != nil {
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("the saved build of %s changed under this one: another process wrote it", u.name)
+	}
+	if err := u.tx.Commit(); err != nil {
 		return err
 	}
-	return w.end(w.tx.Commit())
+	if u.units++; u.units%catchUpUnits == 0 {
+		u.checkpoint.catchUp()
+	} else {
+		u.checkpoint.committed()
+	}
+	u.classesDone, u.solutionsDone, u.pending = classes, solutions, 0
+	return u.begin()
 }
 
-// swapIn puts a puzzle's staging tables in place of its tables inside tx,
+// flush writes what is queued.
+func (u *unitWriter) flush() error {
+	for _, t := range u.tables {
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commit puts the staging tables in place of the puzzle's (solution
+// blocks with class entries digits wide, if any), records the puzzle with
+// its content hash and its breakdown, and ends the build, all in the
+// transaction of the last unit.
+func (u *unitWriter) commit(rec Record, breakdown []Breakdown, digits int) error {
+	if err := swapIn(u.ctx, u.tx.Tx, u.p, digits); err != nil {
+		return err
+	}
+	rec.Name = u.name
+	rec.ContentHash = u.hash.Sum()
+	if err := insertRecord(u.ctx, u.tx.Tx, rec); err != nil {
+		return err
+	}
+	if err := insertBreakdown(u.ctx, u.tx.Tx, u.name, breakdown); err != nil {
+		return err
+	}
+	return u.end(u.tx.Commit())
+}
+
+// end asks for a checkpoint once the writer's last transaction is over.
+func (u *unitWriter) end(err error) error {
+	u.checkpoint.committed()
+	u.checkpoint = nil
+	return err
+}
+
+// Rollback abandons the unit in flight; the units committed stay saved for
+// a later run to resume.
+func (u *unitWriter) Rollback() {
+	u.tx.Rollback()
+	u.end(nil)
+}
+
+// swapIn puts p's staging tables in place of its tables inside tx,
 // dropping the old tables, the puzzle's record and its builds row, and
-// shows staged solution blocks through the solutions view (cellBytes and
-// digits as they were written). Every name is qualified with main: merge
-// attaches shards that have the same table names, and SQLite would look
-// an unqualified name up in them too.
-func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits int) error {
+// shows staged solution blocks through the solutions view (class entries
+// digits wide, as they were written). Every name is qualified with main:
+// merge attaches shards that have the same table names, and SQLite would
+// look an unqualified name up in them too.
+func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
+	puzzle := p.String()
 	sol, cls := puzzleTables(puzzle)
 	blocks := blocksTable(puzzle)
 	// The view goes first: renaming a table fails while a view names a
@@ -653,7 +281,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, puzzle string, cellBytes, digits in
 		}
 	}
 	if stagedBlocks {
-		stmts += migrations.SolutionsView("main."+sol, blocks, cls, cellBytes, digits, readable(puzzle))
+		stmts += migrations.SolutionsView("main."+sol, blocks, cls, p.Len(), digits, readable(p))
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err
@@ -716,29 +344,31 @@ func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
 	return nil
 }
 
-// Rollback abandons the unit in flight; the units committed stay saved for
-// a later run to resume.
-func (w *Writer) Rollback() {
-	w.tx.Rollback()
-	w.end(nil)
-}
-
 // table buffers rows and inserts them with one prepared multi-row statement
-// per full batch.
+// per full batch, in the transaction of the unit in flight.
 type table struct {
-	w       *Writer
+	w       *unitWriter
 	insert  string
 	columns int
-	batch   int // rows per statement; the writer's batch if 0
+	batch   int // rows per statement
 	args    []any
-	full    *sql.Stmt
+	full    *sql.Stmt // prepared in the unit's transaction
+}
+
+// newTable queues rows for insert (INSERT INTO t (a, b) VALUES), batch to
+// a statement (the writer's batch if 0); the writer flushes its tables in
+// the order they were made.
+func (u *unitWriter) newTable(insert string, columns, batch int) *table {
+	if batch == 0 {
+		batch = u.batch
+	}
+	t := &table{w: u, insert: insert, columns: columns, batch: batch}
+	u.tables = append(u.tables, t)
+	return t
 }
 
 func (t *table) add(values ...any) error {
 	t.args = append(t.args, values...)
-	if t.batch == 0 {
-		t.batch = t.w.batch
-	}
 	if len(t.args) < t.batch*t.columns {
 		return nil
 	}

@@ -38,7 +38,7 @@ func TestQueensMatchesOEIS(t *testing.T) {
 		p := canon.Puzzle{Kind: canon.Queens, N: n}
 		for _, workers := range []int{1, 2} {
 			sols := collect(t, p, func(e Emit) (Stats, error) { return Queens(context.Background(), n, Options{Workers: workers}, e) })
-			known, _ := KnownCounts(p)
+			known, _ := canon.KnownCounts(p)
 			if int64(len(sols)) != known.Solutions {
 				t.Errorf("queens:%d with %d workers: %d solutions, want %d", n, workers, len(sols), known.Solutions)
 			}
@@ -88,7 +88,7 @@ func TestMagicMatchesOEIS(t *testing.T) {
 	for n := 1; n <= 4; n++ {
 		p := canon.Puzzle{Kind: canon.Magic, N: n}
 		sols := collect(t, p, func(e Emit) (Stats, error) { return Magic(context.Background(), n, Options{}, e) })
-		known, _ := KnownCounts(p)
+		known, _ := canon.KnownCounts(p)
 		if int64(len(sols)) != known.Solutions {
 			t.Errorf("magic:%d: %d squares, want %d", n, len(sols), known.Solutions)
 		}
@@ -175,7 +175,7 @@ func TestClassesMatchOEIS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			known, _ := KnownCounts(p)
+			known, _ := canon.KnownCounts(p)
 			var orbits [9]int64
 			for _, o := range distinct {
 				orbits[o]++
@@ -282,7 +282,7 @@ func TestQueensCatalogMatchesPlainSearch(t *testing.T) {
 func TestCountQueensMatchesOEIS(t *testing.T) {
 	for n := 1; n <= 15; n++ {
 		p := canon.Puzzle{Kind: canon.Queens, N: n}
-		known, _ := KnownCounts(p)
+		known, _ := canon.KnownCounts(p)
 		c, err := CountQueens(context.Background(), n, 2)
 		if err != nil {
 			t.Fatal(err)
@@ -411,7 +411,7 @@ func TestMethodsFindTheSameSolutions(t *testing.T) {
 			}
 			if i == 0 {
 				want = got
-				known, _ := KnownCounts(p)
+				known, _ := canon.KnownCounts(p)
 				if int64(len(want)) != known.Solutions {
 					t.Errorf("%s %s: %d solutions, published %d", p, m.Name, len(want), known.Solutions)
 				}
@@ -434,7 +434,7 @@ func TestBench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		known, _ := KnownCounts(p)
+		known, _ := canon.KnownCounts(p)
 		ones := 0
 		for _, r := range rows {
 			if r.Solutions != known.Solutions || r.Seconds <= 0 || r.Ratio < 1 {
@@ -471,7 +471,7 @@ func TestSupported(t *testing.T) {
 		if got := Supported(tc.p, true) == nil; got != tc.countOnly {
 			t.Errorf("%s counted: %v, want %v", tc.p, got, tc.countOnly)
 		}
-		if _, ok := KnownCounts(tc.p); tc.countOnly && !ok {
+		if _, ok := canon.KnownCounts(tc.p); tc.countOnly && !ok {
 			t.Errorf("%s is counted but has no published counts to check against", tc.p)
 		}
 	}

@@ -110,33 +110,3 @@ func Magic5ClassForms(ctx context.Context, units []Magic5Unit, todo []int, worke
 		return done(todo[k], f)
 	})
 }
-
-// Magic5FormProperties computes the properties of an order-5 class from its
-// canonical form, as canon's Properties does but without allocating: it runs
-// once per class, 275 million times. Only a square with centre 13 can be
-// self-complementary (the complement's centre is 26-c).
-func Magic5FormProperties(form *[25]byte) canon.Property {
-	var props canon.Property
-	if pandiagonal5(form, &magic5MImages[0]) {
-		props |= canon.Pandiagonal
-	}
-	if form[12] != 13 {
-		return props
-	}
-	associative := true
-	for i := 0; i < 12 && associative; i++ {
-		associative = form[i]+form[24-i] == 26
-	}
-	if associative {
-		props |= canon.Associative
-	}
-	var complement [25]byte
-	for i, v := range form {
-		complement[i] = 26 - v
-	}
-	// magic5Forms[0] is the identity M-image: the 8 symmetries alone.
-	if frenicle5(&complement, &magic5Forms[0]) == *form {
-		props |= canon.SelfComplementary
-	}
-	return props
-}

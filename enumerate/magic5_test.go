@@ -390,7 +390,7 @@ func TestMagic5ClassForms(t *testing.T) {
 	}
 }
 
-// TestMagic5FormProperties: the fast properties of order-5 classes are the
+// TestMagic5FormProperties: canon's fast properties of order-5 classes are the
 // general ones, on every class of sampled units and on the associative ones
 // (which are all self-complementary, and include the pandiagonal ultramagic
 // squares).
@@ -400,7 +400,7 @@ func TestMagic5FormProperties(t *testing.T) {
 	check := func(sq []byte) canon.Property {
 		var form [25]byte
 		copy(form[:], cz.Canonical(sq).Canonical)
-		got, want := Magic5FormProperties(&form), p.Properties(form[:])
+		got, want := canon.Magic5Properties(&form), p.Properties(form[:])
 		if got != want {
 			t.Fatalf("%v: properties %v, want %v", form, got, want)
 		}

@@ -20,7 +20,7 @@ func TestHalvesCounter(t *testing.T) {
 	}
 	for n := 4; n <= last; n++ {
 		t.Run(fmt.Sprintf("queens:%d", n), func(t *testing.T) {
-			known, _ := KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
+			known, _ := canon.KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
 			join, err := CountQueensJoin(context.Background(), n, 2)
 			if err != nil || join.Solutions() != known.Solutions {
 				t.Fatalf("join counter: %d solutions (%v), published %d", join.Solutions(), err, known.Solutions)
@@ -88,7 +88,7 @@ func TestHalvesUnits(t *testing.T) {
 				forward[i].solutions, forward[i].nodes = m.countUnit(u)
 				total += forward[i].solutions
 			}
-			known, _ := KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
+			known, _ := canon.KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
 			if total != known.Solutions {
 				t.Errorf("%d solutions over the units, published %d", total, known.Solutions)
 			}

@@ -41,7 +41,7 @@ func classFilter(f Filter) catalog.ClassFilter {
 
 // countByClasses counts matching solutions (or classes with a matching
 // member) from the classes alone, one range of class IDs per worker.
-func (t *Target) countByClasses(ctx context.Context, p *Plan, classes bool) (int64, error) {
+func (t *BoundPuzzle) countByClasses(ctx context.Context, p *Plan, classes bool) (int64, error) {
 	counts, err := t.countRanges(ctx, p, p.Classes.Lo, p.Classes.Hi, max(p.Workers, 1), classes)
 	var sum int64
 	for _, c := range counts {
@@ -53,11 +53,11 @@ func (t *Target) countByClasses(ctx context.Context, p *Plan, classes bool) (int
 // countRanges counts, in each of workers equal ranges of the class IDs lo
 // to hi (in order), the matching solutions or the classes with a matching
 // member, a range per goroutine.
-func (t *Target) countRanges(ctx context.Context, p *Plan, lo, hi int64, workers int, classes bool) ([]int64, error) {
+func (t *BoundPuzzle) countRanges(ctx context.Context, p *Plan, lo, hi int64, workers int, classes bool) ([]int64, error) {
 	f := p.Question.Filter
 	counts := make([]int64, workers)
 	err := t.eachClassSplit(ctx, p, lo, hi, workers, func(w int, c catalog.ClassRow) error {
-		switch m := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry); {
+		switch m := matchingMembers(&p.imageConds, c.Form, int64(c.Orbit), f.UpToSymmetry); {
 		case m == 0:
 		case classes:
 			counts[w]++
@@ -73,7 +73,7 @@ func (t *Target) countRanges(ctx context.Context, p *Plan, lo, hi int64, workers
 // IDs, each on its own goroutine and connection, and calls fn with the
 // index of the range, so callers can keep a partial result per worker
 // without locks.
-func (t *Target) eachClassSplit(ctx context.Context, p *Plan, first, last int64, workers int, fn func(w int, c catalog.ClassRow) error) error {
+func (t *BoundPuzzle) eachClassSplit(ctx context.Context, p *Plan, first, last int64, workers int, fn func(w int, c catalog.ClassRow) error) error {
 	total := last - first + 1
 	cf := classFilter(p.Question.Filter)
 	g, gctx := errgroup.WithContext(ctx)
@@ -90,9 +90,9 @@ func (t *Target) eachClassSplit(ctx context.Context, p *Plan, first, last int64,
 // size) that meet the conditions, given the conditions pulled back through
 // each symmetry. Up to symmetry, a member matches when any image does,
 // which holds for all members or none.
-func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToSymmetry bool) int64 {
+func matchingMembers(imageConds *[8][]byteCondition, form []byte, orbit int64, upToSymmetry bool) int64 {
 	var hits int64
-	for _, conds := range pulled {
+	for _, conds := range imageConds {
 		if meets(form, conds) {
 			if upToSymmetry {
 				return orbit
@@ -105,7 +105,7 @@ func matchingMembers(pulled *[8][]byteCondition, form []byte, orbit int64, upToS
 
 // classesByScan streams, in class ID order, the classes with a member
 // that meets the filter's cell conditions, read from the classes alone.
-func (t *Target) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
+func (t *BoundPuzzle) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
 	f := p.Question.Filter
 	lo := p.Classes.Lo
 	if pg.skip > 0 {
@@ -115,7 +115,7 @@ func (t *Target) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(
 		}
 	}
 	return t.store.Classes(ctx, lo, p.Classes.Hi, classFilter(f), func(r catalog.ClassRow) error {
-		matching := matchingMembers(&p.pulled, r.Form, int64(r.Orbit), f.UpToSymmetry)
+		matching := matchingMembers(&p.imageConds, r.Form, int64(r.Orbit), f.UpToSymmetry)
 		if matching == 0 || pg.skipped() {
 			return nil
 		}
@@ -130,7 +130,7 @@ func (t *Target) classesByScan(ctx context.Context, p *Plan, pg *pager, fn func(
 
 // listExpanded streams the members of a classes-only puzzle that match,
 // class by class.
-func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
+func (t *BoundPuzzle) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
 	f := p.Question.Filter
 	conds := f.byteConditions(t.Puzzle)
 	lo := p.Classes.Lo
@@ -143,7 +143,7 @@ func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(S
 		}
 	}
 	return t.store.Classes(ctx, lo, p.Classes.Hi, classFilter(f), func(c catalog.ClassRow) error {
-		matching := matchingMembers(&p.pulled, c.Form, int64(c.Orbit), f.UpToSymmetry)
+		matching := matchingMembers(&p.imageConds, c.Form, int64(c.Orbit), f.UpToSymmetry)
 		if matching == 0 {
 			return nil
 		}
@@ -157,7 +157,7 @@ func (t *Target) listExpanded(ctx context.Context, p *Plan, pg *pager, fn func(S
 		}
 		props := t.class(c, 0).Props // with a queens class's symmetry type
 		for k, m := range membersInOrder(t.Puzzle, c.Form) {
-			if !f.UpToSymmetry && !meets(m.cells, conds) {
+			if !f.UpToSymmetry && !meets(m.cells, conds) || first+int64(k) < p.from {
 				continue
 			}
 			if pg.skipped() {
@@ -184,7 +184,7 @@ var skipSpan int64 = 1 << 18
 // p.Workers spans at once, up to the span the page starts in. It returns
 // that span's first class and leaves in pg.skip the matching members (or
 // classes with one) to skip from there.
-func (t *Target) skipMatches(ctx context.Context, p *Plan, pg *pager, classes bool) (int64, error) {
+func (t *BoundPuzzle) skipMatches(ctx context.Context, p *Plan, pg *pager, classes bool) (int64, error) {
 	workers := int64(max(p.Workers, 1))
 	lo := p.Classes.Lo
 	for lo <= p.Classes.Hi && pg.skip > 0 {

@@ -39,8 +39,8 @@ func badFilter(part, given, format string, args ...any) error {
 // value in the cell; for queens V is 1 for a queen and 0 for an empty square.
 type Cell struct{ Row, Col, Value int }
 
-// ParseCell reads "R,C=V".
-func ParseCell(text string) (Cell, error) {
+// parseCell reads "R,C=V".
+func parseCell(text string) (Cell, error) {
 	where, value, ok := strings.Cut(text, "=")
 	row, col, ok2 := strings.Cut(where, ",")
 	if !ok || !ok2 {
@@ -79,7 +79,8 @@ func (f Filter) IsZero() bool {
 	return len(f.Cells) == 0 && f.Class == 0 && f.Orbit == 0 && f.Props == 0
 }
 
-// Validate checks f against the puzzle's board and values.
+// Validate checks f against the puzzle's board and values. Plan checks
+// the filter of every question so.
 func (f Filter) Validate(p canon.Puzzle) error {
 	for _, c := range f.Cells {
 		if c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
@@ -123,11 +124,11 @@ func (f Filter) byteConditions(p canon.Puzzle) []byteCondition {
 	return out
 }
 
-// ParsePattern reads a --pattern. Magic squares: rows separated by '/',
+// parsePattern reads a --pattern. Magic squares: rows separated by '/',
 // values or '.' separated by spaces ("1 . . . / . . . . / . . . . / . . . 16").
 // Queens: one entry per row, the queen's 1-based column or '.' ("2 4 . . . .").
 // It returns the fixed cells as conditions.
-func ParsePattern(p canon.Puzzle, text string) ([]Cell, error) {
+func parsePattern(p canon.Puzzle, text string) ([]Cell, error) {
 	bad := func(format string, args ...any) error {
 		return badFilter("pattern", strconv.Quote(text), format, args...)
 	}
@@ -261,8 +262,10 @@ type FilterText struct {
 	Orbit        *int   // nil: any orbit size
 }
 
-// ParseFilter reads a filter written for puzzle p and checks it against
-// p's board and values.
+// ParseFilter reads a filter written for puzzle p: its property names are
+// p's kind's, its pattern is of p's board. Whether its cells are on the
+// board and hold values of p is checked once, when a question with the
+// filter is planned (Validate).
 func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
 	out := Filter{UpToSymmetry: ft.UpToSymmetry}
 	if ft.Class != nil {
@@ -285,14 +288,14 @@ func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
 		out.Props |= prop
 	}
 	if ft.Pattern != "" {
-		cells, err := ParsePattern(p, ft.Pattern)
+		cells, err := parsePattern(p, ft.Pattern)
 		if err != nil {
 			return out, err
 		}
 		out.Cells = append(out.Cells, cells...)
 	}
 	for _, text := range ft.Cells {
-		c, err := ParseCell(text)
+		c, err := parseCell(text)
 		if err != nil {
 			return out, err
 		}
@@ -301,5 +304,5 @@ func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
 	if ft.UpToSymmetry && len(out.Cells) == 0 {
 		return out, badFilter("up-to-symmetry", "", "needs cell or pattern conditions to match")
 	}
-	return out, out.Validate(p)
+	return out, nil
 }

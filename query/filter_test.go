@@ -12,13 +12,13 @@ import (
 func TestParseCell(t *testing.T) {
 	good := map[string]Cell{"1,1=1": {1, 1, 1}, "4,3=16": {4, 3, 16}, " 2 , 3 = 0 ": {2, 3, 0}}
 	for in, want := range good {
-		if got, err := ParseCell(in); err != nil || got != want {
-			t.Errorf("ParseCell(%q) = %v, %v; want %v", in, got, err, want)
+		if got, err := parseCell(in); err != nil || got != want {
+			t.Errorf("parseCell(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "1,1", "1=1", "1,1=", "a,1=1", "1,b=1", "1,1=c", "1,1,1=1", "1,1=1=1", "1;1=1"} {
-		if c, err := ParseCell(in); !errors.Is(err, ErrFilter) {
-			t.Errorf("ParseCell(%q) = %v, %v; want ErrFilter", in, c, err)
+		if c, err := parseCell(in); !errors.Is(err, ErrFilter) {
+			t.Errorf("parseCell(%q) = %v, %v; want ErrFilter", in, c, err)
 		}
 	}
 }
@@ -69,14 +69,14 @@ func FuzzParseCell(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := ParseCell(s)
+		c, err := parseCell(s)
 		if err != nil {
 			if !errors.Is(err, ErrFilter) {
 				t.Fatalf("%q: error %v does not wrap ErrFilter", s, err)
 			}
 			return
 		}
-		again, err := ParseCell(fmt.Sprintf("%d,%d=%d", c.Row, c.Col, c.Value))
+		again, err := parseCell(fmt.Sprintf("%d,%d=%d", c.Row, c.Col, c.Value))
 		if err != nil || again != c {
 			t.Fatalf("%q -> %v does not round-trip: %v, %v", s, c, again, err)
 		}
@@ -97,11 +97,11 @@ func FuzzParseCell(f *testing.F) {
 func TestParsePattern(t *testing.T) {
 	magic4 := canon.Puzzle{Kind: canon.Magic, N: 4}
 	queens6 := canon.Puzzle{Kind: canon.Queens, N: 6}
-	cells, err := ParsePattern(magic4, "1 . . . / . . . . / . . 7 . / . . . 16")
+	cells, err := parsePattern(magic4, "1 . . . / . . . . / . . 7 . / . . . 16")
 	if err != nil || fmt.Sprint(cells) != "[{1 1 1} {3 3 7} {4 4 16}]" {
 		t.Errorf("magic pattern: %v, %v", cells, err)
 	}
-	cells, err = ParsePattern(queens6, "2 4 . . . 5")
+	cells, err = parsePattern(queens6, "2 4 . . . 5")
 	if err != nil || fmt.Sprint(cells) != "[{1 2 1} {2 4 1} {6 5 1}]" {
 		t.Errorf("queens pattern: %v, %v", cells, err)
 	}
@@ -113,8 +113,8 @@ func TestParsePattern(t *testing.T) {
 		{magic4, "0 . . . / . . . . / . . . . / . . . ."}, {magic4, "1 . . . / 1 . . . / . . . . / . . . ."},
 		{queens6, "1 2 3"}, {queens6, "1 . . . . 1"}, {queens6, "0 . . . . ."}, {queens6, "a . . . . ."},
 	} {
-		if _, err := ParsePattern(bad.p, bad.text); !errors.Is(err, ErrFilter) {
-			t.Errorf("ParsePattern(%s, %q) = %v, want ErrFilter", bad.p, bad.text, err)
+		if _, err := parsePattern(bad.p, bad.text); !errors.Is(err, ErrFilter) {
+			t.Errorf("parsePattern(%s, %q) = %v, want ErrFilter", bad.p, bad.text, err)
 		}
 	}
 }
@@ -126,7 +126,7 @@ func FuzzParsePattern(f *testing.F) {
 	puzzles := []canon.Puzzle{{Kind: canon.Magic, N: 4}, {Kind: canon.Magic, N: 3}, {Kind: canon.Queens, N: 6}, {Kind: canon.Queens, N: 8}}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, p := range puzzles {
-			cells, err := ParsePattern(p, s)
+			cells, err := parsePattern(p, s)
 			if err != nil {
 				if !errors.Is(err, ErrFilter) {
 					t.Fatalf("%s %q: error %v does not wrap ErrFilter", p, s, err)
@@ -154,26 +154,26 @@ func FuzzParseStatsBy(f *testing.F) {
 				}
 				continue
 			}
-			switch by.What {
-			case "cell":
+			switch by.Kind {
+			case ByCell:
 				if by.Row < 1 || by.Row > p.N || by.Col < 1 || by.Col > p.N {
 					t.Fatalf("%s %q: cell %d,%d off the board", p, s, by.Row, by.Col)
 				}
-			case "row":
+			case ByRow:
 				if p.Kind != canon.Queens || by.Row < 1 || by.Row > p.N {
 					t.Fatalf("%s %q: row %d", p, s, by.Row)
 				}
-			case "prop":
+			case ByProp:
 				if by.Prop == 0 {
 					t.Fatalf("%s %q: no property", p, s)
 				}
-			case "orbit":
-			case "group":
+			case ByOrbit:
+			case ByGroup:
 				if p.Kind != canon.Magic || p.N != 4 {
 					t.Fatalf("%s %q: groups are for magic:4", p, s)
 				}
 			default:
-				t.Fatalf("%s %q: unknown statistic %q", p, s, by.What)
+				t.Fatalf("%s %q: unknown statistic %v", p, s, by.Kind)
 			}
 		}
 	})
@@ -200,15 +200,4 @@ func FuzzParsePartition(f *testing.F) {
 			}
 		}
 	})
-}
-
-func TestFormatOfFile(t *testing.T) {
-	for name, want := range map[string]Format{
-		"a.csv": CSV, "A.CSV": CSV, "dir.x/b.jsonl": JSONL, "c.ndjson": JSONL,
-		"d.parquet": Parquet, "e.json": JSON, "f.txt": "", "csv": "", "": "",
-	} {
-		if got := FormatOfFile(name); got != want {
-			t.Errorf("FormatOfFile(%q) = %q, want %q", name, got, want)
-		}
-	}
 }

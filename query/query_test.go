@@ -15,7 +15,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
+	"solcat/catalog/builder"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -36,16 +36,16 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	b := &build.Builder{Cat: cat}
+	b := &builder.Builder{Cat: cat}
 	for _, p := range []string{"magic:3", "magic:4", "queens:1", "queens:6", "queens:8", "queens:9", "queens:10"} {
-		if _, err := b.Build(ctx, mustPuzzle(p), build.Options{}); err != nil {
+		if _, err := b.Build(ctx, mustPuzzle(p), builder.Options{}); err != nil {
 			panic(err)
 		}
 	}
-	if _, err := b.Build(ctx, mustPuzzle("queens:11"), build.Options{CountOnly: true}); err != nil {
+	if _, err := b.Build(ctx, mustPuzzle("queens:11"), builder.Options{CountOnly: true}); err != nil {
 		panic(err)
 	}
-	if _, err := b.Build(ctx, mustPuzzle("queens:12"), build.Options{AsClasses: true}); err != nil {
+	if _, err := b.Build(ctx, mustPuzzle("queens:12"), builder.Options{AsClasses: true}); err != nil {
 		panic(err)
 	}
 	cat.Close()
@@ -63,23 +63,9 @@ func mustPuzzle(name string) canon.Puzzle {
 }
 
 // open binds a puzzle of the test catalog.
-func open(t *testing.T, name string) *query.Target {
+func open(t *testing.T, name string) *query.BoundPuzzle {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := catalog.Open(ctx, testCatalog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cat.Close() })
-	rec, ok, err := cat.Puzzle(ctx, name)
-	if err != nil || !ok {
-		t.Fatalf("%s: %v", name, err)
-	}
-	tg, err := query.NewTarget(ctx, cat, mustPuzzle(name), rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tg
+	return bind(t, testCatalog, name)
 }
 
 // solved is one solution as the tests know it: cells, class, orbit,
@@ -284,8 +270,8 @@ func TestPlans(t *testing.T) {
 		{"queens:11", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Orbit: 4}}, query.FromRecord, 12},
 		{"queens:8", query.Question{Ask: query.AskList, Page: query.Page{Offset: 90, Limit: 5}}, query.Jump, 0},
 		{"queens:8", query.Question{Ask: query.AskClasses, Page: query.Page{Offset: 3, Limit: 2}}, query.Jump, 0},
-		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{What: "orbit"}}, query.FromRecord, 0},
-		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{What: "row", Row: 1}}, query.ClassScan, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByOrbit}}, query.FromRecord, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}, query.ClassScan, 0},
 	} {
 		tg := open(t, tc.puzzle)
 		plan, err := tg.Plan(ctx, tc.q)
@@ -461,14 +447,14 @@ func TestStatsOverAPrefix(t *testing.T) {
 		f      query.Filter
 		way    query.Way
 	}{
-		{"queens:10", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1, 2, 4, 1)}, query.BlockScan},
-		{"queens:10", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // a range too large
-		{"queens:10", query.StatsBy{What: "orbit"}, query.Filter{Cells: cells(1, 3, 1, 2, 5, 1)}, query.BlockScan},
-		{"queens:10", query.StatsBy{What: "cell", Row: 5, Col: 5}, query.Filter{Cells: cells(1, 1, 1, 2, 3, 1, 7, 7, 0)}, query.BlockScan},
-		{"queens:10", query.StatsBy{What: "prop", Prop: canon.Asymmetric}, query.Filter{Cells: cells(1, 4, 1, 2, 1, 1), Orbit: 8}, query.BlockScan},
-		{"magic:4", query.StatsBy{What: "group"}, query.Filter{Cells: cells(1, 1, 1, 1, 2, 2)}, query.BlockScan},
-		{"magic:4", query.StatsBy{What: "cell", Row: 4, Col: 4}, query.Filter{Cells: cells(1, 1, 2, 1, 2, 3)}, query.BlockScan},
-		{"queens:12", query.StatsBy{What: "row", Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // stored as its classes
+		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1, 2, 4, 1)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // a range too large
+		{"queens:10", query.StatsBy{Kind: query.ByOrbit}, query.Filter{Cells: cells(1, 3, 1, 2, 5, 1)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByCell, Row: 5, Col: 5}, query.Filter{Cells: cells(1, 1, 1, 2, 3, 1, 7, 7, 0)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByProp, Prop: canon.Asymmetric}, query.Filter{Cells: cells(1, 4, 1, 2, 1, 1), Orbit: 8}, query.BlockScan},
+		{"magic:4", query.StatsBy{Kind: query.ByGroup}, query.Filter{Cells: cells(1, 1, 1, 1, 2, 2)}, query.BlockScan},
+		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 4, Col: 4}, query.Filter{Cells: cells(1, 1, 2, 1, 2, 3)}, query.BlockScan},
+		{"queens:12", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // stored as its classes
 	} {
 		tg := open(t, tc.puzzle)
 		plan, err := tg.Plan(ctx, query.Question{Ask: query.AskStats, By: tc.by, Filter: tc.f})
@@ -490,18 +476,18 @@ func TestStatsOverAPrefix(t *testing.T) {
 				continue
 			}
 			var v int
-			switch tc.by.What {
-			case "row":
+			switch tc.by.Kind {
+			case query.ByRow:
 				v = int(s.cells[tc.by.Row-1]) + 1
-			case "orbit":
+			case query.ByOrbit:
 				v = s.orbit
-			case "group":
+			case query.ByGroup:
 				v = s.props.DudeneyOf()
-			case "prop":
+			case query.ByProp:
 				if (s.props|canon.SymmetryType(s.orbit))&tc.by.Prop != 0 {
 					v = 1
 				}
-			case "cell":
+			case query.ByCell:
 				x := (tc.by.Row-1)*n + tc.by.Col - 1
 				if p.Kind == canon.Magic {
 					v = int(s.cells[x])

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/bits"
 	"slices"
+	"sort"
 
 	"golang.org/x/sync/errgroup"
 
@@ -16,7 +17,7 @@ import (
 
 // Count returns how many solutions match a planned question, or for
 // AskCountClasses how many classes have at least one matching member.
-func (t *Target) Count(ctx context.Context, p *Plan) (int64, error) {
+func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 	f := p.Question.Filter
 	classes := p.Question.Ask == AskCountClasses
 	switch p.Way {
@@ -74,7 +75,7 @@ func (t *Target) Count(ctx context.Context, p *Plan) (int64, error) {
 }
 
 // List streams the solutions that match a planned question, in ID order.
-func (t *Target) List(ctx context.Context, p *Plan, fn func(Solution) error) error {
+func (t *BoundPuzzle) List(ctx context.Context, p *Plan, fn func(Solution) error) error {
 	page := p.Question.Page
 	pg := pager{skip: page.Offset, left: page.Limit}
 	if pg.left == 0 {
@@ -97,7 +98,7 @@ func (t *Target) List(ctx context.Context, p *Plan, fn func(Solution) error) err
 
 // Classes streams, in class ID order, the classes with at least one member
 // that matches a planned question, with how many members match.
-func (t *Target) Classes(ctx context.Context, p *Plan, fn func(Class) error) error {
+func (t *BoundPuzzle) Classes(ctx context.Context, p *Plan, fn func(Class) error) error {
 	page := p.Question.Page
 	pg := pager{skip: page.Offset, left: page.Limit}
 	if pg.left == 0 {
@@ -153,13 +154,13 @@ type classInfo struct {
 
 // blockScan reads the stored solutions a plan covers and tests them.
 type blockScan struct {
-	t        *Target
+	t        *BoundPuzzle
 	p        *Plan
 	queens   bool                // a class's orbit is found from any member
 	classMap map[int64]classInfo // magic squares: every class (880 at most)
 }
 
-func (t *Target) newBlockScan(ctx context.Context, p *Plan) (*blockScan, error) {
+func (t *BoundPuzzle) newBlockScan(ctx context.Context, p *Plan) (*blockScan, error) {
 	sc := &blockScan{t: t, p: p, queens: t.Puzzle.Kind == canon.Queens}
 	if !sc.queens {
 		sc.classMap = map[int64]classInfo{}
@@ -196,7 +197,7 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 		if !meets(s.Cells, sc.p.rest) {
 			return nil
 		}
-		if sc.p.anyOf != nil && !slices.ContainsFunc(sc.p.anyOf[:], func(group []byteCondition) bool { return meets(s.Cells, group) }) {
+		if f.UpToSymmetry && !slices.ContainsFunc(sc.p.imageConds[:], func(conds []byteCondition) bool { return meets(s.Cells, conds) }) {
 			return nil
 		}
 		var c classInfo
@@ -228,7 +229,7 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 
 // countStored counts the stored solutions that match, or with classes
 // set, their distinct classes.
-func (t *Target) countStored(ctx context.Context, p *Plan, classes bool) (int64, error) {
+func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (int64, error) {
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
 		return 0, err
@@ -277,7 +278,7 @@ func (t *Target) countStored(ctx context.Context, p *Plan, classes bool) (int64,
 }
 
 // listStored streams the stored solutions that match in ID order.
-func (t *Target) listStored(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
+func (t *BoundPuzzle) listStored(ctx context.Context, p *Plan, pg *pager, fn func(Solution) error) error {
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
 		return err
@@ -308,7 +309,7 @@ func (t *Target) listStored(ctx context.Context, p *Plan, pg *pager, fn func(Sol
 // classesStored streams, in class ID order, the classes with stored
 // solutions that match (a prefix or a class: the filters that narrow the
 // solutions to read) and how many of their members match.
-func (t *Target) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
+func (t *BoundPuzzle) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(Class) error) error {
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
 		return err
@@ -323,6 +324,7 @@ func (t *Target) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(
 		return err
 	}
 	ids := slices.Sorted(maps.Keys(matching))
+	ids = ids[sort.Search(len(ids), func(i int) bool { return ids[i] >= p.from }):] // a resumed stream's later piece
 	ids = ids[min(int64(len(ids)), pg.skip):]
 	if pg.left >= 0 {
 		ids = ids[:min(int64(len(ids)), pg.left)]
@@ -335,7 +337,7 @@ func (t *Target) classesStored(ctx context.Context, p *Plan, pg *pager, fn func(
 }
 
 // Solution returns the solution with the given ID: a direct jump to it.
-func (t *Target) Solution(ctx context.Context, id int64) (Solution, error) {
+func (t *BoundPuzzle) Solution(ctx context.Context, id int64) (Solution, error) {
 	if id < 1 || id > t.Record.Solutions {
 		return Solution{}, outOfRange(ErrNoSolution, t.Puzzle, "solutions", t.Record.Solutions, id)
 	}

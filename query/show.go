@@ -2,9 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"solcat/canon"
 )
@@ -23,7 +20,7 @@ type Shown struct {
 
 // Show reads class classID with its members or, if solutionID is not 0,
 // that solution and its class.
-func (t *Target) Show(ctx context.Context, classID, solutionID int64) (Shown, error) {
+func (t *BoundPuzzle) Show(ctx context.Context, classID, solutionID int64) (Shown, error) {
 	s := Shown{Puzzle: t.Puzzle, Solutions: t.Record.Solutions, Classes: t.Record.Classes, FixedBy: []string{}}
 	if solutionID != 0 {
 		sol, err := t.Solution(ctx, solutionID)
@@ -49,73 +46,4 @@ func (t *Target) Show(ctx context.Context, classID, solutionID int64) (Shown, er
 		return nil
 	})
 	return s, err
-}
-
-// Object is the class's fields, the symmetries that fix it, its members and
-// (if asked for) the solution, as `show --format json` prints them.
-func (s Shown) Object() Object {
-	o := append(O("puzzle", s.Puzzle.String()), ClassObject(s.Puzzle, s.Class, false)...)
-	members := make([]Object, len(s.Members))
-	for i, m := range s.Members {
-		members[i] = SolutionObject(s.Puzzle, m, false)
-	}
-	o = append(o, O("fixed_by", s.FixedBy, "members", members)...)
-	if s.Solution != nil {
-		o = append(o, Field{Name: "solution", Value: SolutionObject(s.Puzzle, *s.Solution, false)})
-	}
-	return o
-}
-
-// Text draws the solution asked for, the class's canonical form and lists
-// its members; ascii draws queens as Q and . instead of ♛ and ·.
-func (s Shown) Text(ascii bool) string {
-	var b strings.Builder
-	p := s.Puzzle
-	if sol := s.Solution; sol != nil {
-		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
-		b.WriteString(grid(p, sol.Cells, ascii))
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), s.Class.Props)
-	b.WriteString(grid(p, s.Class.Canonical, ascii))
-	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
-	width := len(strconv.FormatInt(s.Solutions, 10))
-	for _, m := range s.Members {
-		fmt.Fprintf(&b, "  %*d  %-14s  %s\n", width, m.ID, m.Symmetry, Cells(p, m.Cells))
-	}
-	return b.String()
-}
-
-// grid draws a magic square with its columns aligned, or a queens board
-// with one glyph for a queen and another for an empty square, a line a row.
-func grid(p canon.Puzzle, cells []byte, ascii bool) string {
-	var b strings.Builder
-	n := p.N
-	if p.Kind == canon.Queens {
-		queen, empty := "♛", "·"
-		if ascii {
-			queen, empty = "Q", "."
-		}
-		for r := 0; r < n; r++ {
-			b.WriteString(" ")
-			for c := 0; c < n; c++ {
-				cell := empty
-				if int(cells[r]) == c {
-					cell = queen
-				}
-				b.WriteString(" " + cell)
-			}
-			b.WriteString("\n")
-		}
-		return b.String()
-	}
-	width := len(strconv.Itoa(n * n))
-	for r := 0; r < n; r++ {
-		b.WriteString(" ")
-		for c := 0; c < n; c++ {
-			fmt.Fprintf(&b, " %*d", width, cells[r*n+c])
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
 }

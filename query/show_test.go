@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"solcat/query/records"
 )
 
 // TestShow checks a class's members, orbit and the solution asked for
@@ -55,7 +57,7 @@ func TestShow(t *testing.T) {
 			if !slices.Equal(shown.FixedBy, c.fixedBy) {
 				t.Errorf("fixed by %v, want %v", shown.FixedBy, c.fixedBy)
 			}
-			if text := shown.Text(false); !strings.Contains(text, c.text) {
+			if text := records.ShownText(shown, false); !strings.Contains(text, c.text) {
 				t.Errorf("text lacks %q:\n%s", c.text, text)
 			}
 		})

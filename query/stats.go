@@ -13,13 +13,28 @@ import (
 	"solcat/catalog"
 )
 
-// StatsBy names what a distribution is taken over: the value of one cell
-// (magic squares: 1..n²; queens: 1 for a queen, 0 for an empty square), the
-// column of the queen in one row (queens), the orbit size, whether a
-// property holds (1 or 0), or the Dudeney group (magic:4, 1-12).
+// StatsKind is what a distribution is taken over. The zero StatsKind is
+// none chosen.
+type StatsKind int
+
+const (
+	ByCell    StatsKind = iota + 1 // the value of one cell (magic squares: 1..n²; queens: 1 for a queen, 0 for an empty square)
+	ByRow                          // queens: the column of the queen in one row
+	ByOrbit                        // the orbit size
+	ByProp                         // whether a property holds: 1 or 0
+	ByGroup                        // magic:4: the Dudeney group, 1 to 12
+	ByHeatmap                      // every cell by its values at once (Heatmap); ParseStatsBy reads no text for it
+)
+
+var statsKindNames = map[StatsKind]string{ByCell: "cell", ByRow: "row", ByOrbit: "orbit", ByProp: "prop", ByGroup: "group", ByHeatmap: "heatmap"}
+
+func (k StatsKind) String() string { return statsKindNames[k] }
+
+// StatsBy is a statistic: what a distribution is taken over, and the cell
+// (ByCell), the row (ByRow) or the property (ByProp) it is taken of.
 type StatsBy struct {
-	What     string // "cell", "row", "orbit", "prop" or "group"
-	Row, Col int    // 1-based
+	Kind     StatsKind
+	Row, Col int // 1-based
 	Prop     canon.Property
 }
 
@@ -35,22 +50,25 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 		if what == "group" && (p.Kind != canon.Magic || p.N != 4) {
 			return StatsBy{}, badFilter("by", "group", "Dudeney groups are defined for magic:4 only")
 		}
-		return StatsBy{What: what}, nil
+		if what == "group" {
+			return StatsBy{Kind: ByGroup}, nil
+		}
+		return StatsBy{Kind: ByOrbit}, nil
 	case "prop":
 		prop, ok := canon.ParseProperty(p.Kind, arg)
 		if !ok {
 			return StatsBy{}, badFilter("by", strconv.Quote(text), "no property %q for %s; choose from %s", arg, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
 		}
-		return StatsBy{What: "prop", Prop: prop}, nil
+		return StatsBy{Kind: ByProp, Prop: prop}, nil
 	case "cell":
-		c, err := ParseCell(arg + "=1")
+		c, err := parseCell(arg + "=1")
 		if err != nil {
 			return StatsBy{}, bad
 		}
 		if c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
 			return StatsBy{}, badFilter("by", strconv.Quote(text), "%s has rows and columns 1 to %d", p, p.N)
 		}
-		return StatsBy{What: "cell", Row: c.Row, Col: c.Col}, nil
+		return StatsBy{Kind: ByCell, Row: c.Row, Col: c.Col}, nil
 	case "row":
 		r, err := strconv.Atoi(arg)
 		if err != nil || p.Kind != canon.Queens {
@@ -59,7 +77,7 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 		if r < 1 || r > p.N {
 			return StatsBy{}, badFilter("by", strconv.Quote(text), "%s has rows 1 to %d", p, p.N)
 		}
-		return StatsBy{What: "row", Row: r}, nil
+		return StatsBy{Kind: ByRow, Row: r}, nil
 	}
 	return StatsBy{}, bad
 }
@@ -77,7 +95,7 @@ type StatsRow struct {
 // question. Scanning, it reads the classes only: member s(C) of a class
 // with canonical form C holds at a cell what C holds at the cell that s
 // carries there.
-func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
+func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	f, by := p.Question.Filter, p.Question.By
 	switch p.Way {
 	case BlockScan:
@@ -105,11 +123,11 @@ func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 		if t.Puzzle.Kind == canon.Queens {
 			props |= canon.SymmetryType(int(orbit))
 		}
-		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.pulled[:], func(c []byteCondition) bool { return meets(form, c) })
+		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.imageConds[:], func(c []byteCondition) bool { return meets(form, c) })
 		var seen [8]int // values this class has counted already
 		counted := 0
 		for k, s := range canon.All {
-			if !anyImage && !meets(form, p.pulled[k]) {
+			if !anyImage && !meets(form, p.imageConds[k]) {
 				continue
 			}
 			v := t.statValue(by, s, form, where[k], orbit, props)
@@ -142,7 +160,7 @@ func (t *Target) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 
 // statsStored reads the statistic off the stored solutions of the plan's
 // range of IDs that match.
-func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
+func (t *BoundPuzzle) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
 		return nil, err
@@ -153,7 +171,7 @@ func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	acc := map[int][2]int64{}
 	var pairs [][2]int64 // (value, class) of each solution: a class counts once a value
 	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
-		if c.orbit == 0 && (by.What == "orbit" || by.What == "prop") {
+		if c.orbit == 0 && (by.Kind == ByOrbit || by.Kind == ByProp) {
 			c = sc.class(s, images) // a queens solution's orbit, from its images: only when asked for
 		}
 		props := c.props
@@ -186,7 +204,7 @@ func (t *Target) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
 }
 
 // statsFromRecord answers from the record and the recorded breakdowns.
-func (t *Target) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, error) {
+func (t *BoundPuzzle) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	by := p.Question.By
 	acc := map[int][2]int64{}
 	switch {
@@ -208,7 +226,7 @@ func (t *Target) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, erro
 		r := recorded[i]
 		acc[1] = [2]int64{r.Solutions, r.Classes}
 		acc[0] = [2]int64{t.Record.Solutions - r.Solutions, t.Record.Classes - r.Classes}
-	case by.What == "row": // the queen's column: a queen in each cell of the row
+	case by.Kind == ByRow: // the queen's column: a queen in each cell of the row
 		for col := 1; col <= t.Puzzle.N; col++ {
 			recorded, err := t.recordedCell(ctx, by.Row, col)
 			if err != nil {
@@ -229,19 +247,19 @@ func (t *Target) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow, erro
 }
 
 // statValue is the statistic of member s(C).
-func (t *Target) statValue(by StatsBy, s canon.Symmetry, form []byte, at int, orbit int64, props canon.Property) int {
+func (t *BoundPuzzle) statValue(by StatsBy, s canon.Symmetry, form []byte, at int, orbit int64, props canon.Property) int {
 	n := t.Puzzle.N
 	switch {
-	case by.What == "orbit":
+	case by.Kind == ByOrbit:
 		return int(orbit)
-	case by.What == "group":
+	case by.Kind == ByGroup:
 		return props.DudeneyOf()
-	case by.What == "prop":
+	case by.Kind == ByProp:
 		if props&by.Prop != 0 {
 			return 1
 		}
 		return 0
-	case by.What == "row":
+	case by.Kind == ByRow:
 		// The queen of row R in s(C) comes from the queen of C that s moves there.
 		for r, c := range form {
 			if r2, c2 := s.Map(n, r, int(c)); r2 == by.Row-1 {
@@ -266,10 +284,10 @@ func finishStats(acc map[int][2]int64, by StatsBy) []StatsRow {
 		}
 		total += a[0]
 		row := StatsRow{Value: v, Solutions: a[0], Classes: a[1]}
-		switch by.What {
-		case "group":
+		switch by.Kind {
+		case ByGroup:
 			row.Label = canon.DudeneyNumeral(v)
-		case "prop":
+		case ByProp:
 			row.Label = map[int]string{0: "no", 1: "yes"}[v]
 		}
 		out = append(out, row)
@@ -282,12 +300,12 @@ func finishStats(acc map[int][2]int64, by StatsBy) []StatsRow {
 	return out
 }
 
-// Heatmap counts, over the solutions that match a planned question (By
-// "heatmap"), how many hold each value in each cell: counts[cell][v], the
+// Heatmap counts, over the solutions that match a planned question (by
+// ByHeatmap), how many hold each value in each cell: counts[cell][v], the
 // cell row by row; for queens v is 1 for a queen (and counts[cell][0] is 0).
 // From recorded breakdowns where the build recorded every cell, else by
 // one scan of the classes.
-func (t *Target) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
+func (t *BoundPuzzle) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
 	n := t.Puzzle.N
 	values := n*n + 1
 	if t.Puzzle.Kind == canon.Queens {
@@ -321,9 +339,9 @@ func (t *Target) Heatmap(ctx context.Context, p *Plan) ([][]int64, error) {
 	}
 	err := t.eachClassSplit(ctx, p, p.Classes.Lo, p.Classes.Hi, len(partial), func(w int, c catalog.ClassRow) error {
 		acc, form, orbit := partial[w], c.Form, int64(c.Orbit)
-		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.pulled[:], func(c []byteCondition) bool { return meets(form, c) })
+		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.imageConds[:], func(c []byteCondition) bool { return meets(form, c) })
 		for k, s := range canon.All {
-			if !anyImage && !meets(form, p.pulled[k]) {
+			if !anyImage && !meets(form, p.imageConds[k]) {
 				continue
 			}
 			// Member s(C) holds at cell s(y) what C holds at y.

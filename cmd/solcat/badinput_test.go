@@ -407,19 +407,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 			if out.Len() != 0 {
 				t.Errorf("stdout %q, want nothing", out.String())
 			}
-			after := folderState(t, dir)
-			for name, was := range before {
-				if now, ok := after[name]; !ok {
-					t.Errorf("%s was removed", name)
-				} else if now != was {
-					t.Errorf("%s changed", name)
-				}
-			}
-			for name := range after {
-				if _, ok := before[name]; !ok {
-					t.Errorf("%s was created", name)
-				}
-			}
+			checkFiles(t, before, folderState(t, dir), nil)
 		})
 	}
 }

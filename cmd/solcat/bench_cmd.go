@@ -7,37 +7,23 @@ import (
 	"text/tabwriter"
 
 	"solcat/canon"
+	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/enumerate"
-	"solcat/query"
+	"solcat/query/records"
 )
 
 type benchCmd struct {
 	Puzzle  string   `arg:"" predictor:"buildable" help:"The puzzle, for example queens:12 or magic:4."`
 	Methods []string `help:"Methods to run (default: all for the puzzle's kind)."`
 	Runs    int      `default:"3" help:"Runs of each method; the table shows the median time."`
-	formatFlags
+	cliparse.FormatFlags
 }
 
-func (b *benchCmd) Help() string {
-	return `Runs the enumeration methods side by side on one size and prints, for each,
-the solutions found, search nodes visited, median time and the ratio to the
-fastest. Methods count only: nothing is stored and no catalog is opened.
-
-Queens methods: array, bitmask, textbook (bitmask with first-row mirror
-halving, one thread: the baseline), symmetric (the stored builds' search,
-one thread), join (the join counter, one thread), solcat (the counter of
-count-only builds on all cores: the halves counter for N from 16 to 23 on
-CPUs with AVX-512, else the join counter). Magic square methods: celldfs,
-rowset, solcat.
-
-Examples:
-  solcat bench queens:12
-  solcat bench queens:16 --methods textbook,solcat --runs 5
-  solcat bench magic:4 --runs 1`
-}
+func (b *benchCmd) Help() string { return helpText("bench") }
 
 func (b *benchCmd) Run(e *env) error {
-	format, err := b.format()
+	format, err := b.Chosen()
 	if err != nil {
 		return err
 	}
@@ -61,7 +47,7 @@ func (b *benchCmd) Run(e *env) error {
 		for _, name := range b.Methods {
 			m, err := enumerate.MethodByName(p.Kind, name)
 			if err != nil {
-				return usageError{err}
+				return advice.UsageOf(err)
 			}
 			if !slices.ContainsFunc(methods, func(had enumerate.Method) bool { return had.Name == m.Name }) {
 				methods = append(methods, m) // a method named twice runs once
@@ -72,10 +58,10 @@ func (b *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if format != query.Text {
-		out := query.NewPrinter(e.stdout, format, !b.NoHeaders)
+	if format != records.Text {
+		out := records.NewPrinter(e.stdout, format, !b.NoHeaders)
 		for _, r := range rows {
-			out.Write(query.O("puzzle", p.String(), "method", r.Method, "solutions", r.Solutions, "nodes", r.Nodes, "seconds", r.Seconds, "ratio", r.Ratio, "runs", b.Runs, "cores", runtime.NumCPU(), "about", r.About))
+			out.Write(records.Obj("puzzle", p.String(), "method", r.Method, "solutions", r.Solutions, "nodes", r.Nodes, "seconds", r.Seconds, "ratio", r.Ratio, "runs", b.Runs, "cores", runtime.NumCPU(), "about", r.About))
 		}
 		return out.Close()
 	}

@@ -398,7 +398,7 @@ func fileStates(t *testing.T, bin, state string) (dir, user string, cleanup func
 	switch state {
 	case "plain", "newer":
 		if state == "newer" {
-			execSQL(t, db, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)")
+			execSQL(t, db, "INSERT INTO solcat_schema_version (version_id, is_applied) VALUES (99, 1)")
 		}
 	case "symlink":
 		os.Symlink("cat.db", filepath.Join(dir, "link.db"))

@@ -3,38 +3,31 @@ package main
 import (
 	"fmt"
 
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type classesCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
-	filterFlags
-	pageFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.PageFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
-func (c *classesCmd) Help() string {
-	return `Text columns: class ID, orbit size, members matching the filters, and the
-canonical form (the smallest of the 8 images; Frénicle's standard form for
-magic squares). Only classes with a matching member are listed.
-
-Examples:
-  solcat classes queens:8                  # the 12 essentially different solutions
-  solcat classes magic:4 --cell 1,1=1 --limit 5
-  solcat classes queens:10 --orbit 4 --format csv`
-}
+func (c *classesCmd) Help() string { return helpText("classes") }
 
 func (c *classesCmd) Run(e *env) error {
-	format, err := c.format()
+	format, err := c.Chosen()
 	if err != nil {
 		return err
 	}
-	page, err := c.page()
+	page, err := c.Page()
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(c.Puzzle, c.filterFlags, query.Question{Ask: query.AskClasses, Page: page})
+	t, plan, done, err := e.planned(c.Puzzle, c.FilterFlags, query.Question{Ask: query.AskClasses, Page: page})
 	if err != nil {
 		return err
 	}
@@ -42,8 +35,8 @@ func (c *classesCmd) Run(e *env) error {
 	if c.Explain {
 		return e.explain(t, plan, format)
 	}
-	w := query.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes, !c.NoHeaders)
-	if format == query.Text && !c.NoHeaders {
+	w := records.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes, !c.NoHeaders)
+	if format == records.Text && !c.NoHeaders {
 		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form, properties\n", t.Puzzle)
 	}
 	if err := t.Classes(e.ctx, plan, w.Write); err != nil {

@@ -3,28 +3,23 @@ package main
 import (
 	"fmt"
 
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type countCmd struct {
 	Puzzle  string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes bool   `help:"Count the classes with at least one matching member instead of solutions."`
-	filterFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
-func (c *countCmd) Help() string {
-	return `Examples:
-  solcat count magic:4 --cell 1,1=1            # 416
-  solcat count queens:8 --classes              # 12
-  solcat count queens:8 --orbit 4              # 4
-  solcat count magic:4 --cell 1,1=16 --cell 4,4=1 --format json
-  solcat count queens:17 --cell 9,5=1 --explain`
-}
+func (c *countCmd) Help() string { return helpText("count") }
 
 func (c *countCmd) Run(e *env) error {
-	format, err := c.format()
+	format, err := c.Chosen()
 	if err != nil {
 		return err
 	}
@@ -33,7 +28,7 @@ func (c *countCmd) Run(e *env) error {
 	if c.Classes {
 		q.Ask, of = query.AskCountClasses, "classes"
 	}
-	t, plan, done, err := e.planned(c.Puzzle, c.filterFlags, q)
+	t, plan, done, err := e.planned(c.Puzzle, c.FilterFlags, q)
 	if err != nil {
 		return err
 	}
@@ -45,9 +40,9 @@ func (c *countCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if format == query.Text {
+	if format == records.Text {
 		_, err = fmt.Fprintln(e.stdout, n)
 		return err
 	}
-	return printOne(e, format, !c.NoHeaders, query.O("puzzle", t.Puzzle.String(), "of", of, "count", n))
+	return records.WriteOne(e.stdout, format, !c.NoHeaders, records.Obj("puzzle", t.Puzzle.String(), "of", of, "count", n))
 }

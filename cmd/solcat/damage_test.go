@@ -17,6 +17,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
+	"solcat/query/verify"
 )
 
 // magic5Counts is a magic:5 count record as the count-only build writes it:
@@ -28,13 +29,13 @@ func magic5Counts() (catalog.Record, []catalog.Breakdown) {
 	var breakdown []catalog.Breakdown
 	for c := 1; c <= 25; c++ {
 		k := min(c, 26-c) - 1
-		breakdown = append(breakdown, catalog.Breakdown{Stat: "cell:3,3", Value: c, Solutions: 8 * half[k], Classes: half[k]})
+		breakdown = append(breakdown, catalog.Breakdown{Stat: catalog.StatCell(3, 3), Value: c, Solutions: 8 * half[k], Classes: half[k]})
 	}
 	// As magic5Properties records them (its searches are tested in enumerate).
 	breakdown = append(breakdown,
-		catalog.Breakdown{Stat: "props", Value: int(canon.Associative), Solutions: 8 * 48544, Classes: 48544},
-		catalog.Breakdown{Stat: "props", Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
-		catalog.Breakdown{Stat: "props", Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Associative), Solutions: 8 * 48544, Classes: 48544},
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
 	rec := catalog.Record{Name: "magic:5", Kind: "magic", N: 5, Storage: "counts", Solutions: 2202441792, Classes: 275305224,
 		Orbit8: 275305224, Verified: true, BuiltAt: "2026-11-29T21:40:00Z", SolverVersion: "test"}
 	rec.KnownSolutions.Int64, rec.KnownSolutions.Valid = 2202441792, true
@@ -67,7 +68,7 @@ func damageCatalog(t *testing.T) string {
 	// The writer's own units, of made-up rows: what the builds table is
 	// checked against is how many rows its build tables hold. 46 classes
 	// and a full block of 333 solutions are committed, the rest is not.
-	w, err := cat.Begin(ctx, "queens:9", catalog.BuildPlan{Layout: "test", UnitRows: 100, RowsTotal: 398, CellBytes: 9, Classes: 46}, 0)
+	w, err := cat.BeginSolutions(ctx, canon.Puzzle{Kind: canon.Queens, N: 9}, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 398}, 46)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +330,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 				if !p.OK {
 					damaged = append(damaged, p.Puzzle)
 				}
-				if p.OK != (p.ProblemCount == 0) || len(p.Problems) != min(p.ProblemCount, query.MaxReported) {
+				if p.OK != (p.ProblemCount == 0) || len(p.Problems) != min(p.ProblemCount, verify.MaxReported) {
 					t.Errorf("JSON report of %s: ok %v, %d problems, problem_count %d", p.Puzzle, p.OK, len(p.Problems), p.ProblemCount)
 				}
 			}
@@ -421,13 +422,13 @@ func BenchmarkQueryCheck(b *testing.B) {
 	}
 	b.Run("bind with the check", func(b *testing.B) {
 		for range b.N {
-			if _, err := query.NewTarget(ctx, cat, p, rec); err != nil {
+			if _, err := query.Bind(ctx, cat, p, rec); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("the reads of the check", func(b *testing.B) {
-		st, err := cat.Stored(ctx, rec, p.Len())
+		st, err := cat.Content(ctx, p, rec)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -453,7 +454,7 @@ func BenchmarkQueryCheck(b *testing.B) {
 		}
 		b.ResetTimer()
 		for range b.N {
-			if _, err := query.NewTarget(ctx, cat, p, rec); err != nil {
+			if _, err := query.Bind(ctx, cat, p, rec); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -9,8 +9,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/release"
+
+	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/outfile"
 	"solcat/query"
-	"solcat/query/outfile"
+	"solcat/query/records"
 )
 
 type exportCmd struct {
@@ -18,33 +24,13 @@ type exportCmd struct {
 	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
 	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (.csv, .jsonl, .parquet) unless --format says."`
 	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens)."`
-	filterFlags
-	explainFlag
+	cliparse.FilterFlags
+	cliparse.ExplainFlag
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (.csv, .json, .jsonl, .parquet) decides."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
 
-func (x *exportCmd) Help() string {
-	return `Streams rows in ID order with constant memory. CSV has a header row: id,
-class, orbit, symmetry, then one column per cell (r1c1.. for magic squares;
-row1.. with the queen's 1-based column for queens). JSON lines carry the
-same fields, the cells as "grid" (rows) or "queens". Parquet (zstd) has
-typed columns id, class, orbit, symmetry, props and cells, a list of int32
-read like the text output.
-
-Without --format the format follows the --output file's name (.csv, .json,
-.jsonl, .parquet), else CSV. --output - is standard output; a device or FIFO is
-written directly; a file appears only when complete (its SHA-256 is printed
-on stderr), and never replaces the catalog or its files. The same catalog
-and arguments always give the same bytes.
-
-Examples:
-  solcat export magic:4 --output magic4.csv
-  solcat export queens:10 --format jsonl --classes
-  solcat export magic:4 --output magic4.parquet
-  solcat export magic:4 --cell 1,1=1 --format jsonl | jq .grid
-  solcat export magic:4 --partition-by cell:1,1 --output magic4/`
-}
+func (x *exportCmd) Help() string { return helpText("export") }
 
 func (x *exportCmd) Run(e *env) error {
 	format, err := x.format(e)
@@ -55,13 +41,13 @@ func (x *exportCmd) Run(e *env) error {
 	if x.Classes {
 		q.Ask = query.AskClasses
 	}
-	t, plan, done, err := e.planned(x.Puzzle, x.filterFlags, q)
+	t, plan, done, err := e.planned(x.Puzzle, x.FilterFlags, q)
 	if err != nil {
 		return err
 	}
 	defer done()
 	if x.Explain {
-		return e.explain(t, plan, query.Text)
+		return e.explain(t, plan, records.Text)
 	}
 	if x.Partition != "" {
 		return x.partitioned(e, t, plan, format)
@@ -74,14 +60,14 @@ func (x *exportCmd) Run(e *env) error {
 	// Rows come in ID order, so the ID reached tells how far the export is,
 	// filtered or not. The bar shows only when the rows do not go to the
 	// terminal.
-	bar := newProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
-	if out.IsTerminal() || (x.Output == "" && isTerminal(e.stdout)) {
-		bar.tty = false
+	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
+	if out.IsTerminal() || (x.Output == "" && console.IsTerminal(e.stdout)) {
+		bar.Hide()
 	}
 	// The digest lets anyone check that two exports are the same bytes.
 	digest := sha256.New()
 	seen := 0
-	rows, err := t.Stream(e.ctx, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, dataset(t, plan), func(id, last int64) {
+	rows, err := records.Stream(e.ctx, t, plan, io.MultiWriter(out, digest), format, !x.NoHeaders, dataset(t, plan), func(id, last int64) {
 		if seen++; seen%4096 == 0 {
 			bar.Update(id, last)
 		}
@@ -108,7 +94,7 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 		left = "the rows before it were written"
 	}
 	if e.ctx.Err() != nil {
-		return fmt.Errorf("%w; %s", errInterrupted, left)
+		return fmt.Errorf("%w; %s", advice.ErrInterrupted, left)
 	}
 	return fmt.Errorf("%w; %s", err, left)
 }
@@ -116,18 +102,18 @@ func (x *exportCmd) failed(e *env, out *outfile.File, err error) error {
 // format is --format, or else the format the output file's name asks for
 // (.csv, .jsonl, .parquet), or CSV; a --format that contradicts the name is
 // refused.
-func (x *exportCmd) format(e *env) (query.Format, error) {
-	chosen, err := chooseFormat(x.Format, query.CSV, query.CSV, query.JSON, query.JSONL, query.Parquet)
+func (x *exportCmd) format(e *env) (records.Format, error) {
+	chosen, err := cliparse.ChooseFormat(x.Format, records.CSV, records.CSV, records.JSON, records.JSONL, records.Parquet)
 	if err != nil {
 		return "", err
 	}
-	named := query.Format("")
+	named := records.Format("")
 	if x.Output != "" && x.Output != "-" && x.Partition == "" {
-		named = query.FormatOfFile(x.Output)
+		named = records.FormatOfFile(x.Output)
 	}
 	switch {
 	case x.Format == "" && x.Partition != "":
-		return query.Parquet, nil // the only format a partitioned export writes
+		return records.Parquet, nil // the only format a partitioned export writes
 	case x.Format == "" && named != "":
 		return named, nil
 	case named != "" && chosen != named:
@@ -137,45 +123,30 @@ func (x *exportCmd) format(e *env) (query.Format, error) {
 }
 
 // open opens the export's destination: standard output, or --output.
-func (x *exportCmd) open(e *env, format query.Format) (*outfile.File, error) {
+func (x *exportCmd) open(e *env, format records.Format) (*outfile.File, error) {
 	if x.Output == "" || x.Output == "-" {
 		out := outfile.Stdout(e.stdout)
-		if format == query.Parquet && out.IsTerminal() {
+		if format == records.Parquet && out.IsTerminal() {
 			return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
 		}
 		return out, nil
 	}
 	out, err := outfile.Create(x.Output, e.ownFile)
 	if err != nil {
-		return nil, outputError(x.Output, err)
+		return nil, advice.OutputError(x.Output, err)
 	}
-	if format == query.Parquet && out.IsTerminal() {
+	if format == records.Parquet && out.IsTerminal() {
 		out.Abort()
 		return nil, usagef("Parquet is binary and standard output is a terminal; write it to a file with --output FILE.parquet, or pipe it")
 	}
 	return out, nil
 }
 
-// outputError explains why an --output cannot be written.
-func outputError(name string, err error) error {
-	switch {
-	case errors.Is(err, outfile.ErrProtected):
-		return usagef("--output %s is the catalog or one of its files; writing it would destroy the catalog: choose another file", name)
-	case errors.Is(err, outfile.ErrIsFolder):
-		return usagef("--output %s is a folder; name a file in it", name)
-	case errors.Is(err, outfile.ErrExists):
-		return usagef("--output %s already exists; a partitioned export writes a new folder: remove it or choose another name", name)
-	case errors.Is(err, outfile.ErrNoFolder):
-		return usagef("cannot write %s: its folder does not exist; create it or choose another --output", name)
-	}
-	return err
-}
-
 // partitioned writes a Hive-style folder of Parquet files, one per value of
 // the partition column, through a temporary folder renamed at the end.
-func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, format query.Format) error {
+func (x *exportCmd) partitioned(e *env, t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
 	switch {
-	case format != query.Parquet:
+	case format != records.Parquet:
 		return usagef("--partition-by writes Parquet files; use --format parquet or leave --format out")
 	case x.Output == "" || x.Output == "-":
 		return usagef("--partition-by writes a folder; name it with --output DIR")
@@ -188,11 +159,11 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, forma
 	}
 	dir, err := outfile.CreateFolder(x.Output, e.ownFile)
 	if err != nil {
-		return outputError(x.Output, err)
+		return advice.OutputError(x.Output, err)
 	}
 	defer dir.Abort()
-	bar := newProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
-	rows, parts, err := t.ExportPartitioned(e.ctx, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
+	bar := console.NewProgress(e.stderr, "export "+t.Puzzle.String(), "IDs")
+	rows, parts, err := records.ExportPartitioned(e.ctx, t, plan, dataset(t, plan), pt, dir.Path(), func(id int64) { bar.Update(id, t.Record.Solutions) })
 	bar.Finish()
 	if err != nil {
 		err = fmt.Errorf("cannot write %s: %w", x.Output, unwrapPath(err))
@@ -203,7 +174,7 @@ func (x *exportCmd) partitioned(e *env, t *query.Target, plan *query.Plan, forma
 	if err != nil {
 		dir.Abort()
 		if e.ctx.Err() != nil {
-			return fmt.Errorf("%w; nothing was written", errInterrupted)
+			return fmt.Errorf("%w; nothing was written", advice.ErrInterrupted)
 		}
 		return fmt.Errorf("%w; nothing was written", err)
 	}
@@ -222,8 +193,8 @@ func unwrapPath(err error) error {
 }
 
 // dataset describes an export for its Parquet metadata.
-func dataset(t *query.Target, plan *query.Plan) query.Dataset {
-	v := readVersion()
-	return query.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
+func dataset(t *query.BoundPuzzle, plan *query.Plan) records.Dataset {
+	v := release.Read()
+	return records.Dataset{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Version: v.Module, Revision: v.Revision,
 		SchemaVersion: v.Schema, ContentHash: t.Record.ContentHash}
 }

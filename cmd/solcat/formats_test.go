@@ -127,14 +127,14 @@ func TestGoldenFormats(t *testing.T) {
 func TestHelpListsFormats(t *testing.T) {
 	for _, cmd := range []string{"build", "count", "list", "classes", "info", "sql", "stats", "verify", "bench", "merge", "version"} {
 		code, out, _ := solcat(cmd, "--help")
-		if code != 0 || !strings.Contains(oneLine(out), "--format=FORMAT Output format: text (the default), json, jsonl or csv") {
+		if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "--format=FORMAT Output format: text (the default), json, jsonl or csv") {
 			t.Errorf("solcat %s --help does not list text, json, jsonl and csv:\n%s", cmd, out)
 		}
 	}
-	if _, out, _ := solcat("show", "--help"); !strings.Contains(oneLine(out), "--format=FORMAT Output format: text (the default), json, jsonl, csv or svg") {
+	if _, out, _ := solcat("show", "--help"); !strings.Contains(strings.Join(strings.Fields(out), " "), "--format=FORMAT Output format: text (the default), json, jsonl, csv or svg") {
 		t.Errorf("solcat show --help does not list text, json, jsonl, csv and svg:\n%s", out)
 	}
-	if _, out, _ := solcat("export", "--help"); !strings.Contains(oneLine(out), "--format=FORMAT Output format: csv (the default), json, jsonl or parquet") {
+	if _, out, _ := solcat("export", "--help"); !strings.Contains(strings.Join(strings.Fields(out), " "), "--format=FORMAT Output format: csv (the default), json, jsonl or parquet") {
 		t.Errorf("solcat export --help does not list csv, json, jsonl and parquet:\n%s", out)
 	}
 }

@@ -3,33 +3,21 @@ package main
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
-	"solcat/canon"
 	"solcat/catalog"
-	"solcat/catalog/build"
-	"solcat/query"
+	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
+	"solcat/query/records"
 )
 
 type infoCmd struct {
-	formatFlags
+	cliparse.FormatFlags
 }
 
-func (i *infoCmd) Help() string {
-	return `For each puzzle: how it is stored, solutions, classes, classes by orbit
-size (1/2/4/8), whether every count equals the published value, and the
-build time. Stored "solutions": every solution is a row; "classes": only the
-canonical forms (magic:5, queens:18 and 19), queries expand each class into
-its members; "counts": the counts alone.
-
-Examples:
-  solcat info
-  solcat info --format json | jq '.[] | select(.puzzle == "queens:8")'
-  solcat info --format csv`
-}
+func (i *infoCmd) Help() string { return helpText("info") }
 
 func (i *infoCmd) Run(e *env) error {
-	format, err := i.format()
+	format, err := i.Chosen()
 	if err != nil {
 		return err
 	}
@@ -38,115 +26,58 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	recs, err := cat.Puzzles(e.ctx)
+	c, err := advice.ContentsOf(e.ctx, cat, e.cli.DB)
 	if err != nil {
 		return err
 	}
-	shards, err := cat.Shards(e.ctx)
-	if err != nil {
-		return err
-	}
-	underway, err := build.UnderWay(e.ctx, cat, e.cli.DB)
-	if err != nil {
-		return err
-	}
-	writer, running := catalog.RunningWriter(e.cli.DB)
-	if format != query.Text {
+	recs := c.Records
+	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := query.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(query.RecordObject(catalog.Record{}))
+		out := records.NewPrinter(e.stdout, format, !i.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(query.RecordObject(r))
+			out.Write(records.RecordObject(r))
 		}
-		if format == query.CSV {
+		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
 			// rather than print nothing without a word.
 			var left []string
-			for _, s := range shards {
-				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard, s.Of))
+			for _, s := range c.Shards {
+				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard.Shard, s.Of))
 			}
-			for _, u := range underway {
-				left = append(left, u.Puzzle+" (unfinished)")
+			for _, u := range c.Unfinished {
+				left = append(left, u.Puzzle.String()+" (unfinished)")
 			}
 			if len(left) > 0 {
 				fmt.Fprintf(e.stderr, "solcat: not in the CSV: %s; 'solcat info' or --format json lists them\n", strings.Join(left, ", "))
 			}
 			return out.Close()
 		}
-		for _, s := range shards {
-			o := query.O("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)
-			if !s.Done {
-				units, err := cat.DoneUnits(e.ctx, s.Puzzle)
-				if err != nil {
-					return err
-				}
-				o = append(o, query.Field{Name: "units_done", Value: len(units)})
-			}
-			out.Write(o)
+		for _, s := range c.Shards {
+			out.Write(s.JSON)
 		}
-		for _, u := range underway {
-			out.Write(unfinishedObject(u))
+		for _, u := range c.Unfinished {
+			out.Write(u.JSON)
 		}
 		return out.Close()
 	}
 	defer func() {
-		for _, s := range shards {
-			if !s.Done {
-				state, err := shardProgress(e, cat, s)
-				if err != nil {
-					state = err.Error()
-				}
-				fmt.Fprintf(e.stdout, "%s: shard %d/%d, unfinished: %s\n", s.Puzzle, s.Shard, s.Of, state)
-				continue
-			}
-			fmt.Fprintf(e.stdout, "%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'\n", s.Puzzle, s.Shard, s.Of, s.Units)
+		for _, s := range c.Shards {
+			fmt.Fprintln(e.stdout, s.Line)
 		}
-		for _, u := range underway {
-			p, _ := canon.ParsePuzzle(u.Puzzle)
-			fmt.Fprintln(e.stdout, unfinishedError(p, u))
+		for _, u := range c.Unfinished {
+			fmt.Fprintln(e.stdout, u.Line)
 		}
-		if running && len(underway) == 0 {
-			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", writer)
+		if c.Running && len(c.Unfinished) == 0 {
+			fmt.Fprintf(e.stdout, "a build is writing this catalog: %s\n", c.Writer)
 		}
 	}()
 	if len(recs) == 0 {
-		if len(shards) > 0 || len(underway) > 0 || running {
+		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || c.Running {
 			return nil
 		}
 		_, err := fmt.Fprintf(e.stdout, "%s holds no puzzles yet; run 'solcat build'\n", e.cli.DB)
 		return err
 	}
-	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if !i.NoHeaders {
-		fmt.Fprintln(w, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
-	}
-	for _, r := range recs {
-		check := "no"
-		if query.MatchesPublished(r) {
-			check = "matches"
-		}
-		content := "-"
-		if len(r.ContentHash) >= 16 {
-			content = r.ContentHash[:16] // the full SHA-256 is in --format json
-		}
-		workers := "-" // merged from shards built elsewhere
-		if r.Workers > 0 {
-			workers = fmt.Sprint(r.Workers)
-		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
-			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
-	}
-	return w.Flush()
-}
-
-// unfinishedObject is an unfinished build as info's JSON gives it.
-func unfinishedObject(u build.Unfinished) query.Object {
-	switch {
-	case u.Stored != nil:
-		b := u.Stored
-		return query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent, "classes_done", b.ClassesDone, "solutions_done", b.SolutionsDone, "started_at", b.StartedAt, "updated_at", b.UpdatedAt)
-	case u.CountOnly:
-		return query.O("puzzle", u.Puzzle, "storage", "counting", "running", u.Running, "percent", u.Percent, "units_done", u.Done, "units", u.Total)
-	}
-	return query.O("puzzle", u.Puzzle, "storage", "building", "running", u.Running, "percent", u.Percent)
+	return records.WriteRecordTable(e.stdout, recs, !i.NoHeaders)
 }

@@ -221,25 +221,18 @@ func TestLimits(t *testing.T) {
 			}
 			if tc.peakMB > 0 {
 				t.Logf("peak memory %d MB", got.peakKB/1000)
-				if got.peakKB == 0 {
+				switch {
+				case got.peakKB == 0 && got.ran < 250*time.Millisecond:
+					// Refused at once, between two samples: too soon to
+					// have grown.
+					t.Logf("ended in %v, before a sample of its memory", got.ran)
+				case got.peakKB == 0:
 					t.Error("no peak memory measured")
-				} else if got.peakKB > tc.peakMB*1000 {
+				case got.peakKB > tc.peakMB*1000:
 					t.Errorf("peak memory %d MB, want at most %d MB", got.peakKB/1000, tc.peakMB)
 				}
 			}
-			after := folderState(t, dir)
-			for name, was := range before {
-				if now, ok := after[name]; !ok {
-					t.Errorf("%s was removed", name)
-				} else if now != was {
-					t.Errorf("%s changed", name)
-				}
-			}
-			for name := range after {
-				if _, ok := before[name]; !ok {
-					t.Errorf("%s was created", name)
-				}
-			}
+			checkFiles(t, before, folderState(t, dir), nil)
 		})
 	}
 }
@@ -251,6 +244,7 @@ type limited struct {
 	size       int64  // bytes on stdout
 	head, tail string // the first and last bytes of stdout
 	stopped    time.Duration
+	ran        time.Duration // from start to end
 	peakKB     int
 }
 
@@ -279,6 +273,7 @@ func runLimited(t *testing.T, bin string, args []string, sigint bool) limited {
 	} else {
 		cmd.Stdout = out
 	}
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +303,7 @@ func runLimited(t *testing.T, bin string, args []string, sigint bool) limited {
 		<-done
 		t.Errorf("%v did not end", clippedArgs(args))
 	}
-	got.stopped = time.Since(sent)
+	got.stopped, got.ran = time.Since(sent), time.Since(start)
 	got.code = cmd.ProcessState.ExitCode()
 	got.stderr = stderr.String()
 	got.head, got.tail = string(out.head), string(out.tail)
@@ -408,40 +403,6 @@ func TestInterruptWhileOutputBlocks(t *testing.T) {
 				}
 			case <-time.After(time.Second):
 				t.Fatal("still running a second after the interrupt")
-			}
-		})
-	}
-}
-
-// TestEchoLine cuts what a long input repeats in an error line, leaves
-// inputs of ordinary length whole and escapes what does not print.
-func TestEchoLine(t *testing.T) {
-	long := strings.Repeat("b", 5000)
-	path := "/data/" + strings.Repeat("c", 150) + "/cat.db"
-	for _, tc := range []struct {
-		name   string
-		msg    string
-		inputs []string
-		want   string
-	}{
-		{"short", "unknown flag --x", []string{"--x"}, "unknown flag --x"},
-		{"ordinary names are whole, twice", "cannot read " + path + ": open " + path + ": no such file", []string{path},
-			"cannot read " + path + ": open " + path + ": no such file"},
-		// The space before it is the input's too.
-		{"long, once", "no such column: " + long, []string{"SELECT " + long}, "no such column: " + strings.Repeat("b", 199) + "…"},
-		{"long, twice", `kind "` + long + `:8": "` + long + `"`, []string{long + ":8"},
-			`kind "` + strings.Repeat("b", 100) + `…": "` + strings.Repeat("b", 100) + `…"`},
-		{"long, as %q writes it", `"` + long + `\x1b"`, []string{long + "\x1b"}, `"` + strings.Repeat("b", 200) + `…"`},
-		{"long, white space joined", "near " + long + " x", []string{"SELECT\n" + long + "\t\tx"}, "near " + strings.Repeat("b", 199) + "…"},
-		{"a long remedy leaves less", "no such table: " + long + "; " + strings.Repeat("r", 100), []string{long},
-			"no such table: " + strings.Repeat("b", 240-len("no such table: ; ")-100-3) + "…; " + strings.Repeat("r", 100)},
-		{"control characters", "bad \x1b[31m\x07\x00 \u202e\xff; x", nil, `bad \x1b[31m\a\x00 \u202e\xff; x`},
-		{"line breaks", "two\nlines\r\n\tand tabs", nil, "two lines and tabs"},
-		{"escapes count in the cut", "x " + strings.Repeat("\x1b", 300), []string{strings.Repeat("\x1b", 300)}, "x " + strings.Repeat(`\x1b`, 50) + "…"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := echoLine(tc.msg, tc.inputs); got != tc.want {
-				t.Errorf("%q\nwant %q", got, tc.want)
 			}
 		})
 	}

@@ -1,42 +1,31 @@
 package main
 
 import (
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type listCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:6."`
-	filterFlags
-	pageFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.PageFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
-func (l *listCmd) Help() string {
-	return `Text output has one solution per line: queens as the 1-based column of
-the queen in each row (the USACO format), magic squares as their values row
-by row, separated by single spaces. Solutions come in ID order, which is
-lexicographic order; magic:5, queens:18 and queens:19, stored as their
-classes, list class by class (class ID order), each class's members in
-lexicographic order (magic:5: IDs 8(k-1)+1 to 8k for class k).
-
-Examples:
-  solcat list queens:6 --limit 3
-  solcat list magic:4 --cell 1,1=1 --limit 5 --offset 10
-  solcat list queens:8 --class 12 --format jsonl
-  solcat list magic:5 --offset 2202441776 --limit 8   # a direct jump`
-}
+func (l *listCmd) Help() string { return helpText("list") }
 
 func (l *listCmd) Run(e *env) error {
-	format, err := l.format()
+	format, err := l.Chosen()
 	if err != nil {
 		return err
 	}
-	page, err := l.page()
+	page, err := l.Page()
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(l.Puzzle, l.filterFlags, query.Question{Ask: query.AskList, Page: page})
+	t, plan, done, err := e.planned(l.Puzzle, l.FilterFlags, query.Question{Ask: query.AskList, Page: page})
 	if err != nil {
 		return err
 	}
@@ -44,7 +33,7 @@ func (l *listCmd) Run(e *env) error {
 	if l.Explain {
 		return e.explain(t, plan, format)
 	}
-	w := query.NewSolutionWriter(e.stdout, format, t.Puzzle, !l.NoHeaders)
+	w := records.NewSolutionWriter(e.stdout, format, t.Puzzle, !l.NoHeaders)
 	if err := t.List(e.ctx, plan, w.Write); err != nil {
 		return err
 	}

@@ -843,7 +843,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "queens:4"); code != 0 {
 		t.Fatal(errOut)
 	}
-	execSQL(t, db, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)")
+	execSQL(t, db, "INSERT INTO solcat_schema_version (version_id, is_applied) VALUES (99, 1)")
 	before := fileHash(t, db)
 	for _, args := range [][]string{{"count", "queens:4"}, {"build", "queens:5"}, {"info"}} {
 		code, _, errOut := solcatDB(db, args...)

@@ -1,37 +1,30 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"runtime"
+	"os"
+	"strings"
 	"time"
 
-	"solcat/query/web"
+	"solcat/cmd/solcat/release"
+
+	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/web"
 )
 
 type serveCmd struct {
 	Addr            string        `default:"127.0.0.1:8765" placeholder:"HOST:PORT" help:"Address to listen on; one that is not loopback needs --public."`
-	Public          bool          `help:"Allow an --addr that other machines can reach."`
-	Timeout         time.Duration `default:"30s" help:"Time limit of each page's queries."`
-	Concurrent      int           `default:"0" help:"Queries that run at once (default: two per core); more wait for a slot."`
+	Public          bool          `help:"Allow an --addr that other machines can reach; requests may then name this server by an IP address or this machine's name."`
+	AllowedHost     []string      `name:"allowed-host" placeholder:"NAME" help:"Another name requests may give in their Host header (repeatable; '*' allows any). Without it only localhost and loopback addresses are answered (with --public also IP addresses and this machine's name)."`
+	Timeout         time.Duration `default:"30s" help:"Time limit of each page, waiting for its turn included."`
+	Concurrent      int           `default:"0" help:"Goroutines that scan for pages, or read pieces of downloads, at once (default: one fewer than the cores, at least 1); more wait. Pages that need no scan never wait for them."`
+	Downloads       int           `default:"0" help:"Downloads at once (default: two per core); more wait for a slot, up to --timeout. Downloads never take a page's slot."`
 	DownloadTimeout time.Duration `default:"10m" help:"Time limit of each download (CSV, JSON lines, Parquet)."`
+	ClientTimeout   time.Duration `default:"30s" help:"A client that sends no request, or reads nothing of an answer, for this long is cut off."`
 }
 
-func (s *serveCmd) Help() string {
-	return `Serves the catalog as web pages, read-only: the catalog, each puzzle with
-a filter form (click squares of the board, or type values in the grid) and
-its solutions or classes drawn, a class with its members, a solution,
-statistics as charts, heat maps, and downloads of what a page shows.
-Every page is also JSON at the same address with .json at its end.
-
-Examples:
-  solcat serve                             # then open http://127.0.0.1:8765/
-  solcat --db big.db serve --addr 127.0.0.1:9000 --timeout 2m
-  solcat serve --addr 0.0.0.0:8765 --public   # reachable from other machines`
-}
+func (s *serveCmd) Help() string { return helpText("serve") }
 
 func (s *serveCmd) Run(e *env) error {
 	host, port, err := net.SplitHostPort(s.Addr)
@@ -49,39 +42,39 @@ func (s *serveCmd) Run(e *env) error {
 		return usagef("--timeout %s is not positive; give a duration such as 30s or 2m", s.Timeout)
 	case s.DownloadTimeout <= 0:
 		return usagef("--download-timeout %s is not positive; give a duration such as 10m", s.DownloadTimeout)
+	case s.ClientTimeout <= 0:
+		return usagef("--client-timeout %s is not positive; give a duration such as 30s", s.ClientTimeout)
 	case s.Concurrent < 0:
-		return usagef("--concurrent %d is negative; give 1 or more, or 0 for two per core", s.Concurrent)
+		return usagef("--concurrent %d is negative; give 1 or more, or 0 for one fewer than the cores", s.Concurrent)
+	case s.Downloads < 0:
+		return usagef("--downloads %d is negative; give 1 or more, or 0 for two per core", s.Downloads)
+	}
+	for _, name := range s.AllowedHost {
+		if name == "" || strings.ContainsAny(name, "/ ") {
+			return usagef("--allowed-host %q is not a host name; give a name such as solcat.example.org, or '*' for any", name)
+		}
+	}
+	hosts := s.AllowedHost
+	if s.Public {
+		if name, err := os.Hostname(); err == nil && name != "" {
+			hosts = append(hosts, name)
+		}
 	}
 	cat, err := e.open("")
 	if err != nil {
 		return err
 	}
 	defer cat.Close()
-	cat.KeepNoIdleConnections() // a build's checkpoints wait for none of them
-	concurrent := s.Concurrent
-	if concurrent == 0 {
-		concurrent = 2 * runtime.NumCPU()
-	}
+	cat.YieldToWriters() // a build's checkpoints wait for no idle connection
 	listener, err := net.Listen("tcp", s.Addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", s.Addr, err)
 	}
-	srv := &http.Server{
-		Handler:           web.New(cat, e.cli.DB, web.Options{Timeout: s.Timeout, DownloadTimeout: s.DownloadTimeout, Concurrent: concurrent, Version: readVersion().Module}),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return e.ctx },
-	}
+	srv := web.New(cat, e.cli.DB, web.Options{Timeout: s.Timeout, DownloadTimeout: s.DownloadTimeout, ClientTimeout: s.ClientTimeout,
+		Concurrent: s.Concurrent, Downloads: s.Downloads, Public: s.Public, Hosts: hosts, Version: release.Read().Module,
+		Builds: advice.Builds{Cat: cat, Path: e.cli.DB}})
 	fmt.Fprintf(e.stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", e.cli.DB, listener.Addr())
-	go func() {
-		<-e.ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return srv.Serve(e.ctx, listener)
 }
 
 // loopback reports whether host can be reached from this machine only.

@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"solcat/canon"
-	"solcat/query"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query/draw"
+	"solcat/query/records"
 )
 
 // svgFormat is show's drawing.
-const svgFormat query.Format = "svg"
+const svgFormat records.Format = "svg"
 
 type showCmd struct {
 	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
@@ -20,23 +21,10 @@ type showCmd struct {
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
 }
 
-func (s *showCmd) Help() string {
-	return `Draws the class's canonical form, its orbit size and the symmetries that
-fix it, then lists its members with the symmetry that carries the canonical
-form onto each. With --solution ID, draws that solution first, then its
-class.
-
-Examples:
-  solcat show magic:4 1
-  solcat show queens:8 12 --ascii
-  solcat show queens:8 --solution 14
-  solcat show magic:5 --solution 2202441792
-  solcat show queens:6 1 --format json
-  solcat show magic:4 3 --format svg > magic4-class3.svg`
-}
+func (s *showCmd) Help() string { return helpText("show") }
 
 func (s *showCmd) Run(e *env) error {
-	format, err := chooseFormat(s.Format, query.Text, append(query.Formats, svgFormat)...)
+	format, err := cliparse.ChooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
 	if err != nil {
 		return err
 	}
@@ -76,16 +64,16 @@ func (s *showCmd) Run(e *env) error {
 		}
 		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}))
 		return err
-	case query.JSON:
-		return printOne(e, format, true, shown.Object())
-	case query.JSONL, query.CSV:
+	case records.JSON:
+		return records.WriteOne(e.stdout, format, true, records.ShownObject(shown))
+	case records.JSONL, records.CSV:
 		// The members, as list prints solutions.
-		w := query.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)
+		w := records.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)
 		for _, m := range shown.Members {
 			w.Write(m)
 		}
 		return w.Close()
 	}
-	_, err = fmt.Fprint(e.stdout, shown.Text(s.ASCII))
+	_, err = fmt.Fprint(e.stdout, records.ShownText(shown, s.ASCII))
 	return err
 }

@@ -1,39 +1,25 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-	"text/tabwriter"
-
 	"solcat/canon"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/query"
+	"solcat/query/records"
 )
 
 type statsCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
-	filterFlags
-	explainFlag
-	formatFlags
+	cliparse.FilterFlags
+	cliparse.ExplainFlag
+	cliparse.FormatFlags
 }
 
-func (s *statsCmd) Help() string {
-	return `Prints a distribution over the solutions that match the filters: each value,
-how many solutions and classes have it, its share, and a bar.
-
-Examples:
-  solcat stats magic:4 --by cell:1,1          # which values the top-left cell takes
-  solcat stats queens:8 --by row:1
-  solcat stats queens:12 --by orbit --format csv
-  solcat stats magic:4 --by cell:2,2 --cell 1,1=1 --format json
-  solcat stats magic:4 --by group             # Dudeney's twelve groups
-  solcat stats magic:4 --by prop:pandiagonal --cell 1,1=1`
-}
+func (s *statsCmd) Help() string { return helpText("stats") }
 
 func (s *statsCmd) Run(e *env) error {
-	format, err := s.format()
+	format, err := s.Chosen()
 	if err != nil {
 		return err
 	}
@@ -45,7 +31,7 @@ func (s *statsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(s.Puzzle, s.filterFlags, query.Question{Ask: query.AskStats, By: by})
+	t, plan, done, err := e.planned(s.Puzzle, s.FilterFlags, query.Question{Ask: query.AskStats, By: by})
 	if err != nil {
 		return err
 	}
@@ -57,55 +43,6 @@ func (s *statsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var total int64
-	for _, r := range rows {
-		total += r.Solutions
-	}
-	row := func(r query.StatsRow, withPuzzle bool) query.Object {
-		o := query.O("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", r.Classes, "share", r.Share)
-		if withPuzzle {
-			o = append(query.O("puzzle", t.Puzzle.String(), "by", s.By), o...)
-		}
-		return o
-	}
-	switch format {
-	case query.JSON:
-		objs := make([]query.Object, len(rows))
-		for i, r := range rows {
-			objs[i] = row(r, false)
-		}
-		return printOne(e, format, true, query.O("puzzle", t.Puzzle.String(), "by", s.By, "filter", plan.Question.Filter.String(t.Puzzle), "matching", total, "rows", objs))
-	case query.JSONL, query.CSV:
-		p := query.NewPrinter(e.stdout, format, !s.NoHeaders)
-		for _, r := range rows {
-			p.Write(row(r, true))
-		}
-		return p.Close()
-	}
-	var top float64
-	for _, r := range rows {
-		top = max(top, r.Share)
-	}
-	label := map[string]string{"cell": fmt.Sprintf("cell %d,%d", by.Row, by.Col), "row": fmt.Sprintf("the queen's column in row %d", by.Row),
-		"orbit": "orbit size", "group": "Dudeney group", "prop": by.Prop.String()}[by.What]
-	if !s.NoHeaders {
-		fmt.Fprintf(e.stdout, "%s by %s (%d matching solutions)\n", t.Puzzle, label, total)
-	}
-	glyph := "█"
-	if s.ASCII {
-		glyph = "#"
-	}
-	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if !s.NoHeaders {
-		fmt.Fprintln(w, "value\tsolutions\tclasses\tshare\t\t")
-	}
-	for _, r := range rows {
-		bar := strings.Repeat(glyph, int(r.Share/top*40+0.5))
-		value := strconv.Itoa(r.Value)
-		if r.Label != "" {
-			value = r.Label
-		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%.1f%%\t\t%s\n", value, r.Solutions, r.Classes, 100*r.Share, bar)
-	}
-	return w.Flush()
+	return records.WriteStats(e.stdout, format, records.StatsTable{Puzzle: t.Puzzle, By: by, Given: s.By,
+		Filter: plan.Question.Filter.String(t.Puzzle), Rows: rows, Headers: !s.NoHeaders, ASCII: s.ASCII})
 }

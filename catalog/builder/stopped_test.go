@@ -1,0 +1,126 @@
+package builder
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"solcat/canon"
+	"solcat/catalog"
+)
+
+// TestStoppedNamesTheCause checks how a stored build that stopped says
+// why: a full disk, an I/O error or a bug is named even if an interrupt
+// came at the same time; otherwise an interrupt says so; always with what
+// is saved. The disk's faults are told by SQLite's result codes and the
+// system's error numbers, never by the words of a message.
+func TestStoppedNamesTheCause(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Queens, N: 6}
+	full := sqliteFull(t)
+	for _, tc := range []struct {
+		name        string
+		err         error
+		interrupted bool
+		is          error
+		want        string
+	}{
+		{"disk full", full, false, ErrDiskFull, "the disk is full (database or disk is full (13))"},
+		{"disk full, wrapped", fmt.Errorf("writing a unit: %w", full), false, ErrDiskFull, "the disk is full (writing a unit: database or disk is full (13))"},
+		{"disk full while interrupted", full, true, ErrDiskFull, "the disk is full"},
+		{"no space", &fs.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, false, ErrDiskFull, "the disk is full (write x: no space left on device)"},
+		{"file too large", &fs.PathError{Op: "write", Path: "x", Err: syscall.EFBIG}, false, ErrDiskFull, "the disk is full (write x: file too large)"},
+		{"I/O error", &fs.PathError{Op: "read", Path: "x", Err: syscall.EIO}, false, catalog.ErrIO, "the disk reported an input/output error (read x: input/output error)"},
+		{"I/O error while interrupted", &fs.PathError{Op: "read", Path: "x", Err: syscall.EIO}, true, catalog.ErrIO, "input/output error"},
+		{"the words alone", errors.New("database or disk is full (13)"), false, nil, "queens:6: database or disk is full (13); 0%"},
+		{"bug while interrupted", fmt.Errorf("%w: 3 written", ErrBug), true, ErrBug, "this is a bug: 3 written"},
+		{"interrupted", errors.New("sql: statement is closed"), true, ErrInterrupted, "interrupted: "},
+		{"other", errors.New("no such table"), false, nil, "no such table"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cat.Close()
+			w, err := cat.BeginSolutions(context.Background(), p, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 10, RowsTotal: 5}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.interrupted {
+				cancel()
+			}
+			defer cancel()
+			err = stopped(ctx, p, w, tc.err, "rows")
+			var s *StoppedError
+			if !errors.As(err, &s) || s.Total != 5 || s.What != "rows" {
+				t.Fatalf("%v is no StoppedError of 5 rows", err)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("%v is not %v", err, tc.is)
+			}
+			if tc.is == nil && (errors.Is(err, ErrDiskFull) || errors.Is(err, catalog.ErrIO) || errors.Is(err, ErrInterrupted)) {
+				t.Errorf("%v names a cause it does not have", err)
+			}
+			if got := err.Error(); !strings.Contains(got, tc.want) || !strings.Contains(got, "0% of queens:6 is saved (0 of 5 rows)") || strings.Contains(got, "\n") {
+				t.Errorf("%q, want one line with %q and what is saved", got, tc.want)
+			}
+		})
+	}
+}
+
+// sqliteFull returns the error SQLite gives when its file can grow no
+// more: SQLITE_FULL, from a database limited to a few pages.
+func sqliteFull(t *testing.T) error {
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "small.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Exec("PRAGMA max_page_count = 3; CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(100000))")
+	var se *sqlite.Error
+	if !errors.As(err, &se) || se.Code() != sqlite3.SQLITE_FULL {
+		t.Fatalf("a database of 3 pages takes 100 kB: %v", err)
+	}
+	return err
+}
+
+// TestUnfinishedShardResumesAsShard checks that a stopped stored shard
+// build knows its shard, and a whole build has none (cmd/solcat/advice
+// words the command that resumes each).
+func TestUnfinishedShardResumesAsShard(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Queens, N: 14}
+	for _, tc := range []struct {
+		shard Shard
+	}{
+		{Shard{}},
+		{Shard{2, 3}},
+	} {
+		path := filepath.Join(t.TempDir(), "c.db")
+		cat, err := catalog.Create(context.Background(), path, catalog.Holder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		layout := storedSplitLayout(p)
+		layout.Shard, layout.Of = tc.shard.I, tc.shard.Of
+		w, err := cat.BeginSolutions(context.Background(), p, catalog.BuildPlan{Layout: layout, UnitRows: 10, RowsTotal: 5}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Rollback()
+		u, ok, err := Status(context.Background(), cat, path, p)
+		cat.Close()
+		if err != nil || !ok || u.Shard != tc.shard {
+			t.Fatalf("status: %+v, %v, %v; want shard %v", u, ok, err, tc.shard)
+		}
+	}
+}

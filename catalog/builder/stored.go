@@ -1,0 +1,195 @@
+package builder
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// unitRows is how many rows a stored build commits at a time: about 64
+// units per puzzle, at least 4096 rows and at most about a million, so a
+// killed build loses seconds of work. It depends on the puzzle only.
+func unitRows(known canon.Known) int64 {
+	rows := (known.Solutions + known.Classes) / 64
+	unit := int64(4096)
+	for unit < rows && unit < 1<<20 {
+		unit *= 2
+	}
+	return unit
+}
+
+// storedLayout names how a stored build of p is cut into units: a saved
+// build with another layout starts over.
+func storedLayout(p canon.Puzzle) catalog.Layout {
+	known, _ := canon.KnownCounts(p)
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, solution blocks", unitRows(known))}
+}
+
+// storedSplitLayout names how a stored build is split into shards: merge
+// takes only shards made with this solcat's.
+func storedSplitLayout(p canon.Puzzle) catalog.Layout {
+	l := storedLayout(p)
+	l.Cut += ", stored by first row"
+	return l
+}
+
+// sameShardLayout reports whether a finished shard made with layout is
+// what a build of p would make now: a count shard counted on a machine of
+// the other kind (with or without AVX-512) is as good.
+func sameShardLayout(p canon.Puzzle, countOnly bool, layout catalog.Layout) bool {
+	if countOnly {
+		return countPlanOf(p, layout).layout() == layout
+	}
+	return layout == storedSplitLayout(p)
+}
+
+// store enumerates p and writes its classes and solutions unit by unit,
+// resuming a saved build of it if there is one, compares the counts with
+// the published ones and puts the puzzle in place (a shard: marks it done).
+func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog.Record, error) {
+	start := time.Now()
+	known, _ := canon.KnownCounts(p)
+	plan := catalog.BuildPlan{
+		Layout:    storedLayout(p),
+		UnitRows:  unitRows(known),
+		RowsTotal: known.Solutions + known.Classes,
+	}
+	part := o.Shard.FirstRows(p.N)
+	if o.Shard.Of > 0 {
+		plan.RowsTotal = plan.RowsTotal * int64(part.To-part.From) / int64(p.N) // about
+		plan.Layout = storedSplitLayout(p)
+		plan.Layout.Shard, plan.Layout.Of = o.Shard.I, o.Shard.Of
+	}
+	w, err := b.Cat.BeginSolutions(ctx, p, plan, known.Classes)
+	if err != nil {
+		return catalog.Record{}, begun(ctx, p, err)
+	}
+	defer w.Rollback()
+	if why := w.Discarded(); why != "" {
+		o.notice("%s: the saved unfinished build could not be resumed (%s); starting over", p, why)
+	}
+	if resumed := w.Resumed(); resumed > 0 {
+		o.notice("%s: resuming from %d%% saved by an earlier run", p, 100*resumed/max(plan.RowsTotal, 1))
+	}
+	workers := o.workers()
+	bar := o.progress(p.String(), "rows")
+	bar.Update(w.Resumed(), plan.RowsTotal)
+	// The search reports the share of its work done (from a goroutine of its
+	// own): as rows, never below what an earlier run saved.
+	resumed := w.Resumed()
+	opt := enumerate.Options{Workers: workers, Progress: func(done, total int) {
+		bar.Update(max(resumed, plan.RowsTotal*int64(done)/int64(max(total, 1))), plan.RowsTotal)
+	}}
+	rec := catalog.Record{
+		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
+		BuiltAt: now(), SolverVersion: SolverVersion,
+	}
+	if p.Kind == canon.Queens {
+		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1)
+	} else {
+		err = storeClassified(ctx, w, p, opt, &rec)
+	}
+	bar.Finish()
+	switch {
+	case err == nil && o.Shard.Of > 0:
+		err = w.CommitShard(catalog.Shard{Shard: o.Shard.I, Of: o.Shard.Of, Layout: storedSplitLayout(p), Units: part.To - part.From,
+			Nodes: rec.SearchNodes, Seconds: time.Since(start).Seconds()})
+		rec.Name, rec.Storage, rec.BuildSeconds = p.String(), catalog.StorageShard, time.Since(start).Seconds()
+	case err == nil:
+		if err = checkKnown(p, &rec); err != nil {
+			w.Rollback() // Abandon needs the catalog's one connection
+			b.Cat.Abandon(ctx, p.String())
+			return rec, err
+		}
+		rec.BuildSeconds = time.Since(start).Seconds()
+		err = w.Commit(rec)
+	}
+	if err != nil {
+		return rec, stopped(ctx, p, w, err, "rows")
+	}
+	return rec, nil
+}
+
+// begun is the error of a stored build's writer that could not begin.
+// Ctrl-C while it opens (the driver then reports only a cancelled
+// context) is an interruption like any other: what earlier runs saved
+// stays.
+func begun(ctx context.Context, p canon.Puzzle, err error) error {
+	if ctx.Err() != nil {
+		return &StoppedError{Puzzle: p.String(), What: "rows", Err: ErrInterrupted}
+	}
+	return err
+}
+
+// unitWriter is what a stopped build asks of its writer, a solution or a
+// class writer.
+type unitWriter interface {
+	Rollback()
+	Saved() (done, total int64)
+	Fault(error) error
+}
+
+// stopped rolls back the unit in flight of a stored build that failed or
+// was interrupted and says how much is saved. what names the units Saved
+// counts (rows, classes).
+func stopped(ctx context.Context, p canon.Puzzle, w unitWriter, err error, what string) error {
+	w.Rollback()
+	done, total := w.Saved()
+	return &StoppedError{Puzzle: p.String(), Done: done, Total: total, What: what, Err: cause(ctx, err, w)}
+}
+
+// storeQueens writes queens:n from the symmetry-reduced search: classes
+// first, then their members in lexicographic order.
+func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool) error {
+	var written int64
+	counts, err := enumerate.QueensCatalogPart(ctx, p.N, opt, part,
+		func(id int64, form []byte, orbit int) error {
+			if !classes {
+				return nil // a shard after the first: the first writes the classes
+			}
+			// The queens properties are the symmetry type, which the orbit gives.
+			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
+		},
+		w.SetFirstID,
+		func(sol []byte, class int64, from canon.Symmetry) error {
+			written++
+			return w.AddSolution(sol, class, int(from))
+		})
+	if err != nil {
+		return err
+	}
+	if part.From == 0 && part.To == p.N && written != counts.Solutions() {
+		return fmt.Errorf("%s: %w: %d solutions written but the classes have %d members; nothing was stored", p, ErrBug, written, counts.Solutions())
+	}
+	rec.Solutions, rec.Classes, rec.SearchNodes = written, counts.Classes(), counts.Nodes
+	rec.SetOrbits(counts.Orbits)
+	return nil
+}
+
+// storeClassified writes a puzzle from its plain lexicographic enumeration,
+// classifying each solution as it streams in (magic squares).
+func storeClassified(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
+	classifier := canon.NewClassifier(p)
+	stats, err := enumerate.All(ctx, p, opt, func(sol []byte) error {
+		place, err := classifier.Add(sol)
+		if err != nil {
+			return err
+		}
+		if place.NewClass {
+			if err := w.AddClass(place.ClassID, sol, place.Orbit, uint32(p.Properties(sol).Stored())); err != nil {
+				return err
+			}
+		}
+		return w.AddSolution(sol, place.ClassID, int(place.From))
+	})
+	if err != nil {
+		return err
+	}
+	rec.Solutions, rec.Classes, rec.SearchNodes = stats.Solutions, classifier.Classes(), stats.Nodes
+	rec.SetOrbits(classifier.Orbits)
+	return nil
+}

@@ -1,0 +1,223 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"solcat/canon"
+	"solcat/migrations"
+)
+
+// SolutionWriter writes a puzzle's classes, one row each, and every
+// solution, in blocks: a block holds consecutive solutions and ends at an
+// ID that is a multiple of the block size. A shard of a split build (a
+// layout with a shard) writes the solutions from SetFirstID's and ends
+// with CommitShard.
+type SolutionWriter struct {
+	unitWriter
+	blocks     blockTable // the staging blocks, perBlock solutions to a block
+	perBlock   int64
+	maxClass   int64 // the largest class ID that fits the blocks' digits
+	classTable string
+	expected   int64 // the classes the plan expects
+	classes    *table
+	solutions  *table
+
+	// The block of solutions being filled: it is queued when full and
+	// hashed then, so a unit commit saves whole blocks only.
+	blockFirst     int64
+	blockCells     []byte
+	blockSyms      []byte
+	blockClassSyms []int64
+
+	seenSolutions    int64 // how far the caller's stream has come
+	blockSolutions   int64 // solutions in the blocks queued by this run
+	maxSolutionID    int64 // in the saved staging table, for a shard's check in SetFirstID
+	resumedSolutions int64 // in the saved staging table
+	firstID          int64 // the first solution's ID: 1, or a shard's
+}
+
+// BeginSolutions starts or resumes writing p's classes and solutions;
+// classes is how many classes to expect: it sets the width of the stored
+// class IDs. A saved unfinished build with the same layout is resumed:
+// the caller streams every row again and the writer skips those already
+// committed. One that does not match its record is started over
+// (Discarded says why).
+func (c *Catalog) BeginSolutions(ctx context.Context, p canon.Puzzle, plan BuildPlan, classes int64) (*SolutionWriter, error) {
+	return c.beginSolutions(ctx, p, plan, classes, defaultBatch)
+}
+
+// beginSolutions is BeginSolutions with batch rows to an INSERT statement.
+func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan BuildPlan, classes int64, batch int) (*SolutionWriter, error) {
+	w := &SolutionWriter{unitWriter: c.newUnitWriter(ctx, p, plan, batch), expected: classes, firstID: 1}
+	_, w.classTable = puzzleTables(w.name)
+	w.classTable += stagingSuffix
+	w.blocks = puzzleBlocks(w.name, p.Len(), classes)
+	w.blocks.Table += stagingSuffix
+	w.perBlock = int64(solutionsPerBlock(p.Len(), w.blocks.Digits))
+	w.maxClass = (pow10(w.blocks.Digits) - 8) / 8
+	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.classTable, readable(p)))
+	if err != nil {
+		return nil, err
+	}
+	w.maxSolutionID, w.resumedSolutions = saved.maxID, saved.solutions
+	w.classes = w.newTable("INSERT INTO "+w.classTable+" (id, canonical, orbit, props) VALUES ", 4, 0)
+	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms) VALUES ", 3, blockBatch)
+	if err := w.begin(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// staged counts what a saved build's staging tables hold.
+func (w *SolutionWriter) staged(tx *sqlx.Tx) (r stagedRows, err error) {
+	err = tx.QueryRowContext(w.ctx, "SELECT coalesce(max(id), 0) FROM "+w.classTable).Scan(&r.classes)
+	if err == nil {
+		r.solutions, _, r.maxID, err = w.blocks.extent(w.ctx, tx)
+	}
+	return r, err
+}
+
+// AddClass queues one class row; props is the class's property bit set.
+// Classes come in ID order; those already committed are skipped.
+func (w *SolutionWriter) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
+	w.lastClass = id
+	if id <= w.classesDone {
+		return nil
+	}
+	w.hash.AddClass(canonical, orbit)
+	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
+		return err
+	}
+	return w.counted(1)
+}
+
+// AddSolution adds the next solution; solutions must come in ID order, 1,
+// 2, 3, ... (a shard's from SetFirstID's), and those already committed
+// are skipped. The cells are copied. A block is queued when it is full:
+// it ends at an ID that is a multiple of the block size.
+func (w *SolutionWriter) AddSolution(cells []byte, classID int64, symmetry int) error {
+	w.seenSolutions++
+	if w.seenSolutions <= w.solutionsDone {
+		return nil
+	}
+	size := w.blocks.CellBytes
+	if len(cells) != size || classID < 1 || classID > w.maxClass {
+		return fmt.Errorf("%s: solution %d has %d cells and class %d, the build expects %d cells and at most %d classes (this is a bug, please report it)",
+			w.name, w.seenSolutions, len(cells), classID, size, w.expected)
+	}
+	id := w.firstID + w.seenSolutions - 1
+	if len(w.blockClassSyms) == 0 {
+		w.blockFirst = id
+		w.blockCells = make([]byte, 0, w.perBlock*int64(size))
+		w.blockSyms = make([]byte, 0, w.perBlock*int64(w.blocks.Digits))
+	}
+	classSym := classID<<3 | int64(symmetry)
+	w.blockCells = append(w.blockCells, cells...)
+	w.blockSyms = appendDigits(w.blockSyms, classSym, w.blocks.Digits)
+	w.blockClassSyms = append(w.blockClassSyms, classSym)
+	if id%w.perBlock != 0 {
+		return nil
+	}
+	return w.closeBlock()
+}
+
+// closeBlock hashes and queues the block being filled, if any. The table
+// keeps its slices until the statement runs; the next block gets new ones.
+func (w *SolutionWriter) closeBlock() error {
+	n := len(w.blockClassSyms)
+	if n == 0 {
+		return nil
+	}
+	size := w.blocks.CellBytes
+	for k, classSym := range w.blockClassSyms {
+		w.hash.AddSolution(w.blockCells[k*size:(k+1)*size], classSym>>3, int(classSym&7))
+	}
+	w.blockClassSyms = w.blockClassSyms[:0]
+	w.blockSolutions += int64(n)
+	w.queuedSolutions = w.seenSolutions
+	if err := w.solutions.add(w.blockFirst, w.blockCells, string(w.blockSyms)); err != nil {
+		return err
+	}
+	return w.counted(int64(n))
+}
+
+// finishBlocks queues the last, partly filled block and writes what is queued.
+func (w *SolutionWriter) finishBlocks() error {
+	if err := w.closeBlock(); err != nil {
+		return err
+	}
+	return w.flush()
+}
+
+// stagedSolutions counts the solutions in the staging blocks (those an
+// earlier run saved, as start found them, and those added since) and reads
+// the lowest and highest ID; reading every block would take seconds.
+func (w *SolutionWriter) stagedSolutions() (count, minID, maxID int64, err error) {
+	err = w.tx.QueryRowContext(w.ctx, fmt.Sprintf("SELECT coalesce((SELECT min(first_id) FROM %[1]s), 0), coalesce((SELECT first_id + length(cells) / %[2]d - 1 FROM %[1]s ORDER BY first_id DESC LIMIT 1), 0)",
+		w.blocks.Table, w.blocks.CellBytes)).Scan(&minID, &maxID)
+	return w.resumedSolutions + w.blockSolutions, minID, maxID, err
+}
+
+// Commit writes what is queued, puts the new tables in place of the
+// puzzle's old ones, records the puzzle (and drops any breakdown recorded
+// for it) and ends the build, all in one transaction.
+func (w *SolutionWriter) Commit(rec Record) error {
+	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
+	if err := w.finishBlocks(); err != nil {
+		return err
+	}
+	rows, _, maxID, err := w.stagedSolutions()
+	if err != nil {
+		return err
+	}
+	if added := max(w.solutionsDone, w.seenSolutions); rows != added || maxID != added || rec.Solutions != added {
+		return fmt.Errorf("%s: %d solutions recorded, %d added, %d stored with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
+	}
+	return w.commit(rec, nil, w.blocks.Digits)
+}
+
+// ErrShardMismatch means a saved shard does not fit the split asked for:
+// it must be built again from the start.
+var ErrShardMismatch = errors.New("the saved shard cannot be resumed")
+
+// SetFirstID tells a shard's writer the ID of its first solution; call it
+// before AddSolution. The shard's first block starts there.
+func (w *SolutionWriter) SetFirstID(id int64) error {
+	w.firstID = id
+	if w.solutionsDone > 0 && w.maxSolutionID != id-1+w.solutionsDone {
+		return fmt.Errorf("%w: the saved shard of %s ends at solution %d, but %d solutions from %d would end at %d",
+			ErrShardMismatch, w.name, w.maxSolutionID, w.solutionsDone, id, id-1+w.solutionsDone)
+	}
+	return nil
+}
+
+// CommitShard finishes a shard of a split build: its tables take the
+// puzzle's names in this catalog, and the shard is recorded as done, for
+// 'solcat merge'; the puzzle itself is not recorded here.
+func (w *SolutionWriter) CommitShard(shard Shard) error {
+	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
+	if err := w.finishBlocks(); err != nil {
+		return err
+	}
+	rows, minID, maxID, err := w.stagedSolutions()
+	if err != nil {
+		return err
+	}
+	added := max(w.solutionsDone, w.seenSolutions)
+	if rows != added || (rows > 0 && (minID != w.firstID || maxID != w.firstID+rows-1)) {
+		return fmt.Errorf("%s: the shard has %d solutions with IDs %d to %d, %d added from %d; it is not finished (this is a bug, please report it)", w.name, rows, minID, maxID, added, w.firstID)
+	}
+	if err := swapIn(w.ctx, w.tx.Tx, w.p, w.blocks.Digits); err != nil {
+		return err
+	}
+	shard.Puzzle, shard.Done = w.name, true
+	if _, err := w.tx.ExecContext(w.ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+		shard.Puzzle, shard.Shard, shard.Of, shard.Layout, shard.Units, shard.Nodes, shard.Seconds); err != nil {
+		return err
+	}
+	return w.end(w.tx.Commit())
+}

@@ -1,0 +1,79 @@
+package catalog
+
+import (
+	"context"
+	"testing"
+)
+
+// TestLayoutText checks that a layout is stored as its text and that every
+// stored text reads back as itself: one String does not write (an older
+// solcat's, a damaged row) as a layout of that text.
+func TestLayoutText(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want Layout
+	}{
+		{"solcat-2, 4096 rows per unit, solution blocks", Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks"}},
+		{"solcat-2, 4096 rows per unit, solution blocks, stored by first row shard 2/4",
+			Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks, stored by first row", Shard: 2, Of: 4}},
+		{"solcat-2, 3636 units", Layout{Solver: "solcat-2", Cut: "3636 units"}},
+		{"test", Layout{Solver: "test"}},
+		{"test shard 1/1", Layout{Solver: "test", Shard: 1, Of: 1}},
+		{"solcat-2, 12 units shard 5/4", Layout{Cut: "solcat-2, 12 units shard 5/4"}},
+		{"solcat-2, 12 units shard 02/4", Layout{Cut: "solcat-2, 12 units shard 02/4"}},
+		{"solcat-2, 12 units shard x", Layout{Cut: "solcat-2, 12 units shard x"}},
+		{"solcat-2, ", Layout{Cut: "solcat-2, "}},
+		{", 12 units", Layout{Cut: ", 12 units"}},
+		{"", Layout{}},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			got := ParseLayout(tc.text)
+			if got != tc.want || got.String() != tc.text {
+				t.Errorf("ParseLayout(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestShardBuildResumes checks that the builds row of a shard's build
+// holds its layout's text, which the next writer given the same layout
+// resumes and one given another layout starts over.
+func TestShardBuildResumes(t *testing.T) {
+	ctx := context.Background()
+	c := newTestCatalog(t)
+	defer c.Close()
+	layout := Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks, stored by first row", Shard: 2, Of: 4}
+	plan := BuildPlan{Layout: layout, UnitRows: 1, RowsTotal: 10}
+	w, err := c.BeginSolutions(ctx, queens(5), plan, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddClass(1, []byte{1, 2, 3}, 8, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.Rollback()
+	var text string
+	if err := c.db.GetContext(ctx, &text, "SELECT layout FROM builds WHERE puzzle = 'queens:5'"); err != nil || text != layout.String() {
+		t.Fatalf("stored layout %q, %v; want %q", text, err, layout.String())
+	}
+	for _, tc := range []struct {
+		name    string
+		layout  Layout
+		resumed int64
+	}{
+		{"read from its text", ParseLayout(text), 1},
+		{"another shard", Layout{Solver: layout.Solver, Cut: layout.Cut, Shard: 3, Of: 4}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan.Layout = tc.layout
+			w, err := c.BeginSolutions(ctx, queens(5), plan, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Rollback()
+			if got := w.Resumed(); got != tc.resumed {
+				t.Errorf("resumed %d rows, want %d (%s)", got, tc.resumed, w.Discarded())
+			}
+		})
+	}
+}

@@ -1,0 +1,67 @@
+package advice
+
+import (
+	"context"
+	"fmt"
+
+	"solcat/catalog"
+	"solcat/catalog/builder"
+	"solcat/query/records"
+)
+
+// Contents is what a catalog holds, as info tells it: the finished
+// puzzles, the shards, the unfinished builds, and the process writing it.
+type Contents struct {
+	Records    []catalog.Record
+	Shards     []Shard
+	Unfinished []Unfinished
+	Writer     catalog.Holder
+	Running    bool // a process writes the catalog now
+}
+
+// Shard is a shard the catalog holds, as users are told of it.
+type Shard struct {
+	catalog.Shard
+	Line string
+	JSON records.Object
+}
+
+// ContentsOf reads what the catalog at path holds.
+func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Contents, error) {
+	var c Contents
+	var err error
+	if c.Records, err = cat.Puzzles(ctx); err != nil {
+		return c, err
+	}
+	shards, err := cat.Shards(ctx)
+	if err != nil {
+		return c, err
+	}
+	for _, s := range shards {
+		sh := Shard{Shard: s, JSON: records.Obj("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)}
+		if s.Done {
+			sh.Line = fmt.Sprintf("%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'", s.Puzzle, s.Shard, s.Of, s.Units)
+		} else {
+			units, err := cat.DoneUnits(ctx, s.Puzzle)
+			if err != nil {
+				return c, err
+			}
+			sh.JSON = append(sh.JSON, records.Field{Name: "units_done", Value: len(units)})
+			state, err := ShardProgress(ctx, cat, s)
+			if err != nil {
+				state = err.Error()
+			}
+			sh.Line = fmt.Sprintf("%s: shard %d/%d, unfinished: %s", s.Puzzle, s.Shard, s.Of, state)
+		}
+		c.Shards = append(c.Shards, sh)
+	}
+	underway, err := builder.UnderWay(ctx, cat, path)
+	if err != nil {
+		return c, err
+	}
+	for _, u := range underway {
+		c.Unfinished = append(c.Unfinished, Describe(u))
+	}
+	c.Writer, c.Running = catalog.RunningWriter(path)
+	return c, nil
+}

@@ -1,0 +1,138 @@
+package advice
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/catalog/builder"
+	"solcat/enumerate"
+	"solcat/query"
+)
+
+// filterFlagNames are the flags of the parts of a filter, statistic or
+// partition that query names.
+var filterFlagNames = map[string]string{"cell": "--cell", "pattern": "--pattern", "class": "--class", "orbit": "--orbit",
+	"by": "--by", "partition": "--partition-by", "prop": "--prop", "up-to-symmetry": "--up-to-symmetry"}
+
+// Remedy adds to an error from below cmd what the user can do about it
+// (the packages below state facts and name no flags or commands), and
+// names the flag of a mistake in a filter.
+//
+// files says how the command was given its catalog files: "--db", or
+// "files" where they are arguments (merge).
+func Remedy(err error, files string) error {
+	point, another := "point --db at", "choose another --db"
+	if files != "--db" {
+		point, another = "give", "choose another file"
+	}
+	var (
+		busy     *catalog.BusyError
+		stopped  *builder.StoppedError
+		counts   *query.CountsOnlyError
+		old      *catalog.OldFormatError
+		damaged  *catalog.DamagedError
+		other    *builder.OtherShardError
+		badPart  *query.FilterError
+		notation = errors.Is(err, canon.ErrNotation)
+	)
+	switch {
+	case notation:
+		return err
+	case errors.As(err, &badPart):
+		flag := filterFlagNames[badPart.Part]
+		if flag == "" {
+			flag = badPart.Part
+		}
+		return errors.New((&query.FilterError{Part: flag, Given: badPart.Given, Problem: badPart.Problem}).Error())
+	case errors.As(err, &other):
+		if other.Whole != "" {
+			return fmt.Errorf("%w; build shard %s into a file of its own", err, other.Wanted)
+		}
+		msg := err.Error()
+		if !other.Held.Done {
+			resume := fmt.Sprintf("--count-only --shard %d/%d", other.Held.Shard, other.Held.Of)
+			if other.HeldStored {
+				resume = fmt.Sprintf("--shard %d/%d", other.Held.Shard, other.Held.Of)
+			}
+			msg = strings.TrimSuffix(msg, "(unfinished)") + "(finish that with " + resume + ")"
+		}
+		return fmt.Errorf("%s; give --force to build shard %s in its place, or use a file of its own", msg, other.Wanted)
+	case errors.Is(err, builder.ErrOutputHolds):
+		return fmt.Errorf("%w; merge into a new file, or give --force to replace it", err)
+	case errors.As(err, &busy):
+		return fmt.Errorf("%w; wait for it to finish (or stop it), then run this command again", err)
+	case errors.As(err, &stopped):
+		switch {
+		case errors.Is(err, builder.ErrInterrupted):
+			return fmt.Errorf("%w; run the same command to resume", err)
+		case errors.Is(err, builder.ErrDiskFull):
+			return fmt.Errorf("%w: free disk space (or raise the file size limit) and run the same command to resume", err)
+		case errors.Is(err, catalog.ErrIO):
+			return fmt.Errorf("%w: check the disk (dmesg), then run the same command to resume", err)
+		case errors.Is(err, builder.ErrBug):
+			return fmt.Errorf("%w; please report it", err)
+		}
+		return fmt.Errorf("%w: run the same command to resume once the cause is fixed", err)
+	case errors.Is(err, builder.ErrBug):
+		return fmt.Errorf("%w; please report it", err)
+	case errors.As(err, &counts):
+		p := counts.Puzzle
+		switch {
+		case p.Kind == canon.Magic && p.N > enumerate.MaxMagicOrder:
+			return fmt.Errorf("%w; store its classes with 'solcat build %s' (%s); meanwhile count and stats answer by the centre, cell 3,3", err, p, buildCost[p])
+		case enumerate.Supported(p, false) != nil:
+			return fmt.Errorf("%w; solutions are stored up to queens:%d", err, enumerate.MaxClassStoredQueens)
+		case p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens:
+			return fmt.Errorf("%w; store its classes with 'solcat build %s' (%s)", err, p, buildCost[p])
+		}
+		return fmt.Errorf("%w; store them with 'solcat build %s --force'", err, p)
+	case errors.As(err, &old):
+		return fmt.Errorf("%w; store it again with 'solcat build %s --force'", err, old.Puzzle)
+	case errors.Is(err, query.ErrNoDudeney):
+		return fmt.Errorf("%w; rebuild it with 'solcat build magic:4 --force' (a second or less)", err)
+	case errors.Is(err, catalog.ErrShardMismatch):
+		return fmt.Errorf("%w; run its build again with --force", err)
+	case errors.Is(err, builder.ErrDamagedSort):
+		return fmt.Errorf("%w; delete that folder to start the build over", err)
+	case errors.Is(err, builder.ErrBadSplit):
+		return fmt.Errorf("%w; give every shard of one split once, each finished, all made by this solcat with 'solcat build PUZZLE [--count-only] --shard I/K'", err)
+	case errors.Is(err, catalog.ErrShardsApart):
+		return fmt.Errorf("%w; build that shard again with its --shard I/K", err)
+	case errors.Is(err, catalog.ErrNoCatalog):
+		return fmt.Errorf("%w; run 'solcat build' to create it, or %s an existing catalog", err, point)
+	case errors.As(err, &damaged):
+		return fmt.Errorf("%w; run 'solcat verify %s', which names all that is wrong and what mends it", err, damaged.Puzzle)
+	case errors.Is(err, catalog.ErrDamaged):
+		return fmt.Errorf("%w; 'solcat verify' names the damaged puzzles: rebuild them with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW build'", err)
+	case errors.Is(err, catalog.ErrNewerSchema):
+		return fmt.Errorf("%w; use a newer solcat", err)
+	case errors.Is(err, catalog.ErrNotCatalog):
+		return fmt.Errorf("%w; %s a catalog made by 'solcat build', or a new file", err, point)
+	case errors.Is(err, catalog.ErrNoFolder):
+		return fmt.Errorf("%w; create it or %s", err, another)
+	case errors.Is(err, catalog.ErrReadOnlyFolder):
+		return fmt.Errorf("%w; fix its permissions or %s", err, another)
+	case errors.Is(err, catalog.ErrReadOnlyFile):
+		return fmt.Errorf("%w; make it writable (chmod u+w) or copy it to a file of your own", err)
+	case errors.Is(err, catalog.ErrHardLinked):
+		return fmt.Errorf("%w, and SQLite keeps its log beside one name only; write a copy of its own (cp, then %s the copy), or remove the other names", err, point)
+	case errors.Is(err, catalog.ErrDiskFull):
+		return fmt.Errorf("%w; free disk space or %s", err, another)
+	case errors.Is(err, catalog.ErrIO):
+		return fmt.Errorf("%w; check the disk (dmesg), then run the command again, or %s", err, another)
+	case errors.Is(err, catalog.ErrCheckpointStuck):
+		return fmt.Errorf("%w; let that process go on (fg, or kill -CONT), or stop it", err)
+	}
+	return err
+}
+
+// buildCost is what storing the largest puzzles takes, as
+// docs/performance.md measures it on 2 cores.
+var buildCost = map[canon.Puzzle]string{
+	{Kind: canon.Magic, N: 5}:   "about 6 minutes on 2 cores, a 4.5 GB catalog",
+	{Kind: canon.Queens, N: 18}: "about a minute on 2 cores, a 1.0 GB catalog",
+	{Kind: canon.Queens, N: 19}: "13 to 16 minutes on 2 cores, a 7.5 GB catalog",
+}

@@ -1,0 +1,82 @@
+package advice
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/query/verify"
+)
+
+// VerifyRemedy is verify's verdict on its report: nil when it found
+// nothing, else how many problems and what mends them (the commands that
+// rebuild the damaged puzzles as they were stored, or build them into a new
+// catalog when the file itself cannot be mended).
+func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report verify.Report) error {
+	total, damaged := report.Total(), report.Damaged()
+	misnamed := slices.ContainsFunc(report.Puzzles, func(p verify.PuzzleReport) bool {
+		q, err := canon.ParsePuzzle(p.Record.Name)
+		return err == nil && q.String() != p.Record.Name
+	})
+	switch {
+	case total == 0:
+		return nil
+	case report.Integrity != "ok" || len(report.Lookups) > 0 || misnamed:
+		// SQLite's own structures, or the lookup tables no build writes
+		// again, are damaged, or a record a build cannot replace (it
+		// replaces the record of the puzzle's own name): writing more into
+		// the file is no cure. Every puzzle is built anew elsewhere.
+		all := make([]catalog.Record, 0, len(report.Puzzles))
+		for _, p := range report.Puzzles {
+			r := p.Record
+			if q, err := canon.ParsePuzzle(r.Name); err == nil {
+				r.Name = q.String()
+			}
+			all = append(all, r)
+		}
+		what := "the catalog file is damaged"
+		switch {
+		case report.Integrity != "ok":
+		case len(report.Lookups) > 0:
+			what = "the lookup tables that every puzzle's SQL reads are damaged"
+		default:
+			what = "a record is not under its puzzle's name, which a rebuild cannot replace"
+		}
+		return fmt.Errorf("%d problem(s) found and %s; build its puzzles into a new catalog: %s", total, what, buildCommands(ctx, cat, "solcat --db NEW.db build", "", all))
+	case len(damaged) > 0:
+		var recs []catalog.Record
+		for _, p := range report.Puzzles {
+			if !p.OK() {
+				recs = append(recs, p.Record)
+			}
+		}
+		return fmt.Errorf("%d problem(s) found; rebuild the puzzles concerned: %s", total, buildCommands(ctx, cat, "solcat build", " --force", recs))
+	}
+	return fmt.Errorf("%d problem(s) found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'", total)
+}
+
+// buildCommands are the commands (build, then the puzzles, then tail) that
+// build the puzzles of recs again as they are stored: those known by
+// their counts with --count-only, unless tables of theirs are there (a
+// record that says counts may be the damage).
+func buildCommands(ctx context.Context, cat *catalog.Catalog, build, tail string, recs []catalog.Record) string {
+	var stored, counted []string
+	for _, r := range recs {
+		if has, err := cat.HasTables(ctx, r.Name); r.Storage == catalog.StorageCounts && err == nil && !has {
+			counted = append(counted, r.Name)
+		} else {
+			stored = append(stored, r.Name)
+		}
+	}
+	var out []string
+	if len(stored) > 0 {
+		out = append(out, fmt.Sprintf("'%s %s%s'", build, strings.Join(stored, " "), tail))
+	}
+	if len(counted) > 0 {
+		out = append(out, fmt.Sprintf("'%s %s --count-only%s'", build, strings.Join(counted, " "), tail))
+	}
+	return strings.Join(out, " and ")
+}

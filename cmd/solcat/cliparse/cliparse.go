@@ -1,0 +1,131 @@
+// Package cliparse reads solcat's command line where kong's own reading is
+// not what solcat promises: numbers in decimal only, negative values given
+// as a separate word, flags given an empty value, and the help command to
+// name for a mistake.
+package cliparse
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// Decimal reads a number flag or argument in decimal digits only, as
+// --cell and the puzzle names are read: kong's own reading takes 010 for
+// eight and 0x10 for sixteen.
+func Decimal(bits int) kong.MapperFunc {
+	return func(ctx *kong.DecodeContext, target reflect.Value) error {
+		var text string
+		if err := ctx.Scan.PopValueInto("number", &text); err != nil {
+			return err
+		}
+		n, err := strconv.ParseInt(text, 10, bits)
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return fmt.Errorf("%s is too large; give at most %d", text, int64(1)<<(bits-1)-1)
+		case err != nil:
+			return fmt.Errorf("%q is not a whole number in decimal digits; write it as, for example, 10", text)
+		}
+		target.SetInt(n)
+		return nil
+	}
+}
+
+// JoinNegatives reads "--limit -1" as "--limit=-1" (no flag here is a
+// dash and a digit), so that a negative value meets the command's own
+// check and its remedy rather than kong's hint to quote it. The flags that
+// take a value are read from the parser's model.
+func JoinNegatives(parser *kong.Kong, args []string) []string {
+	takesValue := map[string]bool{}
+	var walk func(n *kong.Node)
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			if !f.IsBool() {
+				takesValue["--"+f.Name] = true
+				if f.Short != 0 {
+					takesValue["-"+string(f.Short)] = true
+				}
+			}
+		}
+		for _, child := range n.Children {
+			walk(child)
+		}
+	}
+	walk(parser.Model.Node)
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--" {
+			return append(out, args[i:]...)
+		}
+		if takesValue[args[i]] && i+1 < len(args) && NegativeNumber(args[i+1]) {
+			out = append(out, args[i]+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// NegativeNumber reports whether arg begins like a negative number: kong
+// reads such an argument as short flags.
+func NegativeNumber(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && '0' <= arg[1] && arg[1] <= '9'
+}
+
+// EmptyValues refuses a flag given an empty value (--prop "", --output=):
+// it would silently mean "no filter" or "no file".
+func EmptyValues(kctx *kong.Context, args []string) error {
+	takesValue := map[string]string{}
+	for _, f := range kctx.Flags() {
+		if f.IsBool() || f.Name == "help" {
+			continue
+		}
+		takesValue["--"+f.Name] = "--" + f.Name
+		if f.Short != 0 {
+			takesValue["-"+string(f.Short)] = "--" + f.Name
+		}
+	}
+	for i, arg := range args {
+		if arg == "--" {
+			break
+		}
+		name, value, joined := strings.Cut(arg, "=")
+		flag, ok := takesValue[name]
+		if !ok {
+			continue
+		}
+		if joined && value == "" || !joined && i+1 < len(args) && args[i+1] == "" {
+			return fmt.Errorf("%s is given an empty value; give it a value, or leave it out", flag)
+		}
+	}
+	return nil
+}
+
+// HelpFor is the help command for a parse error: the help of the command
+// it was met in, if one was chosen.
+func HelpFor(err error) string {
+	var perr *kong.ParseError
+	if errors.As(err, &perr) && perr.Context != nil {
+		if node := perr.Context.Selected(); node != nil && node.Type == kong.CommandNode {
+			return "solcat " + node.Path() + " --help"
+		}
+	}
+	return "solcat --help"
+}
+
+// Mistake words a parse error of args: kong's message (a negative number
+// left as an argument, show's class ID, is what kong took for short flags:
+// said as such) and the help to see.
+func Mistake(err error, args []string) string {
+	msg := err.Error()
+	if i := slices.IndexFunc(args, NegativeNumber); i >= 0 && (i == 0 || args[i-1] != "--") {
+		msg = args[i] + " is negative; IDs start at 1"
+	}
+	return fmt.Sprintf("%s; see '%s'", msg, HelpFor(err))
+}

@@ -1,0 +1,78 @@
+package cliparse
+
+import (
+	"strings"
+
+	"solcat/canon"
+	"solcat/cmd/solcat/advice"
+	"solcat/query"
+	"solcat/query/records"
+)
+
+// FormatFlags are the output flags of the commands that print records.
+type FormatFlags struct {
+	Format    string `name:"format" placeholder:"FORMAT" predictor:"format" help:"Output format: text (the default), json, jsonl or csv, in any case."`
+	NoHeaders bool   `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
+}
+
+// Chosen returns the chosen output format, text if none was chosen.
+func (f FormatFlags) Chosen() (records.Format, error) {
+	return ChooseFormat(f.Format, records.Text, records.Formats...)
+}
+
+// ChooseFormat reads --format: def if it is empty, else one of allowed, in
+// any case.
+func ChooseFormat(text string, def records.Format, allowed ...records.Format) (records.Format, error) {
+	if text == "" {
+		return def, nil
+	}
+	if f, ok := records.ParseFormat(text, allowed...); ok {
+		return f, nil
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return "", advice.Usagef("--format %s does not apply here; use one of: %s", text, strings.Join(names, ", "))
+}
+
+// ExplainFlag is --explain, for the commands that plan their question.
+type ExplainFlag struct {
+	Explain bool `name:"explain" help:"Print how the question would be answered (the plan: which storage, which IDs or how many classes it reads) instead of answering it."`
+}
+
+// FilterFlags are the filters shared by count, list, classes and export.
+type FilterFlags struct {
+	Cell         []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
+	Pattern      string   `name:"pattern" placeholder:"GRID" help:"Cells to match: magic \"1 . . . / . . . . / . . . . / . . . 16\" (rows split by /), queens \"2 4 . . . .\" (1-based column or . per row)."`
+	UpToSymmetry bool     `name:"up-to-symmetry" help:"Match the --cell and --pattern conditions in any of the 8 orientations (selects whole classes)."`
+	Prop         []string `name:"prop" placeholder:"NAME" predictor:"prop" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary, dudeney-I to dudeney-XII (order 4); queens rot90-symmetric, rot180-only, asymmetric."`
+	Class        *int64   `name:"class" placeholder:"ID" help:"Only members of this class."`
+	Orbit        *int     `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
+}
+
+// Filter reads the filter flags for puzzle p.
+func (f FilterFlags) Filter(p canon.Puzzle) (query.Filter, error) {
+	return query.ParseFilter(p, query.FilterText{Cells: f.Cell, Pattern: f.Pattern, UpToSymmetry: f.UpToSymmetry, Props: f.Prop, Class: f.Class, Orbit: f.Orbit})
+}
+
+// PageFlags bound a listing.
+type PageFlags struct {
+	Limit  *int64 `name:"limit" placeholder:"K" help:"At most K results."`
+	Offset int64  `name:"offset" placeholder:"K" help:"Skip the first K results."`
+}
+
+// Page reads the page flags.
+func (f PageFlags) Page() (query.Page, error) {
+	p := query.Page{Limit: -1, Offset: f.Offset}
+	if f.Limit != nil {
+		if *f.Limit < 0 {
+			return p, advice.Usagef("--limit %d is negative; give a count of 0 or more", *f.Limit)
+		}
+		p.Limit = *f.Limit
+	}
+	if f.Offset < 0 {
+		return p, advice.Usagef("--offset %d is negative; give a count of 0 or more", f.Offset)
+	}
+	return p, nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLayers holds the arrows of docs/development.md: for each package of
+// the module, what it may depend on, directly or not. The CLI (cmd/...) is
+// at the top and may use anything; nothing else may use it, and of the
+// rest only the CLI uses the build engine; queries never reach the
+// solvers or the engine; canon and the schema stand alone.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "solcat/...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "solcat/") {
+			pkgs = append(pkgs, p)
+		}
+	}
+	// may lists, for each layer, the module's packages it may depend on.
+	may := map[string][]string{
+		"solcat/canon":           {},
+		"solcat/migrations":      {},
+		"solcat/enumerate":       {"solcat/canon"},
+		"solcat/catalog":         {"solcat/canon", "solcat/migrations"},
+		"solcat/catalog/builder": {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/enumerate"},
+		"solcat/query":           {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/query/"},
+	}
+	layerOf := func(pkg string) (string, bool) {
+		best := ""
+		for layer := range may {
+			if (pkg == layer || strings.HasPrefix(pkg, layer+"/")) && len(layer) > len(best) {
+				best = layer
+			}
+		}
+		return best, best != ""
+	}
+	allowed := func(layer, dep string) bool {
+		return slices.ContainsFunc(may[layer], func(a string) bool {
+			return dep == a || strings.HasSuffix(a, "/") && strings.HasPrefix(dep, a)
+		}) || dep == layer || strings.HasPrefix(dep, layer+"/") && layer != "solcat/catalog"
+	}
+	checked := 0
+	for _, pkg := range pkgs {
+		if strings.HasPrefix(pkg, "solcat/cmd/") {
+			continue // the top: anything
+		}
+		layer, ok := layerOf(pkg)
+		if !ok {
+			t.Errorf("%s is in no layer of this test (and of docs/development.md): add it", pkg)
+			continue
+		}
+		deps, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(deps)) {
+			if !strings.HasPrefix(dep, "solcat/") || dep == pkg {
+				continue
+			}
+			if !allowed(layer, dep) {
+				t.Errorf("%s depends on %s, which its layer (%s) must not", pkg, dep, layer)
+			}
+		}
+		checked++
+	}
+	if checked < 7 {
+		t.Errorf("checked %d packages: go list found too few (%v)", checked, pkgs)
+	}
+}

@@ -1,0 +1,170 @@
+package records
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/query"
+	"solcat/query/verify"
+)
+
+// WriteOne writes one record: a document in json, a line in jsonl, a row
+// (with its header) in csv, a row of a text table.
+func WriteOne(w io.Writer, format Format, headers bool, o Object) error {
+	p := NewPrinter(w, format, headers)
+	if format == JSON || format == JSONL {
+		return p.WriteDocument(o)
+	}
+	if err := p.Write(o); err != nil {
+		return err
+	}
+	return p.Close()
+}
+
+// WriteExplain writes a plan as --explain shows it: its text, or its
+// report as a JSON document, a JSON line or a CSV row.
+func WriteExplain(w io.Writer, format Format, report query.PlanReport) error {
+	switch format {
+	case JSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(report)
+	case JSONL:
+		line, err := json.Marshal(report)
+		if err == nil {
+			_, err = fmt.Fprintf(w, "%s\n", line)
+		}
+		return err
+	case CSV:
+		out := NewPrinter(w, format, true)
+		out.Write(Obj("puzzle", report.Puzzle, "storage", report.Storage, "way", report.Way, "workers", report.Workers, "detail", strings.Join(report.Detail, "; ")))
+		return out.Close()
+	}
+	_, err := io.WriteString(w, report.Text())
+	return err
+}
+
+// WriteVerifyReport writes verify's report: json one document; jsonl a line
+// per puzzle and one for the catalog's own problems (named by its path); csv
+// a row per puzzle. Text was printed as verify went.
+func WriteVerifyReport(w io.Writer, format Format, headers bool, path string, r verify.Report) error {
+	switch format {
+	case Text:
+		return nil
+	case JSON:
+		objs := make([]Object, len(r.Puzzles))
+		for i, pr := range r.Puzzles {
+			objs[i] = PuzzleReportObject(pr, true)
+		}
+		return WriteOne(w, format, headers, Obj("integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
+	}
+	p := NewPrinter(w, format, headers)
+	if format == JSONL {
+		p.Write(Obj("catalog", path, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
+	}
+	for _, pr := range r.Puzzles {
+		p.Write(PuzzleReportObject(pr, format == JSONL))
+	}
+	return p.Close()
+}
+
+// StatsTable is a distribution as stats prints it.
+type StatsTable struct {
+	Puzzle  canon.Puzzle
+	By      query.StatsBy
+	Given   string // --by as the user wrote it
+	Filter  string
+	Rows    []query.StatsRow
+	Headers bool
+	ASCII   bool // bars of # instead of █
+}
+
+// WriteStats writes a distribution: a JSON document, a line or row per
+// value, or a text table with bars.
+func WriteStats(w io.Writer, format Format, s StatsTable) error {
+	var total int64
+	for _, r := range s.Rows {
+		total += r.Solutions
+	}
+	row := func(r query.StatsRow, withPuzzle bool) Object {
+		o := Obj("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", r.Classes, "share", r.Share)
+		if withPuzzle {
+			o = append(Obj("puzzle", s.Puzzle.String(), "by", s.Given), o...)
+		}
+		return o
+	}
+	switch format {
+	case JSON:
+		objs := make([]Object, len(s.Rows))
+		for i, r := range s.Rows {
+			objs[i] = row(r, false)
+		}
+		return WriteOne(w, format, true, Obj("puzzle", s.Puzzle.String(), "by", s.Given, "filter", s.Filter, "matching", total, "rows", objs))
+	case JSONL, CSV:
+		p := NewPrinter(w, format, s.Headers)
+		for _, r := range s.Rows {
+			p.Write(row(r, true))
+		}
+		return p.Close()
+	}
+	var top float64
+	for _, r := range s.Rows {
+		top = max(top, r.Share)
+	}
+	by := s.By
+	label := map[query.StatsKind]string{query.ByCell: fmt.Sprintf("cell %d,%d", by.Row, by.Col), query.ByRow: fmt.Sprintf("the queen's column in row %d", by.Row),
+		query.ByOrbit: "orbit size", query.ByGroup: "Dudeney group", query.ByProp: by.Prop.String()}[by.Kind]
+	if s.Headers {
+		fmt.Fprintf(w, "%s by %s (%d matching solutions)\n", s.Puzzle, label, total)
+	}
+	glyph := "█"
+	if s.ASCII {
+		glyph = "#"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if s.Headers {
+		fmt.Fprintln(tw, "value\tsolutions\tclasses\tshare\t\t")
+	}
+	for _, r := range s.Rows {
+		bar := strings.Repeat(glyph, int(r.Share/top*40+0.5))
+		value := strconv.Itoa(r.Value)
+		if r.Label != "" {
+			value = r.Label
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\t%s\n", value, r.Solutions, r.Classes, 100*r.Share, bar)
+	}
+	return tw.Flush()
+}
+
+// WriteRecordTable writes the puzzles' records as info's table: storage,
+// counts, orbit split, the check against the published counts, build time,
+// workers and the start of the content hash.
+func WriteRecordTable(w io.Writer, recs []catalog.Record, headers bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if headers {
+		fmt.Fprintln(tw, "puzzle\tstored\tsolutions\tclasses\torbit 1/2/4/8\tOEIS\tbuild\tworkers\tcontent\t")
+	}
+	for _, r := range recs {
+		check := "no"
+		if verify.MatchesPublished(r) {
+			check = "matches"
+		}
+		content := "-"
+		if len(r.ContentHash) >= 16 {
+			content = r.ContentHash[:16] // the full SHA-256 is in --format json
+		}
+		workers := "-" // merged from shards built elsewhere
+		if r.Workers > 0 {
+			workers = fmt.Sprint(r.Workers)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
+			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,190 @@
+package records
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/query"
+	"solcat/query/verify"
+)
+
+// cellsText renders stored cells for a person: a magic square's values row
+// by row, or the 1-based column of the queen in each row, separated by
+// spaces.
+func cellsText(p canon.Puzzle, cells []byte) string {
+	var b strings.Builder
+	for i, v := range cells {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if p.Kind == canon.Queens {
+			v++
+		}
+		b.WriteString(strconv.Itoa(int(v)))
+	}
+	return b.String()
+}
+
+// cellFields are a solution's (or canonical form's) cells as fields: for
+// JSON one field, "grid" (a magic square's rows) or "queens" (the 1-based
+// column of each row's queen); flat (CSV), one field per cell, r1c1..rNcN
+// or row1..rowN.
+func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
+	if p.Kind == canon.Queens {
+		cols := make([]int, len(cells))
+		for i, c := range cells {
+			cols[i] = int(c) + 1
+		}
+		if !flat {
+			return []Field{{"queens", cols}}
+		}
+		out := make([]Field, len(cols))
+		for r, c := range cols {
+			out[r] = Field{"row" + strconv.Itoa(r+1), c}
+		}
+		return out
+	}
+	if flat {
+		out := make([]Field, len(cells))
+		for i, v := range cells {
+			out[i] = Field{fmt.Sprintf("r%dc%d", i/p.N+1, i%p.N+1), int(v)}
+		}
+		return out
+	}
+	grid := make([][]int, p.N)
+	for r := range grid {
+		grid[r] = make([]int, p.N)
+		for c := range grid[r] {
+			grid[r][c] = int(cells[r*p.N+c])
+		}
+	}
+	return []Field{{"grid", grid}}
+}
+
+// props is a property set as a list of names (never null in JSON).
+func props(ps canon.Property) []string {
+	names := ps.Names()
+	if names == nil {
+		names = []string{}
+	}
+	return names
+}
+
+// SolutionObject is a solution as every command prints it: id, class,
+// orbit, symmetry (from the class's canonical form), props (its class's),
+// and its cells (see cellFields).
+func SolutionObject(p canon.Puzzle, s query.Solution, flat bool) Object {
+	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props)}}
+	return append(o, cellFields(p, s.Cells, flat)...)
+}
+
+// ClassObject is a class as every command prints it: class (its ID), orbit,
+// matching (members that matched the filter), props and its canonical
+// form's cells.
+func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
+	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props)}}
+	return append(o, cellFields(p, c.Canonical, flat)...)
+}
+
+// RecordObject is a puzzle's record as info, build and merge print it.
+// known_solutions and known_classes are the published counts the build
+// checked against; verified says whether the counts still equal solcat's
+// own table of published values.
+func RecordObject(r catalog.Record) Object {
+	var knownSolutions, knownClasses any // null when not recorded
+	if r.KnownSolutions.Valid {
+		knownSolutions = r.KnownSolutions.Int64
+	}
+	if r.KnownClasses.Valid {
+		knownClasses = r.KnownClasses.Int64
+	}
+	return Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
+		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
+		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", verify.MatchesPublished(r),
+		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
+		"solver_version", r.SolverVersion, "content_hash", r.ContentHash)
+}
+
+// PuzzleReportObject is a puzzle's verify report as a record; full adds
+// its problems.
+func PuzzleReportObject(p verify.PuzzleReport, full bool) Object {
+	r := p.Record
+	o := Obj("puzzle", r.Name, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "content_hash", r.ContentHash, "ok", p.OK(), "problem_count", p.ProblemCount)
+	if full {
+		o = append(o, Field{Name: "problems", Value: p.Problems})
+	}
+	return o
+}
+
+// ShownObject is a class shown with its members: its fields, the
+// symmetries that fix it, its members and (if asked for) the solution, as
+// show prints them in JSON.
+func ShownObject(s query.Shown) Object {
+	o := append(Obj("puzzle", s.Puzzle.String()), ClassObject(s.Puzzle, s.Class, false)...)
+	members := make([]Object, len(s.Members))
+	for i, m := range s.Members {
+		members[i] = SolutionObject(s.Puzzle, m, false)
+	}
+	o = append(o, Obj("fixed_by", s.FixedBy, "members", members)...)
+	if s.Solution != nil {
+		o = append(o, Field{Name: "solution", Value: SolutionObject(s.Puzzle, *s.Solution, false)})
+	}
+	return o
+}
+
+// ShownText draws the solution asked for, the class's canonical form and
+// lists its members; ascii draws queens as Q and . instead of ♛ and ·.
+func ShownText(s query.Shown, ascii bool) string {
+	var b strings.Builder
+	p := s.Puzzle
+	if sol := s.Solution; sol != nil {
+		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
+		b.WriteString(grid(p, sol.Cells, ascii))
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), s.Class.Props)
+	b.WriteString(grid(p, s.Class.Canonical, ascii))
+	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
+	width := len(strconv.FormatInt(s.Solutions, 10))
+	for _, m := range s.Members {
+		fmt.Fprintf(&b, "  %*d  %-14s  %s\n", width, m.ID, m.Symmetry, cellsText(p, m.Cells))
+	}
+	return b.String()
+}
+
+// grid draws a magic square with its columns aligned, or a queens board
+// with one glyph for a queen and another for an empty square, a line a row.
+func grid(p canon.Puzzle, cells []byte, ascii bool) string {
+	var b strings.Builder
+	n := p.N
+	if p.Kind == canon.Queens {
+		queen, empty := "♛", "·"
+		if ascii {
+			queen, empty = "Q", "."
+		}
+		for r := 0; r < n; r++ {
+			b.WriteString(" ")
+			for c := 0; c < n; c++ {
+				cell := empty
+				if int(cells[r]) == c {
+					cell = queen
+				}
+				b.WriteString(" " + cell)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	width := len(strconv.Itoa(n * n))
+	for r := 0; r < n; r++ {
+		b.WriteString(" ")
+		for c := 0; c < n; c++ {
+			fmt.Fprintf(&b, " %*d", width, cells[r*n+c])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

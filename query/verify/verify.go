@@ -1,0 +1,178 @@
+// Package verify checks what a catalog holds against itself: every check
+// of a puzzle's record and tables is here. Catalog is the whole re-check
+// (solcat verify): SQLite's integrity, the lookup tables, the catalog's own
+// tables, and each puzzle read to the end (Puzzle); QuickLook is the look a
+// query takes at a puzzle before it answers. Problems are reported as
+// lines, the puzzle's or the catalog's; an error is a read that failed, or
+// an interruption.
+package verify
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"solcat/canon"
+	"solcat/catalog"
+)
+
+// MaxReported bounds the problems a report keeps for one puzzle.
+const MaxReported = 20
+
+// Report is what verifying a catalog found.
+type Report struct {
+	Integrity string   // SQLite's integrity check: "ok", or its findings
+	Lookups   []string // the lookup tables every puzzle's SQL reads, against their definitions
+	Problems  []string // the catalog's own: tables and records that do not match
+	Puzzles   []PuzzleReport
+}
+
+// PuzzleReport is what verifying one puzzle found.
+type PuzzleReport struct {
+	Record       catalog.Record
+	Problems     []string // the first MaxReported
+	ProblemCount int
+}
+
+// OK reports whether the puzzle has no problem.
+func (p PuzzleReport) OK() bool { return p.ProblemCount == 0 }
+
+// Total counts every problem found.
+func (r Report) Total() int {
+	total := len(r.Problems) + len(r.Lookups)
+	if r.Integrity != "ok" {
+		total++
+	}
+	for _, p := range r.Puzzles {
+		total += p.ProblemCount
+	}
+	return total
+}
+
+// Damaged names the puzzles with problems.
+func (r Report) Damaged() []string {
+	var out []string
+	for _, p := range r.Puzzles {
+		if !p.OK() {
+			out = append(out, p.Record.Name)
+		}
+	}
+	return out
+}
+
+// Catalog checks SQLite's integrity and each puzzle of recs; with
+// recs nil, every puzzle and the catalog's own tables (each table with
+// its record and each record with its tables). Damage in one puzzle does
+// not stop the check of the others. tell gets each line of the report as
+// it is found, for a reader watching. The error is an interruption.
+func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, tell func(line string)) (Report, error) {
+	say := func(format string, args ...any) { tell(fmt.Sprintf(format, args...)) }
+	report := Report{Lookups: []string{}, Problems: []string{}, Puzzles: []PuzzleReport{}}
+	report.Integrity = strings.Join(cat.Integrity(ctx, MaxReported), "; ")
+	say("catalog: SQLite integrity check: %s", report.Integrity)
+	lookups, err := cat.CheckLookups(ctx)
+	if err != nil {
+		lookups = append(lookups, "the lookup tables cannot be read: "+err.Error())
+	}
+	report.Lookups = append(report.Lookups, lookups...)
+	for _, problem := range report.Lookups {
+		say("catalog: %s", problem)
+	}
+	var names []string // the puzzles asked for; nil for all
+	for _, rec := range recs {
+		names = append(names, rec.Name)
+	}
+	if recs == nil {
+		all, err := cat.Puzzles(ctx)
+		if err != nil {
+			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catalog.DamageError(cat.Path(), err).Error())
+		}
+		recs = all
+		orphans, err := cat.Orphans(ctx)
+		if err != nil {
+			orphans = append(orphans, "the catalog's tables cannot be listed: "+err.Error())
+		}
+		report.Problems = append(report.Problems, orphans...)
+		strays, err := strayRecords(ctx, cat, recs)
+		if err != nil {
+			strays = append(strays, "the catalog's records cannot be read: "+err.Error())
+		}
+		report.Problems = append(report.Problems, strays...)
+	}
+	builds, err := cat.CheckBuilds(ctx, names)
+	if err != nil {
+		report.Problems = append(report.Problems, "the builds table cannot be read: "+err.Error())
+	}
+	for _, b := range builds {
+		finished := ""
+		if slices.ContainsFunc(recs, func(r catalog.Record) bool { return r.Name == b.Puzzle }) {
+			finished = " (it is recorded as finished too)"
+		}
+		report.Problems = append(report.Problems, b.Puzzle+": "+b.Problem+finished)
+	}
+	for _, problem := range report.Problems {
+		say("catalog: %s", problem)
+	}
+	for _, rec := range recs {
+		pr := PuzzleReport{Record: rec, Problems: []string{}}
+		problem := func(text string) {
+			pr.ProblemCount++
+			if pr.ProblemCount <= MaxReported {
+				pr.Problems = append(pr.Problems, text)
+				say("%s: %s", rec.Name, text)
+			}
+		}
+		p, err := canon.ParsePuzzle(rec.Name)
+		if err == nil {
+			err = Puzzle(ctx, cat, p, rec, problem)
+		}
+		if ctx.Err() != nil {
+			return report, ctx.Err()
+		}
+		if err != nil {
+			problem(fmt.Sprintf("cannot be read to the end: %v", catalog.DamageError(cat.Path(), err)))
+		}
+		report.Puzzles = append(report.Puzzles, pr)
+		switch {
+		case pr.ProblemCount > MaxReported:
+			say("%s: ... and %d more problems", rec.Name, pr.ProblemCount-MaxReported)
+		case !pr.OK():
+		case rec.Storage == catalog.StorageCounts:
+			say("%s: ok (counts only: %d solutions, %d classes)", rec.Name, rec.Solutions, rec.Classes)
+		default:
+			say("%s: ok (%d solutions, %d classes, content %.16s)", rec.Name, rec.Solutions, rec.Classes, rec.ContentHash)
+		}
+	}
+	return report, nil
+}
+
+// strayRecords names what the catalog records of puzzles it does not hold:
+// counts recorded for a puzzle with no record, and a shard's mark on a
+// puzzle it holds whole (a finished build removes the mark).
+func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record) ([]string, error) {
+	recorded := map[string]bool{}
+	for _, r := range recs {
+		recorded[r.Name] = true
+	}
+	var problems []string
+	counted, err := cat.BreakdownPuzzles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range counted {
+		if !recorded[name] {
+			problems = append(problems, fmt.Sprintf("%s: the table count_breakdown holds counts recorded for it, but it has no record in puzzles", name))
+		}
+	}
+	shards, err := cat.Shards(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range shards {
+		if recorded[s.Puzzle] {
+			problems = append(problems, fmt.Sprintf("%s: recorded as finished, and marked as shard %d of %d of a split build too (info shows it both ways)", s.Puzzle, s.Shard, s.Of))
+		}
+	}
+	return problems, nil
+}
