@@ -26,6 +26,9 @@
 #                                       as the command reports it) and, up to
 #                                       N=17, the counting loop alone (solcat
 #                                       bench, no catalog), all on 2 workers
+#   solcat 1 worker vs Kluev 1 thread in CPU time (user + system, by
+#                                       /usr/bin/time), which a busy machine
+#                                       changes far less than wall time
 # and checks every program's count against solcat's (which checks it
 # against the published one). Absolute times differ from machine to
 # machine, and with other work on the same machine: compare the ratios of
@@ -107,7 +110,12 @@ timed() {
   shift
   local start end out
   start=$(date +%s.%N)
-  out=$("$@" 2>&1)
+  if [ -x /usr/bin/time ]; then
+    out=$(/usr/bin/time -f '%U %S' -o "$work/cpu.last" "$@" 2>&1)
+    awk '{ print $1 + $2 }' "$work/cpu.last" >>"$work/$name.cpu"
+  else
+    out=$("$@" 2>&1)
+  fi
   end=$(date +%s.%N)
   echo "$end - $start" | bc -l >>"$work/$name.times"
   echo "$out" | sed -n -e 's/^Result: \([0-9]*\).*/\1/p' -e 's/^\([0-9][0-9]*\)$/\1/p' \
@@ -132,7 +140,7 @@ grep -q avx512_vpopcntdq /proc/cpuinfo && vector="AVX-512 with VPOPCNTQ"
 echo "== count only, whole processes, alternating, medians of $RUNS runs; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "== $cpu, $(nproc) cores, $vector; load average before $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $SIZES; do
-  rm -f "$work"/*.times "$work"/*.count
+  rm -f "$work"/*.times "$work"/*.count "$work"/*.own "$work"/*.cpu
   names=""
   [ -n "$textbook" ] && [ "$n" -le "$TEXTBOOK_MAX" ] && names="$names textbook"
   k=$(kluev "$n")
@@ -165,6 +173,14 @@ for n in $SIZES; do
   if [ -n "${med[kluev]:-}" ]; then
     printf 'queens:%s  solcat 1 worker vs Kluev 1 thread:  %.2fx (Kluev %.2f s / solcat %.2f s)\n' \
       "$n" "$(echo "${med[kluev]} / ${med[solcat1]}" | bc -l)" "${med[kluev]}" "${med[solcat1]}"
+    # On a busy machine the wall times mostly measure the other work; the
+    # CPU time of a one-thread process measures the program.
+    if [ -s "$work/kluev.cpu" ] && [ -s "$work/solcat1.cpu" ]; then
+      kc=$(median <"$work/kluev.cpu")
+      sc=$(median <"$work/solcat1.cpu")
+      printf 'queens:%s  solcat 1 worker vs Kluev 1 thread, CPU time:  %.2fx (Kluev %.2f s / solcat %.2f s of CPU)\n' \
+        "$n" "$(echo "$kc / $sc" | bc -l)" "$kc" "$sc"
+    fi
   fi
   if [ -n "${med[textbook]:-}" ]; then
     printf 'queens:%s  solcat 2 workers vs C textbook:    %.2fx (textbook %.2f s / solcat %.2f s)\n' \
