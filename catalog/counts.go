@@ -44,6 +44,35 @@ func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) err
 	return err
 }
 
+// SaveUnits commits finished units in one transaction: a count of many
+// small units saves them in batches, at a commit's cost each batch.
+func (c *Catalog) SaveUnits(ctx context.Context, puzzle string, units []UnitCounts) error {
+	if len(units) == 0 {
+		return nil
+	}
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO count_units
+		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, u := range units {
+		if _, err := stmt.ExecContext(ctx, puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Joined, u.Nodes); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	c.checkpoint.committed()
+	return nil
+}
+
 // ClearUnits forgets puzzle's finished units, to count it again from scratch.
 func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
 	_, err := c.db.ExecContext(ctx, `DELETE FROM count_units WHERE puzzle = ?`, puzzle)

@@ -42,7 +42,7 @@ func Methods(kind canon.Kind) []Method {
 		{"join", "top and bottom halves joined per column set, symmetry (4x) and Burnside for classes, one thread", func(ctx context.Context, n int, emit Emit) (Stats, error) {
 			return queensJoin(ctx, n, 1, emit)
 		}},
-		{"solcat", "the counter of count-only builds on every core: the halves counter for even N on CPUs with AVX-512, else the join counter (which lists solutions)", func(ctx context.Context, n int, emit Emit) (Stats, error) {
+		{"solcat", "the counter of count-only builds on every core: the halves counter on CPUs with AVX-512, else the join counter (which lists solutions)", func(ctx context.Context, n int, emit Emit) (Stats, error) {
 			if emit == nil && n >= 4 {
 				c, err := CountQueensCountOnly(ctx, n, 0)
 				return Stats{Solutions: c.Solutions(), Nodes: c.Nodes}, err

@@ -5,264 +5,737 @@ import (
 	"slices"
 )
 
-// The halves counter counts the solutions of queens:n for even n. Like the
-// join counter it cuts the board into a top half (rows 0..h-1, h = n/2) and
-// a bottom half and, for each set D of h columns, pairs the tops on D with
-// the bottoms on the other columns; but it does not search the bottoms
-// against the tops. It lists both and counts the pairs that do not attack
-// each other with bit-parallel table lookups, many tops at once:
+// The halves counter counts the solutions of queens:n, odd or even. It
+// cuts the board into a top half (rows 0..h-1, h = n/2) and a bottom half
+// (the last h rows); for odd n the middle row between them holds one
+// queen, in column m. For each set D of h columns it pairs the tops on D
+// with the bottoms on the columns left, but it searches neither half
+// against the other: it lists both and counts the pairs that do not attack
+// each other with bit-parallel table lookups, many tops at once.
 //
-//   - A half matters to the other only through where its queens' diagonals
-//     cross the boundary between them: a key of 2n-2 bits (down-right and
-//     down-left crossings of a top, up-left and up-right of a bottom, in
-//     the same places, so that a top and a bottom attack each other exactly
-//     when their keys share a bit).
-//   - The tops of D become the bits of bitsets, one bitset per key bit: the
-//     tops that do not have it. The key bits are cut into chunks of 5, and
-//     for each chunk and each of its 32 values the bitset of the tops that
-//     have none of the value's bits is worked out once per D. A bottom's
-//     tops are then the AND of one bitset per chunk: 7 of them on queens:18,
-//     whatever the number of its queens.
-//   - Symmetry: the tops have no queen on either long diagonal of the board,
-//     and a bottom with k queens on them stands for 2^k solutions: the
-//     transposes about both diagonals move such a queen from one half to the
-//     other and leave the rest of the board's halves as they are. With the
-//     left-right mirror (a set D and its mirror image) that makes up to 8
-//     solutions per pair matched.
+//   - Halves. A bottom turned upside down is a top: both are placements of
+//     h queens on rows 0..h-1, listed from two blocks of rows (h/2 rows on
+//     the rest), each block's placements on each column set listed once for
+//     the whole count. For each way to cut D in two, every pair of
+//     placements is tested with one mask AND, 8 pairs to an instruction on
+//     CPUs with AVX-512 (joinHalves). For odd n the middle queen's column is
+//     in neither half, and a placement its diagonals meet is dropped by a
+//     second AND in the same loop.
+//   - Keys. A half matters to the other only through where its queens'
+//     diagonals cross row h (the first bottom row, or the middle row): a key
+//     of 2F bits, F = n-1 for even n and n-2 for odd n (the middle row's
+//     end squares are no diagonal's crossing that both halves can share). A
+//     top's and a bottom's key share a bit exactly when they attack each
+//     other; as a top and as a bottom a half's key differs only by which
+//     half of it holds which diagonal.
+//   - Tables. The tops become the bits of bitsets, one bitset per key bit:
+//     the tops without it. The key bits are cut into chunks, and for each
+//     chunk and each of its values the bitset of the tops with none of the
+//     value's bits is worked out once per D. A bottom's tops are then the
+//     AND of one bitset per chunk, whatever its number of queens: on 512
+//     tops at a time with AVX-512 (matchBottoms), else word by word.
+//   - Symmetry. Each long diagonal of the board holds at most one queen,
+//     and for odd n none is in the middle row unless it is the centre. The
+//     reflections in the two long diagonals move such a queen from one half
+//     to the other (the top half of the image is the old one's left or
+//     right half, not its top: only the numbers count), so every solution is
+//     the image of exactly one whose top has no queen on a long diagonal. So
+//     only such tops are matched, and a bottom with k queens on the long
+//     diagonals stands for 2^k solutions. The left-right mirror halves the
+//     rest: the sets D no larger than their mirror image (even n, and the
+//     centre column for odd n) or the middle columns left of the centre
+//     (odd n), each weighted by 2 unless it is its own image.
+//   - Pairs. Both halves of a pair (D, the columns left) are listed with
+//     every placement, those with no queen on a long diagonal marked, so
+//     each list serves as the tops of one count and the bottoms of another:
+//     each item counts D's tops against the other columns' bottoms and the
+//     other columns' tops against D's bottoms. For even n the second is the
+//     mirror image of another set's count (the mirror of the columns left),
+//     for odd n with the middle queen off the centre simply another set's
+//     count. So each list is made once, where tops and bottoms were made
+//     apart.
 //
-// The AND-and-count loop is the counter's work; on amd64 with AVX-512 it
-// runs on 512 tops at a time (matchBottoms), else word by word.
+// The AND-and-count loop and the pair tests are the counter's work; on
+// amd64 with AVX-512 both run on vectors of 512 bits, else word by word.
 
 // HalvesCounterApplies tells whether count-only builds of queens:n use the
-// halves counter: for even n from 6 to 20, on a CPU with the 512-bit
-// vector instructions its inner loop is written for (without them the
-// join counter is faster). Sampled on queens:22, it was about as fast as
-// the join counter, whose tops and bottoms it does not prune: the pairs it
-// matches grow faster.
+// halves counter: n from 16 to 23 on a CPU with the 512-bit vector
+// instructions its loops are written for (see vectorMatch). Elsewhere the
+// join counter is used: without them it is faster, and below queens:16
+// either takes a fraction of a second, so that small counts (and their
+// search nodes, and their units) are the same on every machine.
 func HalvesCounterApplies(n int) bool {
-	return vectorMatch && n%2 == 0 && n >= 6 && n <= 20
+	return vectorMatch && n >= 16 && halvesCounts(n)
+}
+
+// halvesCounts tells whether the halves counter can count queens:n: its
+// keys hold crossings of up to 23 columns.
+func halvesCounts(n int) bool { return n >= 4 && n <= 23 }
+
+// A halvesItem is how a column set D of the halves counter's units is
+// counted: whether it is listed at all, its weight (the mirror images it
+// stands for), and whether the columns left also count as tops.
+type halvesItem struct {
+	listed, both bool
+	weight       int64
+}
+
+// halvesItemOf classifies the set d of top columns (with the middle queen
+// in column m, or m < 0 for even n).
+func halvesItemOf(n, m int, d uint32) halvesItem {
+	h := n / 2
+	free := uint32(1)<<n - 1
+	if m >= 0 {
+		free &^= 1 << m
+	}
+	if d&^free != 0 || bits.OnesCount32(d) != h {
+		return halvesItem{}
+	}
+	y := free ^ d
+	if m >= 0 && m < h {
+		// The mirror image has its middle queen right of the centre: every
+		// set of this column stands for itself and its image. The sets d
+		// and y are counted together, under the smaller.
+		return halvesItem{listed: d < y, both: true, weight: 2}
+	}
+	if m > h {
+		return halvesItem{} // the mirror image of one with m < h
+	}
+	// Even n, or the middle queen in the centre: the sets no larger than
+	// their mirror image. The columns left, mirrored, are one of them too
+	// (the order of sets reverses with their complements): counted with d,
+	// under the smaller of the two.
+	r := reverseBits(d, n)
+	e := reverseBits(y, n)
+	item := halvesItem{listed: d <= r && d <= e, both: d != e, weight: 2}
+	if d == r {
+		item.weight = 1
+	}
+	return item
 }
 
 // queensHalvesUnits lists the work units of the halves counter for
-// queens:n: the column sets no larger than their mirror image, cut into
+// queens:n: its items in order of middle column, then column set, cut into
 // units as the join counter's are.
 func queensHalvesUnits(n int) []JoinUnit {
 	h := n / 2
 	all := uint32(1)<<n - 1
-	var keys []JoinKey
-	for d := uint32(1)<<h - 1; d <= all; {
-		if d <= reverseBits(d, n) {
-			keys = append(keys, JoinKey{-1, d})
+	ms := []int{-1}
+	if n%2 == 1 {
+		ms = ms[:0]
+		for m := 0; m <= h; m++ {
+			ms = append(ms, m)
 		}
-		low := d & -d
-		next := d + low
-		d = next | (next^d)/low>>2
+	}
+	var keys []JoinKey
+	for _, m := range ms {
+		for d := uint32(1)<<h - 1; d <= all; {
+			if halvesItemOf(n, m, d).listed {
+				keys = append(keys, JoinKey{m, d})
+			}
+			low := d & -d
+			next := d + low
+			d = next | (next^d)/low>>2
+		}
 	}
 	return joinUnits(n, keys, true)
 }
 
-// countUnit counts the solutions the unit's column sets stand for, and
-// the pairs of blocks and the bottoms it tested.
+// countUnit counts the solutions the unit's items stand for, and the pairs
+// of blocks and the bottoms it tested.
 func (m *halvesMatcher) countUnit(u JoinUnit) (solutions, nodes int64) {
 	m.nodes = 0
 	for _, k := range u.Keys {
-		weight := int64(2) // the set and its mirror image
-		if k.D == reverseBits(k.D, m.n) {
-			weight = 1
-		}
-		solutions += m.count(k.D, weight)
+		solutions += m.countItem(k.M, k.D)
 	}
 	return solutions, m.nodes
 }
 
-// A halfPair is the top and bottom blocks a half of h rows is made of: an
-// upper block of h/2 rows on a lower one.
-type halfPair struct {
-	upper, lower *rowBlocks
-	// By placement, as the blocks list them: the upper block's masks below
-	// it (rowBlocks.below) and the lower one's above it, each with its part
-	// of a half's key (see halfKey), side by side in memory.
-	uppers, lowers []halfPart
+// A halfBlock lists the placements of k queens on k consecutive rows of a
+// half, no two attacking each other, grouped by their column set, as two
+// arrays: the masks their pairs are tested with, and their parts of the
+// half's key.
+type halfBlock struct {
+	k     int
+	start []int32 // by column set: its first placement; placements come by set
+	// For the upper block, where its queens' diagonals cross the row below
+	// it (down-right | down-left<<32); for the lower block, where a queen
+	// above it would cross its first row to attack one of its queens.
+	mask []uint64
+	// The placement's part of the key of a half (see keyLayout): the two
+	// parts of a half add up to its key.
+	key  []uint64
+	most int // the most placements a column set has
 }
 
-// A halfPart is a block placement's mask and its part of a half's key.
-type halfPart struct{ mask, key uint64 }
-
-// halvesBlocks are the blocks of the halves counter of queens:n: the tops'
-// blocks keep off the long diagonals, the bottoms' do not.
-type halvesBlocks struct {
-	tops, bottoms halfPair
+// on gives the range of placements using exactly the columns set.
+func (b *halfBlock) on(set uint32) (from, to int) {
+	return int(b.start[set]), int(b.start[set+1])
 }
 
-func newHalvesBlocks(n int) *halvesBlocks {
-	h := n / 2
-	up, low := h/2, h-h/2
-	b := &halvesBlocks{
-		tops:    halfPair{upper: newRowBlocksOff(n, up, 0), lower: newRowBlocksOff(n, low, up)},
-		bottoms: halfPair{upper: newRowBlocks(n, up), lower: newRowBlocks(n, low)},
-	}
-	// A bottom is listed as the top it becomes when the board is turned
-	// upside down: row r of the top is row n-1-r of the bottom, and the
-	// queens on the long diagonals are the same. A bottom's key carries
-	// them in bits 62-63.
-	for _, pair := range []*halfPair{&b.tops, &b.bottoms} {
-		bottom := pair == &b.bottoms
-		parts := func(blocks *rowBlocks, from, shift int, masks []uint64) []halfPart {
-			all := uint32(1)<<n - 1
-			out := make([]halfPart, blocks.placements())
-			for p, below := range blocks.below {
-				key := halfKey(n, uint32(below)<<shift&all, uint32(below>>32)>>shift, bottom)
-				if bottom {
-					key += uint64(onLongDiagonals(blocks.cols[p*blocks.k:(p+1)*blocks.k], from, n)) << 62
-				}
-				out[p] = halfPart{masks[p], key}
+// newHalfBlock lists the placements of rows from..from+k-1 of queens:n (a
+// half being rows 0..h-1): upper tells which of the two masks to keep.
+func newHalfBlock(n, from, k int, upper bool) *halfBlock {
+	all := uint32(1)<<n - 1
+	lay := newKeyLayout(n)
+	var sets []uint32
+	var masks, keys []uint64
+	var place func(y int, l, down, r, aboveL, aboveR uint32, long uint64)
+	place = func(y int, l, down, r, aboveL, aboveR uint32, long uint64) {
+		if y == k {
+			sets = append(sets, down)
+			// Crossings of row from+k, moved on to row h.
+			s := n/2 - from - k
+			keys = append(keys, lay.key(l<<s&all, r>>s, long))
+			if upper {
+				masks = append(masks, uint64(l)|uint64(r)<<32)
+			} else {
+				masks = append(masks, uint64(aboveL)|uint64(aboveR)<<32)
 			}
-			return out
+			return
 		}
-		// The upper block's crossings are shifted down to row h.
-		pair.uppers = parts(pair.upper, 0, pair.lower.k, pair.upper.below)
-		pair.lowers = parts(pair.lower, up, 0, pair.lower.above)
+		row := from + y
+		for free := all &^ (l | down | r); free != 0; free &= free - 1 {
+			c := bits.TrailingZeros32(free)
+			bit := uint32(1) << c
+			onLong := uint64(0)
+			if c == row || c == n-1-row {
+				onLong = 1
+			}
+			// A queen on the block's first row attacks (y, c) if it sits y
+			// columns to the left (down-right) or to the right (down-left).
+			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&all, long+onLong)
+		}
+	}
+	place(0, 0, 0, 0, 0, 0, 0)
+	b := &halfBlock{k: k, start: hugeSlice[int32](1<<n + 1)}
+	for _, set := range sets {
+		b.start[set+1]++
+	}
+	for set := 1; set < len(b.start); set++ {
+		b.most = max(b.most, int(b.start[set]))
+		b.start[set] += b.start[set-1]
+	}
+	b.mask = hugeSlice[uint64](len(sets))
+	b.key = hugeSlice[uint64](len(sets))
+	next := slices.Clone(b.start[:len(b.start)-1])
+	for i, set := range sets {
+		to := next[set]
+		next[set]++
+		b.mask[to], b.key[to] = masks[i], keys[i]
 	}
 	return b
 }
 
-// halfKey is the key of a half whose queens' diagonals cross row h at l
-// (down-right) and r (down-left): as a top, or as a bottom turned upside
-// down. Down-right crossings are never at 0 nor down-left ones at n-1, so
-// n-1 bits of each are enough. Turned upside down, a down-left crossing at
-// c is an up-left one at c+1 and a down-right crossing at c an up-right one
-// at c-1. The keys of two parts of a half with no queen attacking another
-// have no bit in common, so the half's key is their sum (weights included).
-func halfKey(n int, l, r uint32, bottom bool) uint64 {
-	half := uint64(1)<<(n-1) - 1
-	if bottom {
-		return uint64(r)&half | uint64(l)>>1<<(n-1)
-	}
-	return uint64(l)>>1 | (uint64(r)&half)<<(n-1)
+// halvesBlocks are the blocks of the halves counter of queens:n: a half is
+// an upper block of h/2 rows on a lower block of the rest.
+type halvesBlocks struct {
+	upper, lower *halfBlock
 }
 
-// The keys are looked up in matchChunks chunks.
-const matchChunks = 7
+func newHalvesBlocks(n int) *halvesBlocks {
+	h := n / 2
+	up := h / 2
+	b := &halvesBlocks{}
+	done := make(chan struct{})
+	go func() {
+		b.lower = newHalfBlock(n, up, h-up, false)
+		close(done)
+	}()
+	b.upper = newHalfBlock(n, 0, up, true)
+	<-done
+	return b
+}
 
-// chunkBits is the number of key bits a chunk holds for queens:n: 5 up to
-// queens:18 (keys of 34 bits), 6 up to queens:22 (42 bits); 0 beyond.
-func chunkBits(n int) int {
-	for b := 5; b <= 6; b++ {
-		if 2*n-2 <= matchChunks*b {
-			return b
-		}
+// The keys. A top and a bottom (turned upside down: a placement of rows
+// 0..h-1 too) attack each other when the top's down-right diagonal meets
+// the bottom's, or their down-left ones do: where they cross row h (the
+// row below the top half). For even n the bottom's first row is row h, and
+// turned upside down its diagonals cross row h one row further off: a
+// top's down-right crossing at c meets a bottom's at c-1 (and a
+// down-left one at c a bottom's at c+1). For odd n the middle row stays in
+// place: they meet at the same column.
+//
+// So a half's key, as a bottom, holds its down-left crossings (from column
+// 0 for even n, 1 for odd n) in its low field of F bits and its down-right
+// ones (from column 1) in the high field; as a top the same two fields
+// swapped: a top's and a bottom's key share a bit exactly when they attack
+// each other. Crossings outside the fields meet nothing of the other half.
+// For odd n a down-left crossing at column 0 is kept in bit 61, for the
+// middle queen in column 0 to be tested against (see midKey); bits 62-63
+// hold the half's queens on the board's long diagonals.
+
+// keyLayout is what the keys of queens:n look like.
+type keyLayout struct {
+	fieldBits int    // F
+	shiftR    int    // the column of the low field's first bit: 0 for even n, 1 for odd n
+	field     uint64 // 1<<F - 1
+}
+
+func newKeyLayout(n int) keyLayout {
+	if n%2 == 1 {
+		return keyLayout{n - 2, 1, 1<<(n-2) - 1}
 	}
-	return 0
+	return keyLayout{n - 1, 0, 1<<(n-1) - 1}
+}
+
+// key is the key of a half or part of one whose diagonals cross row h at l
+// (down-right) and r (down-left), with long queens on the long diagonals.
+func (k keyLayout) key(l, r uint32, long uint64) uint64 {
+	key := uint64(r)>>k.shiftR&k.field | (uint64(l)>>1&k.field)<<k.fieldBits | long<<62
+	if k.shiftR == 1 {
+		key |= uint64(r&1) << 61
+	}
+	return key
+}
+
+// top is a half's key as a top.
+func (k keyLayout) top(key uint64) uint64 {
+	return key>>k.fieldBits&k.field | (key&k.field)<<k.fieldBits
+}
+
+// midKey is the key of what the middle queen in column mid (0 to n-2;
+// the counter's are left of the centre or on it) is attacked by: a half's
+// diagonal crossing row h at mid.
+func (k keyLayout) midKey(mid int) uint64 {
+	return k.key(1<<mid, 1<<mid, 0)
 }
 
 // halvesMatcher holds one worker's buffers.
 type halvesMatcher struct {
-	n      int
+	n, h   int
 	all    uint32
 	blocks *halvesBlocks
+	layout keyLayout
 
-	tops, bottoms []uint64 // keys; a bottom's weight (queens on long diagonals) in bits 62-63
-	words         int      // 64-bit words per bitset of tops, a multiple of 8
-	notHave       []uint64 // by key bit: the tops without it
-	table         []uint64 // by chunk and value: the tops with none of its bits
-	nodes         int64
-	chunkBits     int
-	match         func(table []uint64, w, chunkBits int, bottoms []uint64) int64 // matchBottoms
+	halvesX, halvesY []uint64 // the keys of the halves of an item's two column sets
+	splits           []int32  // by cut of a column set: its upper and lower placements (from, to)
+	scratch          []uint64
+	tops             []uint64
+	notHave          []uint64 // by key bit: the tops without it
+	valid            []uint64 // the tops there are, by word
+	table            matchTable
+	nodes            int64
+	vector           bool // the AVX-512 loops, where the CPU has them
+}
+
+// A matchTable holds, for each chunk of a bottom's key and each value of
+// it, the bitset of the tops with none of the value's bits (see match):
+// by chunk, then value, a row of lanes lanes of laneWords words (8 for
+// the vector loops, else 1).
+type matchTable struct {
+	words            []uint64
+	lanes, laneWords int
+	chunks           int // chunks of chunkBits key bits
+	chunkBits        int
+	// The vector loops look up only the key bits some top and some bottom
+	// have (live), packed (PEXTQ): rowOf gives each packed bit's row of
+	// notHave (those past the live bits a row of every top). Without them
+	// every key bit is looked up, as it is.
+	live     uint64
+	rowOf    []int
+	rowBytes []int // rowOf in bytes, for the vector loop
+	// The tops of a table of two lanes or more come in groups by two of
+	// the cut bits (cuts: four key bits near the middle of row h that tops
+	// and bottoms have most often, in ascending order), of three or more
+	// by all four (cutMask: those in use). The groups are in an order
+	// (cutOrders) in which those a bottom can meet, the ones with none of
+	// its cut bits, lie close together: the bottom reads the lanes from the
+	// first of them to the last, intervals[its cut bits packed] (from, to).
+	cuts      [4]int
+	cutMask   uint64
+	intervals [16][2]int
+}
+
+// cutOrders are the orders of the cut groups (by their cut bits packed,
+// the lowest first) for two and four cut bits: those that make the lanes
+// bottoms read fewest, for bits each top and bottom has about half the
+// time (found by search; with two bits every bottom's groups lie side by
+// side).
+var cutOrders = map[int][]int{
+	2: {1, 0, 2, 3},
+	4: {15, 14, 13, 12, 10, 8, 2, 0, 4, 6, 1, 9, 5, 3, 7, 11},
 }
 
 func newHalvesMatcher(n int, blocks *halvesBlocks) *halvesMatcher {
-	return &halvesMatcher{n: n, all: uint32(1)<<n - 1, blocks: blocks, chunkBits: chunkBits(n), match: matchBottoms}
+	layout := newKeyLayout(n)
+	cb := halvesChunkBits(n)
+	m := &halvesMatcher{n: n, h: n / 2, all: uint32(1)<<n - 1, blocks: blocks, layout: layout, vector: vectorMatch}
+	m.table.chunkBits, m.table.chunks = cb, (2*layout.fieldBits+cb-1)/cb
+	m.table.cuts = halvesCuts(n, layout)
+	return m
 }
 
-// count counts the solutions whose top half is on the columns d, with
-// weight: 2 for a set that stands for its mirror image too, else 1.
-func (m *halvesMatcher) count(d uint32, weight int64) int64 {
-	m.tops = m.halves(m.tops[:0], &m.blocks.tops, d)
-	if len(m.tops) == 0 {
+// halvesChunkBits is the number of key bits a table chunk holds for
+// queens:n.
+func halvesChunkBits(n int) int {
+	switch {
+	case n <= 17:
+		return 5
+	default:
+		return 6
+	}
+}
+
+// halvesCuts are the four key bits by which the tops are grouped, in
+// ascending order: two down-left and two down-right crossings near the
+// middle of row h, bits that tops and bottoms have in about half of them
+// each (the middle two, the first to be used, at columns h+1 and h+1 for
+// odd n, h-2 and h+1 for even n; the others two columns to the left).
+func halvesCuts(n int, lay keyLayout) [4]int {
+	h, f := n/2, lay.fieldBits
+	if n%2 == 1 {
+		return [4]int{h - 2, h, f + h - 2, f + h}
+	}
+	return [4]int{h - 4, h - 2, f + h - 2, f + h}
+}
+
+// countItem counts the solutions the item (the middle queen in column mid,
+// -1 for even n; top columns d) stands for.
+func (m *halvesMatcher) countItem(mid int, d uint32) int64 {
+	item := halvesItemOf(m.n, mid, d)
+	if !item.listed {
 		return 0
 	}
-	m.bottoms = m.halves(m.bottoms[:0], &m.blocks.bottoms, m.all^d)
-	if len(m.bottoms) == 0 {
+	y := m.all ^ d
+	var midKey uint64
+	if mid >= 0 {
+		y &^= 1 << mid
+		midKey = m.layout.midKey(mid)
+	}
+	m.halvesX = m.halves(m.halvesX[:0], d, midKey)
+	if len(m.halvesX) == 0 {
 		return 0
 	}
-	m.buildTable()
-	m.nodes += int64(len(m.bottoms))
-	return weight * m.match(m.table, m.words, m.chunkBits, m.bottoms)
+	m.halvesY = m.halves(m.halvesY[:0], y, midKey)
+	if len(m.halvesY) == 0 {
+		return 0
+	}
+	// The key bits some top and some bottom have.
+	allX, cleanX := orKeys(m.halvesX, m.vector)
+	allY, cleanY := orKeys(m.halvesY, m.vector)
+	keyBits := uint64(1)<<(2*m.layout.fieldBits) - 1
+	count := m.match(m.halvesX, m.halvesY, m.layout.top(cleanX)&allY&keyBits)
+	if item.both {
+		count += m.match(m.halvesY, m.halvesX, m.layout.top(cleanY)&allX&keyBits)
+	}
+	return item.weight * count
+}
+
+// orKeysGo gives the OR of the keys, and of those with no queen on a long
+// diagonal.
+func orKeysGo(halves []uint64) (all, clean uint64) {
+	for _, key := range halves {
+		all |= key
+		if key>>62 == 0 {
+			clean |= key
+		}
+	}
+	return all, clean
 }
 
 // halves appends the keys of the placements of rows 0..h-1 on exactly the
-// columns d made of the pair's blocks: for each way to cut d into the
-// columns of the upper block and those of the lower one, the pairs of
-// their placements that do not attack each other. As bottoms (turned
-// upside down), with their weights.
-func (m *halvesMatcher) halves(dst []uint64, pair *halfPair, d uint32) []uint64 {
-	up, low := pair.upper, pair.lower
+// columns d that the middle queen (its midKey) does not attack: for each
+// way to cut d into the columns of the upper block and those of the lower
+// one, the pairs of their placements that do not attack each other.
+func (m *halvesMatcher) halves(dst []uint64, d uint32, midKey uint64) []uint64 {
+	up, low := m.blocks.upper, m.blocks.lower
 	var pairs int64
+	splits := m.splits[:0]
 	for q := d; ; q = (q - 1) & d {
 		if bits.OnesCount32(q) == up.k {
 			uFrom, uTo := up.on(q)
 			lFrom, lTo := low.on(d ^ q)
-			lowers := pair.lowers[lFrom:lTo]
-			for _, u := range pair.uppers[uFrom:uTo] {
-				pairs += int64(len(lowers))
-				k := len(dst)
-				dst = slices.Grow(dst, len(lowers))[:k+len(lowers)]
-				// Write every pair, keep those that join: no branch to
-				// mispredict.
-				for _, l := range lowers {
-					dst[k] = u.key + l.key
-					x := u.mask & l.mask
-					k += int((x|-x)>>63) ^ 1
-				}
-				dst = dst[:k]
+			if uFrom < uTo && lFrom < lTo {
+				pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
+				splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
 			}
 		}
 		if q == 0 {
 			break
 		}
 	}
+	m.splits = append(splits, 0, 0, 0, 0, 0, 0, 0, 0) // for the vector loop to read ahead
+	splits = m.splits[:len(splits)]
 	m.nodes += pairs
+	return joinHalves(dst, m.blocks, splits, pairs, midKey, m.vector, &m.scratch)
+}
+
+// joinHalvesGo appends, for each cut of a column set (splits: from and to
+// of its upper and its lower placements), the sums of the keys of the
+// pairs of an upper and a lower placement whose masks share no bit,
+// leaving out those whose key meets midKey.
+func joinHalvesGo(dst []uint64, b *halvesBlocks, splits []int32, midKey uint64) []uint64 {
+	for s := 0; s+3 < len(splits); s += 4 {
+		upMask, upKey := b.upper.mask[splits[s]:splits[s+1]], b.upper.key[splits[s]:splits[s+1]]
+		lowMask, lowKey := b.lower.mask[splits[s+2]:splits[s+3]], b.lower.key[splits[s+2]:splits[s+3]]
+		lowKey = lowKey[:len(lowMask)]
+		for i, um := range upMask {
+			uk := upKey[i]
+			if uk&midKey != 0 {
+				continue
+			}
+			k := len(dst)
+			dst = slices.Grow(dst, len(lowMask))[:k+len(lowMask)]
+			// Write every pair, keep those that join: no branch to mispredict.
+			for j, lm := range lowMask {
+				lk := lowKey[j]
+				dst[k] = uk + lk
+				x := um&lm | lk&midKey
+				k += int((x|-x)>>63) ^ 1
+			}
+			dst = dst[:k]
+		}
+	}
 	return dst
 }
 
-// buildTable works out, for each chunk of key bits and each value of it,
-// the bitset of the tops that have none of the value's bits.
-func (m *halvesMatcher) buildTable() {
-	keyBits := 2*m.n - 2
-	w := (len(m.tops) + 511) / 512 * 8
-	m.words = w
-	cb, values := m.chunkBits, 1<<m.chunkBits
-	m.notHave = slices.Grow(m.notHave[:0], matchChunks*cb*w)[:matchChunks*cb*w]
+// match counts the pairs of a top among the halves tops (only those with
+// no queen on a long diagonal) and a bottom among bottoms that do not
+// attack each other, each weighted by 2 to the power of the bottom's
+// queens on the long diagonals.
+func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
+	if !m.buildTable(tops, len(bottoms), live) {
+		return 0
+	}
+	m.nodes += int64(len(bottoms))
+	return matchBottoms(&m.table, bottoms, m.vector)
+}
+
+// chunksFor is the number of chunks and of their bits for a table of
+// lanes lanes looked up by bottoms bottoms on the vector loops, for keys of
+// live bits: the fewest vector operations, building the table (chunks
+// times values a lane) and reading it (chunks a lane a bottom, and about
+// three more).
+func chunksFor(live, lanes, bottoms int) (chunks, chunkBits int) {
+	best := -1
+	for b := minVectorBits; b <= maxVectorBits; b++ {
+		c := max(minVectorChunks, (live+b-1)/b)
+		if c > maxVectorChunks {
+			continue
+		}
+		cost := c<<b*lanes + bottoms*(lanes*(c+3)+2*c)
+		if c<<b*lanes*64 > tableCache {
+			cost *= 2 // read from further off than the core's own cache
+		}
+		if best < 0 || cost < best {
+			best, chunks, chunkBits = cost, c, b
+		}
+	}
+	return chunks, chunkBits
+}
+
+// tableCache is the most bytes of table a core's cache keeps beside the
+// blocks being read: half of the 2 MB of L2 of current server cores.
+const tableCache = 1 << 20
+
+// buildTable works out the matching table of the tops among halves, for
+// bottoms bottoms and the key bits live; false if there are no tops.
+func (m *halvesMatcher) buildTable(halves []uint64, bottoms int, live uint64) bool {
+	t := &m.table
+	t.laneWords = 1
+	if m.vector {
+		t.laneWords = 8
+	}
+	room := len(halves) + 8
+	// Grouped by two cut bits, cuts[1] and [3], if there may be two lanes
+	// of tops or more; later by the other two if there are three.
+	c1, c3 := uint64(1)<<t.cuts[1], uint64(1)<<t.cuts[3]
+	pre := len(halves) >= 2*64*t.laneWords
+	var first [2]uint64
+	size := room + 64
+	if pre {
+		first = [2]uint64{c1, c3}
+		size = 9*room + 256
+	}
+	m.tops = slices.Grow(m.tops[:0], size)[:size]
+	groups := cleanTops(m.tops, halves, m.layout, first, room, m.vector)
+	k := groups[0] + groups[1] + groups[2] + groups[3]
+	if k == 0 {
+		return false
+	}
+	w := (k + 63) / 64
+	t.lanes = (w + t.laneWords - 1) / t.laneWords
+	w = t.lanes * t.laneWords
+	tops := m.tops[:(k+63)/64*64]
+	t.cutMask, t.intervals = 0, [16][2]int{{0, t.lanes}}
+	switch {
+	case pre && t.lanes >= 2:
+		tops = m.groupTops(groups, room, k)
+	case pre:
+		// One lane: every bottom reads it; the groups side by side.
+		out := m.tops[len(m.tops)-(room+64):]
+		at := 0
+		for g, n := range groups {
+			at += copy(out[at:], m.tops[g*room:g*room+n])
+		}
+		tops = out[:(k+63)/64*64]
+	}
+	clear(tops[k:])
+	// The chunks: on the vector loops, of the live bits packed; else of
+	// every key bit.
+	keyBits := 2 * m.layout.fieldBits
+	t.rowOf = t.rowOf[:0]
+	if m.vector {
+		t.live = live
+		t.chunks, t.chunkBits = chunksFor(bits.OnesCount64(live), t.lanes, bottoms)
+		for x := live; x != 0; x &= x - 1 {
+			t.rowOf = append(t.rowOf, bits.TrailingZeros64(x))
+		}
+	} else {
+		t.live = 1<<keyBits - 1
+		t.chunkBits = halvesChunkBits(m.n)
+		t.chunks = (keyBits + t.chunkBits - 1) / t.chunkBits
+		for p := range keyBits {
+			t.rowOf = append(t.rowOf, p)
+		}
+	}
+	cb, chunks := t.chunkBits, t.chunks
+	bytes := (keyBits + 7) / 8
+	// The rows of notHave by key bit, then one of every top for the chunk
+	// bits past the key's.
+	rows := 8*bytes + 1
+	for len(t.rowOf) < chunks*cb {
+		t.rowOf = append(t.rowOf, 8*bytes)
+	}
+	m.notHave = slices.Grow(m.notHave[:0], rows*w)[:rows*w]
+	topsBitsets(m.notHave, w, bytes, tops, k, m.vector)
+	m.valid = m.notHave[8*bytes*w:]
+	for i := range m.valid {
+		m.valid[i] = validWord(k, i)
+	}
+	words := chunks << cb * w
+	t.words = slices.Grow(t.words[:0], words)[:words]
+	chunkTables(t, m.notHave, m.valid, m.vector)
+	return true
+}
+
+// groupTops orders the tops, now in four groups by cut bits 1 and 3
+// (group g from m.tops[g*room]), as the table's cut groups: with three
+// lanes or more each group split again by cut bits 0 and 2. It sets the
+// cut mask and the intervals, and returns the tops in order, padded to a
+// multiple of 64 with room for zeros.
+func (m *halvesMatcher) groupTops(groups [4]int, room, k int) []uint64 {
+	t := &m.table
+	bits := 2
+	var sizes [16]int
+	var from [16]int // where each group is in m.tops, by its cut bits packed
+	if t.lanes >= 3 {
+		bits = 4
+		c0, c2 := uint64(1)<<t.cuts[0], uint64(1)<<t.cuts[2]
+		at := 4 * room
+		for g1, n := range groups {
+			sub := splitTops(m.tops[at:at+4*(n+8)], m.tops[g1*room:g1*room+n], c0, c2, n+8, m.vector)
+			for g2, size := range sub {
+				// Packed, the cut bits run cuts[0], [1], [2], [3].
+				v := g2&1 | (g1&1)<<1 | (g2>>1)<<2 | (g1>>1)<<3
+				sizes[v], from[v] = size, at+g2*(n+8)
+			}
+			at += 4 * (n + 8)
+		}
+		t.cutMask = 1<<t.cuts[0] | 1<<t.cuts[1] | 1<<t.cuts[2] | 1<<t.cuts[3]
+	} else {
+		for g, n := range groups {
+			sizes[g], from[g] = n, g*room
+		}
+		t.cutMask = 1<<t.cuts[1] | 1<<t.cuts[3]
+	}
+	order := cutOrders[bits]
+	out := m.tops[len(m.tops)-(room+64):]
+	var pos [16]int
+	var start [17]int
+	for i, v := range order {
+		pos[v] = i
+		start[i+1] = start[i] + sizes[v]
+		copy(out[start[i]:], m.tops[from[v]:from[v]+sizes[v]])
+	}
+	per := 64 * t.laneWords
+	for v := range 1 << bits {
+		lo, hi := len(order), -1
+		for u := range 1 << bits {
+			if u&v == 0 {
+				lo, hi = min(lo, pos[u]), max(hi, pos[u])
+			}
+		}
+		t.intervals[v] = [2]int{start[lo] / per, (start[hi+1] + per - 1) / per}
+	}
+	return out[:(k+63)/64*64]
+}
+
+// cleanTopsGo writes the keys as tops of the halves with no queen on a
+// long diagonal to dst by their cut group (bit 0: they have cuts[0], bit
+// 1: cuts[1]; all in group 0 if cuts[0] is 0), group g from dst[g*room],
+// and returns the size of each group.
+func cleanTopsGo(dst, halves []uint64, lay keyLayout, cuts [2]uint64, room int) (groups [4]int) {
+	for _, key := range halves {
+		if key>>62 != 0 {
+			continue
+		}
+		top := lay.top(key)
+		g := cutGroup(top, cuts)
+		dst[g*room+groups[g]] = top
+		groups[g]++
+	}
+	return groups
+}
+
+// cutGroup is the group of a top by two cut bits: bit 0 if it has
+// cuts[0], bit 1 if cuts[1].
+func cutGroup(top uint64, cuts [2]uint64) int {
+	g := 0
+	if top&cuts[0] != 0 {
+		g |= 1
+	}
+	if top&cuts[1] != 0 {
+		g |= 2
+	}
+	return g
+}
+
+// splitTopsGo writes the tops to dst by their group by two cut bits
+// (see cutGroup), group g from dst[g*room], and returns the size of each
+// group.
+func splitTopsGo(dst, tops []uint64, cuts [2]uint64, room int) (groups [4]int) {
+	for _, top := range tops {
+		g := cutGroup(top, cuts)
+		dst[g*room+groups[g]] = top
+		groups[g]++
+	}
+	return groups
+}
+
+// topsBitsetsGo writes to row p of notHave (w words each, bytes*8 rows)
+// the bitset of the n tops without key bit p: 64 tops at a time, as a
+// matrix of bits transposed.
+func topsBitsetsGo(notHave []uint64, w, bytes int, tops []uint64, n int) {
 	var block [64]uint64
 	for word := 0; word < w; word++ {
 		block = [64]uint64{}
-		from := min(len(m.tops), word*64)
-		to := min(len(m.tops), from+64)
-		for i, key := range m.tops[from:to] {
-			block[i] = key
-		}
+		from := min(n, word*64)
+		copy(block[:], tops[from:min(n, from+64)])
 		transpose64(&block)
-		valid := validWord(len(m.tops), word)
-		for b := 0; b < keyBits; b++ {
-			m.notHave[b*w+word] = ^block[b] & valid
-		}
-		for b := keyBits; b < matchChunks*cb; b++ {
-			m.notHave[b*w+word] = valid // no key has these bits
+		valid := validWord(n, word)
+		for b := 0; b < 8*bytes; b++ {
+			notHave[b*w+word] = ^block[b] & valid
 		}
 	}
-	size := matchChunks * values * w
-	m.table = slices.Grow(m.table[:0], size)[:size]
-	for ch := range matchChunks {
-		t := m.table[ch*values*w : (ch+1)*values*w]
-		for i := range w { // value 0: every top
-			t[i] = validWord(len(m.tops), i)
-		}
+}
+
+// chunkTablesGo fills the table of each chunk: the row of value 0 holds
+// the tops there are (valid), the row of value v the AND of the row of v
+// without its lowest bit and the tops without that bit (notHave: the
+// bitsets by key bit, as long as a row).
+func chunkTablesGo(t *matchTable, notHave, valid []uint64) {
+	values, w := 1<<t.chunkBits, t.lanes*t.laneWords
+	for ch := range t.chunks {
+		rows := t.words[ch*values*w : (ch+1)*values*w]
+		copy(rows[:w], valid)
 		for v := 1; v < values; v++ {
-			prev := t[(v&(v-1))*w : (v&(v-1))*w+w]
-			row := m.notHave[(ch*cb+bits.TrailingZeros(uint(v)))*w:]
-			dst := t[v*w : v*w+w]
+			prev := rows[(v&(v-1))*w:]
+			bit := notHave[t.rowOf[ch*t.chunkBits+bits.TrailingZeros(uint(v))]*w:]
+			dst := rows[v*w : v*w+w]
 			for i := range dst {
-				dst[i] = prev[i] & row[i]
+				dst[i] = prev[i] & bit[i]
 			}
 		}
 	}
@@ -281,20 +754,25 @@ func validWord(n, i int) uint64 {
 	return 1<<left - 1
 }
 
-// matchBottomsGo counts, over the bottoms' keys, the tops each leaves
-// (the AND of one table row per chunk of chunkBits bits: w words each),
-// each count times 2 to the power of the bottom's weight.
-func matchBottomsGo(table []uint64, w, chunkBits int, bottoms []uint64) int64 {
+// matchBottomsGo counts, over the bottoms' keys, the tops each leaves:
+// over the lanes of its cut group's interval, the AND of one table row
+// per chunk, each count times 2 to the power of the bottom's weight.
+func matchBottomsGo(t *matchTable, bottoms []uint64) int64 {
 	var total int64
-	var rows [matchChunks][]uint64
-	mask := uint64(1)<<chunkBits - 1
+	var rowsBuf [8][]uint64
+	rows := rowsBuf[:t.chunks]
+	values, lw := 1<<t.chunkBits, t.laneWords
+	w := t.lanes * lw
+	mask := uint64(values - 1)
 	for _, key := range bottoms {
+		packed := pext(key, t.live)
 		for ch := range rows {
-			row := ch<<chunkBits + int(key>>(chunkBits*ch)&mask)
-			rows[ch] = table[row*w : (row+1)*w]
+			row := ch*values + int(packed>>(t.chunkBits*ch)&mask)
+			rows[ch] = t.words[row*w : (row+1)*w]
 		}
+		in := t.intervals[pext(key, t.cutMask)]
 		count := 0
-		for i := range w {
+		for i := in[0] * lw; i < in[1]*lw; i++ {
 			acc := rows[0][i]
 			for _, row := range rows[1:] {
 				acc &= row[i]
@@ -304,4 +782,18 @@ func matchBottomsGo(table []uint64, w, chunkBits int, bottoms []uint64) int64 {
 		total += int64(count) << (key >> 62)
 	}
 	return total
+}
+
+// pext packs the bits of x that mask has into the low bits, in order (as
+// the PEXTQ instruction does); it keeps x as it is if mask is its low bits.
+func pext(x, mask uint64) uint64 {
+	if mask&(mask+1) == 0 {
+		return x & mask
+	}
+	var packed uint64
+	for i := 0; mask != 0; i++ {
+		packed |= (x >> bits.TrailingZeros64(mask) & 1) << i
+		mask &= mask - 1
+	}
+	return packed
 }

@@ -131,7 +131,9 @@ func joinUnits(n int, keys []JoinKey, halves bool) []JoinUnit {
 func (u JoinUnit) Key() []byte {
 	method := byte('J')
 	if u.halves {
-		method = 'H'
+		// 'H' was the halves counter's when it counted one column set at a
+		// time (even n only): its saved units are not these.
+		method = 'P'
 	}
 	key := []byte{method, byte(u.n), byte(u.Keys[0].M)}
 	key = binary.BigEndian.AppendUint32(key, u.Keys[0].D)
@@ -763,11 +765,11 @@ type fixedSearch struct {
 // fixedBoard is what the queens placed so far occupy.
 type fixedBoard struct {
 	rows, cols     uint32
-	diag, antiDiag uint64 // r-c+n-1 and r+c
+	diag, antiDiag uint64 // n-1-r+c and r+c
 }
 
-// search fills the first empty row at or after r with each column in turn,
-// placing the square's whole orbit.
+// search fills the first empty row at or after r with each column in turn
+// that no queen placed attacks, placing the square's whole orbit.
 func (f *fixedSearch) search(r int, b fixedBoard) {
 	for r < f.n && b.rows&(1<<r) != 0 {
 		r++
@@ -776,8 +778,12 @@ func (f *fixedSearch) search(r int, b fixedBoard) {
 		f.count++
 		return
 	}
-	for c := 0; c < f.n; c++ {
-		if next, ok := f.placeOrbit(b, r, c); ok {
+	// The diagonals through row r's squares are bits n-1-r.. and r.. of
+	// the masks: the columns they leave, at once.
+	all := uint32(1)<<f.n - 1
+	free := all &^ (b.cols | uint32(b.diag>>(f.n-1-r)) | uint32(b.antiDiag>>r))
+	for ; free != 0; free &= free - 1 {
+		if next, ok := f.placeOrbit(b, r, bits.TrailingZeros32(free)); ok {
 			f.nodes++
 			f.search(r+1, next)
 		}
@@ -796,12 +802,12 @@ func (f *fixedSearch) placeOrbit(b fixedBoard, r, c int) (fixedBoard, bool) {
 		size = 1 // the centre is its own orbit
 	}
 	for range size {
-		if b.rows&(1<<r) != 0 || b.cols&(1<<c) != 0 || b.diag&(1<<(r-c+n-1)) != 0 || b.antiDiag&(1<<(r+c)) != 0 {
+		if b.rows&(1<<r) != 0 || b.cols&(1<<c) != 0 || b.diag&(1<<(n-1-r+c)) != 0 || b.antiDiag&(1<<(r+c)) != 0 {
 			return b, false
 		}
 		b.rows |= 1 << r
 		b.cols |= 1 << c
-		b.diag |= 1 << (r - c + n - 1)
+		b.diag |= 1 << (n - 1 - r + c)
 		b.antiDiag |= 1 << (r + c)
 		if f.quarter {
 			r, c = c, n-1-r
@@ -850,19 +856,21 @@ func NewQueensCounter(n int) QueensCounter {
 }
 
 // NewQueensCounterUsing lists the units of queens:n for the halves counter
-// (even n, 6 to 20) or the join counter: a merge of shards takes the
+// (n from 4 to 23) or the join counter: a merge of shards takes the
 // counter they were counted with, whatever this machine would use.
 func NewQueensCounterUsing(n int, halves bool) QueensCounter {
-	return newQueensCounter(n, halves && n%2 == 0 && n >= 6 && n <= 20)
+	return newQueensCounter(n, halves && halvesCounts(n))
 }
 
+// newQueensCounter lists the units; the blocks of rows are built when the
+// first unit is counted (a counter is also made only for its units' keys).
 func newQueensCounter(n int, halves bool) QueensCounter {
 	if halves {
-		blocks := newHalvesBlocks(n)
-		return QueensCounter{n, queensHalvesUnits(n), &sync.Pool{New: func() any { return newHalvesMatcher(n, blocks) }}}
+		blocks := sync.OnceValue(func() *halvesBlocks { return newHalvesBlocks(n) })
+		return QueensCounter{n, queensHalvesUnits(n), &sync.Pool{New: func() any { return newHalvesMatcher(n, blocks()) }}}
 	}
-	blocks := newHalfBlocks(n)
-	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil, blocks) }}}
+	blocks := sync.OnceValue(func() *halfBlocks { return newHalfBlocks(n) })
+	return QueensCounter{n, QueensJoinUnits(n), &sync.Pool{New: func() any { return newJoiner(n, nil, blocks()) }}}
 }
 
 // Method names the counter, for the layout of saved counts.
@@ -883,9 +891,15 @@ func (q QueensCounter) Keys() [][]byte {
 }
 
 // Count counts the listed units (indexes into Keys) on up to workers
-// goroutines and hands each unit's counts to done, in the order listed,
-// from one goroutine. Add up every unit's counts and call ClassifyJoined.
+// goroutines and hands each unit's counts to done, from one goroutine: the
+// unit of the solutions turns fix first (one worker counts it while the
+// others start on the rest, rather than alone at the end), then the
+// others in the order listed. Add up every unit's counts and call
+// ClassifyJoined.
 func (q QueensCounter) Count(ctx context.Context, todo []int, workers int, done func(i int, c ClassCounts) error) error {
+	if k := slices.Index(todo, len(q.units)); k > 0 {
+		todo = slices.Concat([]int{len(q.units)}, todo[:k], todo[k+1:])
+	}
 	return runOrdered(ctx, len(todo), workers, func(k int) ClassCounts {
 		if i := todo[k]; i < len(q.units) {
 			w := q.workers.Get()

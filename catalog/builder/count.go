@@ -115,7 +115,11 @@ func (e *OtherShardError) Unwrap() error { return ErrOtherShard }
 // that began it rather than start over. Units neither counter made are
 // for count to clear.
 func resumePlan(p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
-	plan := newCountPlan(p)
+	return resumePlanFrom(newCountPlan(p), p, saved)
+}
+
+// resumePlanFrom is resumePlan given the plan this machine would use.
+func resumePlanFrom(plan countPlan, p canon.Puzzle, saved []catalog.UnitCounts) countPlan {
 	if len(saved) == 0 || plan.owns(saved[0]) {
 		return plan
 	}
@@ -173,10 +177,15 @@ func unitCounts(u catalog.UnitCounts) enumerate.ClassCounts {
 	return enumerate.ClassCounts{Orbits: [9]int64{1: u.Orbit1, 2: u.Orbit2, 4: u.Orbit4, 8: u.Orbit8}, Joined: u.Joined, Nodes: u.Nodes}
 }
 
+// unitBatch is the longest a count-only build keeps finished units
+// before it commits them.
+const unitBatch = 250 * time.Millisecond
+
 // count runs a count-only build, or with a shard set, one shard of it.
-// Each finished work unit is committed on its own, so an interrupted count
-// resumes from the units already saved; the puzzle's record appears once
-// every unit is done (a shard is marked done instead, for Merge).
+// Finished work units are committed a fraction of a second apart at most
+// (see unitBatch), so an interrupted count resumes from the units already
+// saved; the puzzle's record appears once every unit is done (a shard is
+// marked done instead, for Merge).
 func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog.Record, error) {
 	start := time.Now()
 	name := p.String()
@@ -189,8 +198,9 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	if err != nil {
 		return catalog.Record{}, err
 	}
-	plan := resumePlan(p, saved)
-	if fresh := newCountPlan(p); plan.method != fresh.method {
+	fresh := newCountPlan(p)
+	plan := resumePlanFrom(fresh, p, saved)
+	if plan.method != fresh.method {
 		o.notice("%s: resuming with the %s that began it (this machine would use the %s)", name, plan.method, fresh.method)
 	}
 	units := len(plan.prefixes)
@@ -198,7 +208,9 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	finished := make([]bool, units)
 	for _, u := range saved {
 		if !plan.owns(u) {
-			// Saved by a solver that split the work differently: start over.
+			// Saved by a solver that split the work differently (another
+			// solcat's): start over rather than mix them in.
+			o.notice("%s: the %d units saved were counted with another split of the work; counting again", name, len(saved))
 			if err := b.Cat.ClearUnits(ctx, name); err != nil {
 				return catalog.Record{}, err
 			}
@@ -232,25 +244,41 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	bar := o.progress(name+o.Shard.label(), "work units")
 	doneCount := mine - len(todo)
 	bar.Update(int64(doneCount), int64(mine))
-	// A unit that finished is saved even when the build is being interrupted.
+	// Finished units are committed together, unitBatch apart at most: a
+	// commit costs as much as counting a small unit. A unit that finished
+	// is saved even when the build is being interrupted.
 	saveCtx := context.WithoutCancel(ctx)
-	err = plan.run(ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
-		err := b.Cat.SaveUnit(saveCtx, name, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
-			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
-		if err != nil {
+	committed := doneCount
+	var pending []catalog.UnitCounts
+	last := time.Now()
+	flush := func() error {
+		if err := b.Cat.SaveUnits(saveCtx, name, pending); err != nil {
 			return err
 		}
+		committed += len(pending)
+		pending, last = pending[:0], time.Now()
+		return nil
+	}
+	err = plan.run(ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
+		pending = append(pending, catalog.UnitCounts{Unit: i, Prefix: plan.prefixes[i],
+			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
 		counts[i] = c
 		doneCount++
 		bar.Update(int64(doneCount), int64(mine))
+		if time.Since(last) >= unitBatch {
+			return flush()
+		}
 		return nil
 	})
+	if ferr := flush(); err == nil {
+		err = ferr
+	}
 	bar.Finish()
 	if err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
 			err = ErrInterrupted
 		}
-		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(doneCount), Total: int64(mine), What: "work units", Err: cause(ctx, err, b.Cat)}
+		return catalog.Record{}, &StoppedError{Puzzle: name + o.Shard.label(), Done: int64(committed), Total: int64(mine), What: "work units", Err: cause(ctx, err, b.Cat)}
 	}
 	if o.Shard.Of > 0 {
 		shard.Done, shard.Seconds = true, time.Since(start).Seconds()

@@ -83,42 +83,54 @@ func TestCountPlanOfEitherCounter(t *testing.T) {
 	}
 }
 
-// TestResumeWithTheCounterThatBegan saves half the units of queens:12 as
-// the counter this machine would not use counts them (a count moved between
-// machines with and without AVX-512), resumes the count here, and expects
-// it to go on with that counter: the saved units kept, the counts right.
+// TestResumeWithTheCounterThatBegan saves half the units of queens:12 and
+// 13 as the counter this machine would not use counts them (a count moved
+// between machines with and without AVX-512), resumes the count here, and
+// expects it to go on with that counter: the saved units kept, the counts
+// right.
 func TestResumeWithTheCounterThatBegan(t *testing.T) {
 	ctx := context.Background()
-	p := canon.Puzzle{Kind: canon.Queens, N: 12}
-	here := newCountPlan(p)
-	other := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, here.method != "halves counter"))
-	if other.method == here.method {
-		t.Fatalf("both plans use the %s", here.method)
-	}
-	cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat.Close()
-	var todo []int
-	for i := 0; i < len(other.prefixes); i += 2 {
-		todo = append(todo, i)
-	}
-	err = other.run(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
-		return cat.SaveUnit(ctx, p.String(), catalog.UnitCounts{Unit: i, Prefix: other.prefixes[i],
-			Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var notices strings.Builder
-	res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Notices: &notices})
-	if rec := res.Record; err != nil || rec.Solutions != 14200 || rec.Classes != 1787 || rec.Orbit2 != 4 || rec.Orbit4 != 18 {
-		t.Fatalf("resumed count: %+v, %v", rec, err)
-	}
-	want := fmt.Sprintf("queens:12: resuming with the %s that began it (this machine would use the %s)", other.method, here.method)
-	if got := notices.String(); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("resuming, %d of %d units already counted", len(todo), len(other.prefixes))) {
-		t.Errorf("notices %q, want %q and the units kept", got, want)
+	for _, tc := range []struct {
+		n                       int
+		solutions               int64
+		classes, orbit2, orbit4 int64
+	}{
+		{12, 14200, 1787, 4, 18},
+		{13, 73712, 9233, 4, 32},
+	} {
+		t.Run(fmt.Sprintf("queens:%d", tc.n), func(t *testing.T) {
+			p := canon.Puzzle{Kind: canon.Queens, N: tc.n}
+			here := newCountPlan(p)
+			other := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, here.method != "halves counter"))
+			if other.method == here.method {
+				t.Fatalf("both plans use the %s", here.method)
+			}
+			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cat.Close()
+			var todo []int
+			for i := 0; i < len(other.prefixes); i += 2 {
+				todo = append(todo, i)
+			}
+			err = other.run(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
+				return cat.SaveUnit(ctx, p.String(), catalog.UnitCounts{Unit: i, Prefix: other.prefixes[i],
+					Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var notices strings.Builder
+			res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Notices: &notices})
+			if rec := res.Record; err != nil || rec.Solutions != tc.solutions || rec.Classes != tc.classes || rec.Orbit2 != tc.orbit2 || rec.Orbit4 != tc.orbit4 {
+				t.Fatalf("resumed count: %+v, %v", rec, err)
+			}
+			want := fmt.Sprintf("%s: resuming with the %s that began it (this machine would use the %s)", p, other.method, here.method)
+			if got := notices.String(); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("resuming, %d of %d units already counted", len(todo), len(other.prefixes))) {
+				t.Errorf("notices %q, want %q and the units kept", got, want)
+			}
+		})
 	}
 }
 

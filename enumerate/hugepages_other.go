@@ -1,0 +1,6 @@
+//go:build !linux
+
+package enumerate
+
+// hugeSlice makes a slice of n elements.
+func hugeSlice[T uint64 | int32](n int) []T { return make([]T, n) }
