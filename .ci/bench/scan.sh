@@ -61,7 +61,7 @@ duckdb_side() {
 # bench PUZZLE DB: the median time of each question on one catalog.
 bench() {
   local puzzle=$1 db=$2
-  echo "== $puzzle ($(du -h "$db" | cut -f1), $("$solcat" --db "$db" info --format csv | awk -F, -v p="$puzzle" '$1 == p {print $5 " solutions, stored as " $4}'))"
+  echo "== $puzzle ($(du -hL "$db" | cut -f1), $("$solcat" --db "$db" info --format csv | awk -F, -v p="$puzzle" '$1 == p {print $5 " solutions, stored as " $4}'))"
   # shellcheck disable=SC2046 # the first question's flags
   "$solcat" --db "$db" count "$puzzle" $(questions "$puzzle" | head -1) >/dev/null # warm the page cache
   local i=0
