@@ -354,3 +354,89 @@ func TestEqualLanes(t *testing.T) {
 		})
 	}
 }
+
+// TestOldCatalogTakenOn makes a catalog of schema version 11, as a solcat
+// before column blocks left it (row-major blocks, no block_layouts), and
+// checks that a reader answers from it as from column blocks and its plans
+// say the blocks are of the older layout; that a build of another puzzle
+// takes it to the current schema version and stores that puzzle in column
+// blocks, while the puzzles already there keep their blocks and answers.
+func TestOldCatalogTakenOn(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	newPath, oldPath := filepath.Join(dir, "new.db"), filepath.Join(dir, "old.db")
+	cat, err := catalog.Create(ctx, newPath, catalog.Holder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := []canon.Puzzle{mustPuzzle("magic:3"), mustPuzzle("queens:8"), mustPuzzle("queens:10")}
+	for _, p := range old {
+		if _, err := (&builder.Builder{Cat: cat}).Build(ctx, p, builder.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat.Close()
+	copyFile(t, newPath, oldPath)
+	toRowMajor(t, oldPath, old)
+	db, err := sql.Open("sqlite", oldPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id = 12; DROP TABLE block_layouts"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	filter := query.Filter{Cells: []query.Cell{{Row: 4, Col: 3, Value: 1}}}
+	compare := func(t *testing.T, stage string) {
+		r := rand.New(rand.NewPCG(11, 12))
+		for _, p := range old {
+			newer, older := bind(t, newPath, p.String()), bind(t, oldPath, p.String())
+			for range 20 {
+				f := layoutFilter(r, p)
+				if a, b := answers(t, newer, f, query.Page{Limit: 10}), answers(t, older, f, query.Page{Limit: 10}); a != b {
+					t.Errorf("%s, %s %s: column blocks answer\n%s\nrow-major blocks\n%s", stage, p, f.String(p), a, b)
+				}
+			}
+		}
+		older := bind(t, oldPath, "queens:10")
+		plan, err := older.Plan(ctx, query.Question{Ask: query.AskCount, Filter: filter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := older.Explain(plan).Text(); !strings.Contains(text, "they are of an older layout (row-major, without synopses); 'solcat build queens:10 --force' stores them as column blocks") {
+			t.Errorf("%s: the plan does not say the blocks are of the older layout:\n%s", stage, text)
+		}
+	}
+	t.Run("read", func(t *testing.T) { compare(t, "read") })
+	t.Run("written", func(t *testing.T) {
+		cat, err := catalog.Create(ctx, oldPath, catalog.Holder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := (&builder.Builder{Cat: cat}).Build(ctx, mustPuzzle("queens:6"), builder.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		cat.Close()
+		compare(t, "written")
+		db, err := sql.Open("sqlite", "file:"+oldPath+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var version, layouts, synopses int64
+		err = db.QueryRow(`SELECT (SELECT max(version_id) FROM solcat_schema_version), (SELECT count(*) FROM block_layouts),
+			(SELECT count(*) FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.name LIKE 'solution_blocks_%' AND c.name = 'synopsis')`).Scan(&version, &layouts, &synopses)
+		if err != nil || version != migrations.Latest() || layouts != 2 || synopses != 1 {
+			t.Errorf("schema version %d, %d block layouts, %d blocks tables with a synopsis (%v); want %d, 2 and 1 (queens:6's)", version, layouts, synopses, err, migrations.Latest())
+		}
+		tg := bind(t, oldPath, "queens:6")
+		plan, err := tg.Plan(ctx, query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: []query.Cell{{Row: 2, Col: 3, Value: 1}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := tg.Count(ctx, plan); err != nil || n != 1 {
+			t.Errorf("queens:6 --cell 2,3=1: %d, %v; want 1", n, err)
+		}
+	})
+}
