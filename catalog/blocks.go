@@ -207,8 +207,10 @@ func (b blockTable) ScanReporting(ctx context.Context, db rowQueryer, from, to i
 			// A check: a synopsis that says less than its block would hide
 			// solutions from scans. The solutions are still read: a check
 			// names what is wrong with them too.
-			if check = b.appendSynopsis(check[:0], cells, n); damaged != nil && string(check) != string(syn) {
-				damaged(damagedBlock{fmt.Errorf("solution block %d is damaged: its synopsis does not match its cells", first)})
+			if damaged != nil {
+				if check = b.appendSynopsis(check[:0], cells, n); string(check) != string(syn) {
+					damaged(damagedBlock{fmt.Errorf("solution block %d is damaged: its synopsis does not match its cells", first)})
+				}
 			}
 			rowMajor = slices.Grow(rowMajor[:0], len(cells))[:len(cells)]
 			transpose(rowMajor, cells, b.CellBytes, n)

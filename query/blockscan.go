@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 
 	"solcat/catalog"
 )
@@ -146,11 +147,29 @@ func (t *BoundPuzzle) eachMatch(ctx context.Context, conds []byteCondition, lo, 
 	})
 }
 
+// ExplainReading is Explain with, for a block scan, how many blocks it
+// reads and how many their synopses let it skip: found by reading the
+// synopses, which takes a fraction of the scan's time, so only --explain
+// asks for it.
+func (t *BoundPuzzle) ExplainReading(ctx context.Context, p *Plan) PlanReport {
+	r := t.Explain(p)
+	if p.Way != BlockScan || p.IDs.Len() == 0 {
+		return r
+	}
+	line := t.explainBlocks(ctx, p)
+	at := slices.IndexFunc(r.Detail, func(d string) bool { return strings.HasPrefix(d, "filter: ") })
+	if at < 0 {
+		at = len(r.Detail)
+	}
+	r.Detail = slices.Insert(r.Detail, at, line)
+	return r
+}
+
 // explainBlocks says how many blocks a block scan reads and how many their
-// synopses let it skip, found by reading the synopses now.
-func (t *BoundPuzzle) explainBlocks(p *Plan) string {
+// synopses let it skip.
+func (t *BoundPuzzle) explainBlocks(ctx context.Context, p *Plan) string {
 	var st blockStats
-	err := t.store.Blocks(context.Background(), p.IDs.Lo, p.IDs.Hi, func(b *catalog.Block) error {
+	err := t.store.BlockColumns(ctx, p.IDs.Lo, p.IDs.Hi, nil, func(b *catalog.Block) error {
 		if mayMatch(b, p.rest) {
 			st.read++
 		} else {

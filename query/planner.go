@@ -227,7 +227,6 @@ var planner = []answer{
 				return
 			}
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads the solution blocks of IDs %d to %d (%d solutions) and tests each, on %d goroutine(s)", p.IDs.Lo, p.IDs.Hi, p.IDs.Len(), p.Workers))
-			r.Detail = append(r.Detail, t.explainBlocks(p))
 		},
 	},
 	{
