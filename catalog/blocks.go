@@ -326,16 +326,25 @@ func (b blockTable) Blocks(ctx context.Context, db rowQueryer, from, to int64, f
 	return rows.Err()
 }
 
+// ClassOf returns the class of the block's solution k (0-based); ok is
+// false for a class entry that is not a number (verify names it).
+func (b *Block) ClassOf(k int) (id int64, ok bool) {
+	d := b.t.Digits
+	classSym, ok := parseDigits(b.syms[k*d : (k+1)*d])
+	return classSym >> 3, ok
+}
+
 // BlockColumns is Blocks that reads only the given cells of each block
-// (with its synopsis): SQLite hands over a few runs of bytes, not the
-// whole block. The blocks it hands over have no solutions to read whole
-// (Solution) and no class entries. Row-major blocks are read whole.
-func (b blockTable) BlockColumns(ctx context.Context, db rowQueryer, from, to int64, cells []int, fn func(*Block) error) error {
+// (with its synopsis), and the class entries if classes is set: SQLite
+// hands over a few runs of bytes, not the whole block. The blocks it hands
+// over have no solutions to read whole (Solution). Row-major blocks are
+// read whole.
+func (b blockTable) BlockColumns(ctx context.Context, db rowQueryer, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
 	if !b.Columnar {
 		return b.Blocks(ctx, db, from, to, fn)
 	}
 	c := strconv.Itoa(b.CellBytes)
-	q := "SELECT first_id, length(cells), synopsis"
+	q := "SELECT first_id, length(cells), synopsis, " + map[bool]string{true: "class_syms", false: "NULL"}[classes]
 	for _, i := range cells {
 		q += ", substr(cells, " + strconv.Itoa(i) + " * (length(cells) / " + c + ") + 1, length(cells) / " + c + ")"
 	}
@@ -345,26 +354,27 @@ func (b blockTable) BlockColumns(ctx context.Context, db rowQueryer, from, to in
 	}
 	defer rows.Close()
 	blk := &Block{t: &b, part: make([][]byte, b.CellBytes)}
-	dest := make([]any, 3+len(cells))
+	dest := make([]any, 4+len(cells))
 	raw := make([]sql.RawBytes, len(cells))
 	var length int
-	var syn sql.RawBytes
-	dest[0], dest[1], dest[2] = &blk.First, &length, &syn
+	var syn, syms sql.RawBytes
+	dest[0], dest[1], dest[2], dest[3] = &blk.First, &length, &syn, &syms
 	for j := range raw {
-		dest[3+j] = &raw[j]
+		dest[4+j] = &raw[j]
 	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
 		n := length / b.CellBytes
-		if n == 0 || n > maxBlockSolutions || length != n*b.CellBytes || len(syn) != b.synopsisBytes() {
-			return fmt.Errorf("solution block %d is damaged: %d cell bytes and %d synopsis bytes are not whole solutions of %d cells", blk.First, length, len(syn), b.CellBytes)
+		if n == 0 || n > maxBlockSolutions || length != n*b.CellBytes || len(syn) != b.synopsisBytes() || classes && len(syms) != n*b.Digits {
+			return fmt.Errorf("solution block %d is damaged: %d cell bytes, %d class bytes and %d synopsis bytes are not whole solutions of %d cells and %d digits",
+				blk.First, length, len(syms), len(syn), b.CellBytes, b.Digits)
 		}
 		if blk.First+int64(n) <= from {
 			continue
 		}
-		blk.N, blk.syn = n, syn
+		blk.N, blk.syn, blk.syms = n, syn, syms
 		for j, i := range cells {
 			blk.part[i] = raw[j]
 		}

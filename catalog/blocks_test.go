@@ -103,8 +103,11 @@ func TestColumnBlocksRead(t *testing.T) {
 			}
 			// Only the cells asked for: the same bytes as those columns.
 			blocks = 0
-			err = b.BlockColumns(ctx, c.db, 1, 1<<40, []int{size - 1, 0}, func(blk *Block) error {
+			err = b.BlockColumns(ctx, c.db, 1, 1<<40, []int{size - 1, 0}, true, func(blk *Block) error {
 				blocks++
+				if id, ok := blk.ClassOf(tc.n - 1); id != 9 || !ok {
+					t.Errorf("the last solution's class: %d, %v", id, ok)
+				}
 				for _, i := range []int{0, size - 1} {
 					if want := cols[i*tc.n : (i+1)*tc.n]; !bytes.Equal(blk.Column(i), want) || !blk.MayHold(i, want[0]) {
 						t.Errorf("cell %d read alone: %v, want %v", i, blk.Column(i), want)

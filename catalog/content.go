@@ -421,10 +421,11 @@ func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) er
 	return s.blocks.Blocks(ctx, s.c.db, from, to, fn)
 }
 
-// BlockColumns is Blocks reading only the given cells of each block: a
-// count that tests them needs no more.
-func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, fn func(*Block) error) error {
-	return s.blocks.BlockColumns(ctx, s.c.db, from, to, cells, fn)
+// BlockColumns is Blocks reading only the given cells of each block, and
+// the class entries if classes is set: a count that tests them needs no
+// more.
+func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
+	return s.blocks.BlockColumns(ctx, s.c.db, from, to, cells, classes, fn)
 }
 
 // ColumnBlocks reports whether the puzzle's solution blocks are column

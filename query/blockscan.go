@@ -102,8 +102,9 @@ func countMasks(masks []uint64) int64 {
 type blockStats struct{ read, skipped int64 }
 
 // countBlocks counts the solutions with IDs lo to hi that meet conds,
-// from the blocks alone: no solution is decoded.
-func (t *BoundPuzzle) countBlocks(ctx context.Context, conds []byteCondition, lo, hi int64, st *blockStats) (int64, error) {
+// from the blocks alone: no solution is decoded. With seen, a bit per
+// class, it marks their classes too.
+func (t *BoundPuzzle) countBlocks(ctx context.Context, conds []byteCondition, lo, hi int64, st *blockStats, seen []uint64) (int64, error) {
 	masks := make([]uint64, maxBlockWords)
 	var n int64
 	var cells []int
@@ -112,13 +113,27 @@ func (t *BoundPuzzle) countBlocks(ctx context.Context, conds []byteCondition, lo
 			cells = append(cells, c.Pos)
 		}
 	}
-	err := t.store.BlockColumns(ctx, lo, hi, cells, func(b *catalog.Block) error {
+	err := t.store.BlockColumns(ctx, lo, hi, cells, seen != nil, func(b *catalog.Block) error {
 		if !mayMatch(b, conds) {
 			st.skipped++
 			return nil
 		}
 		st.read++
-		n += countMasks(masks[:matchBlock(b, conds, lo, hi, masks)])
+		words := matchBlock(b, conds, lo, hi, masks)
+		n += countMasks(masks[:words])
+		if seen == nil {
+			return nil
+		}
+		for j, m := range masks[:words] {
+			for m != 0 {
+				k := 8*j + bits.TrailingZeros64(m)/8
+				m &= m - 1
+				// A damaged entry is no class: verify names it; a count cannot.
+				if id, ok := b.ClassOf(k); ok && id >= 1 && id <= t.Record.Classes {
+					seen[id/64] |= 1 << (id % 64)
+				}
+			}
+		}
 		return nil
 	})
 	return n, err
@@ -169,7 +184,7 @@ func (t *BoundPuzzle) ExplainReading(ctx context.Context, p *Plan) PlanReport {
 // synopses let it skip.
 func (t *BoundPuzzle) explainBlocks(ctx context.Context, p *Plan) string {
 	var st blockStats
-	err := t.store.BlockColumns(ctx, p.IDs.Lo, p.IDs.Hi, nil, func(b *catalog.Block) error {
+	err := t.store.BlockColumns(ctx, p.IDs.Lo, p.IDs.Hi, nil, false, func(b *catalog.Block) error {
 		if mayMatch(b, p.rest) {
 			st.read++
 		} else {

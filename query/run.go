@@ -229,8 +229,8 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 // countStored counts the stored solutions that match, or with classes
 // set, their distinct classes.
 func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (int64, error) {
-	if f := p.Question.Filter; p.Way == BlockScan && !classes && !f.UpToSymmetry && f.Orbit == 0 && f.Props == 0 {
-		return t.countByBlocks(ctx, p)
+	if f := p.Question.Filter; p.Way == BlockScan && !f.UpToSymmetry && f.Orbit == 0 && f.Props == 0 {
+		return t.countByBlocks(ctx, p, classes)
 	}
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
@@ -280,26 +280,43 @@ func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (i
 }
 
 // countByBlocks counts the solutions that meet the plan's cell conditions
-// from the blocks alone, one range of IDs per worker.
-func (t *BoundPuzzle) countByBlocks(ctx context.Context, p *Plan) (int64, error) {
+// (or with classes set, their distinct classes) from the blocks alone, one
+// range of IDs per worker.
+func (t *BoundPuzzle) countByBlocks(ctx context.Context, p *Plan, classes bool) (int64, error) {
 	workers := max(p.Workers, 1)
 	counts := make([]int64, workers)
 	stats := make([]blockStats, workers)
+	seen := make([][]uint64, workers) // a bit per class
 	g, gctx := errgroup.WithContext(ctx)
 	n := p.IDs.Len()
 	for w := range workers {
+		if classes {
+			seen[w] = make([]uint64, t.Record.Classes/64+1)
+		}
 		lo, hi := p.IDs.Lo+n*int64(w)/int64(workers), p.IDs.Lo+n*int64(w+1)/int64(workers)-1
 		g.Go(func() (err error) {
-			counts[w], err = t.countBlocks(gctx, p.rest, lo, hi, &stats[w])
+			counts[w], err = t.countBlocks(gctx, p.rest, lo, hi, &stats[w], seen[w])
 			return err
 		})
 	}
-	err := g.Wait()
-	var sum int64
-	for _, c := range counts {
-		sum += c
+	if err := g.Wait(); err != nil {
+		return 0, err
 	}
-	return sum, err
+	var sum int64
+	if !classes {
+		for _, c := range counts {
+			sum += c
+		}
+		return sum, nil
+	}
+	for i := range seen[0] {
+		var word uint64
+		for w := range workers {
+			word |= seen[w][i]
+		}
+		sum += int64(bits.OnesCount64(word))
+	}
+	return sum, nil
 }
 
 // listStored streams the stored solutions that match in ID order.
