@@ -203,8 +203,9 @@ func writeRowPerSolution(b *testing.B, c *Catalog, rows int) {
 // and rows as one uninterrupted build.
 func TestResumeAfterCrash(t *testing.T) {
 	ctx := context.Background()
-	// 800 solutions fill a block here, and units end with a block.
+	// Units end with a block (807 solutions here).
 	const solutions = 5000
+	per := int64(solutionsPerBlock(3, classSymDigits(1), puzzleBlocks(queens(3), 1).synopsisBytes()))
 	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + solutions}
 	write := func(c *Catalog, stopAt int) (string, error) {
 		w, err := c.beginSolutions(ctx, queens(3), plan, 1, 16)
@@ -243,7 +244,7 @@ func TestResumeAfterCrash(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("no saved build after a crash at row %d: %v", stop, err)
 		}
-		if b.SolutionsDone < 800 || b.SolutionsDone >= int64(stop) || b.SolutionsDone%800 != 0 {
+		if b.SolutionsDone < per || b.SolutionsDone >= int64(stop) || b.SolutionsDone%per != 0 {
 			t.Errorf("crash at solution %d: %d solutions saved", stop, b.SolutionsDone)
 		}
 	}

@@ -80,7 +80,10 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}
 		}
-		s.blocks = puzzleBlocks(rec.Name, p.Len(), rec.Classes)
+		s.blocks = puzzleBlocks(p, rec.Classes)
+		if s.blocks.Columnar, err = hasSynopsis(ctx, c.db, "main", s.blocks.Table); err != nil {
+			return nil, DamageError(c.path, err)
+		}
 	case StorageClasses:
 		form, err := packedFormOf(p)
 		if err != nil {
@@ -409,3 +412,22 @@ func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, e
 	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? ORDER BY stat, value`, puzzle)
 	return rows, err
 }
+
+// Blocks calls fn, in ID order, for each solution block that holds a
+// solution with an ID from..to: the cells a block hands over lie column by
+// column in either layout, so a scan reads the cells it tests as runs of
+// bytes. The caller picks the solutions in range.
+func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) error) error {
+	return s.blocks.Blocks(ctx, s.c.db, from, to, fn)
+}
+
+// BlockColumns is Blocks reading only the given cells of each block, and
+// the class entries if classes is set: a count that tests them needs no
+// more.
+func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
+	return s.blocks.BlockColumns(ctx, s.c.db, from, to, cells, classes, fn)
+}
+
+// ColumnBlocks reports whether the puzzle's solution blocks are column
+// blocks with a synopsis; false for a puzzle stored by a solcat before them.
+func (s *Content) ColumnBlocks() bool { return s.blocks.Columnar }

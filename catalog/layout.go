@@ -15,7 +15,7 @@ import (
 // blocks, stored by first row shard 2/4".
 type Layout struct {
 	Solver string // the solver's version: "solcat-2"
-	Cut    string // how it cuts the work, in its words: "4096 rows per unit, solution blocks"
+	Cut    string // how it cuts the work, in its words: "4096 rows per unit, column blocks"
 	Shard  int    // the shard of a split build that the build makes (1-based), or 0
 	Of     int    // the shards of that split, or 0
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -22,7 +23,7 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 		return err
 	}
 	defer conn.Close()
-	puzzle, cellBytes := p.String(), p.Len()
+	puzzle := p.String()
 	_, cls := puzzleTables(puzzle)
 	blocks := blocksTable(puzzle)
 	total, err := ShardsFit(ctx, p, paths)
@@ -59,7 +60,10 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 			}
 			// Blocks are copied as they are: where two shards meet, the
 			// blocks on either side are shorter than the others.
-			if _, err := tx.ExecContext(ctx, "INSERT INTO "+stBlocks+" (first_id, cells, class_syms) SELECT first_id, cells, class_syms FROM shard."+blocks+" ORDER BY first_id"); err != nil {
+			if columnar, err := hasSynopsis(ctx, tx, "shard", blocks); err != nil || !columnar {
+				return cmp.Or(err, fmt.Errorf("the shard's solution blocks are of an older layout (row-major, no synopsis); build the shard again with this solcat"))
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO "+stBlocks+" (first_id, cells, class_syms, synopsis) SELECT first_id, cells, class_syms, synopsis FROM shard."+blocks+" ORDER BY first_id"); err != nil {
 				return err
 			}
 			return tx.Commit()
@@ -97,7 +101,7 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 		return err
 	}
 	rows.Close()
-	staged := puzzleBlocks(puzzle, cellBytes, rec.Classes)
+	staged := puzzleBlocks(p, rec.Classes)
 	staged.Table = stBlocks
 	err = staged.Scan(ctx, tx, 1, rec.Solutions, func(s StoredSolution) error {
 		class, symmetry, err := s.Class()

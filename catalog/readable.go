@@ -87,7 +87,11 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 		if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
 			continue // stored before solution blocks: not read any more
 		}
-		ddl := "DROP VIEW IF EXISTS " + sol + ";" + migrations.SolutionsView(sol, blocks, cls, p.Len(), classSymDigits(rec.Classes), readable(p))
+		columnar, err := hasSynopsis(ctx, tx, "main", blocks)
+		if err != nil {
+			return err
+		}
+		ddl := "DROP VIEW IF EXISTS " + sol + ";" + migrations.SolutionsView(sol, blocks, cls, p.Len(), classSymDigits(rec.Classes), columnar, readable(p))
 		if _, err := tx.ExecContext(ctx, ddl); err != nil {
 			return fmt.Errorf("cannot make the view %s again: %w", sol, err)
 		}

@@ -34,7 +34,7 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
-	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, readable(s.p))
+	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Columnar, readable(s.p))
 	if strings.TrimSpace(text) != strings.TrimSuffix(strings.TrimSpace(want), ";") {
 		return s.compareView(ctx, view)
 	}

@@ -281,7 +281,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 		}
 	}
 	if stagedBlocks {
-		stmts += migrations.SolutionsView("main."+sol, blocks, cls, p.Len(), digits, readable(p))
+		stmts += migrations.SolutionsView("main."+sol, blocks, cls, p.Len(), digits, true, readable(p)) // staged blocks are column blocks
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err

@@ -55,9 +55,9 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w := &SolutionWriter{unitWriter: c.newUnitWriter(ctx, p, plan, batch), expected: classes, firstID: 1}
 	_, w.classTable = puzzleTables(w.name)
 	w.classTable += stagingSuffix
-	w.blocks = puzzleBlocks(w.name, p.Len(), classes)
+	w.blocks = puzzleBlocks(p, classes)
 	w.blocks.Table += stagingSuffix
-	w.perBlock = int64(solutionsPerBlock(p.Len(), w.blocks.Digits))
+	w.perBlock = int64(solutionsPerBlock(p.Len(), w.blocks.Digits, w.blocks.synopsisBytes()))
 	w.maxClass = (pow10(w.blocks.Digits) - 8) / 8
 	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.classTable, readable(p)))
 	if err != nil {
@@ -65,7 +65,7 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	}
 	w.maxSolutionID, w.resumedSolutions = saved.maxID, saved.solutions
 	w.classes = w.newTable("INSERT INTO "+w.classTable+" (id, canonical, orbit, props) VALUES ", 4, 0)
-	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms) VALUES ", 3, blockBatch)
+	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms, synopsis) VALUES ", 4, blockBatch)
 	if err := w.begin(); err != nil {
 		return nil, err
 	}
@@ -139,7 +139,10 @@ func (w *SolutionWriter) closeBlock() error {
 	w.blockClassSyms = w.blockClassSyms[:0]
 	w.blockSolutions += int64(n)
 	w.queuedSolutions = w.seenSolutions
-	if err := w.solutions.add(w.blockFirst, w.blockCells, string(w.blockSyms)); err != nil {
+	cols := make([]byte, len(w.blockCells))
+	transpose(cols, w.blockCells, n, size)
+	syn := w.blocks.appendSynopsis(nil, cols, n)
+	if err := w.solutions.add(w.blockFirst, cols, string(w.blockSyms), syn); err != nil {
 		return err
 	}
 	return w.counted(int64(n))

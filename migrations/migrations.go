@@ -72,12 +72,30 @@ func ReadableClassColumns(classes string, r Readable) string {
 
 // SolutionsView returns the DDL of the view that shows a puzzle's solution
 // blocks one row per solution: cellBytes is the length of a solution's
-// cells, digits the width of its class_syms entries.
-func SolutionsView(view, blocks, classes string, cellBytes, digits int, r Readable) string {
-	text := r.Solution(func(i int) string {
-		return "substr(b.cells, k.slot * " + strconv.Itoa(cellBytes) + " + " + strconv.Itoa(i+1) + ", 1)"
-	})
-	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits, SolutionText: text})
+// cells, digits the width of its class_syms entries; columnar says the
+// blocks hold their cells column by column (the blocks solcat writes), not
+// each solution's in turn (those of catalogs made before).
+func SolutionsView(view, blocks, classes string, cellBytes, digits int, columnar bool, r Readable) string {
+	c := strconv.Itoa(cellBytes)
+	cell := func(i int) string {
+		return "substr(b.cells, k.slot * " + c + " + " + strconv.Itoa(i+1) + ", 1)"
+	}
+	cells := "substr(b.cells, k.slot * " + c + " + 1, " + c + ")"
+	if columnar {
+		// Cell i of solution k is byte i·n + k of a block of n solutions.
+		cell = func(i int) string {
+			return "substr(b.cells, " + strconv.Itoa(i) + " * (length(b.cells) / " + c + ") + k.slot + 1, 1)"
+		}
+		// || joins the bytes as they are (a NUL too); CAST makes them a
+		// blob again. (unhex would be plainer, but older sqlite3 shells
+		// lack it.)
+		parts := make([]string, cellBytes)
+		for i := range parts {
+			parts[i] = cell(i)
+		}
+		cells = "CAST(" + strings.Join(parts, " || ") + " AS BLOB)"
+	}
+	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits, SolutionText: r.Solution(cell), CellsText: cells})
 }
 
 // ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
@@ -92,6 +110,7 @@ type tableNames struct {
 	Solutions, Blocks, Classes, Props, Orbits string
 	CellBytes, Digits, PerBlock, FormBytes    int
 	FormText, PropsText, SolutionText         string
+	CellsText                                 string
 }
 
 func execute(part string, names tableNames) string {

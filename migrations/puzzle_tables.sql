@@ -20,12 +20,16 @@ CREATE TABLE {{.Classes}} (
     {{template "readable classes" .}}
 );
 -- A block holds solutions first_id, first_id+1, ...: up to a page's worth
--- (catalog.SolutionsPerBlock), starting at IDs 1 more than a multiple of
--- that, except where a shard of a split build begins.
+-- (catalog.solutionsPerBlock), starting at IDs 1 more than a multiple of
+-- that, except where a shard of a split build begins. Its cells lie column
+-- by column, so that a scan testing a few cells reads a few runs of bytes;
+-- the synopsis lets it skip a block that cannot match. (Catalogs made
+-- before column blocks have no synopsis, and each solution's cells in turn.)
 CREATE TABLE {{.Blocks}} (
     first_id   INTEGER PRIMARY KEY, -- ID of the block's first solution
-    cells      BLOB NOT NULL,       -- each solution's cells in turn, as in the view
-    class_syms TEXT NOT NULL        -- each solution's class_id * 8 + symmetry in turn, in decimal, zero-padded to one width per puzzle
+    cells      BLOB NOT NULL,       -- column by column: cell 0 of each of its n solutions, then cell 1 of each, ...: cell i of solution first_id + k is byte i·n + k
+    class_syms TEXT NOT NULL,       -- each solution's class_id * 8 + symmetry in turn, in decimal, zero-padded to one width per puzzle
+    synopsis   BLOB NOT NULL        -- bit i·V + v (V values a cell can hold: queens N, magic squares N²+1) set when some solution holds v at cell i; bit b is bit b%8 of byte b/8
 );
 {{end}}
 
@@ -34,7 +38,7 @@ CREATE TABLE {{.Blocks}} (
 {{define "solutions view"}}
 CREATE VIEW {{.Solutions}} AS
 SELECT b.first_id + k.slot AS id,                                   -- solution ID: lexicographic rank
-       substr(b.cells, k.slot * {{.CellBytes}} + 1, {{.CellBytes}}) AS cells, -- magic: n² values row by row; queens: 0-based column per row
+       {{.CellsText}} AS cells, -- magic: n² values row by row; queens: 0-based column per row
        CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) >> 3 AS class_id, -- the class's id in {{.Classes}}
        CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 AS symmetry,  -- 0..7: carries the canonical form onto this solution
        CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) AS class_sym,     -- class_id * 8 + symmetry

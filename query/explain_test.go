@@ -108,7 +108,7 @@ func TestExplainGolden(t *testing.T) {
 		if err != nil {
 			fmt.Fprintf(&b, "error: %v\n", err)
 		} else {
-			r := tg.Explain(plan)
+			r := tg.ExplainReading(ctx, plan)
 			data, err := json.Marshal(r)
 			if err != nil {
 				t.Fatal(err)

@@ -191,10 +191,9 @@ func (sc *blockScan) class(s catalog.StoredSolution, images *canon.Images) class
 func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.StoredSolution, classInfo) error) error {
 	f := sc.p.Question.Filter
 	images := canon.NewImages(sc.t.Puzzle)
+	// The cell conditions are tested a block at a time (eachMatch): test
+	// sees the solutions that meet them.
 	test := func(s catalog.StoredSolution) error {
-		if !meets(s.Cells, sc.p.rest) {
-			return nil
-		}
 		if f.UpToSymmetry && !slices.ContainsFunc(sc.p.imageConds[:], func(conds []byteCondition) bool { return meets(s.Cells, conds) }) {
 			return nil
 		}
@@ -212,13 +211,13 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 		return nil
 	}
 	if sc.p.Way != ClassMembers {
-		return sc.t.store.Solutions(ctx, lo, hi, test)
+		return sc.t.eachMatch(ctx, sc.p.rest, lo, hi, test)
 	}
 	for _, id := range sc.p.Members {
 		if id < lo || id > hi {
 			continue
 		}
-		if err := sc.t.store.Solutions(ctx, id, id, test); err != nil {
+		if err := sc.t.eachMatch(ctx, sc.p.rest, id, id, test); err != nil {
 			return err
 		}
 	}
@@ -228,6 +227,9 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 // countStored counts the stored solutions that match, or with classes
 // set, their distinct classes.
 func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (int64, error) {
+	if f := p.Question.Filter; p.Way == BlockScan && !f.UpToSymmetry && f.Orbit == 0 && f.Props == 0 {
+		return t.countByBlocks(ctx, p, classes)
+	}
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
 		return 0, err
@@ -273,6 +275,46 @@ func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (i
 		}
 	}
 	return n, nil
+}
+
+// countByBlocks counts the solutions that meet the plan's cell conditions
+// (or with classes set, their distinct classes) from the blocks alone, one
+// range of IDs per worker.
+func (t *BoundPuzzle) countByBlocks(ctx context.Context, p *Plan, classes bool) (int64, error) {
+	workers := max(p.Workers, 1)
+	counts := make([]int64, workers)
+	stats := make([]blockStats, workers)
+	seen := make([][]uint64, workers) // a bit per class
+	g, gctx := errgroup.WithContext(ctx)
+	n := p.IDs.Len()
+	for w := range workers {
+		if classes {
+			seen[w] = make([]uint64, t.Record.Classes/64+1)
+		}
+		lo, hi := p.IDs.Lo+n*int64(w)/int64(workers), p.IDs.Lo+n*int64(w+1)/int64(workers)-1
+		g.Go(func() (err error) {
+			counts[w], err = t.countBlocks(gctx, p.rest, lo, hi, &stats[w], seen[w])
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return 0, err
+	}
+	var sum int64
+	if !classes {
+		for _, c := range counts {
+			sum += c
+		}
+		return sum, nil
+	}
+	for i := range seen[0] {
+		var word uint64
+		for w := range workers {
+			word |= seen[w][i]
+		}
+		sum += int64(bits.OnesCount64(word))
+	}
+	return sum, nil
 }
 
 // listStored streams the stored solutions that match in ID order.

@@ -20,9 +20,9 @@ func TestLayoutsAsBefore(t *testing.T) {
 		layout catalog.Layout
 		text   string
 	}{
-		{"stored", storedLayout(q8), "solcat-2, 4096 rows per unit, solution blocks"},
-		{"stored split", storedSplitLayout(q8), "solcat-2, 4096 rows per unit, solution blocks, stored by first row"},
-		{"stored shard", shard, "solcat-2, 4096 rows per unit, solution blocks, stored by first row shard 2/4"},
+		{"stored", storedLayout(q8), "solcat-2, 4096 rows per unit, column blocks"},
+		{"stored split", storedSplitLayout(q8), "solcat-2, 4096 rows per unit, column blocks, stored by first row"},
+		{"stored shard", shard, "solcat-2, 4096 rows per unit, column blocks, stored by first row shard 2/4"},
 		{"queens classes", queensClassesLayout(len(enumerate.QueensClassUnits(18)), queensClassesUnitRows(666090624)),
 			"solcat-2, queens classes: 1354 search units, 4194304 classes per unit, packed forms"},
 		{"magic:5 classes", magic5Layout(len(enumerate.Magic5Units())), "solcat-2, magic:5 classes: 3636 frame units, 10-bit buckets"},

@@ -212,7 +212,7 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 
 // explain prints a plan for --explain.
 func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
-	return records.WriteExplain(e.stdout, format, t.Explain(plan))
+	return records.WriteExplain(e.stdout, format, t.ExplainReading(e.ctx, plan))
 }
 
 // holder describes this process as the writer of a catalog that builds

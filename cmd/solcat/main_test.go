@@ -730,14 +730,15 @@ func TestVerifyNamesTampering(t *testing.T) {
 		sql   string
 		wants []string
 	}{
-		// queens:8 is one block: 92 solutions of 8 cells, class_sym in 3 digits.
-		{"changed cell", "UPDATE solution_blocks_queens_8 SET cells = CAST(substr(cells, 1, 32) || x'0001020304050607' || substr(cells, 41) AS BLOB)",
+		// queens:8 is one column block: 92 solutions of 8 cells, cell i of
+		// solution k at byte 92i + k, class_sym in 3 digits.
+		{"changed cell", queens8SetCells(4, []byte{0, 1, 2, 3, 4, 5, 6, 7}),
 			[]string{"queens:8: solution 5: not a solution", "class 3: 7 members found", "content hash"}},
-		{"deleted solution", "UPDATE solution_blocks_queens_8 SET cells = CAST(substr(cells, 1, 48) || substr(cells, 57) AS BLOB), class_syms = substr(class_syms, 1, 18) || substr(class_syms, 22)",
+		{"deleted solution", queens8Delete(6) + "UPDATE solution_blocks_queens_8 SET class_syms = substr(class_syms, 1, 18) || substr(class_syms, 22)",
 			[]string{"members found", "91 solutions stored, 92 recorded"}},
-		{"duplicate solution", "INSERT INTO solution_blocks_queens_8 (first_id, cells, class_syms) SELECT 93, substr(cells, 17, 8), substr(class_syms, 7, 3) FROM solution_blocks_queens_8",
+		{"duplicate solution", "INSERT INTO solution_blocks_queens_8 (first_id, cells, class_syms, synopsis) SELECT 93, " + queens8Cells(2) + ", substr(class_syms, 7, 3), synopsis FROM solution_blocks_queens_8",
 			[]string{"solution 93: not greater than the solution before it", "93 solutions stored, 92 recorded"}},
-		{"gap", "INSERT INTO solution_blocks_queens_8 (first_id, cells, class_syms) SELECT 95, substr(cells, 17, 8), substr(class_syms, 7, 3) FROM solution_blocks_queens_8",
+		{"gap", "INSERT INTO solution_blocks_queens_8 (first_id, cells, class_syms, synopsis) SELECT 95, " + queens8Cells(2) + ", substr(class_syms, 7, 3), synopsis FROM solution_blocks_queens_8",
 			[]string{"solution 95: expected solution ID 93"}},
 		{"damaged block", "UPDATE solution_blocks_queens_8 SET cells = substr(cells, 2)",
 			[]string{"queens:8: solution block 1 is damaged", "0 solutions stored, 92 recorded"}},
@@ -1027,6 +1028,38 @@ func TestSchemaFixtureStillWorks(t *testing.T) {
 	}
 }
 
+// queens8Cells is the SQL of the cells of solution k (0-based) of queens:8's
+// one column block of 92 solutions, as a blob.
+func queens8Cells(k int) string {
+	parts := make([]string, 8)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("substr(cells, %d, 1)", 92*i+k+1)
+	}
+	return "CAST(" + strings.Join(parts, " || ") + " AS BLOB)"
+}
+
+// queens8SetCells is the SQL that gives solution k of queens:8's block the
+// cells given.
+func queens8SetCells(k int, cells []byte) string {
+	var stmts strings.Builder
+	for i, v := range cells {
+		pos := 92*i + k // bytes before the cell
+		fmt.Fprintf(&stmts, "UPDATE solution_blocks_queens_8 SET cells = CAST(substr(cells, 1, %d) || x'%02x' || substr(cells, %d) AS BLOB);", pos, v, pos+2)
+	}
+	return stmts.String()
+}
+
+// queens8Delete is the SQL that takes solution k's cells out of queens:8's
+// block, the last cell first, so that the bytes before each stay put.
+func queens8Delete(k int) string {
+	var stmts strings.Builder
+	for i := 7; i >= 0; i-- {
+		pos := 92*i + k
+		fmt.Fprintf(&stmts, "UPDATE solution_blocks_queens_8 SET cells = CAST(substr(cells, 1, %d) || substr(cells, %d) AS BLOB);", pos, pos+2)
+	}
+	return stmts.String()
+}
+
 // TestVerifyReportsInOrder damages two solutions of queens:13 that are
 // checked in different batches, and checks that verify names them in ID
 // order, the same way on every run.
@@ -1037,9 +1070,13 @@ func TestVerifyReportsInOrder(t *testing.T) {
 	}
 	for _, id := range []int{70000, 5} {
 		// The solution's 13 bytes become 0, 1, ..., 12: no longer a solution.
-		execSQL(t, db, `UPDATE solution_blocks_queens_13
-			SET cells = CAST(substr(cells, 1, (?1 - first_id) * 13) || x'000102030405060708090a0b0c' || substr(cells, (?1 - first_id) * 13 + 14) AS BLOB)
-			WHERE first_id = (SELECT max(first_id) FROM solution_blocks_queens_13 WHERE first_id <= ?1)`, id)
+		// Blocks are column blocks: cell i of solution k of a block of n is
+		// byte i·n + k.
+		for i := range 13 {
+			execSQL(t, db, fmt.Sprintf(`UPDATE solution_blocks_queens_13
+			SET cells = CAST(substr(cells, 1, %[1]d * (length(cells) / 13) + ?1 - first_id) || x'%02[1]x' || substr(cells, %[1]d * (length(cells) / 13) + ?1 - first_id + 2) AS BLOB)
+			WHERE first_id = (SELECT max(first_id) FROM solution_blocks_queens_13 WHERE first_id <= ?1)`, i), id)
+		}
 	}
 	var first string
 	for run := range 3 {

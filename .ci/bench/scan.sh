@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Times solcat's filtered counts, as whole processes, on catalogs it builds
+# (or is given): queens:16 stored solution by solution by default; queens:17
+# (stored: about 2.8 GB and minutes to build), queens:19 and magic:5 (stored
+# as their classes: hours to build, so give their catalogs) when asked.
+# Each question runs RUNS times (5) in turn with the others, once to warm
+# the page cache first; the script prints each one's median wall and user
+# CPU time, with the date, the CPU and the load average before and after:
+# other work on the machine skews the figures.
+#
+# Usage: .ci/bench/scan.sh
+#        SIZES="16 17" RUNS=5 .ci/bench/scan.sh
+#        Q19_DB=/path/q19.db M5_DB=/path/m5.db .ci/bench/scan.sh
+#        DB_DIR=/var/tmp/scan .ci/bench/scan.sh    # keep the catalogs built
+# SIZES are the stored queens sizes (16 by default); Q19_DB and M5_DB name
+# catalogs holding queens:19 and magic:5 as classes (none by default);
+# SOLCAT_BIN times a solcat built elsewhere (an older one, to compare).
+#
+# The DuckDB side (the same questions over solcat's flat Parquet export)
+# goes in duckdb_side below: it is called with the puzzle, its catalog and
+# the questions, after solcat's rows, and prints nothing yet.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-5}
+SIZES=${SIZES:-16}
+work=$(mktemp -d)
+DB_DIR=${DB_DIR:-$work}
+mkdir -p "$DB_DIR"
+trap 'rm -rf "$work"' EXIT
+
+solcat=${SOLCAT_BIN:-}
+if [ -z "$solcat" ]; then
+  go build -o "$work/solcat" ./cmd/solcat
+  solcat="$work/solcat"
+fi
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+machine() {
+  echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "cpu:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores)"
+  echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# questions PUZZLE: the counts asked of a puzzle, one a line (solcat's
+# flags); the same filters for DuckDB follow from them.
+questions() {
+  case $1 in
+    queens:*) printf '%s\n' "--cell 9,5=1" "--cell 9,5=1 --cell 3,7=1" "--cell 9,5=1 --cell 3,7=1 --cell 12,2=1" ;;
+    magic:5) printf '%s\n' "--cell 3,3=13" "--cell 1,1=1 --cell 5,5=25" "--cell 1,1=1 --cell 3,3=13 --cell 5,5=25" ;;
+  esac
+}
+
+# duckdb_side PUZZLE DB: the hook for the same questions asked of DuckDB
+# over 'solcat export PUZZLE --output FILE.parquet' (one column per cell),
+# timed the same way. Not filled in yet.
+duckdb_side() {
+  :
+}
+
+# bench PUZZLE DB: the median time of each question on one catalog.
+bench() {
+  local puzzle=$1 db=$2
+  echo "== $puzzle ($(du -hL "$db" | cut -f1), $("$solcat" --db "$db" info --format csv | awk -F, -v p="$puzzle" '$1 == p {print $5 " solutions, stored as " $4}'))"
+  # shellcheck disable=SC2046 # the first question's flags
+  "$solcat" --db "$db" count "$puzzle" $(questions "$puzzle" | head -1) >/dev/null # warm the page cache
+  local i=0
+  while IFS= read -r q; do
+    i=$((i + 1))
+    : >"$work/wall$i" && : >"$work/user$i"
+    local n=""
+    for _ in $(seq "$RUNS"); do
+      # shellcheck disable=SC2086 # q is a list of flags
+      n=$( { /usr/bin/time -f '%e %U' -o "$work/t" "$solcat" --db "$db" count "$puzzle" $q; } 2>/dev/null)
+      read -r wall user <"$work/t"
+      echo "$wall" >>"$work/wall$i"
+      echo "$user" >>"$work/user$i"
+    done
+    printf '  solcat count %-45s %12s  wall %5ss  user %5ss\n' "$q" "$n" "$(median <"$work/wall$i")" "$(median <"$work/user$i")"
+  done < <(questions "$puzzle")
+  duckdb_side "$puzzle" "$db"
+}
+
+machine
+for n in $SIZES; do
+  db="$DB_DIR/q$n.db"
+  if ! "$solcat" --db "$db" info --format csv 2>/dev/null | grep -q "^queens:$n,queens,$n,solutions,"; then
+    echo "building queens:$n in $db ..."
+    "$solcat" --db "$db" build "queens:$n" >/dev/null
+  fi
+  bench "queens:$n" "$db"
+done
+[ -n "${Q19_DB:-}" ] && bench queens:19 "$Q19_DB"
+[ -n "${M5_DB:-}" ] && bench magic:5 "$M5_DB"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
