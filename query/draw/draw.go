@@ -171,40 +171,66 @@ func Bars(rows []query.StatsRow, o Options) string {
 	return b.String()
 }
 
-// Heat draws a matrix of counts as shades, with row and column labels:
-// the darker, the more.
+// Heat draws a matrix of counts as shades, with row and column labels and
+// each count written in its cell: the darker, the more. The shades run from
+// the smallest count to the largest, not from 0, so that counts that differ
+// by a few percent (every cell of magic:4 holds 400 to 480) still differ in
+// shade; the legend names both ends.
 func Heat(rowLabels, colLabels []string, counts [][]int64, o Options) string {
-	const sq, labelW, labelH, legendH = 26, 56, 24, 34
+	least, most := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, row := range counts {
+		for _, v := range row {
+			least, most = min(least, v), max(most, v)
+		}
+	}
+	if least > most { // no cells
+		least, most = 0, 0
+	}
+	// A cell is wide enough for its count at font size 9 (a digit about
+	// 5.5 units wide).
+	digits := max(len(strconv.FormatInt(least, 10)), len(strconv.FormatInt(most, 10)))
+	sq := max(26, digits*11/2+8)
+	const labelW, labelH, legendH = 56, 24, 34
 	w, h := labelW+sq*len(colLabels), labelH+sq*len(rowLabels)+legendH
 	w = max(w, labelW+200)
 	var b strings.Builder
 	open(&b, w, h, o)
-	var most int64
-	for _, row := range counts {
-		for _, v := range row {
-			most = max(most, v)
-		}
-	}
 	for j, l := range colLabels {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" font-family="sans-serif" font-size="10">%s</text>`, labelW+j*sq+sq/2, labelH-8, html.EscapeString(l))
 	}
 	for i, l := range rowLabels {
 		centred(&b, float64(labelW-4), float64(labelH+i*sq+sq/2), 10, "end", "", l)
 		for j, v := range counts[i] {
-			shade := 0.0
-			if most > 0 {
-				shade = float64(v) / float64(most)
+			shade := heatShade(v, least, most)
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s, %s: %d</title></rect>`,
+				labelW+j*sq, labelH+i*sq, sq-1, sq-1, heatColour(shade), html.EscapeString(l), html.EscapeString(colLabels[j]), v)
+			ink := "#222"
+			if shade > 0.55 {
+				ink = "#fff" // dark shades: light digits
 			}
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="rgb(%d,%d,%d)"><title>%s, %s: %d</title></rect>`,
-				labelW+j*sq, labelH+i*sq, sq-1, sq-1, int(250-200*shade), int(248-170*shade), int(240-90*shade), html.EscapeString(l), html.EscapeString(colLabels[j]), v)
+			centred(&b, float64(labelW+j*sq)+float64(sq-1)/2, float64(labelH+i*sq)+float64(sq-1)/2, 9, "middle", ` fill="`+ink+`"`, strconv.FormatInt(v, 10))
 		}
 	}
-	// The legend: the shade of 0 to the shade of the largest count.
+	// The legend: the shade of the smallest count to that of the largest.
 	y := labelH + sq*len(rowLabels) + 10
-	fmt.Fprintf(&b, `<defs><linearGradient id="heat-scale"><stop offset="0" stop-color="rgb(250,248,240)"/><stop offset="1" stop-color="rgb(50,78,150)"/></linearGradient></defs>`)
-	centred(&b, float64(labelW-4), float64(y+6), 10, "end", "", "0")
+	fmt.Fprintf(&b, `<defs><linearGradient id="heat-scale"><stop offset="0" stop-color="%s"/><stop offset="1" stop-color="%s"/></linearGradient></defs>`, heatColour(0), heatColour(1))
+	centred(&b, float64(labelW-4), float64(y+6), 10, "end", "", strconv.FormatInt(least, 10))
 	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="120" height="12" fill="url(#heat-scale)" stroke="#ccc"/>`, labelW, y)
 	centred(&b, float64(labelW+124), float64(y+6), 10, "start", "", strconv.FormatInt(most, 10))
 	b.WriteString("</svg>")
 	return b.String()
+}
+
+// heatShade places v between the smallest and the largest count, 0 to 1;
+// when all counts are equal, in the middle.
+func heatShade(v, least, most int64) float64 {
+	if most == least {
+		return 0.5
+	}
+	return float64(v-least) / float64(most-least)
+}
+
+// heatColour is a shade's colour: from a pale cream (0) to a deep blue (1).
+func heatColour(shade float64) string {
+	return fmt.Sprintf("rgb(%d,%d,%d)", int(250-200*shade), int(248-170*shade), int(240-90*shade))
 }

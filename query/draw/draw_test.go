@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,7 +51,7 @@ func TestDrawings(t *testing.T) {
 		{"bars", Bars([]query.StatsRow{{Value: 1, Solutions: 3, Share: 0.75}, {Value: 2, Label: "II", Solutions: 1, Share: 0.25}}, Options{}),
 			map[string]int{"rect": 2, "title": 2, "text": 4}},
 		{"heat map", Heat([]string{"1", "2"}, []string{"a", "b", "c"}, [][]int64{{0, 1, 2}, {3, 4, 5}}, Options{}),
-			map[string]int{"rect": 7, "title": 6, "linearGradient": 1}},
+			map[string]int{"rect": 7, "title": 6, "linearGradient": 1, "text": 3 + 2 + 6 + 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := elements(t, tc.svg)
@@ -191,6 +192,58 @@ func TestTextPlacement(t *testing.T) {
 						t.Errorf("coordinate %d says %q, want %d", k, tx.text, k/2+1)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestHeat holds that a heat map's shades run from its smallest count to
+// its largest (magic:4's cells hold 400 to 480, not 0 to 480) and that
+// every count is written in its cell, centred, and in the legend's ends.
+func TestHeat(t *testing.T) {
+	fill := regexp.MustCompile(`<rect x="(\d+)" y="(\d+)" width="(\d+)" height="\d+" fill="(rgb\([^)]*\))"><title>[^<]*: (-?\d+)</title>`)
+	for _, tc := range []struct {
+		name   string
+		counts [][]int64
+		shades map[int64]string // a count and its colour
+		legend [2]string
+	}{
+		{"magic:4 like", [][]int64{{400, 440}, {480, 400}}, map[int64]string{400: "rgb(250,248,240)", 440: "rgb(150,163,195)", 480: "rgb(50,78,150)"}, [2]string{"400", "480"}},
+		{"from zero", [][]int64{{0, 5}, {10, 0}}, map[int64]string{0: "rgb(250,248,240)", 5: "rgb(150,163,195)", 10: "rgb(50,78,150)"}, [2]string{"0", "10"}},
+		{"all equal", [][]int64{{7, 7}, {7, 7}}, map[int64]string{7: "rgb(150,163,195)"}, [2]string{"7", "7"}},
+		{"wide counts", [][]int64{{1234567, 2}, {3, 4}}, map[int64]string{2: "rgb(250,248,240)", 1234567: "rgb(50,78,150)"}, [2]string{"2", "1234567"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svg := Heat([]string{"r1", "r2"}, []string{"c1", "c2"}, tc.counts, Options{})
+			texts, _ := shapes(t, svg)
+			written := map[string]svgText{}
+			for _, tx := range texts {
+				written[fmt.Sprintf("%g,%g", tx.x, tx.y)] = tx
+			}
+			rects := fill.FindAllStringSubmatch(svg, -1)
+			if len(rects) != 4 {
+				t.Fatalf("%d cells, want 4:\n%s", len(rects), svg)
+			}
+			for _, m := range rects {
+				v, _ := strconv.ParseInt(m[5], 10, 64)
+				if want, ok := tc.shades[v]; ok && m[4] != want {
+					t.Errorf("count %d in %s, want %s", v, m[4], want)
+				}
+				x, _ := strconv.Atoi(m[1])
+				y, _ := strconv.Atoi(m[2])
+				side, _ := strconv.Atoi(m[3])
+				at := fmt.Sprintf("%g,%g", float64(x)+float64(side)/2, math.Round((float64(y)+float64(side)/2+0.35*9)*10)/10)
+				tx, ok := written[at]
+				if !ok || tx.text != m[5] {
+					t.Errorf("count %s: no text centred in its cell at %s (%+v)", m[5], at, tx)
+				}
+				if width := 0.55 * 9 * float64(len(m[5])); width > float64(side) {
+					t.Errorf("count %s is %.0f wide, its cell %d", m[5], width, side)
+				}
+			}
+			last := texts[len(texts)-2:]
+			if last[0].text != tc.legend[0] || last[1].text != tc.legend[1] {
+				t.Errorf("legend %q to %q, want %q to %q", last[0].text, last[1].text, tc.legend[0], tc.legend[1])
 			}
 		})
 	}
