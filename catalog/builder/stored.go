@@ -76,13 +76,19 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		o.notice("%s: resuming from %d%% saved by an earlier run", p, 100*resumed/max(plan.RowsTotal, 1))
 	}
 	workers := o.workers()
-	bar := o.progress(p.String(), "rows")
-	bar.Update(w.Resumed(), plan.RowsTotal)
+	// The bar counts solutions, as users count them, not the rows
+	// (solutions and classes) the catalog saves.
+	solutions := known.Solutions
+	if o.Shard.Of > 0 {
+		solutions = solutions * int64(part.To-part.From) / int64(p.N) // about
+	}
+	bar := o.progress(p.String(), "solutions")
+	resumed := solutions * w.Resumed() / max(plan.RowsTotal, 1)
+	bar.Update(resumed, solutions)
 	// The search reports the share of its work done (from a goroutine of its
-	// own): as rows, never below what an earlier run saved.
-	resumed := w.Resumed()
+	// own): as solutions, never below what an earlier run saved.
 	opt := enumerate.Options{Workers: workers, Progress: func(done, total int) {
-		bar.Update(max(resumed, plan.RowsTotal*int64(done)/int64(max(total, 1))), plan.RowsTotal)
+		bar.Update(max(resumed, solutions*int64(done)/int64(max(total, 1))), solutions)
 	}}
 	rec := catalog.Record{
 		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,

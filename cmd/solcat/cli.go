@@ -130,6 +130,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = advice.ErrInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
+		console.Interrupted(stderr)
 		if saver != nil {
 			err = saver.interrupted()
 		}
