@@ -164,7 +164,7 @@ func Bars(rows []query.StatsRow, o Options) string {
 			w = r.Share / top * barW
 		}
 		centred(&b, float64(labelW-6), float64(y+rowH/2), 12, "end", "", label)
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="#6b8cae"><title>%s: %d solutions, %d classes</title></rect>`, labelW, y+3, w, rowH-6, html.EscapeString(label), r.Solutions, r.Classes)
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="#6b8cae"><title>%s: %s, %s</title></rect>`, labelW, y+3, w, rowH-6, html.EscapeString(label), canon.Plural(r.Solutions, "solution"), canon.Plural(r.Classes, "class"))
 		centred(&b, float64(labelW)+w+4, float64(y+rowH/2), 11, "start", ` fill="#444"`, fmt.Sprintf("%d (%.1f%%)", r.Solutions, 100*r.Share))
 	}
 	b.WriteString("</svg>")

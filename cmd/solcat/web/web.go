@@ -528,8 +528,19 @@ func with(q url.Values, kv ...string) string {
 var funcs = template.FuncMap{
 	"svg":   func(s string) template.HTML { return template.HTML(s) }, // drawings made by package draw
 	"comma": comma,
-	"list":  func(v ...int) []int { return v },
-	"pct":   func(share float64) float64 { return 100 * share },
+	// counted writes a count with separators and its noun, given in the
+	// plural, singular for one: "1 class", "14,200 solutions".
+	"counted": func(n int64, nouns string) string {
+		if n == 1 {
+			if strings.HasSuffix(nouns, "sses") {
+				return "1 " + strings.TrimSuffix(nouns, "es")
+			}
+			return "1 " + strings.TrimSuffix(nouns, "s")
+		}
+		return comma(n) + " " + nouns
+	},
+	"list": func(v ...int) []int { return v },
+	"pct":  func(share float64) float64 { return 100 * share },
 }
 
 // comma writes a count with thousands separators.

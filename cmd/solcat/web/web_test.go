@@ -119,6 +119,8 @@ func TestPages(t *testing.T) {
 		{"puzzle-magic4-classes", "/puzzle/magic:4?c1_1=1&c4_4=16&view=classes", 200, `(?s)<p class="count".*?</p>`},
 		{"puzzle-magic4-pattern-json", "/puzzle/magic:4.json?pattern=1+.+.+.+%2F+.+.+.+.+%2F+.+.+.+.+%2F+.+.+.+.&sym=on&view=classes&size=2", 200, ""},
 		{"puzzle-page-2", "/puzzle/queens:10?page=2&size=5", 200, `(?s)<ol class="items".*?</nav>`},
+		{"puzzle-queens1-one", "/puzzle/queens:1", 200, `(?s)<p class="sub">.*?·|<p class="count".*?</p>`},
+		{"puzzle-magic3-one-class", "/puzzle/magic:3?view=classes", 200, `(?s)<p class="count".*?</p>`},
 		{"class-queens8-10", "/puzzle/queens:8/class/10", 200, `(?s)<h1>queens:8 class.*?</p>`},
 		{"class-magic4-1-json", "/puzzle/magic:4/class/1.json", 200, ""},
 		{"class-magic4-dudeney", "/puzzle/magic:4/class/3", 200, `Dudeney group [IVX]+`},
