@@ -250,7 +250,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("stats unknown property", 2, "choose from pandiagonal", "stats", "magic:4", "--by", "prop:lucky"),
 		// Builds.
 		c("magic 6", 2, "built up to order 5", "build", "magic:6"),
-		c("queens 20 stored", 2, "--count-only", "build", "queens:20"),
+		c("queens 20 stored", 2, "queens:20 cannot be built: it has too many solutions to store (queens are stored up to N=19, N=18 and 19 as their classes only); count it with --count-only instead (queens are counted up to N=23)", "build", "queens:20"),
 		c("queens 18 stored in shards", 2, "built whole", "build", "queens:18", "--shard", "1/2"),
 		c("magic stored as classes", 2, "only queens are stored as their classes", "build", "magic:4", "--as-classes"),
 		c("queens 24 counted", 2, "up to N=23", "build", "queens:24", "--count-only"),
