@@ -314,7 +314,15 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if d.Counted {
 		j = append(j, records.Obj("count", d.Count)...)
 	}
-	j = append(j, records.Obj("page", f.Page, "size", f.Size, "plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
+	j = append(j, records.Obj("page", f.Page, "size", f.Size)...)
+	// The neighbouring pages' JSON, so that a client can walk the list.
+	if d.Prev != "" {
+		j = append(j, records.Obj("prev", base+".json"+with(f.q, "page", strconv.FormatInt(f.Page-1, 10)))...)
+	}
+	if d.Next != "" {
+		j = append(j, records.Obj("next", base+".json"+with(f.q, "page", strconv.FormatInt(f.Page+1, 10)))...)
+	}
+	j = append(j, records.Obj("plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
 	return &page{Template: "puzzle.html", Title: d.Puzzle, Data: d, JSON: j}, nil
 }
 
@@ -337,7 +345,8 @@ type classData struct {
 	FixedBy  []string
 	Props    string
 	Members  []item
-	Solution *item // the solution page's solution
+	Solution *item  // the solution page's solution
+	Text     string // what 'solcat show' prints of it
 }
 
 func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, false) }
@@ -376,10 +385,11 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 // drawClass draws a class, its members and the solution asked for, if any.
 func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 	p, class := t.Puzzle, shown.Class
-	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: class.Props.String(), FixedBy: shown.FixedBy,
-		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID)})}
+	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: propList(class.Props), FixedBy: shown.FixedBy,
+		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID), Coords: true}),
+		Text: records.ShownText(shown, false)}
 	if p.Kind == canon.Magic && p.N == 4 {
-		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true})
+		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true, Coords: true})
 		if g := class.Props.DudeneyOf(); g != 0 {
 			d.Group = canon.DudeneyNumeral(g)
 		}
@@ -391,10 +401,19 @@ func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 			Caption: fmt.Sprintf("%d · %s", sol.ID, sol.Symmetry)})
 	}
 	if sol := shown.Solution; sol != nil {
-		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4}),
+		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}),
 			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
 	}
 	return d
+}
+
+// propList names a class's properties for reading: "self-complementary,
+// dudeney-VI" as "self-complementary, dudeney-VI", none as "none".
+func propList(ps canon.Property) string {
+	if names := ps.Names(); len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return "none"
 }
 
 type statsData struct {
