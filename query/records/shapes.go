@@ -145,7 +145,7 @@ func ShownText(s query.Shown, ascii bool) string {
 		b.WriteString(grid(p, sol.Cells, ascii))
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), s.Class.Props)
+	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), propsText(props(s.Class.Props)))
 	b.WriteString(grid(p, s.Class.Canonical, ascii))
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
 	width := len(strconv.FormatInt(s.Solutions, 10))
