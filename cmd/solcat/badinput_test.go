@@ -242,11 +242,11 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("show class zero", 2, "class IDs start at 1", "show", "queens:8", "0"),
 		c("show class too big", 2, "classes 1 to 12", "show", "queens:8", "13"),
 		c("stats without by", 2, "--by", "stats", "magic:4"),
-		c("stats by nothing", 2, "use cell:R,C", "stats", "magic:4", "--by", "colour"),
+		c("stats by nothing", 2, "use cell (every cell, as a grid), cell:R,C", "stats", "magic:4", "--by", "colour"),
 		c("stats by empty", 2, "--by is given an empty value", "stats", "magic:4", "--by", ""),
 		c("stats cell off the board", 2, "rows and columns 1 to 4", "stats", "magic:4", "--by", "cell:5,5"),
 		c("stats group of queens", 2, "magic:4 only", "stats", "queens:8", "--by", "group"),
-		c("stats row of magic", 2, "use cell:R,C", "stats", "magic:4", "--by", "row:1"),
+		c("stats row of magic", 2, "use cell (every cell, as a grid), cell:R,C", "stats", "magic:4", "--by", "row:1"),
 		c("stats unknown property", 2, "choose from pandiagonal", "stats", "magic:4", "--by", "prop:lucky"),
 		// Builds.
 		c("magic 6", 2, "built up to order 5", "build", "magic:6"),

@@ -248,3 +248,32 @@ func TestHeat(t *testing.T) {
 		})
 	}
 }
+
+// TestTextHeat holds the terminal's heat map: labels over and before the
+// grid, counts right-aligned, each followed by its shade from the smallest
+// count (blank) to the largest (█, or @ in ASCII), no line ending in
+// spaces.
+func TestTextHeat(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		counts [][]int64
+		ascii  bool
+		want   string
+	}{
+		{"shades", [][]int64{{0, 5}, {10, 100}}, false, "    a    b\n1   0    5\n2  10  100█\n"},
+		{"ascii", [][]int64{{400, 440}, {480, 400}}, true, "    a    b\n1 400  440+\n2 480@ 400\n"},
+		{"all equal", [][]int64{{7, 7}, {7, 7}}, false, "  a  b\n1 7▒ 7▒\n2 7▒ 7▒\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := TextHeat([]string{"1", "2"}, []string{"a", "b"}, tc.counts, tc.ascii)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			for _, line := range strings.Split(got, "\n") {
+				if strings.HasSuffix(line, " ") {
+					t.Errorf("a line ends in spaces: %q", line)
+				}
+			}
+		})
+	}
+}

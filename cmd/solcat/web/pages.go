@@ -472,6 +472,9 @@ func (s *Server) statsPage(r *request) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
+	if by.Kind == query.ByHeatmap {
+		return nil, errorf(http.StatusBadRequest, "by cell takes every cell at once: the heat map, at /puzzle/%s/heatmap, draws it", t.Puzzle)
+	}
 	start := time.Now()
 	plan, err := r.plan(t, query.Question{Ask: query.AskStats, Filter: filter, By: by})
 	if err != nil {
@@ -548,7 +551,6 @@ func (s *Server) heatPage(r *request) (*page, error) {
 		return nil, err
 	}
 	p := t.Puzzle
-	n := p.N
 	d := heatData{Puzzle: p.String(), Filter: filter.String(p), Plan: t.Explain(plan)}
 	if s.bigScan(plan, r, f.q, "run") {
 		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(f.q, "run", "1")
@@ -560,61 +562,16 @@ func (s *Server) heatPage(r *request) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	var labels []string
-	for i := 1; i <= n; i++ {
-		labels = append(labels, strconv.Itoa(i))
-	}
+	// One shape in the CLI (stats --by cell) and here.
+	h := records.Heatmap{Puzzle: p, Filter: d.Filter, Counts: counts}
+	rows, cols, grid := h.Grid()
 	if p.Kind == canon.Queens {
-		grid := make([][]int64, n)
-		for r := range grid {
-			grid[r] = make([]int64, n)
-			for c := range grid[r] {
-				grid[r][c] = counts[r*n+c][1]
-			}
-		}
-		d.Maps = append(d.Maps, heatMap{"solutions with a queen on each square (row, column)", draw.Heat(labels, labels, grid, draw.Options{Title: "queens by square"})})
+		d.Maps = append(d.Maps, heatMap{"solutions with a queen on each square (row, column)", draw.Heat(rows, cols, grid, draw.Options{Title: "queens by square"})})
 	} else {
-		var cells, values []string
-		for x := 0; x < n*n; x++ {
-			cells = append(cells, fmt.Sprintf("%d,%d", x/n+1, x%n+1))
-		}
-		for v := 1; v <= n*n; v++ {
-			values = append(values, strconv.Itoa(v))
-		}
-		grid := make([][]int64, n*n)
-		for x := range grid {
-			grid[x] = counts[x][1:]
-		}
-		d.Maps = append(d.Maps, heatMap{"squares with each value (column) in each cell (row)", draw.Heat(cells, values, grid, draw.Options{Title: "values by cell"})})
+		d.Maps = append(d.Maps, heatMap{"squares with each value (column) in each cell (row)", draw.Heat(rows, cols, grid, draw.Options{Title: "values by cell"})})
 	}
 	d.Elapsed = took(start)
-	// JSON: for queens the board of counts; for magic squares one object per
-	// cell with the count of each value 1..n² in it.
-	var matching int64
-	for _, c := range counts[:n] {
-		matching += c[1]
-	}
-	j := records.Obj("puzzle", d.Puzzle, "filter", d.Filter)
-	if p.Kind == canon.Queens {
-		board := make([][]int64, n)
-		for r := range board {
-			board[r] = make([]int64, n)
-			for c := range board[r] {
-				board[r][c] = counts[r*n+c][1]
-			}
-		}
-		j = append(j, records.Obj("matching", matching, "queens", board)...)
-	} else {
-		matching = 0
-		for _, k := range counts[0][1:] {
-			matching += k
-		}
-		cells := make([]records.Object, n*n)
-		for x := range cells {
-			cells[x] = records.Obj("row", x/n+1, "col", x%n+1, "counts", counts[x][1:])
-		}
-		j = append(j, records.Obj("matching", matching, "cells", cells)...)
-	}
+	j := h.Object()
 	return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d, JSON: j}, nil
 }
 

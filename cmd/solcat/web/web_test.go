@@ -141,6 +141,7 @@ func TestPages(t *testing.T) {
 		{"no-such-solution-json", "/puzzle/queens:8/solution/93.json", 404, ""},
 		{"not-an-id", "/puzzle/queens:8/class/x", 404, `(?s)<p class="error".*?</p>`},
 		{"bad-stats", "/puzzle/queens:8/stats?by=colour", 400, `(?s)<p class="error".*?</p>`},
+		{"stats-by-cell", "/puzzle/queens:8/stats?by=cell", 400, `(?s)<p class="error".*?</p>`},
 		{"no-such-page", "/nosuch/page", 404, `(?s)<h1>.*?</p>`},
 		{"no-such-page-json", "/puzzle/queens:8/nosuch.json", 404, ""},
 		{"class-magic4-1-props", "/puzzle/magic:4/class/1", 200, `properties: [^<]*`},
