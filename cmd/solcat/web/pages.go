@@ -198,6 +198,7 @@ type puzzleData struct {
 	Next     string
 	Links    map[string]string
 	First    int64
+	Constant int // magic squares: the magic constant
 }
 
 // filtered binds the request's puzzle and reads its parameters (those of
@@ -228,7 +229,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		return nil, err
 	}
 	base := "/puzzle/" + t.Puzzle.String()
-	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions",
+	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions", Constant: magicConstant(t.Puzzle),
 		Links: map[string]string{
 			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", "", "count", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", "", "count", ""),
 			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", "", "count", ""), "json": base + ".json" + with(f.q),
@@ -347,6 +348,8 @@ type classData struct {
 	Members  []item
 	Solution *item  // the solution page's solution
 	Text     string // what 'solcat show' prints of it
+	Sums     string // magic squares: the canonical form's line sums and the magic constant
+	SolSums  string // and the solution's
 }
 
 func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, false) }
@@ -387,7 +390,7 @@ func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 	p, class := t.Puzzle, shown.Class
 	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: propList(class.Props), FixedBy: shown.FixedBy,
 		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID), Coords: true}),
-		Text: records.ShownText(shown, false)}
+		Text: records.ShownText(shown, false), Sums: records.LineSumsText(p, class.Canonical)}
 	if p.Kind == canon.Magic && p.N == 4 {
 		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true, Coords: true})
 		if g := class.Props.DudeneyOf(); g != 0 {
@@ -403,8 +406,17 @@ func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 	if sol := shown.Solution; sol != nil {
 		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}),
 			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
+		d.SolSums = records.LineSumsText(p, sol.Cells)
 	}
 	return d
+}
+
+// magicConstant is a magic square's magic constant; 0 for queens.
+func magicConstant(p canon.Puzzle) int {
+	if p.Kind != canon.Magic {
+		return 0
+	}
+	return canon.MagicConstant(p.N)
 }
 
 // propList names a class's properties for reading: "self-complementary,
