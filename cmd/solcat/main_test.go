@@ -164,6 +164,8 @@ func TestGolden(t *testing.T) {
 		{"show-queens8-12", []string{"show", "queens:8", "12"}},
 		{"show-queens8-10-ascii", []string{"show", "queens:8", "10", "--ascii"}},
 		{"show-queens4-1-json", []string{"show", "queens:4", "1", "--format", "json"}},
+		{"show-magic3-1-svg", []string{"show", "magic:3", "1", "--format", "svg"}},
+		{"show-queens4-solution-svg", []string{"show", "queens:4", "--solution", "2", "--format", "svg"}},
 		{"export-queens6-csv", []string{"export", "queens:6"}},
 		{"export-magic3-jsonl", []string{"export", "magic:3", "--format", "jsonl"}},
 		{"export-queens8-classes", []string{"export", "queens:8", "--classes"}},

@@ -62,7 +62,7 @@ func (s *showCmd) Run(e *env) error {
 		if sol := shown.Solution; sol != nil {
 			cells, title = sol.Cells, fmt.Sprintf("%s solution %d", t.Puzzle, sol.ID)
 		}
-		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4}))
+		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4, Coords: true}))
 		return err
 	case records.JSON:
 		return records.WriteOne(e.stdout, format, true, records.ShownObject(shown))
