@@ -22,19 +22,22 @@ func (s *sink) Finish() {}
 
 // TestProgressCountsSolutions holds that a stored build's bar counts
 // solutions, as users count them (queens:8: 92), not the rows the catalog
-// saves (92 solutions and 12 classes), and a classes-only build's bar
-// counts classes.
+// saves (92 solutions and 12 classes); that a stored queens build's search,
+// a phase of its own, counts the classes it finds; and that a classes-only
+// build's bar counts classes.
 func TestProgressCountsSolutions(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		p         canon.Puzzle
 		asClasses bool
+		label     string // the bar's
 		unit      string
 		total     int64
 	}{
-		{"queens:8 stored", canon.Puzzle{Kind: canon.Queens, N: 8}, false, "solutions", 92},
-		{"magic:3 stored", canon.Puzzle{Kind: canon.Magic, N: 3}, false, "solutions", 8},
-		{"queens:8 as classes", canon.Puzzle{Kind: canon.Queens, N: 8}, true, "classes", 12},
+		{"queens:8 stored", canon.Puzzle{Kind: canon.Queens, N: 8}, false, "queens:8", "solutions", 92},
+		{"queens:8 search", canon.Puzzle{Kind: canon.Queens, N: 8}, false, "queens:8 search", "classes", 12},
+		{"magic:3 stored", canon.Puzzle{Kind: canon.Magic, N: 3}, false, "magic:3", "solutions", 8},
+		{"queens:8 as classes", canon.Puzzle{Kind: canon.Queens, N: 8}, true, "queens:8 classes", "classes", 12},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -52,10 +55,15 @@ func TestProgressCountsSolutions(t *testing.T) {
 			if _, err := (&Builder{Cat: cat}).Build(ctx, tc.p, o); err != nil {
 				t.Fatal(err)
 			}
-			if len(bars) == 0 {
-				t.Fatal("no progress bar")
+			var bar *sink
+			for _, b := range bars {
+				if b.label == tc.label {
+					bar = b
+				}
 			}
-			bar := bars[len(bars)-1]
+			if bar == nil {
+				t.Fatalf("no bar %q among %d", tc.label, len(bars))
+			}
 			if bar.unit != tc.unit || len(bar.done) == 0 {
 				t.Fatalf("bar %q counts %q (%d updates), want %q", bar.label, bar.unit, len(bar.done), tc.unit)
 			}
