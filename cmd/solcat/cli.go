@@ -130,11 +130,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		err = advice.ErrInterrupted // Ctrl-C or SIGTERM: say so, not "context canceled"
-		console.Interrupted(stderr)
 		if saver != nil {
 			err = saver.interrupted()
 		}
 	}
+	console.Interrupted(ctx, stderr)
 	code = advice.ExitStatus(err)
 	err = catalog.DamageError(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	files := "--db"

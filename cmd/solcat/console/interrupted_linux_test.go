@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,10 +45,13 @@ func TestInterruptedOnATerminal(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		terminal bool
-		want     string
+
+		ended bool // the context: Ctrl-C was pressed
+		want  string
 	}{
-		{"terminal", true, "\r\nsolcat: interrupted\r\n"},
-		{"file", false, "solcat: interrupted\n"},
+		{"terminal", true, true, "\r\nsolcat: interrupted\r\n"},
+		{"terminal, not interrupted", true, false, "solcat: interrupted\r\n"},
+		{"file", false, true, "solcat: interrupted\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w *os.File
@@ -76,7 +80,12 @@ func TestInterruptedOnATerminal(t *testing.T) {
 				w = f
 				read = func() string { b, _ := os.ReadFile(f.Name()); return string(b) }
 			}
-			Interrupted(w)
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.ended {
+				cancel()
+			}
+			defer cancel()
+			Interrupted(ctx, w)
 			fmt.Fprintln(w, "solcat: interrupted")
 			if got := read(); got != tc.want {
 				t.Errorf("%q, want %q", got, tc.want)

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -158,11 +159,12 @@ func Thousands(v int64) string {
 // terminal the bar would be drawn over.
 func (p *Progress) Hide() { p.tty = false }
 
-// Interrupted starts a new line on a terminal before the line that says a
-// command was interrupted: the terminal echoed ^C where the cursor stood,
-// and the message must not run on from it.
-func Interrupted(w io.Writer) {
-	if IsTerminal(w) {
+// Interrupted starts a new line on a terminal, once ctx has ended (Ctrl-C,
+// SIGTERM), before the line that says how the command stopped: the
+// terminal echoed ^C where the cursor stood, and the message must not run
+// on from it.
+func Interrupted(ctx context.Context, w io.Writer) {
+	if ctx.Err() != nil && IsTerminal(w) {
 		io.WriteString(w, "\n")
 	}
 }
