@@ -118,6 +118,30 @@ func (k *Classifier) Add(sol []byte) (Placement, error) {
 // Classes is how many classes have been met.
 func (k *Classifier) Classes() int64 { return int64(len(k.ids)) }
 
+// QueensOrbit is the size of the class of a queens solution (the columns
+// of its queens, row by row), as Images.Distinct counts it, without
+// drawing the images: no placement of more than one queen is fixed by a
+// reflection (see SymmetryType), so what fixes it is the half turn, or
+// the quarter turn (and with it the half turn), or nothing, and each is
+// told by one pass that usually stops at its first row.
+func QueensOrbit(sol []byte) int {
+	n := len(sol)
+	if n <= 1 {
+		return 1
+	}
+	for r, c := range sol { // the half turn sends (r,c) to (n-1-r,n-1-c)
+		if int(sol[n-1-r]) != n-1-int(c) {
+			return 8
+		}
+	}
+	for r, c := range sol { // the quarter turn sends (r,c) to (c,n-1-r)
+		if int(sol[c]) != n-1-r {
+			return 4
+		}
+	}
+	return 2
+}
+
 // Images hands out the distinct images of solutions, each with the first
 // symmetry in All that produces it (the one a stored solution records). It
 // reuses its buffers, so use one per goroutine.

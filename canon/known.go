@@ -98,3 +98,19 @@ const (
 	Magic5UltramagicClasses  = 16
 	Magic5PandiagonalClasses = 3600
 )
+
+// Sequences are the OEIS entries a kind's published counts come from.
+type Sequences struct {
+	Solutions string // every solution; "" where OEIS counts classes only
+	Classes   string // solutions up to the 8 symmetries of the square
+}
+
+// OEIS names the sequences of KnownCounts: A000170 and A002562 for queens;
+// A006052 counts the magic squares up to symmetry, and every class of
+// order 2 or more has 8 members, so the solutions are 8 times it.
+func OEIS(k Kind) Sequences {
+	if k == Magic {
+		return Sequences{Classes: "A006052"}
+	}
+	return Sequences{Solutions: "A000170", Classes: "A002562"}
+}

@@ -127,7 +127,15 @@ const queensSymmetry = Rot90Symmetric | Rot180Only | Asymmetric
 
 // SymmetryType is the queens property that an orbit size implies.
 func SymmetryType(orbit int) Property {
-	return map[int]Property{1: Rot90Symmetric, 2: Rot90Symmetric, 4: Rot180Only, 8: Asymmetric}[orbit]
+	switch orbit { // a switch, not a map: listings call it for every solution
+	case 1, 2:
+		return Rot90Symmetric
+	case 4:
+		return Rot180Only
+	case 8:
+		return Asymmetric
+	}
+	return 0
 }
 
 // Stored is the part of ps a catalog stores: the queens symmetry types are

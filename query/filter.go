@@ -1,8 +1,11 @@
 package query
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,6 +105,89 @@ func (f Filter) Validate(p canon.Puzzle) error {
 		return badFilter("orbit", strconv.Itoa(f.Orbit), "orbit sizes are 1, 2, 4 or 8")
 	}
 	return nil
+}
+
+// Impossible says why cell conditions, each on the board (Validate),
+// can match no solution together, or is "": one square asked to hold two
+// things, two queens that attack, a row with no square left for its
+// queen, a value asked in two cells, a whole line that does not sum to the
+// magic constant. What holds for the solutions holds for their images
+// too, so this is so with UpToSymmetry as well. Such a filter is no
+// mistake (its count is 0), but 0 alone looks like a missing build.
+func (f Filter) Impossible(p canon.Puzzle) string {
+	if f.Validate(p) != nil {
+		return ""
+	}
+	n := p.N
+	asked := map[[2]int]int{}
+	for _, c := range f.Cells {
+		at := [2]int{c.Row, c.Col}
+		if v, ok := asked[at]; ok && v != c.Value {
+			return fmt.Sprintf("cell %d,%d is asked to hold both %d and %d", c.Row, c.Col, v, c.Value)
+		}
+		asked[at] = c.Value
+	}
+	if p.Kind == canon.Queens {
+		var queens []Cell
+		empty := make([]int, n+1)
+		squares := slices.SortedFunc(maps.Keys(asked), func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) })
+		for _, at := range squares {
+			if asked[at] == 1 {
+				queens = append(queens, Cell{Row: at[0], Col: at[1]})
+			} else if empty[at[0]]++; empty[at[0]] == n {
+				return fmt.Sprintf("no square of row %d is left for its queen", at[0])
+			}
+		}
+		for i, a := range queens {
+			for _, b := range queens[i+1:] {
+				how := ""
+				switch {
+				case a.Row == b.Row:
+					how = "a row"
+				case a.Col == b.Col:
+					how = "a column"
+				case b.Row-a.Row == b.Col-a.Col:
+					how = "a diagonal"
+				case b.Row-a.Row == a.Col-b.Col:
+					how = "an anti-diagonal"
+				default:
+					continue
+				}
+				return fmt.Sprintf("no two queens may share %s, and the queens asked at %d,%d and %d,%d do", how, a.Row, a.Col, b.Row, b.Col)
+			}
+		}
+		return ""
+	}
+	cellOf := map[int][2]int{}
+	for _, c := range f.Cells {
+		if at, ok := cellOf[c.Value]; ok && at != [2]int{c.Row, c.Col} {
+			return fmt.Sprintf("a magic square holds each value once, and %d is asked at %d,%d and %d,%d", c.Value, at[0], at[1], c.Row, c.Col)
+		}
+		cellOf[c.Value] = [2]int{c.Row, c.Col}
+	}
+	magic := n * (n*n + 1) / 2
+	line := func(what string, at func(i int) [2]int) string {
+		sum := 0
+		for i := range n {
+			v, ok := asked[at(i)]
+			if !ok {
+				return ""
+			}
+			sum += v
+		}
+		if sum != magic {
+			return fmt.Sprintf("%s as asked sums to %d, and every line of %s sums to %d", what, sum, p, magic)
+		}
+		return ""
+	}
+	for k := 1; k <= n; k++ {
+		if why := cmp.Or(line(fmt.Sprintf("row %d", k), func(i int) [2]int { return [2]int{k, i + 1} }),
+			line(fmt.Sprintf("column %d", k), func(i int) [2]int { return [2]int{i + 1, k} })); why != "" {
+			return why
+		}
+	}
+	return cmp.Or(line("the diagonal", func(i int) [2]int { return [2]int{i + 1, i + 1} }),
+		line("the anti-diagonal", func(i int) [2]int { return [2]int{i + 1, n - i} }))
 }
 
 // byteCondition is a cell condition on the stored bytes: the byte at Pos

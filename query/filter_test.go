@@ -201,3 +201,105 @@ func FuzzParsePartition(f *testing.F) {
 		}
 	})
 }
+
+// TestImpossible checks the reasons a filter can match nothing, and that
+// no filter a solution meets is called impossible: every set of true
+// conditions (queens or empty squares, values) of every solution of
+// queens:5 and magic:3.
+func TestImpossible(t *testing.T) {
+	queens8 := canon.Puzzle{Kind: canon.Queens, N: 8}
+	magic3 := canon.Puzzle{Kind: canon.Magic, N: 3}
+	pattern := func(p canon.Puzzle, text string) []Cell {
+		cells, err := parsePattern(p, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cells
+	}
+	cases := []struct {
+		name string
+		p    canon.Puzzle
+		f    Filter
+		want string // "" : it may match
+	}{
+		{"queens diagonal", queens8, Filter{Cells: pattern(queens8, "1 2 3 4 5 6 7 8")}, "no two queens may share a diagonal, and the queens asked at 1,1 and 2,2 do"},
+		{"queens anti-diagonal", queens8, Filter{Cells: []Cell{{3, 5, 1}, {1, 7, 1}}}, "no two queens may share an anti-diagonal, and the queens asked at 1,7 and 3,5 do"},
+		{"queens column", queens8, Filter{Cells: []Cell{{1, 3, 1}, {4, 3, 1}}, UpToSymmetry: true}, "no two queens may share a column, and the queens asked at 1,3 and 4,3 do"},
+		{"queens row", queens8, Filter{Cells: []Cell{{2, 1, 1}, {2, 8, 1}}}, "no two queens may share a row, and the queens asked at 2,1 and 2,8 do"},
+		{"queens one square twice", queens8, Filter{Cells: []Cell{{1, 1, 1}, {1, 1, 0}}}, "cell 1,1 is asked to hold both 1 and 0"},
+		{"queens a row emptied", queens8, Filter{Cells: []Cell{{3, 1, 0}, {3, 2, 0}, {3, 3, 0}, {3, 4, 0}, {3, 5, 0}, {3, 6, 0}, {3, 7, 0}, {3, 8, 0}}}, "no square of row 3 is left for its queen"},
+		{"queens possible", queens8, Filter{Cells: pattern(queens8, "1 5 . . . . . .")}, ""},
+		{"queens same condition twice", queens8, Filter{Cells: []Cell{{1, 1, 1}, {1, 1, 1}}}, ""},
+		{"magic value twice", magic3, Filter{Cells: []Cell{{1, 1, 2}, {3, 3, 2}}}, "a magic square holds each value once, and 2 is asked at 1,1 and 3,3"},
+		{"magic row sum", magic3, Filter{Cells: pattern(magic3, "1 2 3 / . . . / . . .")}, "row 1 as asked sums to 6, and every line of magic:3 sums to 15"},
+		{"magic column sum", magic3, Filter{Cells: pattern(magic3, "1 . . / 2 . . / 3 . .")}, "column 1 as asked sums to 6"},
+		{"magic anti-diagonal sum", magic3, Filter{Cells: pattern(magic3, ". . 1 / . 2 . / 3 . .")}, "the anti-diagonal as asked sums to 6"},
+		{"magic possible", magic3, Filter{Cells: pattern(magic3, "2 7 6 / . . . / . . .")}, ""},
+		{"off the board: Validate's to say", magic3, Filter{Cells: []Cell{{4, 1, 1}}}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.f.Impossible(tc.p); got != tc.want && (tc.want == "" || !strings.HasPrefix(got, tc.want)) {
+				t.Errorf("Impossible = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	for _, p := range []canon.Puzzle{{Kind: canon.Queens, N: 5}, {Kind: canon.Magic, N: 3}} {
+		t.Run(p.String()+" solutions", func(t *testing.T) {
+			sols := bruteForce(p)
+			if len(sols) == 0 {
+				t.Fatal("no solutions found")
+			}
+			for _, sol := range sols {
+				var met []Cell
+				for i, v := range sol {
+					if p.Kind == canon.Queens {
+						met = append(met, Cell{i + 1, int(v) + 1, 1}, Cell{i + 1, (int(v)+1)%p.N + 1, 0})
+					} else {
+						met = append(met, Cell{i/p.N + 1, i%p.N + 1, int(v)})
+					}
+				}
+				for mask := 1; mask < 1<<len(met); mask += 1 + mask%7 { // a spread of subsets
+					var f Filter
+					for i, c := range met {
+						if mask&(1<<i) != 0 {
+							f.Cells = append(f.Cells, c)
+						}
+					}
+					if why := f.Impossible(p); why != "" {
+						t.Fatalf("%v meets %+v, yet Impossible says %q", sol, f.Cells, why)
+					}
+				}
+			}
+		})
+	}
+}
+
+// bruteForce lists the solutions of a small puzzle by trying every
+// permutation.
+func bruteForce(p canon.Puzzle) [][]byte {
+	var out [][]byte
+	vals := make([]byte, p.Len())
+	for i := range vals {
+		vals[i] = byte(i)
+		if p.Kind == canon.Magic {
+			vals[i]++
+		}
+	}
+	var permute func(k int)
+	permute = func(k int) {
+		if k == len(vals) {
+			if p.Check(vals) == nil {
+				out = append(out, append([]byte(nil), vals...))
+			}
+			return
+		}
+		for i := k; i < len(vals); i++ {
+			vals[k], vals[i] = vals[i], vals[k]
+			permute(k + 1)
+			vals[k], vals[i] = vals[i], vals[k]
+		}
+	}
+	permute(0)
+	return out
+}

@@ -183,9 +183,7 @@ func (sc *blockScan) class(s catalog.StoredSolution, images *canon.Images) class
 		id, _, _ := s.Class() // a damaged entry is no class: verify names it
 		return sc.classMap[id]
 	}
-	orbit := 0
-	images.Distinct(s.Cells, func(canon.Symmetry, []byte) error { orbit++; return nil })
-	return classInfo{orbit: orbit}
+	return classInfo{orbit: canon.QueensOrbit(s.Cells)}
 }
 
 // run calls fn, in ID order, for each solution with an ID in [lo, hi]

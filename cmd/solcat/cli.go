@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
-	kongcompletion "github.com/jotaen/kong-completion"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -33,18 +32,19 @@ type cli struct {
 	List    listCmd    `cmd:"" help:"List matching solutions in lexicographic order."`
 	Classes classesCmd `cmd:"" help:"List classes: ID, orbit size, matching members, canonical form."`
 	Show    showCmd    `cmd:"" help:"Draw one class and its members."`
-	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as CSV, JSON lines or Parquet."`
+	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as ${export_formats}."`
 	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
 	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
 	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column, the orbit size, a property or the Dudeney group."`
 	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
+	Check   checkCmd   `cmd:"" help:"Check solutions as people have them (USACO lines, squares, solcat's CSV and JSON): right or why not, and their IDs."`
 	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
 	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
 	Serve   serveCmd   `cmd:"" help:"Serve the catalog as local web pages, every solution drawn."`
 
-	VersionCmd versionCmd                `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
-	Help       helpCmd                   `cmd:"" help:"Show the help of a command: solcat help count."`
-	Completion kongcompletion.Completion `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
+	VersionCmd versionCmd         `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
+	Help       helpCmd            `cmd:"" help:"Show the help of a command: solcat help count."`
+	Completion completion.Command `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
 }
 
 // env is what every command's Run receives.
@@ -78,6 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exportFormats()},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
 	)
@@ -95,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
-	kongcompletion.Register(parser, completion.Predictors()...)
+	completion.Register(parser, args)
 	args = cliparse.JoinNegatives(parser, args)
 	kctx, err := parser.Parse(args)
 	inputs := append([]string{c.DB}, args...)
@@ -199,6 +200,9 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 	var plan *query.Plan
 	if err == nil {
 		plan, err = t.Plan(e.ctx, q)
+	}
+	if why := q.Filter.Impossible(t.Puzzle); err == nil && why != "" { // its answer is empty: say why
+		fmt.Fprintf(e.stderr, "solcat: no solution can match: %s\n", why)
 	}
 	if err != nil {
 		done()

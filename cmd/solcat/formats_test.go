@@ -76,11 +76,15 @@ func TestGoldenFormats(t *testing.T) {
 		{"show-solution", []string{"show", "magic:3", "--solution", "8"}, records},
 		{"export", []string{"export", "queens:6"}, []string{"csv", "json", "jsonl", "parquet"}},
 		{"export-classes", []string{"export", "magic:3", "--classes"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export-range", []string{"export", "queens:4-6"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export-magic4-filtered", []string{"export", "magic:4", "--cell", "1,1=16", "--prop", "pandiagonal"}, []string{"csv", "parquet"}},
 		{"info", []string{"info"}, records},
 		{"sql", []string{"sql", "SELECT name, solutions, classes, 0.5 AS half, NULL AS empty, x'0102' AS blob FROM puzzles WHERE name IN ('queens:6', 'magic:3')"}, records},
 		{"stats", []string{"stats", "queens:8", "--by", "row:1"}, records},
 		{"stats-group", []string{"stats", "magic:4", "--by", "group"}, records},
 		{"verify", []string{"verify", "queens:6", "magic:3"}, records},
+		{"check", []string{"check", "testdata/check/usaco-lines.txt"}, records},
+		{"check-magic", []string{"check", "testdata/check/magic4-rows.txt"}, records},
 		{"bench", []string{"bench", "queens:6", "--runs", "1", "--methods", "bitmask,join"}, records},
 		{"merge", []string{"merge", filepath.Join(dir, "merged-FORMAT.db"), filepath.Join(dir, "s1.db"), filepath.Join(dir, "s2.db")}, records},
 		{"version", []string{"version"}, records},
@@ -125,7 +129,7 @@ func TestGoldenFormats(t *testing.T) {
 // TestHelpListsFormats checks that each command's help names exactly the
 // formats it accepts.
 func TestHelpListsFormats(t *testing.T) {
-	for _, cmd := range []string{"build", "count", "list", "classes", "info", "sql", "stats", "verify", "bench", "merge", "version"} {
+	for _, cmd := range []string{"build", "count", "list", "classes", "info", "sql", "stats", "verify", "check", "bench", "merge", "version"} {
 		code, out, _ := solcat(cmd, "--help")
 		if code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "--format=FORMAT Output format: text (the default), json, jsonl or csv") {
 			t.Errorf("solcat %s --help does not list text, json, jsonl and csv:\n%s", cmd, out)
@@ -199,7 +203,7 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 	for shell, want := range map[string]string{
-		"bash": "complete -o default -o bashdefault -C " + bin + " solcat",
+		"bash": "complete -o default -o bashdefault -F _solcat_complete solcat",
 		"zsh":  "complete -o default -o bashdefault -C " + bin + " solcat",
 		"fish": "complete -f -c solcat",
 	} {
@@ -211,7 +215,7 @@ func TestCompletion(t *testing.T) {
 	// Bash takes the script as it is.
 	if bash, err := exec.LookPath("bash"); err == nil {
 		out, err := exec.Command(bash, "-c", "source <("+bin+" completion bash --code) && complete -p solcat").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "-C '"+bin+"' solcat") {
+		if err != nil || !strings.Contains(string(out), "-F _solcat_complete solcat") {
 			t.Errorf("bash: %v, %q", err, out)
 		}
 	} else {

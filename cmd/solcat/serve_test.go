@@ -33,7 +33,12 @@ type serving struct {
 // a copy of the default catalog, and reads the address it prints.
 func serve(t *testing.T, args ...string) *serving {
 	t.Helper()
-	bin := binary(t)
+	return serveWith(t, binary(t), args...)
+}
+
+// serveWith is serve with the binary bin.
+func serveWith(t *testing.T, bin string, args ...string) *serving {
+	t.Helper()
 	s := &serving{dir: t.TempDir(), stderr: &strings.Builder{}}
 	db := filepath.Join(s.dir, "solcat.db")
 	data, err := os.ReadFile(catalogPath)

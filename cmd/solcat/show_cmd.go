@@ -2,9 +2,15 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
 
 	"solcat/canon"
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/outfile"
+	"solcat/query"
 	"solcat/query/draw"
 	"solcat/query/records"
 )
@@ -19,12 +25,13 @@ type showCmd struct {
 	ASCII     bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"showformat" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
+	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output) instead; the file appears only when complete, its format follows its name (.svg, .json, .jsonl, .csv; text otherwise) unless --format says."`
 }
 
 func (s *showCmd) Help() string { return helpText("show") }
 
 func (s *showCmd) Run(e *env) error {
-	format, err := cliparse.ChooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
+	format, err := s.format()
 	if err != nil {
 		return err
 	}
@@ -54,26 +61,78 @@ func (s *showCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if s.Output == "" || s.Output == "-" {
+		return s.write(e.stdout, format, t.Puzzle, shown)
+	}
+	out, err := outfile.Create(s.Output, e.ownFile)
+	if err != nil {
+		return advice.OutputError(s.Output, err)
+	}
+	defer out.Abort()
+	if err := s.write(out, format, t.Puzzle, shown); err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	if err := out.Commit(); err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	fmt.Fprintf(e.stderr, "wrote %s to %s\n", showWhat(t.Puzzle, shown), s.Output)
+	return nil
+}
+
+// showWhat names what show wrote: "queens:8 class 3" or "queens:8
+// solution 12".
+func showWhat(p canon.Puzzle, shown query.Shown) string {
+	if shown.Solution != nil {
+		return fmt.Sprintf("%s solution %d", p, shown.Solution.ID)
+	}
+	return fmt.Sprintf("%s class %d", p, shown.Class.ID)
+}
+
+// format is --format, or else the format the --output file's name asks
+// for, or text; a --format that contradicts the name is refused.
+func (s *showCmd) format() (records.Format, error) {
+	chosen, err := cliparse.ChooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
+	if err != nil || s.Output == "" || s.Output == "-" {
+		return chosen, err
+	}
+	named := records.FormatOfFile(s.Output)
+	if strings.EqualFold(filepath.Ext(s.Output), ".svg") {
+		named = svgFormat
+	}
+	switch {
+	case named == records.Parquet:
+		return "", usagef("show does not write Parquet; name the file .svg, .json, .jsonl, .csv or .txt")
+	case s.Format == "" && named != "":
+		return named, nil
+	case named != "" && chosen != named:
+		return "", usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, s.Output, strings.TrimSuffix(s.Output, filepath.Ext(s.Output))+"."+string(chosen))
+	}
+	return chosen, nil
+}
+
+func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, shown query.Shown) error {
 	switch format {
 	case svgFormat:
 		// The solution asked for, else the class's canonical form; an order-4
 		// square with its complementary pairs (Dudeney's pattern).
-		cells, title := shown.Class.Canonical, fmt.Sprintf("%s class %d", t.Puzzle, shown.Class.ID)
+		cells := shown.Class.Canonical
 		if sol := shown.Solution; sol != nil {
-			cells, title = sol.Cells, fmt.Sprintf("%s solution %d", t.Puzzle, sol.ID)
+			cells = sol.Cells
 		}
-		_, err := fmt.Fprintln(e.stdout, draw.Solution(t.Puzzle, cells, draw.Options{Title: title, Pairs: t.Puzzle.Kind == canon.Magic && t.Puzzle.N == 4, Coords: true}))
+		_, err := fmt.Fprintln(w, draw.Solution(p, cells, draw.Options{Title: showWhat(p, shown), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}))
 		return err
 	case records.JSON:
-		return records.WriteOne(e.stdout, format, true, records.ShownObject(shown))
+		return records.WriteOne(w, format, true, records.ShownObject(shown))
 	case records.JSONL, records.CSV:
 		// The members, as list prints solutions.
-		w := records.NewSolutionWriter(e.stdout, format, t.Puzzle, !s.NoHeaders)
+		sw := records.NewSolutionWriter(w, format, p, !s.NoHeaders)
 		for _, m := range shown.Members {
-			w.Write(m)
+			if err := sw.Write(m); err != nil {
+				return err
+			}
 		}
-		return w.Close()
+		return sw.Close()
 	}
-	_, err = fmt.Fprint(e.stdout, records.ShownText(shown, s.ASCII))
+	_, err := fmt.Fprint(w, records.ShownText(shown, s.ASCII))
 	return err
 }

@@ -37,18 +37,31 @@ func ParseFormat(text string, allowed ...Format) (Format, bool) {
 	return "", false
 }
 
+// FileExtensions are the file name extensions an export's format follows,
+// in the order help lists them.
+var FileExtensions = []struct {
+	Ext    string
+	Format Format
+}{{".csv", CSV}, {".json", JSON}, {".jsonl", JSONL}, {".ndjson", JSONL}, {".parquet", Parquet}}
+
 // FormatOfFile is the export format a file name asks for by its extension
-// (.csv, .json, .jsonl or .ndjson, .parquet), or "" for any other name.
+// (FileExtensions), or "" for any other name.
 func FormatOfFile(name string) Format {
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".csv":
-		return CSV
-	case ".jsonl", ".ndjson":
-		return JSONL
-	case ".parquet":
-		return Parquet
-	case ".json":
-		return JSON
+	ext := strings.ToLower(filepath.Ext(name))
+	for _, fe := range FileExtensions {
+		if fe.Ext == ext {
+			return fe.Format
+		}
 	}
 	return ""
+}
+
+// ExtensionList is FileExtensions for help: ".csv, .json, .jsonl, .ndjson,
+// .parquet".
+func ExtensionList() string {
+	var exts []string
+	for _, fe := range FileExtensions {
+		exts = append(exts, fe.Ext)
+	}
+	return strings.Join(exts, ", ")
 }

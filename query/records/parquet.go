@@ -3,6 +3,7 @@ package records
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/format"
 
 	"solcat/canon"
 	"solcat/query"
@@ -48,6 +50,42 @@ type Dataset struct {
 	Revision      string // and the revision it was built from, if known
 	SchemaVersion int64  // of the catalog
 	ContentHash   string // of the puzzle in the catalog
+	Cells         CellLayout
+	Range         string // a range export's puzzles (queens:4-6), else empty
+}
+
+// CellLayout is how a Parquet file holds a solution's cells.
+type CellLayout string
+
+const (
+	// CellColumns, the default: one column per cell, r1 .. rN (queens: the
+	// 1-based column of the queen in row i) or c1_1 .. cN_N (magic squares:
+	// the value in row i, column j), the smallest unsigned integer type
+	// that holds them.
+	CellColumns CellLayout = "columns"
+	// CellList: one list column, cells, row by row.
+	CellList CellLayout = "list"
+)
+
+// CellLayouts lists the layouts, for help and errors.
+var CellLayouts = []CellLayout{CellColumns, CellList}
+
+// CellColumnNames are the names of the cell columns of p in the flat
+// layout.
+func CellColumnNames(p canon.Puzzle) []string {
+	var out []string
+	if p.Kind == canon.Queens {
+		for r := 1; r <= p.N; r++ {
+			out = append(out, "r"+strconv.Itoa(r))
+		}
+		return out
+	}
+	for r := 1; r <= p.N; r++ {
+		for c := 1; c <= p.N; c++ {
+			out = append(out, "c"+strconv.Itoa(r)+"_"+strconv.Itoa(c))
+		}
+	}
+	return out
 }
 
 // columnNotes describe the columns of the two kinds of rows.
@@ -61,41 +99,89 @@ var columnNotes = map[string]string{
 	"cells":    "magic squares: the values row by row; queens: the 1-based column of the queen in each row",
 }
 
-// options are the writer options of a dataset's file: its metadata, a
-// schema named after what it holds, and a created_by of the form Parquet
-// readers expect ("solcat version V (build R)").
-func (d Dataset) options(rows string, model any, columns []string) []parquet.WriterOption {
+func (d Dataset) columnNote(name string) string {
+	if name == "puzzle" {
+		return "the puzzle the row belongs to, such as queens:8; cell columns of larger puzzles are null in its rows"
+	}
+	if note, ok := columnNotes[name]; ok {
+		return note
+	}
+	var r, c int
+	if d.Puzzle.Kind == canon.Queens {
+		fmt.Sscanf(name, "r%d", &r)
+		return fmt.Sprintf("the 1-based column of the queen in row %d", r)
+	}
+	fmt.Sscanf(name, "c%d_%d", &r, &c)
+	return fmt.Sprintf("the value in row %d, column %d", r, c)
+}
+
+// metadata is a dataset's file's key/value metadata.
+func (d Dataset) metadata(rows string, columns []string) []format.KeyValue {
 	notes := Object{}
 	for _, c := range columns {
-		notes = append(notes, Field{c, columnNotes[c]})
+		notes = append(notes, Field{c, d.columnNote(c)})
 	}
 	described, _ := json.Marshal(notes)
-	name := strings.NewReplacer(":", "_").Replace(d.Puzzle.String()) + "_" + rows
-	return []parquet.WriterOption{
-		parquet.NewSchema(name, parquet.SchemaOf(model)),
-		createdBy(d.Version, d.Revision),
-		parquet.KeyValueMetadata("solcat.puzzle", d.Puzzle.String()),
-		parquet.KeyValueMetadata("solcat.rows", rows),
-		parquet.KeyValueMetadata("solcat.filter", d.Filter),
-		parquet.KeyValueMetadata("solcat.version", d.Version),
-		parquet.KeyValueMetadata("solcat.catalog_schema", strconv.FormatInt(d.SchemaVersion, 10)),
-		parquet.KeyValueMetadata("solcat.content_hash", d.ContentHash),
-		parquet.KeyValueMetadata("solcat.columns", string(described)),
+	kv := func(k, v string) format.KeyValue { return format.KeyValue{Key: k, Value: v} }
+	return []format.KeyValue{
+		kv("solcat.puzzle", d.puzzleName()),
+		kv("solcat.rows", rows),
+		kv("solcat.filter", d.Filter),
+		kv("solcat.version", d.Version),
+		kv("solcat.revision", d.Revision),
+		kv("solcat.catalog_schema", strconv.FormatInt(d.SchemaVersion, 10)),
+		kv("solcat.content_hash", d.ContentHash),
+		kv("solcat.cells", string(d.layout())),
+		kv("solcat.columns", string(described)),
 	}
+}
+
+func (d Dataset) layout() CellLayout {
+	if d.Cells == "" {
+		return CellColumns
+	}
+	return d.Cells
+}
+
+// schemaName is the file's schema's name: after what it holds.
+func (d Dataset) schemaName(rows string) string {
+	return strings.NewReplacer(":", "_", "-", "_").Replace(d.puzzleName()) + "_" + rows
+}
+
+func (d Dataset) puzzleName() string {
+	if d.Range != "" {
+		return d.Range
+	}
+	return d.Puzzle.String()
+}
+
+// options are the writer options of a dataset's file in the list layout.
+func (d Dataset) options(rows string, model any, columns []string) []parquet.WriterOption {
+	opts := []parquet.WriterOption{parquet.NewSchema(d.schemaName(rows), parquet.SchemaOf(model)), parquet.CreatedBy("solcat", d.createdByVersion()+" ", d.createdByBuild())}
+	for _, kv := range d.metadata(rows, columns) {
+		opts = append(opts, parquet.KeyValueMetadata(kv.Key, kv.Value))
+	}
+	return opts
 }
 
 // createdBy is "solcat version V (build R)", as the Parquet format has it
 // (parquet-go's own formatting leaves out the space before the bracket).
-// A build from a clone has no module version: 0.0.0-devel, a version
-// readers can parse.
-func createdBy(version, revision string) parquet.WriterOption {
-	if version == "" || version == "(devel)" {
-		version = "0.0.0-devel"
+func (d Dataset) createdBy() string {
+	return "solcat version " + d.createdByVersion() + " (build " + d.createdByBuild() + ")"
+}
+
+func (d Dataset) createdByVersion() string {
+	if d.Version == "" {
+		return "unknown"
 	}
-	if revision == "" {
-		revision = "unknown"
+	return d.Version
+}
+
+func (d Dataset) createdByBuild() string {
+	if d.Revision == "" {
+		return "unknown"
 	}
-	return parquet.CreatedBy("solcat", version+" ", revision)
+	return d.Revision
 }
 
 // parquetWriter buffers rows and writes them in row groups of bounded size,
@@ -152,6 +238,9 @@ func cellsInt32(p canon.Puzzle, cells []byte) []int32 {
 // newParquetSolutionWriter streams solutions as Parquet.
 func newParquetSolutionWriter(out io.Writer, d Dataset) RowWriter[query.Solution] {
 	p := d.Puzzle
+	if d.layout() == CellColumns {
+		return newFlatSolutionWriter(out, d)
+	}
 	return newParquetWriter(out, func(s query.Solution) parquetSolution {
 		return parquetSolution{s.ID, s.ClassID, int32(s.Orbit), s.Symmetry.String(), s.Props.Names(), cellsInt32(p, s.Cells)}
 	}, d.options("solutions", new(parquetSolution), []string{"id", "class", "orbit", "symmetry", "props", "cells"}))
@@ -160,23 +249,61 @@ func newParquetSolutionWriter(out io.Writer, d Dataset) RowWriter[query.Solution
 // newParquetClassWriter streams classes as Parquet.
 func newParquetClassWriter(out io.Writer, d Dataset) RowWriter[query.Class] {
 	p := d.Puzzle
+	if d.layout() == CellColumns {
+		return newFlatClassWriter(out, d)
+	}
 	return newParquetWriter(out, func(c query.Class) parquetClass {
 		return parquetClass{c.ID, int32(c.Orbit), c.Matching, c.Props.Names(), cellsInt32(p, c.Canonical)}
 	}, d.options("classes", new(parquetClass), []string{"class", "orbit", "matching", "props", "cells"}))
 }
 
-// ExportPartitioned writes the solutions of a planned list of t as a
-// Hive-style folder of Parquet files under dir: one
-// dir/KEY=VALUE/part-0.parquet per value of the partition column. tick
-// sees the ID of every 4096th row.
+// ExportPartitioned writes the rows of a planned list or classes question
+// of t as a Hive-style folder of Parquet files under dir: one
+// dir/KEY=VALUE/part-0.parquet per value of the partition column (a
+// class's by its orbit and its canonical form's cells). tick sees the ID
+// of every 4096th row.
 func ExportPartitioned(ctx context.Context, t *query.BoundPuzzle, p *query.Plan, d Dataset, pt query.Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
+	var to query.Rows
+	var closeAll func() error
+	if p.Question.Ask == query.AskClasses {
+		write, closer := partitioned(dir, d, newParquetClassWriter, func(c query.Class) string {
+			return pt.Folder(query.Solution{Cells: c.Canonical, Orbit: c.Orbit})
+		}, &parts)
+		to.Class = func(c query.Class) error {
+			if rows++; rows%4096 == 0 {
+				tick(c.ID)
+			}
+			return write(c)
+		}
+		closeAll = closer
+	} else {
+		write, closer := partitioned(dir, d, newParquetSolutionWriter, pt.Folder, &parts)
+		to.Solution = func(s query.Solution) error {
+			if rows++; rows%4096 == 0 {
+				tick(s.ID)
+			}
+			return write(s)
+		}
+		closeAll = closer
+	}
+	_, err = t.Stream(ctx, p, to, query.Pause{})
+	if cerr := closeAll(); err == nil {
+		err = cerr
+	}
+	return rows, parts, err
+}
+
+// partitioned writes rows each to the file of its folder, opened when its
+// first row comes; closeAll closes them all.
+func partitioned[T any](dir string, d Dataset, newWriter func(io.Writer, Dataset) RowWriter[T], folderOf func(T) string, parts *int) (write func(T) error, closeAll func() error) {
 	type part struct {
 		file *os.File
-		w    RowWriter[query.Solution]
+		w    RowWriter[T]
 	}
 	open := map[string]*part{}
-	err = t.List(ctx, p, func(s query.Solution) error {
-		folder := pt.Folder(s)
+	var order []*part
+	write = func(v T) error {
+		folder := folderOf(v)
 		pa := open[folder]
 		if pa == nil {
 			if err := os.Mkdir(filepath.Join(dir, folder), 0o755); err != nil {
@@ -186,21 +313,24 @@ func ExportPartitioned(ctx context.Context, t *query.BoundPuzzle, p *query.Plan,
 			if err != nil {
 				return err
 			}
-			pa = &part{file: file, w: newParquetSolutionWriter(file, d)}
+			pa = &part{file: file, w: newWriter(file, d)}
 			open[folder] = pa
+			order = append(order, pa)
+			*parts++
 		}
-		if rows++; rows%4096 == 0 {
-			tick(s.ID)
-		}
-		return pa.w.Write(s)
-	})
-	for _, pa := range open {
-		if cerr := pa.w.Close(); err == nil {
-			err = cerr
-		}
-		if cerr := pa.file.Close(); err == nil {
-			err = cerr
-		}
+		return pa.w.Write(v)
 	}
-	return rows, len(open), err
+	closeAll = func() error {
+		var err error
+		for _, pa := range order {
+			if cerr := pa.w.Close(); err == nil {
+				err = cerr
+			}
+			if cerr := pa.file.Close(); err == nil {
+				err = cerr
+			}
+		}
+		return err
+	}
+	return write, closeAll
 }

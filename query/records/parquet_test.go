@@ -24,7 +24,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	}
 	write := func() []byte {
 		var buf bytes.Buffer
-		w := newParquetSolutionWriter(&buf, Dataset{Puzzle: p, Version: "test"})
+		w := newParquetSolutionWriter(&buf, Dataset{Puzzle: p, Version: "test", Cells: CellList})
 		for _, s := range sols {
 			if err := w.Write(s); err != nil {
 				t.Fatal(err)
@@ -58,7 +58,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	cw := newParquetClassWriter(&buf, Dataset{Puzzle: p, Version: "test"})
+	cw := newParquetClassWriter(&buf, Dataset{Puzzle: p, Version: "test", Cells: CellList})
 	cw.Write(query.Class{ID: 1, Canonical: []byte{0, 2, 4, 1, 3}, Orbit: 8, Matching: 8, Props: canon.Asymmetric})
 	cw.Close()
 	classes, err := parquet.Read[parquetClass](bytes.NewReader(buf.Bytes()), int64(buf.Len()))

@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -31,16 +30,8 @@ func WriteOne(w io.Writer, format Format, headers bool, o Object) error {
 // report as a JSON document, a JSON line or a CSV row.
 func WriteExplain(w io.Writer, format Format, report query.PlanReport) error {
 	switch format {
-	case JSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(report)
-	case JSONL:
-		line, err := json.Marshal(report)
-		if err == nil {
-			_, err = fmt.Fprintf(w, "%s\n", line)
-		}
-		return err
+	case JSON, JSONL:
+		return WriteOne(w, format, true, ExplainObject(report))
 	case CSV:
 		out := NewPrinter(w, format, true)
 		out.Write(Obj("puzzle", report.Puzzle, "storage", report.Storage, "way", report.Way, "workers", report.Workers, "detail", strings.Join(report.Detail, "; ")))
@@ -50,9 +41,28 @@ func WriteExplain(w io.Writer, format Format, report query.PlanReport) error {
 	return err
 }
 
+// ExplainObject is a plan as --explain and the web's JSON give it, one
+// shape for both: the ID ranges read are arrays, empty when the plan reads
+// no range, never null.
+func ExplainObject(r query.PlanReport) Object {
+	orEmpty := func(ids []int64) []int64 {
+		if ids == nil {
+			return []int64{}
+		}
+		return ids
+	}
+	detail := r.Detail
+	if detail == nil {
+		detail = []string{}
+	}
+	return Obj("puzzle", r.Puzzle, "storage", r.Storage, "way", r.Way, "solution_ids", orEmpty(r.SolutionIDs), "class_ids", orEmpty(r.ClassIDs),
+		"workers", r.Workers, "detail", detail)
+}
+
 // WriteVerifyReport writes verify's report: json one document; jsonl a line
-// per puzzle and one for the catalog's own problems (named by its path); csv
-// a row per puzzle. Text was printed as verify went.
+// for the catalog's own problems, then one per puzzle, with the same keys
+// as the document and its puzzles (the catalog named by its path); csv a
+// row per puzzle. Text was printed as verify went.
 func WriteVerifyReport(w io.Writer, format Format, headers bool, path string, r verify.Report) error {
 	switch format {
 	case Text:
@@ -62,7 +72,7 @@ func WriteVerifyReport(w io.Writer, format Format, headers bool, path string, r 
 		for i, pr := range r.Puzzles {
 			objs[i] = PuzzleReportObject(pr, true)
 		}
-		return WriteOne(w, format, headers, Obj("integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
+		return WriteOne(w, format, headers, Obj("catalog", path, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
 	}
 	p := NewPrinter(w, format, headers)
 	if format == JSONL {

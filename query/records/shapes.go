@@ -197,3 +197,35 @@ func grid(p canon.Puzzle, cells []byte, ascii bool) string {
 	}
 	return b.String()
 }
+
+// Columns are the column names of the rows of p's solutions (or classes)
+// in CSV and in Parquet (in layout), as the writers write them: what help
+// and docs list.
+func Columns(p canon.Puzzle, classes bool, format Format, layout CellLayout) []string {
+	cells := make([]byte, p.Len())
+	if p.Kind == canon.Magic {
+		for i := range cells {
+			cells[i] = 1
+		}
+	}
+	var o Object
+	if classes {
+		o = ClassObject(p, query.Class{Canonical: cells}, true)
+	} else {
+		o = SolutionObject(p, query.Solution{Cells: cells}, true)
+	}
+	var out []string
+	for _, f := range o[:len(o)-len(cells)] {
+		out = append(out, f.Name)
+	}
+	if format != Parquet {
+		for _, f := range o[len(o)-len(cells):] {
+			out = append(out, f.Name)
+		}
+		return out
+	}
+	if layout == CellList {
+		return append(out, "cells")
+	}
+	return append(out, CellColumnNames(p)...)
+}

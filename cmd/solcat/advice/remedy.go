@@ -10,6 +10,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/enumerate"
 	"solcat/query"
+	"solcat/query/check"
 )
 
 // filterFlagNames are the flags of the parts of a filter, statistic or
@@ -36,11 +37,14 @@ func Remedy(err error, files string) error {
 		damaged  *catalog.DamagedError
 		other    *builder.OtherShardError
 		badPart  *query.FilterError
+		unread   *check.ReadError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
 	switch {
 	case notation:
 		return err
+	case errors.As(err, &unread) && unread.Form:
+		return fmt.Errorf("%w; 'solcat help check' lists the forms it reads", err)
 	case errors.As(err, &badPart):
 		flag := filterFlagNames[badPart.Part]
 		if flag == "" {

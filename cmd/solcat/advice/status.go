@@ -7,6 +7,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog/builder"
 	"solcat/query"
+	"solcat/query/check"
 )
 
 // ErrInterrupted is the error of a command stopped by Ctrl-C or SIGTERM.
@@ -25,7 +26,7 @@ func Usagef(format string, args ...any) error { return Usage{fmt.Errorf(format, 
 func ExitStatus(err error) int {
 	var usage Usage
 	for _, bad := range []error{canon.ErrNotation, query.ErrFilter, query.ErrNoClass, query.ErrNoSolution,
-		builder.ErrUnsupported, builder.ErrBadShard, builder.ErrBadSplit, builder.ErrOutputHolds, builder.ErrOtherShard} {
+		builder.ErrUnsupported, builder.ErrBadShard, builder.ErrBadSplit, builder.ErrOutputHolds, builder.ErrOtherShard, check.ErrUnreadable} {
 		if errors.Is(err, bad) {
 			return 2
 		}

@@ -14,6 +14,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/cmd/solcat/release"
 	"solcat/query"
 	"solcat/query/draw"
 	"solcat/query/records"
@@ -327,9 +328,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	return &page{Template: "puzzle.html", Title: d.Puzzle, Data: d, JSON: j}, nil
 }
 
-func planObject(r query.PlanReport) records.Object {
-	return records.Obj("way", r.Way, "storage", r.Storage, "solution_ids", r.SolutionIDs, "class_ids", r.ClassIDs, "workers", r.Workers, "detail", r.Detail)
-}
+func planObject(r query.PlanReport) records.Object { return records.ExplainObject(r) }
 
 // boardScale keeps a list's drawings about the same size whatever N.
 func boardScale(p canon.Puzzle) float64 {
@@ -638,7 +637,7 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	name := strings.NewReplacer(":", "-").Replace(t.Puzzle.String()) + "-" + what + file[strings.LastIndexByte(file, '.'):]
-	dataset := records.Dataset{Puzzle: t.Puzzle, Filter: filter.String(t.Puzzle), Version: s.version, ContentHash: t.Record.ContentHash}
+	dataset := release.Read().Dataset(t.Puzzle, filter.String(t.Puzzle), t.Record.ContentHash, records.CellColumns)
 	// The download holds a place for long reads (one: a stream reads on one
 	// goroutine) while it reads a piece, never while it sends one.
 	var piece bytes.Buffer

@@ -1,0 +1,84 @@
+package advice
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/query/records"
+)
+
+// Write prints what the catalog at path holds, as info does: in text the
+// puzzles' table, then a line for each shard and unfinished build; in the
+// other formats a record for each, told apart by storage (a CSV has the
+// puzzles alone, and says on stderr what it leaves out).
+func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers bool, path string) error {
+	recs := c.Records
+	if format != records.Text {
+		// Puzzles first, then shards and unfinished builds, told apart by
+		// storage.
+		out := records.NewPrinter(stdout, format, headers).Columns(withOEIS(catalog.Record{}))
+		for _, r := range recs {
+			out.Write(withOEIS(r))
+		}
+		if format == records.CSV {
+			// A CSV has one set of columns; say what it leaves out
+			// rather than print nothing without a word.
+			var left []string
+			for _, s := range c.Shards {
+				left = append(left, fmt.Sprintf("%s (shard %d/%d)", s.Puzzle, s.Shard.Shard, s.Of))
+			}
+			for _, u := range c.Unfinished {
+				left = append(left, u.Puzzle.String()+" (unfinished)")
+			}
+			if len(left) > 0 {
+				fmt.Fprintf(stderr, "solcat: not in the CSV: %s; 'solcat info' or --format json lists them\n", strings.Join(left, ", "))
+			}
+			return out.Close()
+		}
+		for _, s := range c.Shards {
+			out.Write(s.JSON)
+		}
+		for _, u := range c.Unfinished {
+			out.Write(u.JSON)
+		}
+		return out.Close()
+	}
+	var err error
+	defer func() {
+		for _, s := range c.Shards {
+			fmt.Fprintln(stdout, s.Line)
+		}
+		for _, u := range c.Unfinished {
+			fmt.Fprintln(stdout, u.Line)
+		}
+		if c.Running && len(c.Unfinished) == 0 {
+			fmt.Fprintf(stdout, "a build is writing this catalog: %s\n", c.Writer)
+		}
+	}()
+	if len(recs) == 0 {
+		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || c.Running {
+			return nil
+		}
+		_, err := fmt.Fprintf(stdout, "%s holds no puzzles yet; run 'solcat build'\n", path)
+		return err
+	}
+	if err := records.WriteRecordTable(stdout, recs, headers); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562")
+	return err
+}
+
+// withOEIS is a puzzle's record with the OEIS entries its counts are
+// checked against (null where OEIS counts the classes alone).
+func withOEIS(r catalog.Record) records.Object {
+	seq := canon.OEIS(canon.Kind(r.Kind))
+	var solutions any
+	if seq.Solutions != "" {
+		solutions = seq.Solutions
+	}
+	return append(records.RecordObject(r), records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)...)
+}

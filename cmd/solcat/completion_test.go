@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestBashCompletion runs bash's completion function, as 'solcat
+// completion bash --code' defines it, on command lines as bash hands them
+// over: the word completed is what follows the last of bash's word breaks
+// (COMP_WORDBREAKS, ':' among them). Each answer is put in place of that
+// word, and the line it makes is compared: the colon stays inside the
+// puzzle's name, and the answers are those of the puzzle on the line.
+func TestBashCompletion(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed: its completion function is not run")
+	}
+	bin := binary(t)
+	cases := []struct {
+		line    string
+		want    []string // lines the answers make, each in full
+		notWant []string
+	}{
+		{"solcat count queens:1", []string{"solcat count queens:1", "solcat count queens:10", "solcat count queens:14"}, []string{"solcat count queens:queens:1"}},
+		{"solcat count queens:", []string{"solcat count queens:1", "solcat count queens:8"}, []string{"solcat count queens:queens:1"}},
+		{"solcat count que", []string{"solcat count queens:8"}, nil},
+		{"solcat show magic:", []string{"solcat show magic:4"}, []string{"solcat show magic:queens:8"}},
+		{"solcat count magic:4 --prop ", []string{"solcat count magic:4 --prop pandiagonal", "solcat count magic:4 --prop dudeney-VI"}, []string{"solcat count magic:4 --prop asymmetric"}},
+		{"solcat count queens:8 --prop ", []string{"solcat count queens:8 --prop asymmetric"}, []string{"solcat count queens:8 --prop pandiagonal"}},
+		{"solcat count magic:3 --prop d", nil, []string{"solcat count magic:3 --prop dudeney-I"}},
+		{"solcat stats queens:8 --by ", []string{"solcat stats queens:8 --by orbit"}, []string{"solcat stats queens:8 --by group"}},
+		{"solcat stats magic:4 --by ", []string{"solcat stats magic:4 --by group"}, nil},
+		{"solcat cou", []string{"solcat count"}, nil},
+	}
+	script := `source <("$SOLCAT_BIN" completion bash --code) || exit 1
+COMP_WORDBREAKS=$' \t\n"'"'"'><=;|&(:'
+COMP_LINE=$LINE; COMP_POINT=${#LINE}
+cur=${LINE##*[$COMP_WORDBREAKS]}
+rest=${LINE%"$cur"}
+prev=${rest%[$COMP_WORDBREAKS]}; prev=${prev##*[$COMP_WORDBREAKS]}
+_solcat_complete solcat "$cur" "$prev"
+for answer in "${COMPREPLY[@]}"; do printf '%s\n' "$rest$answer"; done
+`
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
+			cmd.Env = append(os.Environ(), "SOLCAT_BIN="+bin, "LINE="+tc.line, "SOLCAT_DB="+catalogPath)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("bash: %v\n%s", err, out)
+			}
+			got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("answers make %q, not %q", got, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if slices.Contains(got, w) {
+					t.Errorf("answers make %q, among them %q", got, w)
+				}
+			}
+		})
+	}
+}
