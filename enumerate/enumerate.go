@@ -42,7 +42,7 @@ func Supported(p canon.Puzzle, countOnly bool) error {
 	case p.Kind == canon.Queens && countOnly && p.N > MaxCountedQueens:
 		return fmt.Errorf("queens are counted up to N=%d", MaxCountedQueens)
 	case p.Kind == canon.Queens && !countOnly && p.N > MaxClassStoredQueens:
-		return fmt.Errorf("it has too many solutions to store: queens are stored up to N=%d (N=%d to %d as their classes) and counted up to N=%d", MaxClassStoredQueens, MaxStoredQueens+1, MaxClassStoredQueens, MaxCountedQueens)
+		return fmt.Errorf("it has too many solutions to store (queens are stored up to N=%d, N=%d and %d as their classes only)", MaxClassStoredQueens, MaxStoredQueens+1, MaxClassStoredQueens)
 	}
 	return nil
 }

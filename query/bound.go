@@ -90,7 +90,7 @@ type CountsOnlyError struct {
 }
 
 func (e *CountsOnlyError) Error() string {
-	msg := fmt.Sprintf("%s is %v (%d solutions, %d classes): filters, list, classes, show and export need what is stored", e.Puzzle, ErrCountsOnly, e.Record.Solutions, e.Record.Classes)
+	msg := fmt.Sprintf("%s is %v (%s, %s): filters, list, classes, show and export need what is stored", e.Puzzle, ErrCountsOnly, canon.Plural(e.Record.Solutions, "solution"), canon.Plural(e.Record.Classes, "class"))
 	if e.Counted != nil {
 		counted := "none"
 		if len(e.Counted) > 0 {

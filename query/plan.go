@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 
+	"solcat/canon"
 	"solcat/catalog"
 )
 
@@ -193,9 +194,9 @@ var cores = runtime.NumCPU
 func (t *BoundPuzzle) Explain(p *Plan) PlanReport {
 	r := PlanReport{Puzzle: t.Puzzle.String(), Storage: string(t.Record.Storage), Way: p.Way.String(), Workers: p.Workers}
 	storage := map[catalog.Storage]string{
-		catalog.StorageSolutions: fmt.Sprintf("%d solutions in blocks, %d classes", t.Record.Solutions, t.Record.Classes),
-		catalog.StorageClasses:   fmt.Sprintf("%d classes as packed canonical forms, %d members expanded on the fly", t.Record.Classes, t.Record.Solutions),
-		catalog.StorageCounts:    fmt.Sprintf("counts only: %d solutions, %d classes", t.Record.Solutions, t.Record.Classes),
+		catalog.StorageSolutions: canon.Plural(t.Record.Solutions, "solution") + " in blocks, " + canon.Plural(t.Record.Classes, "class"),
+		catalog.StorageClasses:   canon.Plural(t.Record.Classes, "class") + " as packed canonical forms, " + canon.Plural(t.Record.Solutions, "member") + " expanded on the fly",
+		catalog.StorageCounts:    "counts only: " + canon.Plural(t.Record.Solutions, "solution") + ", " + canon.Plural(t.Record.Classes, "class"),
 	}
 	r.Detail = append(r.Detail, "storage: "+string(t.Record.Storage)+" ("+storage[t.Record.Storage]+")")
 	for _, a := range planner {
@@ -236,5 +237,5 @@ func classesRead(p *Plan) string {
 	if p.ListedClasses > 0 {
 		return fmt.Sprintf("only the %d classes among %d to %d that have the properties or orbit sizes asked for (listed in tables of their own)", p.ListedClasses, p.Classes.Lo, p.Classes.Hi)
 	}
-	return fmt.Sprintf("classes %d to %d (%d classes)", p.Classes.Lo, p.Classes.Hi, p.Classes.Len())
+	return fmt.Sprintf("classes %d to %d (%s)", p.Classes.Lo, p.Classes.Hi, canon.Plural(p.Classes.Len(), "class"))
 }

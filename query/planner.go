@@ -226,7 +226,7 @@ var planner = []answer{
 				r.Detail = append(r.Detail, "answer: the filter fixes the first cells, and no solution begins so: nothing is read")
 				return
 			}
-			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads the solution blocks of IDs %d to %d (%d solutions) and tests each, on %d goroutine(s)", p.IDs.Lo, p.IDs.Hi, p.IDs.Len(), p.Workers))
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads the solution blocks of IDs %d to %d (%s) and tests each, on %s", p.IDs.Lo, p.IDs.Hi, canon.Plural(p.IDs.Len(), "solution"), canon.Plural(int64(p.Workers), "goroutine")))
 		},
 	},
 	{
@@ -258,11 +258,11 @@ var planner = []answer{
 			if p.Question.Ask == AskClasses { // a listing: read in order
 				r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and tests each member through its canonical form", classesRead(p)))
 				if offset := p.Question.Page.Offset; offset > 0 {
-					r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching classes are counted in spans of classes, on %d goroutine(s)", offset, p.Workers))
+					r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching classes are counted in spans of classes, on %s", offset, canon.Plural(int64(p.Workers), "goroutine")))
 				}
 				return
 			}
-			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %d goroutine(s)", classesRead(p), p.Workers))
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %s", classesRead(p), canon.Plural(int64(p.Workers), "goroutine")))
 		},
 	},
 	{
@@ -286,7 +286,7 @@ var planner = []answer{
 			r.ClassIDs = ids(p.Classes)
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and expands each into its members", classesRead(p)))
 			if offset := p.Question.Page.Offset; offset > 0 {
-				r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching members are counted through the canonical forms, on %d goroutine(s), not expanded", offset, p.Workers))
+				r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching members are counted through the canonical forms, on %s, not expanded", offset, canon.Plural(int64(p.Workers), "goroutine")))
 			}
 		},
 	},

@@ -23,7 +23,7 @@ const (
 	ByOrbit                        // the orbit size
 	ByProp                         // whether a property holds: 1 or 0
 	ByGroup                        // magic:4: the Dudeney group, 1 to 12
-	ByHeatmap                      // every cell by its values at once (Heatmap); ParseStatsBy reads no text for it
+	ByHeatmap                      // every cell by its values at once (Heatmap); ParseStatsBy reads "cell" for it
 )
 
 var statsKindNames = map[StatsKind]string{ByCell: "cell", ByRow: "row", ByOrbit: "orbit", ByProp: "prop", ByGroup: "group", ByHeatmap: "heatmap"}
@@ -41,7 +41,7 @@ type StatsBy struct {
 // ParseStatsBy reads "cell:R,C", "row:R", "orbit", "prop:NAME" or "group".
 func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 	what, arg, _ := strings.Cut(text, ":")
-	bad := badFilter("by", strconv.Quote(text), "use cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)")
+	bad := badFilter("by", strconv.Quote(text), "use cell (every cell, as a grid), cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)")
 	switch what {
 	case "orbit", "group":
 		if arg != "" {
@@ -61,6 +61,9 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 		}
 		return StatsBy{Kind: ByProp, Prop: prop}, nil
 	case "cell":
+		if arg == "" && !strings.Contains(text, ":") {
+			return StatsBy{Kind: ByHeatmap}, nil // every cell at once: the heat map
+		}
 		c, err := parseCell(arg + "=1")
 		if err != nil {
 			return StatsBy{}, bad

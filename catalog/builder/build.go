@@ -95,7 +95,7 @@ type Result struct {
 
 // ErrUnsupported means the build asked for cannot be made: a size beyond
 // the limits, or a split the puzzle does not allow.
-var ErrUnsupported = errors.New("cannot be built so")
+var ErrUnsupported = errors.New("cannot be built")
 
 // Check refuses, before anything is opened, a build that cannot be made.
 func Check(p canon.Puzzle, o Options) error {

@@ -76,20 +76,59 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		o.notice("%s: resuming from %d%% saved by an earlier run", p, 100*resumed/max(plan.RowsTotal, 1))
 	}
 	workers := o.workers()
-	bar := o.progress(p.String(), "rows")
-	bar.Update(w.Resumed(), plan.RowsTotal)
+	// The bar counts solutions, as users count them, not the rows
+	// (solutions and classes) the catalog saves.
+	solutions := known.Solutions
+	if o.Shard.Of > 0 {
+		solutions = solutions * int64(part.To-part.From) / int64(p.N) // about
+	}
+	bar := o.progress(p.String(), "solutions")
+	resumed := solutions * w.Resumed() / max(plan.RowsTotal, 1)
+	bar.Update(resumed, solutions)
 	// The search reports the share of its work done (from a goroutine of its
-	// own): as rows, never below what an earlier run saved.
-	resumed := w.Resumed()
+	// own): as solutions, never below what an earlier run saved.
 	opt := enumerate.Options{Workers: workers, Progress: func(done, total int) {
-		bar.Update(max(resumed, plan.RowsTotal*int64(done)/int64(max(total, 1))), plan.RowsTotal)
+		bar.Update(max(resumed, solutions*int64(done)/int64(max(total, 1))), solutions)
 	}}
 	rec := catalog.Record{
 		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
 		BuiltAt: now(), SolverVersion: SolverVersion,
 	}
 	if p.Kind == canon.Queens {
-		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1)
+		// Queens in two bars, a phase each, as their speeds differ (the
+		// search is most of the time on few cores, the writing most of the
+		// rows): the classes the search finds, then the solutions written.
+		// Each counts what it names, so its rate, and the time left, is that
+		// of its phase alone.
+		opt.Progress = nil
+		search := o.progress(p.String()+" search", "classes")
+		var classes, written int64
+		endSearch := func() {
+			if search != nil {
+				search.Update(classes, known.Classes)
+				search.Finish()
+				search = nil
+				// The writing's bar starts now: its rate is the writing's.
+				bar = o.progress(p.String(), "solutions")
+				bar.Update(resumed, solutions)
+			}
+		}
+		found := func(n int64) {
+			if classes = n; n%1024 == 0 {
+				search.Update(n, known.Classes)
+			}
+		}
+		wrote := func(n int64) {
+			endSearch()
+			if written = n; n%65536 == 0 {
+				bar.Update(max(resumed, n), solutions)
+			}
+		}
+		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1, found, wrote)
+		endSearch()
+		if err == nil {
+			bar.Update(max(resumed, written), solutions)
+		}
 	} else {
 		err = storeClassified(ctx, w, p, opt, &rec)
 	}
@@ -144,10 +183,14 @@ func stopped(ctx context.Context, p canon.Puzzle, w unitWriter, err error, what 
 
 // storeQueens writes queens:n from the symmetry-reduced search: classes
 // first, then their members in lexicographic order.
-func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool) error {
+// found and wrote learn how many classes have been found and solutions
+// written, as they grow (from the one goroutine that writes).
+func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool,
+	found, wrote func(int64)) error {
 	var written int64
 	counts, err := enumerate.QueensCatalogPart(ctx, p.N, opt, part,
 		func(id int64, form []byte, orbit int) error {
+			found(id)
 			if !classes {
 				return nil // a shard after the first: the first writes the classes
 			}
@@ -157,6 +200,7 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 		w.SetFirstID,
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
+			wrote(written)
 			return w.AddSolution(sol, class, int(from))
 		})
 	if err != nil {

@@ -93,11 +93,11 @@ func (b *buildCmd) Run(e *env) error {
 			continue
 		case !text:
 		case res.Outcome == builder.AlreadyBuilt:
-			fmt.Fprintf(out, "%s\talready built: %d solutions, %d classes; use --force to rebuild\n", p, rec.Solutions, rec.Classes)
+			fmt.Fprintf(out, "%s\talready built: %s, %s; use --force to rebuild\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"))
 		case rec.Storage == catalog.StorageShard:
 			fmt.Fprintf(out, "%s\tshard %s done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard, rec.BuildSeconds, shard.Of)
 		default:
-			fmt.Fprintf(out, "%s\t%d solutions, %d classes\tmatches OEIS\t%.2fs\t%s\n", p, rec.Solutions, rec.Classes, rec.BuildSeconds, rec.Storage)
+			fmt.Fprintf(out, "%s\t%s, %s\tmatches OEIS\t%.2fs\t%s\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"), rec.BuildSeconds, rec.Storage)
 		}
 		built = append(built, rec)
 	}

@@ -118,7 +118,7 @@ func TestImpossibleFilterSaysWhy(t *testing.T) {
 		{[]string{"count", "queens:8", "--pattern", "1 2 3 4 5 6 7 8"}, "0\n", "no two queens may share a diagonal, and the queens asked at 1,1 and 2,2 do"},
 		{[]string{"count", "queens:8", "--cell", "1,3=1", "--cell", "4,3=1", "--classes"}, "0\n", "no two queens may share a column"},
 		{[]string{"list", "queens:6", "--cell", "1,1=1", "--cell", "1,1=0"}, "", "cell 1,1 is asked to hold both 1 and 0"},
-		{[]string{"classes", "magic:4", "--cell", "1,1=16", "--cell", "2,2=16"}, "magic:4: class, orbit, matching members, canonical form, properties\n", "a magic square holds each value once, and 16 is asked at 1,1 and 2,2"},
+		{[]string{"classes", "magic:4", "--cell", "1,1=16", "--cell", "2,2=16"}, "magic:4: class, orbit, matching members, canonical form, properties (every row, column and diagonal sums to 34, the magic constant)\n", "a magic square holds each value once, and 16 is asked at 1,1 and 2,2"},
 		{[]string{"count", "magic:3", "--pattern", "1 2 3 / . . . / . . ."}, "0\n", "row 1 as asked sums to 6, and every line of magic:3 sums to 15"},
 		{[]string{"count", "queens:8", "--pattern", "1 5 . . . . . ."}, "1\n", ""},
 	}

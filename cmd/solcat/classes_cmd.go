@@ -37,7 +37,7 @@ func (c *classesCmd) Run(e *env) error {
 	}
 	w := records.NewClassWriter(e.stdout, format, t.Puzzle, t.Record.Classes, !c.NoHeaders)
 	if format == records.Text && !c.NoHeaders {
-		fmt.Fprintf(e.stdout, "%s: class, orbit, matching members, canonical form, properties\n", t.Puzzle)
+		fmt.Fprintln(e.stdout, records.ClassesHeading(t.Puzzle))
 	}
 	if err := t.Classes(e.ctx, plan, w.Write); err != nil {
 		return err

@@ -135,6 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			err = saver.interrupted()
 		}
 	}
+	console.Interrupted(ctx, stderr)
 	code = advice.ExitStatus(err)
 	err = catalog.DamageError(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	files := "--db"

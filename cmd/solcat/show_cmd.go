@@ -119,7 +119,7 @@ func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, show
 		if sol := shown.Solution; sol != nil {
 			cells = sol.Cells
 		}
-		_, err := fmt.Fprintln(w, draw.Solution(p, cells, draw.Options{Title: showWhat(p, shown), Pairs: p.Kind == canon.Magic && p.N == 4}))
+		_, err := fmt.Fprintln(w, draw.Solution(p, cells, draw.Options{Title: showWhat(p, shown), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}))
 		return err
 	case records.JSON:
 		return records.WriteOne(w, format, true, records.ShownObject(shown))

@@ -9,7 +9,7 @@ import (
 
 type statsCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
-	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
+	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell (every cell at once, drawn as a grid: the heat map), cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
 	cliparse.FilterFlags
 	cliparse.ExplainFlag
@@ -38,6 +38,13 @@ func (s *statsCmd) Run(e *env) error {
 	defer done()
 	if s.Explain {
 		return e.explain(t, plan, format)
+	}
+	if by.Kind == query.ByHeatmap {
+		counts, err := t.Heatmap(e.ctx, plan)
+		if err != nil {
+			return err
+		}
+		return records.WriteHeatmap(e.stdout, format, records.Heatmap{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Counts: counts, Headers: !s.NoHeaders, ASCII: s.ASCII})
 	}
 	rows, err := t.Stats(e.ctx, plan)
 	if err != nil {

@@ -131,7 +131,7 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 	label := map[query.StatsKind]string{query.ByCell: fmt.Sprintf("cell %d,%d", by.Row, by.Col), query.ByRow: fmt.Sprintf("the queen's column in row %d", by.Row),
 		query.ByOrbit: "orbit size", query.ByGroup: "Dudeney group", query.ByProp: by.Prop.String()}[by.Kind]
 	if s.Headers {
-		fmt.Fprintf(w, "%s by %s (%d matching solutions)\n", s.Puzzle, label, total)
+		fmt.Fprintf(w, "%s by %s (%s)\n", s.Puzzle, label, canon.Plural(total, "matching solution"))
 	}
 	glyph := "█"
 	if s.ASCII {

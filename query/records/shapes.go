@@ -143,16 +143,25 @@ func ShownText(s query.Shown, ascii bool) string {
 	if sol := s.Solution; sol != nil {
 		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
 		b.WriteString(grid(p, sol.Cells, ascii))
+		sums(&b, p, sol.Cells)
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), s.Class.Props)
+	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), propsText(props(s.Class.Props)))
 	b.WriteString(grid(p, s.Class.Canonical, ascii))
+	sums(&b, p, s.Class.Canonical)
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
 	width := len(strconv.FormatInt(s.Solutions, 10))
 	for _, m := range s.Members {
 		fmt.Fprintf(&b, "  %*d  %-14s  %s\n", width, m.ID, m.Symmetry, cellsText(p, m.Cells))
 	}
 	return b.String()
+}
+
+// sums writes a magic square's line sums under its grid.
+func sums(b *strings.Builder, p canon.Puzzle, cells []byte) {
+	if text := LineSumsText(p, cells); text != "" {
+		b.WriteString("  " + text + "\n")
+	}
 }
 
 // grid draws a magic square with its columns aligned, or a queens board

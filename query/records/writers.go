@@ -58,7 +58,7 @@ func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64, h
 
 func propsText(v any) string {
 	if names, ok := v.([]string); ok && len(names) > 0 {
-		return strings.Join(names, ",")
+		return strings.Join(names, ", ") // for reading: CSV and JSON keep their own forms
 	}
 	return "-"
 }

@@ -139,9 +139,9 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			say("%s: ... and %d more problems", rec.Name, pr.ProblemCount-MaxReported)
 		case !pr.OK():
 		case rec.Storage == catalog.StorageCounts:
-			say("%s: ok (counts only: %d solutions, %d classes)", rec.Name, rec.Solutions, rec.Classes)
+			say("%s: ok (counts only: %s, %s)", rec.Name, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"))
 		default:
-			say("%s: ok (%d solutions, %d classes, content %.16s)", rec.Name, rec.Solutions, rec.Classes, rec.ContentHash)
+			say("%s: ok (%s, %s, content %.16s)", rec.Name, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"), rec.ContentHash)
 		}
 	}
 	return report, nil

@@ -12,7 +12,7 @@ func BuildRemedy(p canon.Puzzle, o builder.Options, err error) error {
 	case o.Shard.Of > 0 && !o.CountOnly && p.Kind == canon.Magic:
 		return Usagef("%w; build it whole, or split magic:5 --count-only", err)
 	case !o.CountOnly && enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) == nil:
-		return Usagef("%w; count it with --count-only", err)
+		return Usagef("%w; count it with --count-only instead (queens are counted up to N=%d)", err, enumerate.MaxCountedQueens)
 	case o.CountOnly && p.Kind == canon.Magic && enumerate.Supported(p, false) == nil:
 		return Usagef("%w; drop --count-only", err)
 	}

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,10 +13,11 @@ import (
 
 // Progress draws a bar on stderr for builds and exports that last over
 // about a second, and only when stderr is a terminal, so logs and pipes
-// stay clean. It shows how much is done of how much, the rate since it
-// began and the time left; a resumed build's bar starts at the saved part,
-// which does not count towards the rate. Finish clears it, so the summary
-// line that follows starts at the beginning of a line.
+// stay clean. It shows how much is done of how much, the recent rate and
+// the time left at that rate; a resumed build's bar starts at the saved
+// part, which does not count towards the rate. Finish clears it with the
+// terminal's erase-line code (no run of spaces left behind), so the line
+// that follows starts clean at the beginning of a line.
 type Progress struct {
 	out   io.Writer
 	label string
@@ -23,12 +25,13 @@ type Progress struct {
 	start time.Time
 	bar   *progressbar.ProgressBar
 	tty   bool
-	first int64 // done when the bar was drawn first
+	now   func() time.Time
+	rate  rateWindow
 	shown time.Time
 }
 
 func NewProgress(out io.Writer, label, unit string) *Progress {
-	return &Progress{out: out, label: label, unit: unit, start: time.Now(), tty: IsTerminal(out)}
+	return &Progress{out: out, label: label, unit: unit, start: time.Now(), tty: IsTerminal(out), now: time.Now}
 }
 
 func IsTerminal(w io.Writer) bool {
@@ -41,9 +44,10 @@ func (p *Progress) Update(done, total int64) {
 	if !p.tty {
 		return
 	}
+	now := p.now()
+	p.rate.add(now, done)
 	if p.bar == nil {
-		if time.Since(p.start) < time.Second {
-			p.first = done // what was done before: a resumed build's saved part
+		if now.Sub(p.start) < time.Second {
 			return
 		}
 		p.bar = progressbar.NewOptions64(total,
@@ -53,26 +57,71 @@ func (p *Progress) Update(done, total int64) {
 			progressbar.OptionSetPredictTime(false),
 			progressbar.OptionShowDescriptionAtLineEnd(),
 			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
+			progressbar.OptionUseANSICodes(true),
 		)
 	}
-	if time.Since(p.shown) > 200*time.Millisecond {
-		p.shown = time.Now()
-		rate := float64(done-p.first) / time.Since(p.start).Seconds()
-		left := "?"
-		if rate > 0 {
-			left = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
-		}
-		p.bar.Describe(fmt.Sprintf("%s: %d of %d %s, %s %s/s, %s left", p.label, done, total, p.unit, human(rate), p.unit, left))
+	if now.Sub(p.shown) > 200*time.Millisecond {
+		p.shown = now
+		p.bar.Describe(p.describe(done, total))
 	}
 	p.bar.Set64(done)
 }
 
-// Finish clears the bar.
+// describe says how far the work is, its recent rate and the time left.
+func (p *Progress) describe(done, total int64) string {
+	rate := p.rate.perSecond()
+	left := "?"
+	if rate > 0 {
+		left = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%s: %s of %s %s, %s %s/s, %s left", p.label, Thousands(done), Thousands(total), p.unit, human(rate), p.unit, left)
+}
+
+// Finish clears the bar, and leaves the cursor at the beginning of the
+// cleared line.
 func (p *Progress) Finish() {
 	if p.bar != nil {
-		p.bar.Finish()
+		p.bar.Exit()
+		p.bar.Clear()
+		p.bar = nil
 	}
+}
+
+// rateWindow keeps the last few seconds of progress, so that the time left
+// follows the recent rate: the work units of a search are not alike (a
+// queens build's first units are its slowest), and the rate since the
+// start would promise minutes at 7% of a build done in 20 seconds.
+type rateWindow struct {
+	at   []time.Time
+	done []int64
+}
+
+// rateSpan is how far back the rate looks.
+const rateSpan = 5 * time.Second
+
+func (w *rateWindow) add(at time.Time, done int64) {
+	w.at, w.done = append(w.at, at), append(w.done, done)
+	// Keep one sample older than the span, so the span is always covered.
+	drop := 0
+	for drop+1 < len(w.at) && at.Sub(w.at[drop+1]) >= rateSpan {
+		drop++
+	}
+	w.at, w.done = w.at[drop:], w.done[drop:]
+}
+
+// perSecond is the rate over the window: 0 until there are two samples
+// apart in time. The first sample is what was there before (a resumed
+// build's saved part), never counted as work of this run.
+func (w *rateWindow) perSecond() float64 {
+	if len(w.at) < 2 {
+		return 0
+	}
+	last := len(w.at) - 1
+	secs := w.at[last].Sub(w.at[0]).Seconds()
+	if secs <= 0 {
+		return 0
+	}
+	return float64(w.done[last]-w.done[0]) / secs
 }
 
 // human writes a rate with a k or M suffix.
@@ -86,6 +135,36 @@ func human(v float64) string {
 	return fmt.Sprintf("%.0f", v)
 }
 
+// Thousands writes a count with commas between its groups of three digits.
+func Thousands(v int64) string {
+	s := fmt.Sprint(v)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		out = append(out, '-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
 // Hide keeps the bar from being drawn: for an output that goes to the
 // terminal the bar would be drawn over.
 func (p *Progress) Hide() { p.tty = false }
+
+// Interrupted starts a new line on a terminal, once ctx has ended (Ctrl-C,
+// SIGTERM), before the line that says how the command stopped: the
+// terminal echoed ^C where the cursor stood, and the message must not run
+// on from it.
+func Interrupted(ctx context.Context, w io.Writer) {
+	if ctx.Err() != nil && IsTerminal(w) {
+		io.WriteString(w, "\n")
+	}
+}

@@ -199,6 +199,7 @@ type puzzleData struct {
 	Next     string
 	Links    map[string]string
 	First    int64
+	Constant int // magic squares: the magic constant
 }
 
 // filtered binds the request's puzzle and reads its parameters (those of
@@ -229,7 +230,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		return nil, err
 	}
 	base := "/puzzle/" + t.Puzzle.String()
-	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions",
+	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions", Constant: magicConstant(t.Puzzle),
 		Links: map[string]string{
 			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", "", "count", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", "", "count", ""),
 			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", "", "count", ""), "json": base + ".json" + with(f.q),
@@ -315,7 +316,15 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if d.Counted {
 		j = append(j, records.Obj("count", d.Count)...)
 	}
-	j = append(j, records.Obj("page", f.Page, "size", f.Size, "plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
+	j = append(j, records.Obj("page", f.Page, "size", f.Size)...)
+	// The neighbouring pages' JSON, so that a client can walk the list.
+	if d.Prev != "" {
+		j = append(j, records.Obj("prev", base+".json"+with(f.q, "page", strconv.FormatInt(f.Page-1, 10)))...)
+	}
+	if d.Next != "" {
+		j = append(j, records.Obj("next", base+".json"+with(f.q, "page", strconv.FormatInt(f.Page+1, 10)))...)
+	}
+	j = append(j, records.Obj("plan", planObject(d.Plan), "elapsed_ms", time.Since(start).Milliseconds(), d.Of, objs)...)
 	return &page{Template: "puzzle.html", Title: d.Puzzle, Data: d, JSON: j}, nil
 }
 
@@ -336,7 +345,10 @@ type classData struct {
 	FixedBy  []string
 	Props    string
 	Members  []item
-	Solution *item // the solution page's solution
+	Solution *item  // the solution page's solution
+	Text     string // what 'solcat show' prints of it
+	Sums     string // magic squares: the canonical form's line sums and the magic constant
+	SolSums  string // and the solution's
 }
 
 func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, false) }
@@ -375,10 +387,11 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 // drawClass draws a class, its members and the solution asked for, if any.
 func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 	p, class := t.Puzzle, shown.Class
-	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: class.Props.String(), FixedBy: shown.FixedBy,
-		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID)})}
+	d := classData{Puzzle: p.String(), Class: class, Total: t.Record.Classes, Props: propList(class.Props), FixedBy: shown.FixedBy,
+		Form: draw.Solution(p, class.Canonical, draw.Options{Title: fmt.Sprintf("class %d, canonical form", class.ID), Coords: true}),
+		Text: records.ShownText(shown, false), Sums: records.LineSumsText(p, class.Canonical)}
 	if p.Kind == canon.Magic && p.N == 4 {
-		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true})
+		d.Pairs = draw.Solution(p, class.Canonical, draw.Options{Title: "complementary pairs", Pairs: true, Coords: true})
 		if g := class.Props.DudeneyOf(); g != 0 {
 			d.Group = canon.DudeneyNumeral(g)
 		}
@@ -390,10 +403,28 @@ func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 			Caption: fmt.Sprintf("%d · %s", sol.ID, sol.Symmetry)})
 	}
 	if sol := shown.Solution; sol != nil {
-		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4}),
+		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}),
 			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
+		d.SolSums = records.LineSumsText(p, sol.Cells)
 	}
 	return d
+}
+
+// magicConstant is a magic square's magic constant; 0 for queens.
+func magicConstant(p canon.Puzzle) int {
+	if p.Kind != canon.Magic {
+		return 0
+	}
+	return canon.MagicConstant(p.N)
+}
+
+// propList names a class's properties for reading: "self-complementary,
+// dudeney-VI" as "self-complementary, dudeney-VI", none as "none".
+func propList(ps canon.Property) string {
+	if names := ps.Names(); len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return "none"
 }
 
 type statsData struct {
@@ -451,6 +482,9 @@ func (s *Server) statsPage(r *request) (*page, error) {
 	by, err := query.ParseStatsBy(t.Puzzle, byText)
 	if err != nil {
 		return nil, err
+	}
+	if by.Kind == query.ByHeatmap {
+		return nil, errorf(http.StatusBadRequest, "by cell takes every cell at once: the heat map, at /puzzle/%s/heatmap, draws it", t.Puzzle)
 	}
 	start := time.Now()
 	plan, err := r.plan(t, query.Question{Ask: query.AskStats, Filter: filter, By: by})
@@ -528,7 +562,6 @@ func (s *Server) heatPage(r *request) (*page, error) {
 		return nil, err
 	}
 	p := t.Puzzle
-	n := p.N
 	d := heatData{Puzzle: p.String(), Filter: filter.String(p), Plan: t.Explain(plan)}
 	if s.bigScan(plan, r, f.q, "run") {
 		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(f.q, "run", "1")
@@ -540,61 +573,16 @@ func (s *Server) heatPage(r *request) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	var labels []string
-	for i := 1; i <= n; i++ {
-		labels = append(labels, strconv.Itoa(i))
-	}
+	// One shape in the CLI (stats --by cell) and here.
+	h := records.Heatmap{Puzzle: p, Filter: d.Filter, Counts: counts}
+	rows, cols, grid := h.Grid()
 	if p.Kind == canon.Queens {
-		grid := make([][]int64, n)
-		for r := range grid {
-			grid[r] = make([]int64, n)
-			for c := range grid[r] {
-				grid[r][c] = counts[r*n+c][1]
-			}
-		}
-		d.Maps = append(d.Maps, heatMap{"solutions with a queen on each square (row, column)", draw.Heat(labels, labels, grid, draw.Options{Title: "queens by square"})})
+		d.Maps = append(d.Maps, heatMap{"solutions with a queen on each square (row, column)", draw.Heat(rows, cols, grid, draw.Options{Title: "queens by square"})})
 	} else {
-		var cells, values []string
-		for x := 0; x < n*n; x++ {
-			cells = append(cells, fmt.Sprintf("%d,%d", x/n+1, x%n+1))
-		}
-		for v := 1; v <= n*n; v++ {
-			values = append(values, strconv.Itoa(v))
-		}
-		grid := make([][]int64, n*n)
-		for x := range grid {
-			grid[x] = counts[x][1:]
-		}
-		d.Maps = append(d.Maps, heatMap{"squares with each value (column) in each cell (row)", draw.Heat(cells, values, grid, draw.Options{Title: "values by cell"})})
+		d.Maps = append(d.Maps, heatMap{"squares with each value (column) in each cell (row)", draw.Heat(rows, cols, grid, draw.Options{Title: "values by cell"})})
 	}
 	d.Elapsed = took(start)
-	// JSON: for queens the board of counts; for magic squares one object per
-	// cell with the count of each value 1..n² in it.
-	var matching int64
-	for _, c := range counts[:n] {
-		matching += c[1]
-	}
-	j := records.Obj("puzzle", d.Puzzle, "filter", d.Filter)
-	if p.Kind == canon.Queens {
-		board := make([][]int64, n)
-		for r := range board {
-			board[r] = make([]int64, n)
-			for c := range board[r] {
-				board[r][c] = counts[r*n+c][1]
-			}
-		}
-		j = append(j, records.Obj("matching", matching, "queens", board)...)
-	} else {
-		matching = 0
-		for _, k := range counts[0][1:] {
-			matching += k
-		}
-		cells := make([]records.Object, n*n)
-		for x := range cells {
-			cells[x] = records.Obj("row", x/n+1, "col", x%n+1, "counts", counts[x][1:])
-		}
-		j = append(j, records.Obj("matching", matching, "cells", cells)...)
-	}
+	j := h.Object()
 	return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d, JSON: j}, nil
 }
 

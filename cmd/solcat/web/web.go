@@ -150,7 +150,7 @@ func New(cat *catalog.Catalog, path string, o Options) *Server {
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	s.mux.HandleFunc("GET /{$}", s.handle(quick, s.catalogPage))
 	s.mux.HandleFunc("GET /catalog.json", s.handle(quick, s.catalogPage))
-	s.mux.HandleFunc("GET /puzzle/{name}", s.handle(lists, s.puzzlePage))
+	s.mux.HandleFunc("GET /puzzle/{name}", s.exportAlias(s.handle(lists, s.puzzlePage)))
 	s.mux.HandleFunc("GET /puzzle/{name}/class/{id}", s.handle(quick, s.classPage))
 	s.mux.HandleFunc("GET /puzzle/{name}/solution/{id}", s.handle(quick, s.solutionPage))
 	s.mux.HandleFunc("GET /puzzle/{name}/stats", s.handle(lists, s.statsPage))
@@ -158,7 +158,37 @@ func New(cat *catalog.Catalog, path string, o Options) *Server {
 	s.mux.HandleFunc("GET /puzzle/{name}/heatmap", s.handle(lists, s.heatPage))
 	s.mux.HandleFunc("GET /puzzle/{name}/heatmap.json", s.handle(lists, s.heatPage))
 	s.mux.HandleFunc("GET /puzzle/{name}/export/{file}", s.download)
+	s.mux.HandleFunc("GET /", s.handle(quick, s.notFound))
 	return s
+}
+
+// notFound answers an address no page has, as solcat's page (or JSON)
+// rather than the plain text of Go's server.
+func (s *Server) notFound(r *request) (*page, error) {
+	return nil, errorf(http.StatusNotFound, "there is no page at %s; the catalog's pages begin at /, each puzzle's at /puzzle/KIND:N (for example /puzzle/queens:8)", r.URL.Path)
+}
+
+// downloads are the files a puzzle page offers, by suffix.
+var downloads = []string{".csv", ".jsonl", ".parquet"}
+
+// exportAlias sends /puzzle/queens:8.csv (as .json gives the page as
+// JSON) to the download of the same rows, /puzzle/queens:8/export/rows.csv,
+// with the same filter.
+func (s *Server) exportAlias(page http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("name")
+		for _, ext := range downloads {
+			if base, ok := strings.CutSuffix(name, ext); ok && base != "" {
+				to := "/puzzle/" + url.PathEscape(base) + "/export/rows" + ext
+				if r.URL.RawQuery != "" {
+					to += "?" + r.URL.RawQuery
+				}
+				http.Redirect(w, r, to, http.StatusFound)
+				return
+			}
+		}
+		page(w, r)
+	}
 }
 
 // Serve answers the connections l accepts until ctx is done; then the
@@ -528,8 +558,20 @@ func with(q url.Values, kv ...string) string {
 var funcs = template.FuncMap{
 	"svg":   func(s string) template.HTML { return template.HTML(s) }, // drawings made by package draw
 	"comma": comma,
-	"list":  func(v ...int) []int { return v },
-	"pct":   func(share float64) float64 { return 100 * share },
+	// counted writes a count with separators and its noun, given in the
+	// plural, singular for one: "1 class", "14,200 solutions".
+	"counted": func(n int64, nouns string) string {
+		if n == 1 {
+			if strings.HasSuffix(nouns, "sses") {
+				return "1 " + strings.TrimSuffix(nouns, "es")
+			}
+			return "1 " + strings.TrimSuffix(nouns, "s")
+		}
+		return comma(n) + " " + nouns
+	},
+	"list": func(v ...int) []int { return v },
+	"inc":  func(i int) int { return i + 1 }, // a row or column number, from an index
+	"pct":  func(share float64) float64 { return 100 * share },
 }
 
 // comma writes a count with thousands separators.

@@ -119,6 +119,9 @@ func TestPages(t *testing.T) {
 		{"puzzle-magic4-classes", "/puzzle/magic:4?c1_1=1&c4_4=16&view=classes", 200, `(?s)<p class="count".*?</p>`},
 		{"puzzle-magic4-pattern-json", "/puzzle/magic:4.json?pattern=1+.+.+.+%2F+.+.+.+.+%2F+.+.+.+.+%2F+.+.+.+.&sym=on&view=classes&size=2", 200, ""},
 		{"puzzle-page-2", "/puzzle/queens:10?page=2&size=5", 200, `(?s)<ol class="items".*?</nav>`},
+		{"puzzle-page-2-links-json", "/puzzle/queens:10.json?page=2&size=5", 200, `(?s)"prev".*"next": "[^"]*"`},
+		{"puzzle-queens1-one", "/puzzle/queens:1", 200, `(?s)<p class="sub">.*?·|<p class="count".*?</p>`},
+		{"puzzle-magic3-one-class", "/puzzle/magic:3?view=classes", 200, `(?s)<p class="count".*?</p>`},
 		{"class-queens8-10", "/puzzle/queens:8/class/10", 200, `(?s)<h1>queens:8 class.*?</p>`},
 		{"class-magic4-1-json", "/puzzle/magic:4/class/1.json", 200, ""},
 		{"class-magic4-dudeney", "/puzzle/magic:4/class/3", 200, `Dudeney group [IVX]+`},
@@ -138,6 +141,16 @@ func TestPages(t *testing.T) {
 		{"no-such-solution-json", "/puzzle/queens:8/solution/93.json", 404, ""},
 		{"not-an-id", "/puzzle/queens:8/class/x", 404, `(?s)<p class="error".*?</p>`},
 		{"bad-stats", "/puzzle/queens:8/stats?by=colour", 400, `(?s)<p class="error".*?</p>`},
+		{"stats-by-cell", "/puzzle/queens:8/stats?by=cell", 400, `(?s)<p class="error".*?</p>`},
+		{"no-such-page", "/nosuch/page", 404, `(?s)<h1>.*?</p>`},
+		{"no-such-page-json", "/puzzle/queens:8/nosuch.json", 404, ""},
+		{"class-magic4-1-props", "/puzzle/magic:4/class/1", 200, `properties: [^<]*`},
+		{"class-magic4-1-sums", "/puzzle/magic:4/class/1", 200, `<p class="sums" id="sums">[^<]*</p>`},
+		{"solution-magic3-2-sums", "/puzzle/magic:3/solution/2", 200, `(?s)<h1>magic:3 solution.*?</p>`},
+		{"puzzle-magic4-constant", "/puzzle/magic:4", 200, `<p class="sub">[^·]*·[^·]*·`},
+		{"puzzle-magic3-form-coordinates", "/puzzle/magic:3", 200, `(?s)<table class="board magic" id="board">.*?</table>`},
+		{"solution-queens8-14-text", "/puzzle/queens:8/solution/14", 200, `(?s)<pre class="text".*?</pre>`},
+		{"solution-queens8-14-coordinates", "/puzzle/queens:8/solution/14", 200, `(?s)<figure class="big"><svg.*?<g transform`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, body := get(t, srv.URL+tc.path, "")
@@ -399,6 +412,9 @@ func TestBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	shot := func(name string) chromedp.Action[chromedp.Void] {
 		return func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
 			png, err := chromedp.FullScreenshot(100)(ctx, target)
@@ -457,6 +473,21 @@ func TestBrowser(t *testing.T) {
 		"stats": "/puzzle/magic:4/stats?by=group", "heatmap": "/puzzle/queens:10/heatmap", "classes": "/puzzle/magic:4?view=classes&prop=pandiagonal&size=12"} {
 		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+path), chromedp.WaitVisible(`main`), shot(name)); err != nil {
 			t.Errorf("%s: %v", path, err)
+		}
+	}
+	// Counts stand right-aligned, headings over them too: the browser's
+	// own reading of the style sheet, not the sheet's text.
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`table.puzzles`)); err != nil {
+		t.Fatal(err)
+	}
+	aligned, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("table.puzzles td, table.puzzles th")].map(e => (e.classList.contains("num") ? "num " : "text ") + getComputedStyle(e).textAlign)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range aligned {
+		if a != "num right" && a != "text left" {
+			t.Errorf("a cell of the catalog table aligned %q (want numbers right, text left): %v", a, aligned)
+			break
 		}
 	}
 }
