@@ -16,9 +16,9 @@
 # catalogs holding queens:19 and magic:5 as classes (none by default);
 # SOLCAT_BIN times a solcat built elsewhere (an older one, to compare).
 #
-# The DuckDB side (the same questions over solcat's flat Parquet export)
-# goes in duckdb_side below: it is called with the puzzle, its catalog and
-# the questions, after solcat's rows, and prints nothing yet.
+# After solcat's rows, DuckDB answers the same questions over solcat's flat
+# Parquet export of the puzzle (duckdb_side below), so the two are measured
+# in one sitting.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-5}
@@ -51,11 +51,48 @@ questions() {
   esac
 }
 
-# duckdb_side PUZZLE DB: the hook for the same questions asked of DuckDB
-# over 'solcat export PUZZLE --output FILE.parquet' (one column per cell),
-# timed the same way. Not filled in yet.
+# where QUESTION: solcat's --cell flags as DuckDB's condition over the flat
+# export's columns (queens: rR = C, the queen of row R in column C;
+# magic: cR_C = V).
+where() {
+  local out="" cell r c v
+  for cell in $(echo "$1" | sed 's/--cell //g'); do
+    r=${cell%%,*} c=${cell#*,} c=${c%%=*} v=${cell#*=}
+    case $puzzle in
+      queens:*) out="$out${out:+ AND }r$r = $c" ;;
+      *) out="$out${out:+ AND }c${r}_$c = $v" ;;
+    esac
+  done
+  echo "$out"
+}
+
+# duckdb_side PUZZLE DB: the same questions asked of DuckDB (2 threads, a
+# whole node process each) over 'solcat export PUZZLE' as Parquet, one
+# column per cell (written once into DB_DIR), medians of RUNS. Skipped
+# with a line when Node.js is missing (DUCKDB=0 skips it too).
 duckdb_side() {
-  :
+  local puzzle=$1 db=$2
+  if [ "${DUCKDB:-1}" = 0 ] || ! command -v node >/dev/null; then
+    echo "  (DuckDB side skipped: Node.js and npm are needed, or DUCKDB=0)"
+    return
+  fi
+  local file="$DB_DIR/${puzzle/:/}.parquet"
+  [ -s "$file" ] || "$solcat" --db "$db" export "$puzzle" --output "$file" >/dev/null
+  # shellcheck source=duckdb_counts.sh
+  source .ci/bench/duckdb_counts.sh
+  duckdb_setup
+  local i=0
+  while IFS= read -r q; do
+    local w
+    i=$((i + 1))
+    w=$(where "$q")
+    read -r n t < <(duckdb_count "$file" "$w")
+    printf '  duckdb WHERE %-45s %12s  wall %5ss\n' "$w" "$n" "$t"
+    if [ "$n" != "$(cat "$work/count$i")" ]; then
+      echo "scan.sh: DuckDB counts $n where solcat counts $(cat "$work/count$i") ($q)" >&2
+      exit 1
+    fi
+  done < <(questions "$puzzle")
 }
 
 # bench PUZZLE DB: the median time of each question on one catalog.
@@ -77,6 +114,7 @@ bench() {
       echo "$user" >>"$work/user$i"
     done
     printf '  solcat count %-45s %12s  wall %5ss  user %5ss\n' "$q" "$n" "$(median <"$work/wall$i")" "$(median <"$work/user$i")"
+    echo "$n" >"$work/count$i"
   done < <(questions "$puzzle")
   duckdb_side "$puzzle" "$db"
 }
