@@ -18,6 +18,7 @@ import (
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/completion"
 	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/exporter"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -78,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exportFormats()},
+		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames()},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
 	)
