@@ -162,6 +162,12 @@ func (u *unitWriter) Discarded() string { return u.discarded }
 // Resumed is how many rows (classes and solutions) an earlier run had committed.
 func (u *unitWriter) Resumed() int64 { return u.resumedRows }
 
+// SavedRows is how many classes and how many solutions are committed so
+// far.
+func (u *unitWriter) SavedRows() (classes, solutions int64) {
+	return u.classesDone, u.solutionsDone
+}
+
 // Saved is how many rows are committed so far, and how many are expected.
 func (u *unitWriter) Saved() (done, total int64) {
 	return u.classesDone + u.solutionsDone, u.plan.RowsTotal
