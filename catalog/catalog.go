@@ -202,6 +202,19 @@ func puzzleTables(puzzle string) (solutions, classes string) {
 	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
+// readableViews names the views beside solutions_<p> of a puzzle stored
+// solution by solution: "queens:8" has solutions_queens_8_raw (the cells
+// as bytes) and classes_queens_8_readable (the classes as text).
+func readableViews(puzzle string) (raw, classes string) {
+	return "solutions_" + tableSuffix(puzzle) + rawSuffix, "classes_" + tableSuffix(puzzle) + readableSuffix
+}
+
+// The ends of the names of readableViews.
+const (
+	rawSuffix      = "_raw"
+	readableSuffix = "_readable"
+)
+
 // propsTable names the table of class properties of a puzzle stored as its
 // classes only: "magic:5" has props_magic_5.
 func propsTable(puzzle string) string { return "props_" + tableSuffix(puzzle) }

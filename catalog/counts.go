@@ -174,8 +174,8 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 		return err
 	}
 	defer tx.Rollback()
-	sol, cls := puzzleTables(rec.Name)
-	dropSol, err := dropSolutions(ctx, tx, "main", sol)
+	_, cls := puzzleTables(rec.Name)
+	dropSol, err := dropSolutions(ctx, tx, "main", rec.Name)
 	if err != nil {
 		return err
 	}

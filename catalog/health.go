@@ -43,6 +43,10 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 			if !ok || rest == "" {
 				continue
 			}
+			if o.Type == "view" {
+				// solutions_queens_8_raw and classes_queens_8_readable are queens:8's.
+				rest = strings.TrimSuffix(strings.TrimSuffix(rest, rawSuffix), readableSuffix)
+			}
 			if base, ok := strings.CutSuffix(rest, stagingSuffix); ok {
 				staged[puzzleName(base)] = append(staged[puzzleName(base)], o.Name)
 			} else {

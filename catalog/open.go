@@ -171,7 +171,10 @@ func (c *Catalog) migrate(ctx context.Context) error {
 			return err
 		}
 	}
-	return c.addReadableColumns(ctx)
+	if err := c.addReadableColumns(ctx); err != nil {
+		return err
+	}
+	return c.addReadableViews(ctx)
 }
 
 // hardLinked reports whether a file has more than one name.

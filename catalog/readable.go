@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"solcat/canon"
 	"solcat/migrations"
 )
@@ -82,19 +84,68 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 		if err != nil || !ok || rec.Storage != StorageSolutions || strings.HasSuffix(table, stagingSuffix) {
 			continue
 		}
-		sol, cls := puzzleTables(puzzle)
-		blocks := blocksTable(puzzle)
-		if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
-			continue // stored before solution blocks: not read any more
-		}
-		columnar, err := hasSynopsis(ctx, tx, "main", blocks)
-		if err != nil {
+		if err := remakeViews(ctx, tx, p, rec); err != nil {
 			return err
-		}
-		ddl := "DROP VIEW IF EXISTS " + sol + ";" + migrations.SolutionsView(sol, blocks, cls, p.Len(), classSymDigits(rec.Classes), columnar, readable(p))
-		if _, err := tx.ExecContext(ctx, ddl); err != nil {
-			return fmt.Errorf("cannot make the view %s again: %w", sol, err)
 		}
 	}
 	return tx.Commit()
+}
+
+// addReadableViews gives the puzzles stored solution by solution before
+// the views without bytes existed (schema 12 and below) their views, in
+// the one transaction of a build's start: solutions_<p> showed the cells
+// as bytes, and is now solutions_<p>_raw.
+func (c *Catalog) addReadableViews(ctx context.Context) error {
+	var puzzles []string
+	if err := c.db.SelectContext(ctx, &puzzles, `SELECT name FROM puzzles WHERE storage = ? AND EXISTS (SELECT 1 FROM sqlite_master
+		WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_')
+		AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_') || ?))`,
+		StorageSolutions, rawSuffix); err != nil {
+		return err
+	}
+	if len(puzzles) == 0 {
+		return nil
+	}
+	tx, err := c.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, puzzle := range puzzles {
+		p, err := canon.ParsePuzzle(puzzle)
+		if err != nil {
+			continue // not a puzzle's record: verify names it
+		}
+		rec, ok, err := c.puzzleIn(ctx, tx, puzzle)
+		if err != nil || !ok {
+			continue
+		}
+		if err := remakeViews(ctx, tx, p, rec); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// remakeViews drops and makes again the views of a puzzle stored solution
+// by solution, as this solcat makes them.
+func remakeViews(ctx context.Context, tx *sqlx.Tx, p canon.Puzzle, rec Record) error {
+	puzzle := p.String()
+	blocks := blocksTable(puzzle)
+	if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
+		return err // stored before solution blocks: not read any more
+	}
+	columnar, err := hasSynopsis(ctx, tx, "main", blocks)
+	if err != nil {
+		return err
+	}
+	drop, err := dropSolutions(ctx, tx, "main", puzzle)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, drop+solutionViews(p, classSymDigits(rec.Classes), columnar, "main.")); err != nil {
+		sol, _ := puzzleTables(puzzle)
+		return fmt.Errorf("cannot make the views of %s again: %w", sol, err)
+	}
+	return nil
 }

@@ -34,8 +34,36 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
-	want := migrations.SolutionsView(view, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Columnar, readable(s.p))
-	if strings.TrimSpace(text) != strings.TrimSuffix(strings.TrimSpace(want), ";") {
+	raw, clsView := readableViews(s.Record.Name)
+	rawDDL := func(name string) string {
+		return migrations.SolutionsView(name, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Columnar, readable(s.p))
+	}
+	readableDDL := statements(migrations.ReadableViews(view, raw, clsView, cls))
+	switch {
+	case sameDDL(text, rawDDL(view)):
+		// A catalog of schema 12 and below (opened to read only): one view,
+		// with the cells as bytes.
+	case sameDDL(text, readableDDL[0]):
+		var problems []string
+		for _, v := range []struct{ name, ddl string }{{raw, rawDDL(raw)}, {clsView, readableDDL[1]}} {
+			var got string
+			err := s.c.db.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", v.name).Scan(&got)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				problems = append(problems, fmt.Sprintf("its view %s is missing", v.name))
+			case err != nil:
+				return nil, DamageError(s.c.path, err)
+			case sameDDL(got, v.ddl):
+			case v.name == raw:
+				return s.compareView(ctx, raw)
+			default:
+				problems = append(problems, fmt.Sprintf("its view %s is not the one solcat makes", v.name))
+			}
+		}
+		if problems != nil {
+			return problems, nil
+		}
+	default:
 		return s.compareView(ctx, view)
 	}
 	var shown, expected [4]int64 // rows, lowest, highest and sum of IDs
@@ -56,6 +84,24 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 			view, shown[0], shown[1], shown[2], shown[3], expected[0], expected[1], expected[2], expected[3])}, nil
 	}
 	return nil, nil
+}
+
+// sameDDL reports whether a view's text in sqlite_master is the statement
+// ddl, which may end in a semicolon.
+func sameDDL(text, ddl string) bool {
+	return strings.TrimSpace(text) == strings.TrimSuffix(strings.TrimSpace(ddl), ";")
+}
+
+// statements splits DDL into its statements; no statement of a view
+// holds a semicolon of its own.
+func statements(ddl string) []string {
+	var out []string
+	for _, s := range strings.Split(ddl, ";") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // viewColumns are the columns a solutions view may have, as solcat has

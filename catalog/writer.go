@@ -162,6 +162,12 @@ func (u *unitWriter) Discarded() string { return u.discarded }
 // Resumed is how many rows (classes and solutions) an earlier run had committed.
 func (u *unitWriter) Resumed() int64 { return u.resumedRows }
 
+// SavedRows is how many classes and how many solutions are committed so
+// far.
+func (u *unitWriter) SavedRows() (classes, solutions int64) {
+	return u.classesDone, u.solutionsDone
+}
+
 // Saved is how many rows are committed so far, and how many are expected.
 func (u *unitWriter) Saved() (done, total int64) {
 	return u.classesDone + u.solutionsDone, u.plan.RowsTotal
@@ -257,11 +263,11 @@ func (u *unitWriter) Rollback() {
 // look an unqualified name up in them too.
 func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	puzzle := p.String()
-	sol, cls := puzzleTables(puzzle)
+	_, cls := puzzleTables(puzzle)
 	blocks := blocksTable(puzzle)
 	// The view goes first: renaming a table fails while a view names a
 	// table that is gone.
-	dropSol, err := dropSolutions(ctx, tx, "main", sol)
+	dropSol, err := dropSolutions(ctx, tx, "main", puzzle)
 	if err != nil {
 		return err
 	}
@@ -281,21 +287,37 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 		}
 	}
 	if stagedBlocks {
-		stmts += migrations.SolutionsView("main."+sol, blocks, cls, p.Len(), digits, true, readable(p)) // staged blocks are column blocks
+		stmts += solutionViews(p, digits, true, "main.") // staged blocks are column blocks
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err
 }
 
 // dropSolutions is the SQL that drops a puzzle's solutions: a view over
-// its blocks, or the table of a puzzle stored before blocks.
-func dropSolutions(ctx context.Context, tx rowQueryer, schema, name string) (string, error) {
+// its blocks (and the views beside it), or the table of a puzzle stored
+// before blocks.
+func dropSolutions(ctx context.Context, tx rowQueryer, schema, puzzle string) (string, error) {
+	name, _ := puzzleTables(puzzle)
+	raw, classes := readableViews(puzzle)
+	// The readable view reads the raw one: it goes first.
+	views := "DROP VIEW IF EXISTS " + schema + "." + raw + "; DROP VIEW IF EXISTS " + schema + "." + classes + ";"
 	var kind string
 	err := tx.QueryRowContext(ctx, "SELECT type FROM "+schema+".sqlite_master WHERE name = ? AND type IN ('table', 'view')", name).Scan(&kind)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+		return views, nil
 	}
-	return "DROP " + strings.ToUpper(kind) + " " + schema + "." + name + ";", err
+	return "DROP " + strings.ToUpper(kind) + " " + schema + "." + name + ";" + views, err
+}
+
+// solutionViews is the SQL that makes the views of a puzzle stored
+// solution by solution (its blocks' class entries digits wide, columnar or
+// row-major), schema "main." or "".
+func solutionViews(p canon.Puzzle, digits int, columnar bool, schema string) string {
+	puzzle := p.String()
+	sol, cls := puzzleTables(puzzle)
+	raw, clsView := readableViews(puzzle)
+	return migrations.SolutionsView(schema+raw, blocksTable(puzzle), cls, p.Len(), digits, columnar, readable(p)) +
+		migrations.ReadableViews(schema+sol, raw, schema+clsView, cls)
 }
 
 // dropStaging is the SQL that drops a puzzle's staging tables, including

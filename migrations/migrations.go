@@ -98,6 +98,14 @@ func SolutionsView(view, blocks, classes string, cellBytes, digits int, columnar
 	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits, SolutionText: r.Solution(cell), CellsText: cells})
 }
 
+// ReadableViews returns the DDL of the views SQL users read, which hold no
+// bytes: view shows the solutions of the view raw (made by SolutionsView;
+// named without a schema, as a view may name only its own schema's
+// tables), classesView the classes of the table classes.
+func ReadableViews(view, raw, classesView, classes string) string {
+	return execute("readable views", tableNames{Solutions: view, Raw: raw, ClassesView: classesView, Classes: classes})
+}
+
 // ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
 // as its classes only: packed canonical forms of formBytes each, perBlock
 // to a row, and properties apart; for queens (orbits not empty) the classes
@@ -108,6 +116,7 @@ func ClassOnlyTables(classes, props, orbits string, perBlock, formBytes int) str
 
 type tableNames struct {
 	Solutions, Blocks, Classes, Props, Orbits string
+	Raw, ClassesView                          string
 	CellBytes, Digits, PerBlock, FormBytes    int
 	FormText, PropsText, SolutionText         string
 	CellsText                                 string

@@ -33,8 +33,10 @@ CREATE TABLE {{.Blocks}} (
 );
 {{end}}
 
--- One row per solution, read from the blocks: the public face of the
--- solutions, for SQL users. Solution k of a block is its (k+1)-th.
+-- One row per solution, read from the blocks, with its cells as bytes:
+-- {{.Solutions}} is solutions_queens_8_raw (catalogs of schema 12 and
+-- below have it under the name of the readable view below, which they
+-- lack). Solution k of a block is its (k+1)-th.
 {{define "solutions view"}}
 CREATE VIEW {{.Solutions}} AS
 SELECT b.first_id + k.slot AS id,                                   -- solution ID: lexicographic rank
@@ -47,6 +49,17 @@ SELECT b.first_id + k.slot AS id,                                   -- solution 
        CASE CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 WHEN 0 THEN 'identity' WHEN 1 THEN 'mirror-lr' WHEN 2 THEN 'mirror-ud'
            WHEN 3 THEN 'rot180' WHEN 4 THEN 'transpose' WHEN 5 THEN 'rot90' WHEN 6 THEN 'rot270' ELSE 'anti-transpose' END AS symmetry_name -- as in the symmetries table
 FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes}};
+{{end}}
+
+-- The views SQL users read: every column text or a number, so that
+-- SELECT * prints one line a row in any client (the cells and canonical
+-- bytes hold newline and other control bytes). {{.Solutions}} is
+-- solutions_queens_8 over {{.Raw}}, {{.ClassesView}} classes_queens_8_readable.
+{{define "readable views"}}
+CREATE VIEW {{.Solutions}} AS
+SELECT id, solution, class_id, symmetry, symmetry_name, class_sym, block, slot FROM {{.Raw}};
+CREATE VIEW {{.ClassesView}} AS
+SELECT id, form, orbit, properties, props FROM {{.Classes}};
 {{end}}
 
 -- Columns of a class table computed from the row, for SQL users: form is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"solcat/canon"
 	"solcat/catalog"
 )
 
@@ -28,12 +29,12 @@ var ErrBug = errors.New("this is a bug")
 type StoppedError struct {
 	Puzzle      string
 	Done, Total int64  // saved so far, of all
-	What        string // what Done counts: rows, classes, work units
+	What        string // what Done counts: solutions, classes, work units
 	Err         error  // why: wraps ErrInterrupted, ErrDiskFull, ErrBug or another cause
 }
 
 func (e *StoppedError) Error() string {
-	saved := fmt.Sprintf("%d%% of %s is saved (%d of %d %s)", 100*e.Done/max(e.Total, 1), e.Puzzle, e.Done, e.Total, e.What)
+	saved := fmt.Sprintf("%d%% of %s is saved (%s of %s %s)", 100*e.Done/max(e.Total, 1), e.Puzzle, canon.Thousands(e.Done), canon.Thousands(e.Total), e.What)
 	if errors.Is(e.Err, ErrInterrupted) {
 		return "interrupted: " + saved
 	}

@@ -60,10 +60,10 @@ func TestStoppedNamesTheCause(t *testing.T) {
 				cancel()
 			}
 			defer cancel()
-			err = stopped(ctx, p, w, tc.err, "rows")
+			err = stoppedStored(ctx, p, w, tc.err, 1, 4)
 			var s *StoppedError
-			if !errors.As(err, &s) || s.Total != 5 || s.What != "rows" {
-				t.Fatalf("%v is no StoppedError of 5 rows", err)
+			if !errors.As(err, &s) || s.Total != 4 || s.What != "solutions" {
+				t.Fatalf("%v is no StoppedError of 4 solutions", err)
 			}
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("%v is not %v", err, tc.is)
@@ -71,8 +71,67 @@ func TestStoppedNamesTheCause(t *testing.T) {
 			if tc.is == nil && (errors.Is(err, ErrDiskFull) || errors.Is(err, catalog.ErrIO) || errors.Is(err, ErrInterrupted)) {
 				t.Errorf("%v names a cause it does not have", err)
 			}
-			if got := err.Error(); !strings.Contains(got, tc.want) || !strings.Contains(got, "0% of queens:6 is saved (0 of 5 rows)") || strings.Contains(got, "\n") {
+			if got := err.Error(); !strings.Contains(got, tc.want) || !strings.Contains(got, "0% of queens:6 is saved (0 of 4 solutions)") || strings.Contains(got, "\n") {
 				t.Errorf("%q, want one line with %q and what is saved", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStoppedCountsSolutions interrupts stored builds of queens:14 in
+// each phase and checks what the error says is saved: solutions, as users
+// count them, with thousands separators, or while the search still
+// writes classes, the classes; and that it is what the catalog saved.
+func TestStoppedCountsSolutions(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Queens, N: 14}
+	for _, tc := range []struct {
+		name, bar string // the bar whose count stops the build
+		at        int64
+		what      string
+		total     string
+	}{
+		{"search", "queens:14 search", 20000, "classes", "45,752"},
+		{"writing", "queens:14", 131072, "solutions", "365,596"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "c.db")
+			cat, err := catalog.Create(context.Background(), path, catalog.Holder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cat.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			progress := func(label, unit string) Progress {
+				if label == tc.bar {
+					return stopAfter{tc.at, cancel}
+				}
+				return noProgress{}
+			}
+			_, err = (&Builder{Cat: cat}).Build(ctx, p, Options{Workers: 2, NewProgress: progress})
+			var s *StoppedError
+			if !errors.As(err, &s) || !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("an interrupted build: %v", err)
+			}
+			builds, berr := cat.Builds(context.Background())
+			if berr != nil || len(builds) != 1 {
+				t.Fatalf("%d unfinished builds, %v", len(builds), berr)
+			}
+			saved := builds[0].SolutionsDone
+			if tc.what == "classes" {
+				saved = builds[0].ClassesDone
+			}
+			want := fmt.Sprintf("interrupted: %d%% of queens:14 is saved (%s of %s %s)", 100*saved/s.Total, canon.Thousands(saved), tc.total, tc.what)
+			if s.What != tc.what || s.Done != saved || saved == 0 || err.Error() != want {
+				t.Errorf("%q (%d of %d %s); want %q", err, s.Done, s.Total, s.What, want)
+			}
+			// The resumed build counts what it finds saved the same way.
+			var notices strings.Builder
+			res, err := (&Builder{Cat: cat}).Build(context.Background(), p, Options{Workers: 2, Notices: &notices})
+			notice := "queens:14: resuming from " + strings.TrimPrefix(want, "interrupted: ")
+			notice = strings.Replace(notice, " of queens:14 is saved (", " saved by an earlier run (", 1) + "\n"
+			if err != nil || res.Record.Solutions != 365596 || notices.String() != notice {
+				t.Errorf("resumed: %d solutions, %v, notices %q; want %q", res.Record.Solutions, err, notices.String(), notice)
 			}
 		})
 	}

@@ -72,15 +72,16 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	if why := w.Discarded(); why != "" {
 		o.notice("%s: the saved unfinished build could not be resumed (%s); starting over", p, why)
 	}
-	if resumed := w.Resumed(); resumed > 0 {
-		o.notice("%s: resuming from %d%% saved by an earlier run", p, 100*resumed/max(plan.RowsTotal, 1))
-	}
 	workers := o.workers()
 	// The bar counts solutions, as users count them, not the rows
 	// (solutions and classes) the catalog saves.
 	solutions := known.Solutions
 	if o.Shard.Of > 0 {
 		solutions = solutions * int64(part.To-part.From) / int64(p.N) // about
+	}
+	if w.Resumed() > 0 {
+		done, total, what := savedStored(w, known.Classes, solutions)
+		o.notice("%s: resuming from %d%% saved by an earlier run (%s of %s %s)", p, 100*done/max(total, 1), canon.Thousands(done), canon.Thousands(total), what)
 	}
 	bar := o.progress(p.String(), "solutions")
 	resumed := solutions * w.Resumed() / max(plan.RowsTotal, 1)
@@ -148,7 +149,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		err = w.Commit(rec)
 	}
 	if err != nil {
-		return rec, stopped(ctx, p, w, err, "rows")
+		return rec, stoppedStored(ctx, p, w, err, known.Classes, solutions)
 	}
 	return rec, nil
 }
@@ -159,7 +160,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 // stays.
 func begun(ctx context.Context, p canon.Puzzle, err error) error {
 	if ctx.Err() != nil {
-		return &StoppedError{Puzzle: p.String(), What: "rows", Err: ErrInterrupted}
+		return &StoppedError{Puzzle: p.String(), What: "solutions", Err: ErrInterrupted}
 	}
 	return err
 }
@@ -179,6 +180,27 @@ func stopped(ctx context.Context, p canon.Puzzle, w unitWriter, err error, what 
 	w.Rollback()
 	done, total := w.Saved()
 	return &StoppedError{Puzzle: p.String(), Done: done, Total: total, What: what, Err: cause(ctx, err, w)}
+}
+
+// stoppedStored is stopped for a build stored solution by solution, of
+// classes and solutions expected: it counts the solutions saved, as users
+// count them, or while only classes are (queens write their classes
+// first), the classes.
+func stoppedStored(ctx context.Context, p canon.Puzzle, w *catalog.SolutionWriter, err error, classes, solutions int64) error {
+	w.Rollback()
+	s := &StoppedError{Puzzle: p.String(), Err: cause(ctx, err, w)}
+	s.Done, s.Total, s.What = savedStored(w, classes, solutions)
+	return s
+}
+
+// savedStored is what a build stored solution by solution has committed,
+// as stoppedStored and the notice of a resumed build count it.
+func savedStored(w *catalog.SolutionWriter, classes, solutions int64) (done, total int64, what string) {
+	savedClasses, savedSolutions := w.SavedRows()
+	if savedSolutions == 0 && savedClasses > 0 {
+		return savedClasses, classes, "classes"
+	}
+	return savedSolutions, solutions, "solutions"
 }
 
 // storeQueens writes queens:n from the symmetry-reduced search: classes

@@ -229,11 +229,12 @@ func (e *env) ownFile(path string) bool { return catalog.IsOwnFile(e.cli.DB, pat
 //go:embed help/*.txt
 var helpTexts embed.FS
 
-// helpText is the long help of a command, kept in help/NAME.txt.
+// helpText is the long help of a command, kept in help/NAME.txt, with
+// the limits the code sets written in where the text names them.
 func helpText(name string) string {
 	text, err := helpTexts.ReadFile("help/" + name + ".txt")
 	if err != nil {
 		panic(err) // a command without its help file: the build is broken
 	}
-	return strings.TrimSuffix(string(text), "\n")
+	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(catalog.MaxValueMB))
 }

@@ -204,8 +204,14 @@ func TestVerifyFindsDamage(t *testing.T) {
 		{name: "last block deleted", sql: "DELETE FROM solution_blocks_magic_4 WHERE first_id = 7001",
 			where: "magic:4", finding: "its solution blocks end at solution 7000, 7040 solutions recorded", damaged: []string{"magic:4"},
 			query: []string{"stats", "magic:4", "--by", "cell:1,1"}, problem: "its solution blocks end at solution 7000, 7040 solutions recorded"},
-		{name: "view replaced", sql: "DROP VIEW solutions_queens_8; " + viewSQL("queens:8") + " WHERE b.first_id + k.slot <> 5",
+		{name: "raw view replaced", sql: "DROP VIEW solutions_queens_8; DROP VIEW solutions_queens_8_raw; " + viewSQL("queens:8_raw") + " WHERE b.first_id + k.slot <> 5; " + viewSQL("queens:8"),
+			where: "queens:8", finding: "its view solutions_queens_8_raw is not the one solcat makes and differs from its blocks in 1 rows; first: solution 5 is not shown", damaged: []string{"queens:8"},
+			answer: []string{"count", "queens:8"}},
+		{name: "view replaced", sql: "DROP VIEW solutions_queens_8; " + viewSQL("queens:8") + " WHERE id <> 5",
 			where: "queens:8", finding: "its view solutions_queens_8 is not the one solcat makes and differs from its blocks in 1 rows; first: solution 5 is not shown", damaged: []string{"queens:8"},
+			answer: []string{"count", "queens:8"}},
+		{name: "classes view dropped", sql: "DROP VIEW classes_queens_8_readable",
+			where: "queens:8", finding: "its view classes_queens_8_readable is missing", damaged: []string{"queens:8"},
 			answer: []string{"count", "queens:8"}},
 
 		// A puzzle stored as its classes.

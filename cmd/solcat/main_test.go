@@ -188,7 +188,7 @@ func TestGolden(t *testing.T) {
 		{"verify-queens6-magic3-json", []string{"verify", "queens:6", "magic:3", "--format", "json"}},
 		{"sql-puzzles", []string{"sql", "SELECT name, solutions, classes FROM puzzles WHERE kind = 'magic'"}},
 		{"sql-orbits-json", []string{"sql", "SELECT orbit, count(*) AS classes FROM classes_queens_10 GROUP BY orbit", "--format", "json"}},
-		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5 LIMIT 2", "--format", "jsonl"}},
+		{"sql-cells-jsonl", []string{"sql", "SELECT id, cells FROM solutions_queens_5_raw LIMIT 2", "--format", "jsonl"}},
 		{"sql-pragma-table-info", []string{"sql", "PRAGMA table_info(classes_queens_5)"}},
 		{"sql-recursive", []string{"sql", "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4) SELECT i, i * i AS sq FROM n"}},
 	}
@@ -634,21 +634,21 @@ func TestCountMethodsAgree(t *testing.T) {
 		args []string
 		sql  string
 	}{
-		{[]string{"queens:10", "--cell", "5,5=1"}, "count(*) FROM solutions_queens_10 WHERE substr(cells, 5, 1) = x'04'"},
-		{[]string{"queens:10", "--cell", "5,5=1", "--classes"}, "count(DISTINCT class_id) FROM solutions_queens_10 WHERE substr(cells, 5, 1) = x'04'"},
+		{[]string{"queens:10", "--cell", "5,5=1"}, "count(*) FROM solutions_queens_10_raw WHERE substr(cells, 5, 1) = x'04'"},
+		{[]string{"queens:10", "--cell", "5,5=1", "--classes"}, "count(DISTINCT class_id) FROM solutions_queens_10_raw WHERE substr(cells, 5, 1) = x'04'"},
 		{[]string{"queens:10", "--cell", "1,2=1", "--cell", "4,4=0", "--orbit", "8"},
-			"count(*) FROM solutions_queens_10 s JOIN classes_queens_10 c ON c.id = s.class_id WHERE substr(cells, 1, 1) = x'01' AND substr(cells, 4, 1) <> x'03' AND c.orbit = 8"},
+			"count(*) FROM solutions_queens_10_raw s JOIN classes_queens_10 c ON c.id = s.class_id WHERE substr(cells, 1, 1) = x'01' AND substr(cells, 4, 1) <> x'03' AND c.orbit = 8"},
 		{[]string{"queens:10", "--cell", "3,3=1", "--orbit", "4", "--classes"},
-			"count(DISTINCT class_id) FROM solutions_queens_10 s JOIN classes_queens_10 c ON c.id = s.class_id WHERE substr(cells, 3, 1) = x'02' AND c.orbit = 4"},
-		{[]string{"queens:10", "--cell", "1,1=1", "--cell", "2,3=1"}, "count(*) FROM solutions_queens_10 WHERE substr(cells, 1, 2) = x'0002'"},
-		{[]string{"queens:10", "--cell", "1,1=1", "--classes"}, "count(DISTINCT class_id) FROM solutions_queens_10 WHERE substr(cells, 1, 1) = x'00'"},
-		{[]string{"queens:10", "--class", "5", "--cell", "2,2=0"}, "count(*) FROM solutions_queens_10 WHERE class_id = 5 AND substr(cells, 2, 1) <> x'01'"},
+			"count(DISTINCT class_id) FROM solutions_queens_10_raw s JOIN classes_queens_10 c ON c.id = s.class_id WHERE substr(cells, 3, 1) = x'02' AND c.orbit = 4"},
+		{[]string{"queens:10", "--cell", "1,1=1", "--cell", "2,3=1"}, "count(*) FROM solutions_queens_10_raw WHERE substr(cells, 1, 2) = x'0002'"},
+		{[]string{"queens:10", "--cell", "1,1=1", "--classes"}, "count(DISTINCT class_id) FROM solutions_queens_10_raw WHERE substr(cells, 1, 1) = x'00'"},
+		{[]string{"queens:10", "--class", "5", "--cell", "2,2=0"}, "count(*) FROM solutions_queens_10_raw WHERE class_id = 5 AND substr(cells, 2, 1) <> x'01'"},
 		{[]string{"queens:12", "--cell", "7,2=1", "--prop", "rot90-symmetric"},
-			"count(*) FROM solutions_queens_12 s JOIN classes_queens_12 c ON c.id = s.class_id WHERE substr(cells, 7, 1) = x'01' AND c.orbit = 2"},
+			"count(*) FROM solutions_queens_12_raw s JOIN classes_queens_12 c ON c.id = s.class_id WHERE substr(cells, 7, 1) = x'01' AND c.orbit = 2"},
 		{[]string{"magic:4", "--cell", "2,3=9", "--prop", "pandiagonal"},
-			"count(*) FROM solutions_magic_4 s JOIN classes_magic_4 c ON c.id = s.class_id WHERE substr(cells, 7, 1) = x'09' AND c.props & 1 != 0"},
+			"count(*) FROM solutions_magic_4_raw s JOIN classes_magic_4 c ON c.id = s.class_id WHERE substr(cells, 7, 1) = x'09' AND c.props & 1 != 0"},
 		{[]string{"magic:4", "--cell", "1,1=16", "--cell", "3,3=2", "--classes"},
-			"count(DISTINCT class_id) FROM solutions_magic_4 WHERE substr(cells, 1, 1) = x'10' AND substr(cells, 11, 1) = x'02'"},
+			"count(DISTINCT class_id) FROM solutions_magic_4_raw WHERE substr(cells, 1, 1) = x'10' AND substr(cells, 11, 1) = x'02'"},
 	} {
 		_, got, errOut := solcat(append([]string{"count"}, tc.args...)...)
 		_, want, _ := solcat("sql", "SELECT "+tc.sql, "--format", "csv")
@@ -694,10 +694,10 @@ func TestStatsAgainstSQL(t *testing.T) {
 		sql    string // groups by v, a value in hex; offset is added to it
 		offset int64
 	}{
-		{[]string{"stats", "magic:4", "--by", "cell:2,3"}, "SELECT hex(substr(cells, 7, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_magic_4 GROUP BY v ORDER BY v", 0},
-		{[]string{"stats", "queens:10", "--by", "row:4"}, "SELECT hex(substr(cells, 4, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_queens_10 GROUP BY v ORDER BY v", 1},
-		{[]string{"stats", "queens:11", "--by", "cell:3,5"}, "SELECT substr(cells, 3, 1) = x'04' AS v, count(*), count(DISTINCT class_id) FROM solutions_queens_11 GROUP BY v ORDER BY v", 0},
-		{[]string{"stats", "magic:4", "--by", "cell:4,4", "--cell", "1,2=15"}, "SELECT hex(substr(cells, 16, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_magic_4 WHERE substr(cells, 2, 1) = x'0F' GROUP BY v ORDER BY v", 0},
+		{[]string{"stats", "magic:4", "--by", "cell:2,3"}, "SELECT hex(substr(cells, 7, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_magic_4_raw GROUP BY v ORDER BY v", 0},
+		{[]string{"stats", "queens:10", "--by", "row:4"}, "SELECT hex(substr(cells, 4, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_queens_10_raw GROUP BY v ORDER BY v", 1},
+		{[]string{"stats", "queens:11", "--by", "cell:3,5"}, "SELECT substr(cells, 3, 1) = x'04' AS v, count(*), count(DISTINCT class_id) FROM solutions_queens_11_raw GROUP BY v ORDER BY v", 0},
+		{[]string{"stats", "magic:4", "--by", "cell:4,4", "--cell", "1,2=15"}, "SELECT hex(substr(cells, 16, 1)) AS v, count(*), count(DISTINCT class_id) FROM solutions_magic_4_raw WHERE substr(cells, 2, 1) = x'0F' GROUP BY v ORDER BY v", 0},
 	}
 	for _, tc := range cases {
 		_, got, errOut := solcat(append(tc.stats, "--format", "csv")...)
@@ -760,7 +760,7 @@ func TestVerifyNamesTampering(t *testing.T) {
 		{"changed count", "UPDATE puzzles SET solutions = 93 WHERE name = 'queens:8'",
 			[]string{"queens:8: recorded counts 93 solutions", "92 solutions stored, 93 recorded"}},
 		{"deleted record", "DELETE FROM puzzles WHERE name = 'queens:8'",
-			[]string{"catalog: queens:8: the tables classes_queens_8, solution_blocks_queens_8, solutions_queens_8 have no record in puzzles"}},
+			[]string{"catalog: queens:8: the tables classes_queens_8, classes_queens_8_readable, solution_blocks_queens_8, solutions_queens_8, solutions_queens_8_raw have no record in puzzles"}},
 		{"changed published count", "UPDATE puzzles SET known_solutions = 93 WHERE name = 'queens:8'",
 			[]string{"queens:8: recorded published counts (93 solutions, 12 classes) differ from the published values, 92 and 12"}},
 		{"dropped table", "DROP TABLE classes_magic_3",

@@ -374,7 +374,7 @@ func TestOneBuilderAtATime(t *testing.T) {
 // while it writes.
 func TestSQLStreams(t *testing.T) {
 	bin := binary(t)
-	const big = "SELECT a.id, b.slot, a.cells FROM solutions_queens_12 a, block_slots b LIMIT 2000000"
+	const big = "SELECT a.id, b.slot, a.cells FROM solutions_queens_12_raw a, block_slots b LIMIT 2000000"
 	for _, format := range []string{"text", "json", "csv"} {
 		cmd := exec.Command(bin, "--db", catalogPath, "sql", big, "--format", format)
 		var n int64

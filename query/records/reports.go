@@ -173,8 +173,9 @@ func WriteRecordTable(w io.Writer, recs []catalog.Record, headers bool) error {
 		if r.Workers > 0 {
 			workers = fmt.Sprint(r.Workers)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d/%d/%d/%d\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, r.Solutions, r.Classes,
-			r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8, check, r.BuildSeconds, workers, content)
+		th := canon.Thousands
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s/%s/%s/%s\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, th(r.Solutions), th(r.Classes),
+			th(r.Orbit1), th(r.Orbit2), th(r.Orbit4), th(r.Orbit8), check, r.BuildSeconds, workers, content)
 	}
 	return tw.Flush()
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"solcat/canon"
 )
 
 // Progress draws a bar on stderr for builds and exports that last over
@@ -136,24 +138,7 @@ func human(v float64) string {
 }
 
 // Thousands writes a count with commas between its groups of three digits.
-func Thousands(v int64) string {
-	s := fmt.Sprint(v)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	if neg {
-		out = append(out, '-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
+func Thousands(v int64) string { return canon.Thousands(v) }
 
 // Hide keeps the bar from being drawn: for an output that goes to the
 // terminal the bar would be drawn over.

@@ -200,6 +200,7 @@ type puzzleData struct {
 	Links    map[string]string
 	First    int64
 	Constant int // magic squares: the magic constant
+	OEIS     canon.Sequences
 }
 
 // filtered binds the request's puzzle and reads its parameters (those of
@@ -231,6 +232,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	}
 	base := "/puzzle/" + t.Puzzle.String()
 	d := puzzleData{Puzzle: t.Puzzle.String(), Rec: t.Record, Form: f, Filter: filter.String(t.Puzzle), Of: "solutions", Constant: magicConstant(t.Puzzle),
+		OEIS: canon.OEIS(t.Puzzle.Kind),
 		Links: map[string]string{
 			"csv": base + "/export/rows.csv" + with(f.q, "page", "", "size", "", "count", ""), "jsonl": base + "/export/rows.jsonl" + with(f.q, "page", "", "size", "", "count", ""),
 			"parquet": base + "/export/rows.parquet" + with(f.q, "page", "", "size", "", "count", ""), "json": base + ".json" + with(f.q),

@@ -148,6 +148,8 @@ func TestPages(t *testing.T) {
 		{"class-magic4-1-sums", "/puzzle/magic:4/class/1", 200, `<p class="sums" id="sums">[^<]*</p>`},
 		{"solution-magic3-2-sums", "/puzzle/magic:3/solution/2", 200, `(?s)<h1>magic:3 solution.*?</p>`},
 		{"puzzle-magic4-constant", "/puzzle/magic:4", 200, `<p class="sub">[^·]*·[^·]*·`},
+		{"puzzle-queens8-oeis", "/puzzle/queens:8", 200, `(?s)<p class="oeis".*?</p>`},
+		{"puzzle-magic4-oeis", "/puzzle/magic:4", 200, `(?s)<p class="oeis".*?</p>`},
 		{"puzzle-magic3-form-coordinates", "/puzzle/magic:3", 200, `(?s)<table class="board magic" id="board">.*?</table>`},
 		{"solution-queens8-14-text", "/puzzle/queens:8/solution/14", 200, `(?s)<pre class="text".*?</pre>`},
 		{"solution-queens8-14-coordinates", "/puzzle/queens:8/solution/14", 200, `(?s)<figure class="big"><svg.*?<g transform`},
