@@ -99,15 +99,10 @@ func (s *showCmd) format() (records.Format, error) {
 	if strings.EqualFold(filepath.Ext(s.Output), ".svg") {
 		named = svgFormat
 	}
-	switch {
-	case named == records.Parquet:
+	if named == records.Parquet {
 		return "", usagef("show does not write Parquet; name the file .svg, .json, .jsonl, .csv or .txt")
-	case s.Format == "" && named != "":
-		return named, nil
-	case named != "" && chosen != named:
-		return "", usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, s.Output, strings.TrimSuffix(s.Output, filepath.Ext(s.Output))+"."+string(chosen))
 	}
-	return chosen, nil
+	return cliparse.FileFormat(s.Format, chosen, named, s.Output)
 }
 
 func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, shown query.Shown) error {

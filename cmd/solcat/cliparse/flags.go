@@ -1,6 +1,7 @@
 package cliparse
 
 import (
+	"path/filepath"
 	"strings"
 
 	"solcat/canon"
@@ -34,6 +35,20 @@ func ChooseFormat(text string, def records.Format, allowed ...records.Format) (r
 		names[i] = string(a)
 	}
 	return "", advice.Usagef("--format %s does not apply here; use one of: %s", text, strings.Join(names, ", "))
+}
+
+// FileFormat settles the format of a command that writes to a named file:
+// chosen (read from --format, whose text is flag) when --format is given,
+// else named, the format the file's name asks for ("" for none), else
+// chosen; a --format that contradicts the name is refused.
+func FileFormat(flag string, chosen, named records.Format, file string) (records.Format, error) {
+	switch {
+	case flag == "" && named != "":
+		return named, nil
+	case named != "" && chosen != named:
+		return "", advice.Usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, file, strings.TrimSuffix(file, filepath.Ext(file))+"."+string(chosen))
+	}
+	return chosen, nil
 }
 
 // ExplainFlag is --explain, for the commands that plan their question.

@@ -18,6 +18,7 @@ import (
 
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/outfile"
 	"solcat/cmd/solcat/release"
@@ -81,15 +82,10 @@ func ChooseFormat(flag string, chosen records.Format, output, partition string) 
 	if output != "" && output != "-" && partition == "" {
 		named = records.FormatOfFile(output)
 	}
-	switch {
-	case flag == "" && partition != "":
+	if flag == "" && partition != "" {
 		return records.Parquet, nil
-	case flag == "" && named != "":
-		return named, nil
-	case named != "" && chosen != named:
-		return "", advice.Usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, output, strings.TrimSuffix(output, filepath.Ext(output))+"."+string(chosen))
 	}
-	return chosen, nil
+	return cliparse.FileFormat(flag, chosen, named, output)
 }
 
 // Dataset describes an export of one puzzle for its Parquet metadata.
