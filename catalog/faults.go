@@ -43,7 +43,7 @@ func fault(file string, err error) error {
 		return ErrDiskFull
 	case errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_IOERR,
 		errors.As(err, &errno) && errno == syscall.EIO:
-		if nearlyFull(parentOf(file)) || nearSizeLimit(file) {
+		if nearlyFull(ParentOf(file)) || nearSizeLimit(file) {
 			return ErrDiskFull
 		}
 		return ErrIO

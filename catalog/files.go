@@ -70,43 +70,47 @@ func sameFile(a, b string) bool {
 // points at a file that does not exist yet, and returns the absolute path
 // it comes to; ok is false if its folder cannot be resolved.
 func resolve(path string) (string, bool) {
-	for range 40 {
-		info, err := os.Lstat(path)
-		switch {
-		case err == nil && info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(path)
-			if err != nil {
-				return "", false
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(parentOf(path), target)
-			}
-			path = target
-			continue
-		case err == nil:
-			real, err := filepath.EvalSymlinks(path)
-			if err != nil {
-				return "", false
-			}
-			abs, err := filepath.Abs(real)
-			return abs, err == nil
-		case errors.Is(err, fs.ErrNotExist):
-			dir, err := filepath.EvalSymlinks(parentOf(path))
-			if err != nil {
-				return "", false
-			}
-			abs, err := filepath.Abs(filepath.Join(dir, filepath.Base(path)))
-			return abs, err == nil
-		default:
-			return "", false
-		}
+	if _, err := os.Lstat(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", false
 	}
-	return "", false // a loop of links
+	final, err := FinalPath(path)
+	if err != nil {
+		return "", false
+	}
+	abs, err := filepath.Abs(final)
+	return abs, err == nil
 }
 
-// parentOf is the folder path sits in, as written: "a/b/../x" sits in
+// FinalPath is where a file at path really is: the end of its chain of
+// symbolic links (the last of which may point at a file not made yet), in
+// its folder with that folder's links resolved. The catalog's files are
+// named after it, and export destinations replace it rather than a link.
+func FinalPath(path string) (string, error) {
+	for range 40 {
+		info, err := os.Lstat(path)
+		if err == nil && info.Mode()&os.ModeSymlink != 0 {
+			link, err := os.Readlink(path)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(ParentOf(path), link)
+			}
+			path = link
+			continue
+		}
+		dir, err := filepath.EvalSymlinks(ParentOf(path))
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, filepath.Base(path)), nil
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// ParentOf is the folder path sits in, as written: "a/b/../x" sits in
 // "a/b/..", which exists only if a/b does (filepath.Dir would say "a").
-func parentOf(path string) string {
+func ParentOf(path string) string {
 	i := strings.LastIndexByte(path, '/')
 	switch {
 	case i < 0:

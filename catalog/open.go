@@ -46,7 +46,7 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 		return nil, err
 	}
 	file := realFile(path)
-	dir, shown := parentOf(file), parentOf(path)
+	dir, shown := ParentOf(file), ParentOf(path)
 	if realFile(shown) != dir {
 		shown = dir // a link to a file elsewhere: its folder counts
 	}
@@ -311,7 +311,7 @@ func writerAt(l *fileLocks) bool {
 // held on for more than a few seconds, a full disk): the caller reads
 // through the log.
 func foldLog(ctx context.Context, file string) bool {
-	if syscall.Access(file, 2 /* W_OK */) != nil || syscall.Access(parentOf(file), 2) != nil {
+	if syscall.Access(file, 2 /* W_OK */) != nil || syscall.Access(ParentOf(file), 2) != nil {
 		return false
 	}
 	locks, err := openFileLocks(file, true)

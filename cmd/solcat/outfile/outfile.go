@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"solcat/catalog"
 	"strings"
 	"syscall"
 
@@ -76,7 +77,7 @@ func Create(path string, protected func(string) bool) (*File, error) {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, cannot(path, err)
 	}
-	final, err := target(path)
+	final, err := catalog.FinalPath(path)
 	if err != nil {
 		return nil, cannot(path, err)
 	}
@@ -185,7 +186,7 @@ func CreateFolder(path string, protected func(string) bool) (*Folder, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return nil, fmt.Errorf("%s: %w", path, ErrExists)
 	}
-	final, err := target(path)
+	final, err := catalog.FinalPath(path)
 	if err != nil {
 		return nil, cannot(path, err)
 	}
@@ -297,47 +298,11 @@ func createTemp(dir, base string, folder bool) (*os.File, string, error) {
 // checkFolder refuses a path whose folder, as written (a/b/../x needs a/b),
 // does not exist.
 func checkFolder(path string) error {
-	dir := parentOf(path)
+	dir := catalog.ParentOf(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return fmt.Errorf("%s: %w (%s)", path, ErrNoFolder, dir)
 	}
 	return nil
-}
-
-// target is where a regular file at path really is: the end of its chain of
-// symbolic links (which may not exist yet), in a folder with links resolved.
-func target(path string) (string, error) {
-	for range 40 {
-		info, err := os.Lstat(path)
-		if err == nil && info.Mode()&fs.ModeSymlink != 0 {
-			link, err := os.Readlink(path)
-			if err != nil {
-				return "", err
-			}
-			if !filepath.IsAbs(link) {
-				link = filepath.Join(parentOf(path), link)
-			}
-			path = link
-			continue
-		}
-		dir, err := filepath.EvalSymlinks(parentOf(path))
-		if err != nil {
-			return "", err
-		}
-		return filepath.Join(dir, filepath.Base(path)), nil
-	}
-	return "", errors.New("too many levels of symbolic links")
-}
-
-func parentOf(path string) string {
-	i := strings.LastIndexByte(path, '/')
-	switch {
-	case i < 0:
-		return "."
-	case i == 0:
-		return "/"
-	}
-	return path[:i]
 }
 
 func sameAsStdout(info fs.FileInfo) bool {
