@@ -176,6 +176,14 @@ func (b *halfBlock) on(set uint32) (from, to int) {
 // newHalfBlock lists the placements of rows from..from+k-1 of queens:n (a
 // half being rows 0..h-1): upper tells which of the two masks to keep.
 func newHalfBlock(n, from, k int, upper bool) *halfBlock {
+	return newHalfBlockIn(n, from, k, upper, nil)
+}
+
+// newHalfBlockIn is newHalfBlock with the queen of each row r of the half
+// in a column of allowed[r] (nil: any). With allowed the keys count no
+// queens on the long diagonals: a constrained count uses no symmetry, so
+// every top is matched and every bottom stands for itself.
+func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32) *halfBlock {
 	all := uint32(1)<<n - 1
 	lay := newKeyLayout(n)
 	var sets []uint32
@@ -195,11 +203,15 @@ func newHalfBlock(n, from, k int, upper bool) *halfBlock {
 			return
 		}
 		row := from + y
-		for free := all &^ (l | down | r); free != 0; free &= free - 1 {
+		free := all &^ (l | down | r)
+		if allowed != nil {
+			free &= allowed[row]
+		}
+		for ; free != 0; free &= free - 1 {
 			c := bits.TrailingZeros32(free)
 			bit := uint32(1) << c
 			onLong := uint64(0)
-			if c == row || c == n-1-row {
+			if allowed == nil && (c == row || c == n-1-row) {
 				onLong = 1
 			}
 			// A queen on the block's first row attacks (y, c) if it sits y
@@ -233,16 +245,20 @@ type halvesBlocks struct {
 	upper, lower *halfBlock
 }
 
-func newHalvesBlocks(n int) *halvesBlocks {
+func newHalvesBlocks(n int) *halvesBlocks { return newHalvesBlocksIn(n, nil) }
+
+// newHalvesBlocksIn is newHalvesBlocks with the queen of each row r of the
+// half in a column of allowed[r] (nil: any; see newHalfBlockIn).
+func newHalvesBlocksIn(n int, allowed []uint32) *halvesBlocks {
 	h := n / 2
 	up := h / 2
 	b := &halvesBlocks{}
 	done := make(chan struct{})
 	go func() {
-		b.lower = newHalfBlock(n, up, h-up, false)
+		b.lower = newHalfBlockIn(n, up, h-up, false, allowed)
 		close(done)
 	}()
-	b.upper = newHalfBlock(n, 0, up, true)
+	b.upper = newHalfBlockIn(n, 0, up, true, allowed)
 	<-done
 	return b
 }

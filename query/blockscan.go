@@ -168,10 +168,15 @@ func (t *BoundPuzzle) eachMatch(ctx context.Context, conds []byteCondition, lo, 
 // asks for it.
 func (t *BoundPuzzle) ExplainReading(ctx context.Context, p *Plan) PlanReport {
 	r := t.Explain(p)
-	if p.Way != BlockScan || p.IDs.Len() == 0 {
+	var line string
+	switch {
+	case p.Way == ConstrainedCount && p.Question.Ask == AskCount:
+		line = t.estimateLine(ctx, p)
+	case p.Way != BlockScan || p.IDs.Len() == 0:
 		return r
+	default:
+		line = t.explainBlocks(ctx, p)
 	}
-	line := t.explainBlocks(ctx, p)
 	at := slices.IndexFunc(r.Detail, func(d string) bool { return strings.HasPrefix(d, "filter: ") })
 	if at < 0 {
 		at = len(r.Detail)

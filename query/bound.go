@@ -90,7 +90,11 @@ type CountsOnlyError struct {
 }
 
 func (e *CountsOnlyError) Error() string {
-	msg := fmt.Sprintf("%s is %v (%s, %s): filters, list, classes, show and export need what is stored", e.Puzzle, ErrCountsOnly, canon.Plural(e.Record.Solutions, "solution"), canon.Plural(e.Record.Classes, "class"))
+	need := "filters, list, classes, show and export need what is stored"
+	if e.Puzzle.Kind == canon.Queens {
+		need = "list, classes, show, export and filters other than cells need what is stored (count --cell and --pattern count again)"
+	}
+	msg := fmt.Sprintf("%s is %v (%s, %s): %s", e.Puzzle, ErrCountsOnly, canon.Plural(e.Record.Solutions, "solution"), canon.Plural(e.Record.Classes, "class"), need)
 	if e.Counted != nil {
 		counted := "none"
 		if len(e.Counted) > 0 {

@@ -89,7 +89,7 @@ func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 		}
 	}
 	// The catalog of schema 12, which had no other views.
-	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views"); err != nil {
+	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -44,19 +44,22 @@ type Page struct{ Limit, Offset int64 }
 type Way int
 
 const (
-	FromRecord    Way = iota // the puzzle's record: its counts and orbit split
-	FromBreakdown            // the counts its build recorded by one cell or by properties
-	PrefixRange              // the filter fixes the first cells: the size of their ID range
-	Jump                     // no filter: straight to the IDs asked for
-	ClassMembers             // one class: its members' IDs, from the images of its form
-	BlockScan                // read solution blocks (all, or a prefix's ID range) and test each
-	ClassScan                // read classes, the conditions pulled back onto each canonical form
-	ClassExpand              // read classes in ID order and expand each into its members
+	FromRecord       Way = iota // the puzzle's record: its counts and orbit split
+	FromBreakdown               // the counts its build recorded by one cell or by properties
+	PrefixRange                 // the filter fixes the first cells: the size of their ID range
+	Jump                        // no filter: straight to the IDs asked for
+	ClassMembers                // one class: its members' IDs, from the images of its form
+	BlockScan                   // read solution blocks (all, or a prefix's ID range) and test each
+	ClassScan                   // read classes, the conditions pulled back onto each canonical form
+	ClassExpand                 // read classes in ID order and expand each into its members
+	ConstrainedCount            // counted again by the fast counter with the filter's squares fixed
+	FromAnswer                  // an answer kept from an earlier constrained count
 )
 
 var wayNames = map[Way]string{
 	FromRecord: "record", FromBreakdown: "recorded breakdown", PrefixRange: "prefix ID range", Jump: "direct jump",
 	ClassMembers: "class members", BlockScan: "solution block scan", ClassScan: "class scan", ClassExpand: "class expansion",
+	ConstrainedCount: "constrained count", FromAnswer: "kept answer",
 }
 
 func (w Way) String() string { return wayNames[w] }
@@ -76,11 +79,16 @@ type Plan struct {
 	Members  []int64 // ClassMembers: the solution IDs of the class
 	Skip     int64   // Jump in ClassExpand: members of the first class skipped
 	Stat     catalog.Stat
-	Workers  int // goroutines that read at once
+	Workers  int // goroutines that read (or count) at once
+	// Progress, when set, hears how far a constrained count is.
+	Progress Progress
 	// ListedClasses, when not -1, is how many classes a class scan or
 	// expansion reads: only those the catalog lists as having the
 	// properties or orbit sizes asked for.
 	ListedClasses int64
+	run           *constrainedRun  // ConstrainedCount: the count, once begun
+	answer        catalog.Answer   // FromAnswer
+	counted       []catalog.Answer // ConstrainedCount, once run: what to keep (see Counted)
 	// from, when not 0: the rows with lower IDs were given by an earlier
 	// piece of a stream (see resume).
 	from int64

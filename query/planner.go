@@ -290,6 +290,42 @@ var planner = []answer{
 			}
 		},
 	},
+	{
+		way: FromAnswer,
+		when: []rule{
+			{[]Ask{AskCount}, "queens recorded by their counts, the filter is cells alone (not up to symmetry), and an earlier count of it (in any spelling) was kept", func(pl *planning) bool {
+				return pl.constrainable() && pl.kept()
+			}},
+		},
+		reads: "the answer kept from the earlier count",
+		costs: "one row",
+		plan: func(pl *planning) error {
+			return nil // kept fills it in
+		},
+		explain: func(t *BoundPuzzle, p *Plan, r *PlanReport) {
+			a := p.answer
+			r.Detail = append(r.Detail, fmt.Sprintf("answer: kept from a count of %s on %s (%s, %.1f s on %s); nothing else is read",
+				a.Filter, a.RecordedAt, a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine")))
+		},
+	},
+	{
+		way: ConstrainedCount,
+		when: []rule{
+			{[]Ask{AskCount}, "queens recorded by their counts, and the filter is cells alone (not up to symmetry)", func(pl *planning) bool {
+				return pl.constrainable()
+			}},
+			{askStats, "queens recorded by their counts, by a row, and the filter is cells alone or none: one count for each column of the row (half of them when the filter is its own mirror image)", func(pl *planning) bool {
+				return pl.by().Kind == ByRow && (pl.f.IsZero() || pl.constrainable())
+			}},
+		},
+		reads: "nothing: the fast counter counts again with the filter's squares fixed",
+		costs: "a count of the solutions the filter leaves, on every core: seconds to hours (--explain estimates it)",
+		plan: func(pl *planning) error {
+			pl.p.Workers = cores()
+			return nil
+		},
+		explain: explainConstrained,
+	},
 }
 
 // planning is a question being planned: what the rules look at, and what

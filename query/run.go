@@ -21,6 +21,10 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 	f := p.Question.Filter
 	classes := p.Question.Ask == AskCountClasses
 	switch p.Way {
+	case ConstrainedCount:
+		return t.countConstrained(ctx, p)
+	case FromAnswer:
+		return p.answer.Solutions, nil
 	case FromRecord:
 		if f.Orbit == 0 && f.Props == 0 {
 			if classes {

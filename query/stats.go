@@ -90,7 +90,7 @@ type StatsRow struct {
 	Value     int     `json:"value"`
 	Label     string  `json:"label,omitempty"` // group: its numeral; prop: "yes" or "no"
 	Solutions int64   `json:"solutions"`
-	Classes   int64   `json:"classes"` // classes with at least one such solution
+	Classes   int64   `json:"classes"` // classes with at least one such solution; -1: not counted (a constrained count)
 	Share     float64 `json:"share"`   // of the matching solutions
 }
 
@@ -101,6 +101,8 @@ type StatsRow struct {
 func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	f, by := p.Question.Filter, p.Question.By
 	switch p.Way {
+	case ConstrainedCount:
+		return t.statsConstrained(ctx, p)
 	case BlockScan:
 		return t.statsStored(ctx, p)
 	case FromRecord, FromBreakdown:

@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"time"
 
+	"solcat/catalog"
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/console"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -36,13 +40,80 @@ func (c *countCmd) Run(e *env) error {
 	if c.Explain {
 		return e.explain(t, plan, format)
 	}
+	began := time.Now()
+	if plan.Way == query.ConstrainedCount {
+		if err := e.longCount(t, plan); err != nil {
+			return err
+		}
+	}
 	n, err := t.Count(e.ctx, plan)
 	if err != nil {
-		return err
+		return e.stopped(err)
+	}
+	if time.Since(began) >= keepAfter {
+		done() // this process's reader lets go before it writes
+		e.keep(t.Counted(plan))
 	}
 	if format == records.Text {
 		_, err = fmt.Fprintln(e.stdout, n)
 		return err
 	}
 	return records.WriteOne(e.stdout, format, !c.NoHeaders, records.Obj("puzzle", t.Puzzle.String(), "of", of, "count", n))
+}
+
+// keepAfter is how long a constrained count must have taken for its answer
+// to be kept: quicker ones are counted again faster than a write.
+var keepAfter = time.Second
+
+// keep records a constrained count's answer in the catalog, so that the
+// same question is answered at once the next time. The answer is printed
+// already: a catalog that cannot be written is only noted.
+func (e *env) keep(answers []catalog.Answer) {
+	if len(answers) == 0 {
+		return
+	}
+	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder([]string{answers[0].Puzzle}))
+	if err == nil {
+		for _, a := range answers {
+			if err == nil {
+				err = cat.RecordAnswer(e.ctx, a)
+			}
+		}
+		if cerr := cat.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "solcat: the answer was not kept in the catalog (%v); the next time it is counted again\n", err)
+	}
+}
+
+// longCount warns of a constrained count that should take over a minute,
+// and draws its progress.
+func (e *env) longCount(t *query.BoundPuzzle, plan *query.Plan) error {
+	took, err := t.EstimateCount(e.ctx, plan)
+	if err != nil {
+		return e.stopped(err)
+	}
+	if took < time.Minute {
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting the filter's solutions again, %s; Ctrl-C stops\n", t.Puzzle, query.RoughDuration(took))
+	bar := console.NewProgress(e.stderr, "counting", "units")
+	plan.Progress = func(done, total int) {
+		bar.Update(int64(done), int64(total))
+		if done == total {
+			bar.Finish()
+		}
+	}
+	return nil
+}
+
+// stopped says a count stopped by Ctrl-C stopped; other errors pass.
+func (e *env) stopped(err error) error {
+	if e.ctx.Err() != nil {
+		console.Interrupted(e.ctx, e.stderr)
+		return fmt.Errorf("%w; nothing was recorded", advice.ErrInterrupted)
+	}
+	return err
 }

@@ -522,6 +522,8 @@ func TestCountOnlyAnswersFromTheRecord(t *testing.T) {
 		{[]string{"count", "queens:13", "--format", "jsonl"}, `{"puzzle":"queens:13","of":"solutions","count":73712}` + "\n"},
 		{[]string{"count", "queens:13", "--orbit", "4"}, "128\n"},
 		{[]string{"count", "queens:13", "--orbit", "2", "--classes"}, "4\n"},
+		// Cells are counted again under the filter (A059963: T(14,1)).
+		{[]string{"count", "queens:14", "--cell", "1,1=1"}, "11892\n"},
 	} {
 		if code, out, errOut := solcatDB(db, tc.args...); code != 0 || out != tc.want {
 			t.Errorf("%v: exit %d, %q %s; want %q", tc.args, code, out, errOut, tc.want)
@@ -529,7 +531,7 @@ func TestCountOnlyAnswersFromTheRecord(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"list", "queens:14"}, {"classes", "queens:14"}, {"show", "queens:14", "1"},
-		{"export", "queens:14"}, {"count", "queens:14", "--cell", "1,1=1"},
+		{"export", "queens:14"}, {"count", "queens:14", "--orbit", "4", "--cell", "1,1=1"},
 	} {
 		code, out, errOut := solcatDB(db, args...)
 		if code != 1 || out != "" || !strings.Contains(errOut, "stored as counts only") || !strings.Contains(errOut, "solcat build queens:14 --force") {

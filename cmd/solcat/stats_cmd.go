@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"time"
+
 	"solcat/canon"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/console"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -46,10 +50,34 @@ func (s *statsCmd) Run(e *env) error {
 		}
 		return records.WriteHeatmap(e.stdout, format, records.Heatmap{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Counts: counts, Headers: !s.NoHeaders, ASCII: s.ASCII})
 	}
+	began := time.Now()
+	if plan.Way == query.ConstrainedCount {
+		e.longStats(t, plan)
+	}
 	rows, err := t.Stats(e.ctx, plan)
 	if err != nil {
-		return err
+		return e.stopped(err)
+	}
+	if time.Since(began) >= keepAfter {
+		done() // this process's reader lets go before it writes
+		e.keep(t.Counted(plan))
 	}
 	return records.WriteStats(e.stdout, format, records.StatsTable{Puzzle: t.Puzzle, By: by, Given: s.By,
 		Filter: plan.Question.Filter.String(t.Puzzle), Rows: rows, Headers: !s.NoHeaders, ASCII: s.ASCII})
+}
+
+// longStats draws the progress of a row's constrained counts; on queens:18
+// and above they take from seconds to hours.
+func (e *env) longStats(t *query.BoundPuzzle, plan *query.Plan) {
+	if t.Puzzle.N < 18 {
+		return
+	}
+	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting each column's solutions again; Ctrl-C stops\n", t.Puzzle)
+	bar := console.NewProgress(e.stderr, "counting", "units")
+	plan.Progress = func(done, total int) {
+		bar.Update(int64(done), int64(total))
+		if done == total {
+			bar.Finish()
+		}
+	}
 }

@@ -103,7 +103,11 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		total += r.Solutions
 	}
 	row := func(r query.StatsRow, withPuzzle bool) Object {
-		o := Obj("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", r.Classes, "share", r.Share)
+		var classes any = r.Classes
+		if r.Classes < 0 {
+			classes = nil // not counted
+		}
+		o := Obj("value", r.Value, "label", r.Label, "solutions", r.Solutions, "classes", classes, "share", r.Share)
 		if withPuzzle {
 			o = append(Obj("puzzle", s.Puzzle.String(), "by", s.Given), o...)
 		}
@@ -147,7 +151,11 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		if r.Label != "" {
 			value = r.Label
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t\t%s\n", value, r.Solutions, r.Classes, 100*r.Share, bar)
+		classes := "-" // not counted
+		if r.Classes >= 0 {
+			classes = strconv.FormatInt(r.Classes, 10)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f%%\t\t%s\n", value, r.Solutions, classes, 100*r.Share, bar)
 	}
 	return tw.Flush()
 }

@@ -15,6 +15,7 @@ type Contents struct {
 	Records    []catalog.Record
 	Shards     []Shard
 	Unfinished []Unfinished
+	Answers    []catalog.Answer // kept constrained counts
 	Writer     catalog.Holder
 	Running    bool // a process writes the catalog now
 }
@@ -61,6 +62,9 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 	}
 	for _, u := range underway {
 		c.Unfinished = append(c.Unfinished, Describe(u))
+	}
+	if c.Answers, err = cat.Answers(ctx, ""); err != nil {
+		return c, err
 	}
 	c.Writer, c.Running = catalog.RunningWriter(path)
 	return c, nil

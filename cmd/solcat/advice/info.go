@@ -33,6 +33,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			for _, u := range c.Unfinished {
 				left = append(left, u.Puzzle.String()+" (unfinished)")
 			}
+			if len(c.Answers) > 0 {
+				left = append(left, canon.Plural(int64(len(c.Answers)), "kept answer"))
+			}
 			if len(left) > 0 {
 				fmt.Fprintf(stderr, "solcat: not in the CSV: %s; 'solcat info' or --format json lists them\n", strings.Join(left, ", "))
 			}
@@ -44,6 +47,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		for _, u := range c.Unfinished {
 			out.Write(u.JSON)
 		}
+		for _, a := range c.Answers {
+			out.Write(answerJSON(a))
+		}
 		return out.Close()
 	}
 	var err error
@@ -53,6 +59,13 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		}
 		for _, u := range c.Unfinished {
 			fmt.Fprintln(stdout, u.Line)
+		}
+		if len(c.Answers) > 0 {
+			fmt.Fprintln(stdout, "answers kept from counts under a filter:")
+		}
+		for _, a := range c.Answers {
+			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, canon.Thousands(a.Solutions)+" solutions",
+				a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine"), a.RecordedAt)
 		}
 		if c.Running && len(c.Unfinished) == 0 {
 			fmt.Fprintf(stdout, "a build is writing this catalog: %s\n", c.Writer)
@@ -81,4 +94,11 @@ func withOEIS(r catalog.Record) records.Object {
 		solutions = seq.Solutions
 	}
 	return append(records.RecordObject(r), records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)...)
+}
+
+// answerJSON is a kept answer as info's JSON lists it, told apart by its
+// storage.
+func answerJSON(a catalog.Answer) records.Object {
+	return records.Obj("puzzle", a.Puzzle, "storage", "answer", "filter", a.Filter, "solutions", a.Solutions,
+		"method", a.Method, "seconds", a.Seconds, "workers", a.Workers, "recorded_at", a.RecordedAt)
 }

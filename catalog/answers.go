@@ -1,0 +1,58 @@
+package catalog
+
+import (
+	"context"
+	"time"
+)
+
+// An Answer is a question worked out after a build and kept: the number of
+// solutions of a filter on a puzzle recorded by its counts only (see
+// migration 00015).
+type Answer struct {
+	Puzzle     string  `db:"puzzle"`
+	Question   []byte  `db:"question"` // the filter as the counter takes it: one key for every spelling
+	Filter     string  `db:"filter"`   // as first asked
+	Solutions  int64   `db:"solutions"`
+	Method     string  `db:"method"`
+	Seconds    float64 `db:"seconds"`
+	Workers    int     `db:"workers"`
+	RecordedAt string  `db:"recorded_at"`
+}
+
+// RecordAnswer keeps an answer, replacing the one to the same question.
+func (c *Catalog) RecordAnswer(ctx context.Context, a Answer) error {
+	if a.RecordedAt == "" {
+		a.RecordedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	defer c.checkpoint.committed()
+	_, err := c.db.NamedExecContext(ctx, `INSERT OR REPLACE INTO answers (puzzle, question, filter, solutions, method, seconds, workers, recorded_at)
+		VALUES (:puzzle, :question, :filter, :solutions, :method, :seconds, :workers, :recorded_at)`, a)
+	return err
+}
+
+// LookUpAnswer finds the answer kept for a question, if any. A catalog
+// of an older solcat has none.
+func (c *Catalog) LookUpAnswer(ctx context.Context, puzzle string, question []byte) (Answer, bool, error) {
+	var out []Answer
+	if ok, err := hasTable(ctx, c.db, "answers"); err != nil || !ok {
+		return Answer{}, false, err
+	}
+	if err := c.db.SelectContext(ctx, &out, "SELECT * FROM answers WHERE puzzle = ? AND question = ?", puzzle, question); err != nil {
+		return Answer{}, false, err
+	}
+	if len(out) == 0 {
+		return Answer{}, false, nil
+	}
+	return out[0], true, nil
+}
+
+// Answers lists the answers kept for a puzzle ("" for every puzzle), by
+// puzzle and filter.
+func (c *Catalog) Answers(ctx context.Context, puzzle string) ([]Answer, error) {
+	var out []Answer
+	if ok, err := hasTable(ctx, c.db, "answers"); err != nil || !ok {
+		return nil, err
+	}
+	err := c.db.SelectContext(ctx, &out, "SELECT * FROM answers WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter", puzzle, puzzle)
+	return out, err
+}

@@ -1,0 +1,397 @@
+package enumerate
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"sync"
+
+	"solcat/canon"
+)
+
+// A constrained count answers "how many solutions of queens:n have these
+// squares as given" without storing the solutions: the queen of each row r
+// must stand in a column of Allowed[r]. A cell with a queen leaves one
+// column to its row; an empty cell takes its column away.
+//
+// It is the halves counter (queens_halves.go) with the rows' columns
+// restricted when the blocks of rows are listed, and without its symmetry:
+// the tops are listed from the top rows' restrictions and the bottoms from
+// the bottom rows', so a top and a bottom are no longer the same list, and
+// a filter is in general not its own mirror image. For odd n each middle
+// column allowed is counted on its own, the middle queen's column and
+// diagonals taken out of the other rows' columns before their blocks are
+// listed. Past the halves counter's sizes (and below queens:4) a row-by-row
+// search with the same restrictions counts instead.
+
+// MaxConstrainedQueens is the largest board a constrained count takes.
+const MaxConstrainedQueens = 32
+
+// A QueensConstraint is the columns each row's queen may use, by row
+// (0-based), as bits (bit c: column c, 0-based).
+type QueensConstraint struct {
+	N       int
+	Allowed []uint32
+}
+
+// NewQueensConstraint allows every column to every row of queens:n.
+func NewQueensConstraint(n int) QueensConstraint {
+	allowed := make([]uint32, n)
+	for r := range allowed {
+		allowed[r] = uint32(1<<n - 1)
+	}
+	return QueensConstraint{N: n, Allowed: allowed}
+}
+
+// Queen puts the queen of row r (0-based) in column c.
+func (q QueensConstraint) Queen(r, c int) { q.Allowed[r] &= 1 << c }
+
+// Empty keeps the queen of row r out of column c.
+func (q QueensConstraint) Empty(r, c int) { q.Allowed[r] &^= 1 << c }
+
+// Clone is a copy of q to change.
+func (q QueensConstraint) Clone() QueensConstraint {
+	return QueensConstraint{N: q.N, Allowed: append([]uint32(nil), q.Allowed...)}
+}
+
+// Mirrored reports whether q is its own mirror image (left to right).
+func (q QueensConstraint) Mirrored() bool {
+	for _, a := range q.Allowed {
+		if a != reverseBits(a, q.N) {
+			return false
+		}
+	}
+	return true
+}
+
+// Question identifies the number of solutions the constraint leaves: the
+// smallest key of its 8 images under the symmetries of the square, each
+// with what its queens imply (see propagated). A solution meets the
+// constraint exactly when its image meets the image, so the images count
+// alike: the spellings of one filter and of its images are one question
+// (a queen in any corner, or the first row's table read from the last).
+func (q QueensConstraint) Question() []byte {
+	var best []byte
+	for _, s := range canon.All {
+		key := q.image(s).propagated().Key()
+		if best == nil || string(key) < string(best) {
+			best = key
+		}
+	}
+	return best
+}
+
+// image is q under symmetry s: the squares allowed, moved by s.
+func (q QueensConstraint) image(s canon.Symmetry) QueensConstraint {
+	out := QueensConstraint{N: q.N, Allowed: make([]uint32, q.N)}
+	for r, a := range q.Allowed {
+		for ; a != 0; a &= a - 1 {
+			r2, c2 := s.Map(q.N, r, bits.TrailingZeros32(a))
+			out.Allowed[r2] |= 1 << c2
+		}
+	}
+	return out
+}
+
+// Key identifies the constraint in saved units.
+func (q QueensConstraint) Key() []byte {
+	key := []byte{byte(q.N)}
+	for _, a := range q.Allowed {
+		key = binary.BigEndian.AppendUint32(key, a)
+	}
+	return key
+}
+
+// propagated is c with the columns and diagonals of every row's only
+// column taken from the other rows, until no more rows are left one: the
+// same solutions, with fewer placements of the blocks to list and match.
+func (q QueensConstraint) propagated() QueensConstraint {
+	allowed := append([]uint32(nil), q.Allowed...)
+	done := make([]bool, q.N)
+	for changed := true; changed; {
+		changed = false
+		for r, a := range allowed {
+			if done[r] || bits.OnesCount32(a) != 1 {
+				continue
+			}
+			done[r], changed = true, true
+			for o := range allowed {
+				if o == r {
+					continue
+				}
+				d := max(o-r, r-o)
+				allowed[o] &^= a | a>>d | uint32(uint64(a)<<d)
+			}
+		}
+	}
+	return QueensConstraint{N: q.N, Allowed: allowed}
+}
+
+// A ConstrainedUnit is a work unit of a constrained count: for the middle
+// queen in column Mid (odd n; -1 for even n), the column sets of the top
+// half from the From-th to the To-th (in increasing order).
+type ConstrainedUnit struct {
+	Mid      int
+	From, To int
+}
+
+// A ConstrainedCounter counts the solutions of queens:n under a constraint,
+// unit by unit (so that a long count can be saved and resumed).
+type ConstrainedCounter struct {
+	c      QueensConstraint
+	halves bool
+	vector bool // the halves counter's vector loops (where the CPU has them)
+	units  []ConstrainedUnit
+	sets   [][]uint32 // by middle column (index 0 for even n): the top column sets
+
+	mu     sync.Mutex
+	blocks map[int]*constrainedBlocks // by middle column, while units of it are counted
+	pool   sync.Pool
+}
+
+// constrainedBlocks are the blocks of rows of one middle column's count.
+type constrainedBlocks struct {
+	once         sync.Once
+	top, bottom  *halvesBlocks
+	free         uint32 // the columns the two halves share out
+	units, spent int    // the units of this middle column, and those done
+}
+
+// NewConstrainedCounter prepares the count of queens:n under c (4 <= n <=
+// 32; smaller boards are counted by search too).
+func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
+	n := c.N
+	if n < 1 || n > MaxConstrainedQueens || len(c.Allowed) != n {
+		return nil, fmt.Errorf("a constrained count takes queens:1 to queens:%d", MaxConstrainedQueens)
+	}
+	c = c.propagated()
+	q := &ConstrainedCounter{c: c, halves: halvesCounts(n), vector: vectorMatch, blocks: map[int]*constrainedBlocks{}}
+	if !q.halves {
+		// One unit per column of the first row.
+		for col := range n {
+			if c.Allowed[0]&(1<<col) != 0 {
+				q.units = append(q.units, ConstrainedUnit{Mid: col, From: 0, To: 1})
+			}
+		}
+		return q, nil
+	}
+	h := n / 2
+	mids := []int{-1}
+	if n%2 == 1 {
+		mids = mids[:0]
+		for col := range n {
+			if c.Allowed[h]&(1<<col) != 0 {
+				mids = append(mids, col)
+			}
+		}
+	}
+	q.sets = make([][]uint32, n)
+	for _, mid := range mids {
+		free := uint32(1)<<n - 1
+		if mid >= 0 {
+			free &^= 1 << mid
+		}
+		sets := topSets(free, h)
+		q.sets[max(mid, 0)] = sets
+		// About 200 units a middle column, none under 64 sets.
+		size := max(64, (len(sets)+199)/200)
+		for from := 0; from < len(sets); from += size {
+			q.units = append(q.units, ConstrainedUnit{Mid: mid, From: from, To: min(from+size, len(sets))})
+		}
+	}
+	return q, nil
+}
+
+// topSets lists the subsets of free with h columns, in increasing order.
+func topSets(free uint32, h int) []uint32 {
+	var sets []uint32
+	k := bits.OnesCount32(free)
+	if h > k {
+		return nil
+	}
+	// Gosper's hack on the ranks of free's columns, mapped back.
+	var cols []int
+	for x := free; x != 0; x &= x - 1 {
+		cols = append(cols, bits.TrailingZeros32(x))
+	}
+	for r := uint64(1)<<h - 1; r < 1<<k; {
+		var set uint32
+		for x := r; x != 0; x &= x - 1 {
+			set |= 1 << cols[bits.TrailingZeros64(x)]
+		}
+		sets = append(sets, set)
+		low := r & -r
+		next := r + low
+		r = next | (next^r)/low>>2
+	}
+	return sets
+}
+
+// Question identifies the number of solutions counted (see
+// QueensConstraint.Question).
+func (q *ConstrainedCounter) Question() []byte { return q.c.Question() }
+
+// Units lists the counter's units.
+func (q *ConstrainedCounter) Units() []ConstrainedUnit { return q.units }
+
+// Method names the way the count goes.
+func (q *ConstrainedCounter) Method() string {
+	if q.halves {
+		return "halves counter"
+	}
+	return "row-by-row search"
+}
+
+// Count counts the units todo (indexes into Units, in increasing order) on
+// up to workers goroutines, handing each unit's count to done in the order
+// of todo, from one goroutine.
+func (q *ConstrainedCounter) Count(ctx context.Context, todo []int, workers int, done func(i int, solutions int64) error) error {
+	if q.halves {
+		for _, i := range todo {
+			q.blocksFor(q.units[i].Mid).units++
+		}
+	}
+	return runOrdered(ctx, len(todo), workers, func(k int) int64 {
+		return q.countUnit(q.units[todo[k]])
+	}, func(k int, solutions int64) error {
+		if q.halves {
+			q.finished(q.units[todo[k]].Mid)
+		}
+		return done(todo[k], solutions)
+	})
+}
+
+// blocksFor is the (not yet listed) blocks' record of middle column mid.
+func (q *ConstrainedCounter) blocksFor(mid int) *constrainedBlocks {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	b := q.blocks[mid]
+	if b == nil {
+		b = &constrainedBlocks{}
+		q.blocks[mid] = b
+	}
+	return b
+}
+
+// finished notes a unit of middle column mid done, and lets its blocks go
+// after the last: they take up to hundreds of megabytes.
+func (q *ConstrainedCounter) finished(mid int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	b := q.blocks[mid]
+	b.spent++
+	if b.spent == b.units {
+		delete(q.blocks, mid)
+	}
+}
+
+// listed gives the blocks of middle column mid, listing them the first
+// time.
+func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
+	b := q.blocksFor(mid)
+	b.once.Do(func() {
+		n, h := q.c.N, q.c.N/2
+		top, bottom := make([]uint32, h), make([]uint32, h)
+		b.free = uint32(1)<<n - 1
+		for r := range h {
+			// Row r of the top half is the board's row r; of the bottom
+			// half, turned upside down, row n-1-r. Both are h-r rows from
+			// the middle row (odd n).
+			top[r], bottom[r] = q.c.Allowed[r], q.c.Allowed[n-1-r]
+			if mid >= 0 {
+				d := h - r
+				hit := uint32(1)<<mid | uint32(1)<<mid>>d | uint32(uint64(1)<<mid<<d)
+				top[r] &^= hit
+				bottom[r] &^= hit
+			}
+		}
+		if mid >= 0 {
+			b.free &^= 1 << mid
+		}
+		done := make(chan struct{})
+		go func() {
+			b.bottom = newHalvesBlocksIn(n, bottom)
+			close(done)
+		}()
+		b.top = newHalvesBlocksIn(n, top)
+		<-done
+	})
+	return b
+}
+
+// countUnit counts one unit's solutions.
+func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
+	if !q.halves {
+		return searchConstrained(q.c, u.Mid)
+	}
+	b := q.listed(u.Mid)
+	m, _ := q.pool.Get().(*halvesMatcher)
+	if m == nil {
+		m = newHalvesMatcher(q.c.N, nil)
+	}
+	defer q.pool.Put(m)
+	m.vector = q.vector
+	keyBits := uint64(1)<<(2*m.layout.fieldBits) - 1
+	var total int64
+	for _, d := range q.sets[max(u.Mid, 0)][u.From:u.To] {
+		m.blocks = b.top
+		m.halvesX = m.halves(m.halvesX[:0], d, 0)
+		if len(m.halvesX) == 0 {
+			continue
+		}
+		m.blocks = b.bottom
+		m.halvesY = m.halves(m.halvesY[:0], b.free^d, 0)
+		if len(m.halvesY) == 0 {
+			continue
+		}
+		allX, _ := orKeys(m.halvesX, m.vector)
+		allY, _ := orKeys(m.halvesY, m.vector)
+		total += m.match(m.halvesX, m.halvesY, m.layout.top(allX)&allY&keyBits)
+	}
+	m.blocks = nil
+	return total
+}
+
+// searchConstrained counts the solutions under c whose first-row queen is
+// in column first, row by row.
+func searchConstrained(c QueensConstraint, first int) int64 {
+	n := c.N
+	all := uint64(1)<<n - 1
+	var place func(r int, cols, left, right uint64) int64
+	place = func(r int, cols, left, right uint64) int64 {
+		if r == n {
+			return 1
+		}
+		var count int64
+		for free := all &^ (cols | left | right) & uint64(c.Allowed[r]); free != 0; free &= free - 1 {
+			bit := free & -free
+			count += place(r+1, cols|bit, (left|bit)<<1&all, (right|bit)>>1)
+		}
+		return count
+	}
+	bit := uint64(1) << first
+	if c.Allowed[0]&uint32(bit) == 0 {
+		return 0
+	}
+	return place(1, bit, bit<<1&all, bit>>1)
+}
+
+// CountQueensConstrained counts the solutions of queens:n under c on up to
+// workers goroutines (0: one per core).
+func CountQueensConstrained(ctx context.Context, c QueensConstraint, workers int) (int64, error) {
+	q, err := NewConstrainedCounter(c)
+	if err != nil {
+		return 0, err
+	}
+	todo := make([]int, len(q.units))
+	for i := range todo {
+		todo[i] = i
+	}
+	var total int64
+	err = q.Count(ctx, todo, workers, func(_ int, s int64) error {
+		total += s
+		return nil
+	})
+	return total, err
+}

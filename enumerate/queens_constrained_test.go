@@ -1,0 +1,151 @@
+package enumerate
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"solcat/canon"
+)
+
+// bruteConstrained counts the solutions under c by searching every row
+// (the row-by-row counter of the small boards, on all first columns).
+func bruteConstrained(c QueensConstraint) int64 {
+	var total int64
+	for col := range c.N {
+		total += searchConstrained(c, col)
+	}
+	return total
+}
+
+// randomConstraint sets a few random squares of queens:n: queens (kept
+// apart when asked, so the filter has solutions more often) and empty
+// squares.
+func randomConstraint(rng *rand.Rand, n int) QueensConstraint {
+	c := NewQueensConstraint(n)
+	for range rng.IntN(3) + 1 {
+		r, col := rng.IntN(n), rng.IntN(n)
+		if rng.IntN(3) == 0 {
+			c.Empty(r, col)
+		} else {
+			c.Queen(r, col)
+		}
+	}
+	return c
+}
+
+func TestConstrainedUnfiltered(t *testing.T) {
+	for n := 1; n <= 14; n++ {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			got, err := CountQueensConstrained(context.Background(), NewQueensConstraint(n), 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := canon.KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
+			if got != want.Solutions {
+				t.Errorf("queens:%d unfiltered: %d, A000170 says %d", n, got, want.Solutions)
+			}
+		})
+	}
+}
+
+func TestConstrainedEqualsSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 1))
+	for n := 4; n <= 13; n++ {
+		for i := range 12 {
+			c := randomConstraint(rng, n)
+			t.Run(fmt.Sprintf("%d/%d", n, i), func(t *testing.T) {
+				got, err := CountQueensConstrained(context.Background(), c, 1+i%2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := bruteConstrained(c)
+				if got != want {
+					t.Errorf("queens:%d under %x: %d, the search counts %d", n, c.Allowed, got, want)
+				}
+				// The pure-Go loops count alike.
+				q, _ := NewConstrainedCounter(c)
+				q.vector = false
+				var plain int64
+				err = q.Count(context.Background(), allUnits(q), 1, func(_ int, s int64) error { plain += s; return nil })
+				if err != nil || plain != want {
+					t.Errorf("queens:%d under %x without vectors: %d (%v), want %d", n, c.Allowed, plain, err, want)
+				}
+			})
+		}
+	}
+}
+
+// The first-row table of queens:n sums to A000170(n) and reads the same
+// both ways (the mirror).
+func TestConstrainedFirstRow(t *testing.T) {
+	for _, n := range []int{8, 11, 12} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var sum int64
+			row := make([]int64, n)
+			for k := range n {
+				c := NewQueensConstraint(n)
+				c.Queen(0, k)
+				got, err := CountQueensConstrained(context.Background(), c, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				row[k] = got
+				sum += got
+			}
+			want, _ := canon.KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
+			if sum != want.Solutions {
+				t.Errorf("row sums to %d, want %d (%v)", sum, want.Solutions, row)
+			}
+			for k := range n {
+				if row[k] != row[n-1-k] {
+					t.Errorf("row %v is not a palindrome", row)
+					break
+				}
+			}
+		})
+	}
+}
+
+func allUnits(q *ConstrainedCounter) []int {
+	todo := make([]int, len(q.Units()))
+	for i := range todo {
+		todo[i] = i
+	}
+	return todo
+}
+
+// BenchmarkConstrainedCorner counts queens:16 with a queen in a corner.
+func BenchmarkConstrainedCorner(b *testing.B) {
+	for _, n := range []int{16, 17} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			c := NewQueensConstraint(n)
+			c.Queen(0, 0)
+			for b.Loop() {
+				if _, err := CountQueensConstrained(context.Background(), c, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// The images of a constraint count alike and are one question.
+func TestConstrainedImages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 2))
+	for i := range 20 {
+		n := 6 + i%6
+		c := randomConstraint(rng, n)
+		want := bruteConstrained(c)
+		for _, s := range canon.All {
+			img := c.image(s)
+			if got := bruteConstrained(img); got != want {
+				t.Errorf("queens:%d %x under %v: %d, want %d", n, c.Allowed, s, got, want)
+			}
+			if string(img.Question()) != string(c.Question()) {
+				t.Errorf("queens:%d %x under %v: another question", n, c.Allowed, s)
+			}
+		}
+	}
+}

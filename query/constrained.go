@@ -1,0 +1,272 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// A constrained count answers a cell filter on a queens puzzle recorded by
+// its counts only: nothing is stored to read, so the fast counter counts
+// again with the filter's squares fixed (enumerate.ConstrainedCounter).
+
+// constrainable reports whether the planned question is one a constrained
+// count answers: queens recorded by their counts, solutions asked, cell
+// conditions only.
+func (pl *planning) constrainable() bool {
+	f := pl.f
+	return pl.countsOnly() && pl.t.Puzzle.Kind == canon.Queens && pl.t.Puzzle.N <= enumerate.MaxConstrainedQueens &&
+		(len(f.Cells) > 0 || pl.p.Question.Ask == AskStats) && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry
+}
+
+// kept reports whether an earlier constrained count of the question was
+// kept, and keeps it for the plan.
+func (pl *planning) kept() bool {
+	q := queensConstraint(pl.t.Puzzle, pl.f).Question()
+	a, ok, err := pl.t.cat.LookUpAnswer(pl.ctx, pl.t.Record.Name, q)
+	pl.err, pl.p.answer = err, a
+	return ok
+}
+
+// Counted is what the catalog should keep of the plan's constrained
+// counts, once run: the count's answer, or a row's, one for each column
+// counted (none for the other ways).
+func (t *BoundPuzzle) Counted(p *Plan) []catalog.Answer { return p.counted }
+
+// queensConstraint is the filter's cells as the columns each row's queen
+// may use.
+func queensConstraint(p canon.Puzzle, f Filter) enumerate.QueensConstraint {
+	c := enumerate.NewQueensConstraint(p.N)
+	for _, cell := range f.Cells {
+		if cell.Value == 1 {
+			c.Queen(cell.Row-1, cell.Col-1)
+		} else {
+			c.Empty(cell.Row-1, cell.Col-1)
+		}
+	}
+	return c
+}
+
+// Progress, when set on a plan, hears how far a long count is: units done
+// of all.
+type Progress func(done, total int)
+
+// RoughDuration writes d for people, roughly ("about 3 minutes").
+func RoughDuration(d time.Duration) string { return roughDuration(d) }
+
+// constrainedRun is a constrained count under way: its counter, and the
+// units the estimate counted already (kept, not counted twice).
+type constrainedRun struct {
+	counter *enumerate.ConstrainedCounter
+	probed  map[int]int64
+	probing time.Duration // spent on them
+}
+
+// constrained gives the plan's constrained count, made the first time.
+func (t *BoundPuzzle) constrained(p *Plan) (*constrainedRun, error) {
+	if p.run == nil {
+		q, err := enumerate.NewConstrainedCounter(queensConstraint(t.Puzzle, p.Question.Filter))
+		if err != nil {
+			return nil, err
+		}
+		p.run = &constrainedRun{counter: q, probed: map[int]int64{}}
+	}
+	return p.run, nil
+}
+
+// countConstrained runs the plan's constrained count on its goroutines.
+func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, error) {
+	run, err := t.constrained(p)
+	if err != nil {
+		return 0, err
+	}
+	units := len(run.counter.Units())
+	var total int64
+	var todo []int
+	for i := range units {
+		if s, ok := run.probed[i]; ok {
+			total += s
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	done := units - len(todo)
+	began := time.Now()
+	err = run.counter.Count(ctx, todo, p.Workers, func(_ int, s int64) error {
+		total += s
+		done++
+		if p.Progress != nil {
+			p.Progress(done, units)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	p.counted = []catalog.Answer{{
+		Puzzle: t.Record.Name, Question: run.counter.Question(), Filter: p.Question.Filter.String(t.Puzzle),
+		Solutions: total, Method: run.counter.Method(), Seconds: time.Since(began).Seconds() + run.probing.Seconds(), Workers: p.Workers,
+	}}
+	return total, nil
+}
+
+// EstimateCount is how long the plan's count should take: for a
+// constrained count, from a few of its units, spread over all of them,
+// timed for about a second at most (their counts are kept for the count);
+// 0 for the other ways.
+func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration, error) {
+	if p.Way != ConstrainedCount || p.Question.Ask != AskCount {
+		return 0, nil
+	}
+	run, err := t.constrained(p)
+	if err != nil {
+		return 0, err
+	}
+	units := len(run.counter.Units())
+	if units == 0 {
+		return 0, nil
+	}
+	start := time.Now()
+	var spent time.Duration
+	// Units in a fixed spread order: the middle one, then the quarters...
+	for step := units; time.Since(start) < time.Second; step /= 2 {
+		for i := step / 2; i < units && time.Since(start) < time.Second; i += step {
+			if _, ok := run.probed[i]; ok {
+				continue
+			}
+			began := time.Now()
+			err := run.counter.Count(ctx, []int{i}, 1, func(_ int, s int64) error {
+				run.probed[i] = s
+				return nil
+			})
+			if err != nil {
+				return 0, err
+			}
+			spent += time.Since(began)
+		}
+		if step <= 1 {
+			break
+		}
+	}
+	run.probing += spent
+	left := units - len(run.probed)
+	per := spent / time.Duration(len(run.probed))
+	return per * time.Duration(left) / time.Duration(max(p.Workers, 1)), nil
+}
+
+// explainConstrained describes a constrained count.
+func explainConstrained(t *BoundPuzzle, p *Plan, r *PlanReport) {
+	base := queensConstraint(t.Puzzle, p.Question.Filter)
+	if p.Question.Ask == AskStats {
+		columns := t.Puzzle.N
+		if base.Mirrored() {
+			columns = (columns + 1) / 2
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the fast counter, the filter's squares fixed, once for each of %s of row %d (the others are their mirror images) on %s",
+			canon.Plural(int64(columns), "column"), p.Question.By.Row, canon.Plural(int64(p.Workers), "goroutine")))
+		return
+	}
+	q, err := enumerate.NewConstrainedCounter(base)
+	if err != nil {
+		r.Detail = append(r.Detail, "answer: "+err.Error())
+		return
+	}
+	r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the %s, the filter's squares fixed: %s on %s",
+		q.Method(), canon.Plural(int64(len(q.Units())), "unit"), canon.Plural(int64(p.Workers), "goroutine")))
+}
+
+// estimateLine says how long a constrained count should take, from a few
+// of its units timed.
+func (t *BoundPuzzle) estimateLine(ctx context.Context, p *Plan) string {
+	took, err := t.EstimateCount(ctx, p)
+	if err != nil {
+		return "estimate: " + err.Error()
+	}
+	return "estimate: " + roughDuration(took) + " (from a few of its units, timed)"
+}
+
+// roughDuration writes d for people, roughly.
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return "under a second"
+	case d < time.Minute:
+		return fmt.Sprintf("about %.0f seconds", d.Seconds())
+	case d < time.Hour:
+		return fmt.Sprintf("about %.0f minutes", d.Minutes())
+	}
+	return fmt.Sprintf("about %.1f hours", d.Hours())
+}
+
+// statsConstrained gives the distribution of the queen's column in a row
+// over the filter's solutions: a constrained count for each column. When
+// the filter is its own mirror image, the columns right of the centre
+// count as their mirror images do.
+func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow, error) {
+	n, row := t.Puzzle.N, p.Question.By.Row-1
+	base := queensConstraint(t.Puzzle, p.Question.Filter)
+	mirrored := base.Mirrored()
+	counters := make([]*enumerate.ConstrainedCounter, n)
+	counts := make([]int64, n)
+	total := 0
+	for c := range n {
+		if mirrored && c > n-1-c {
+			continue
+		}
+		q := base.Clone()
+		q.Queen(row, c)
+		kept, ok, err := t.cat.LookUpAnswer(ctx, t.Record.Name, q.Question())
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			counts[c] = kept.Solutions
+			continue
+		}
+		counter, err := enumerate.NewConstrainedCounter(q)
+		if err != nil {
+			return nil, err
+		}
+		counters[c] = counter
+		total += len(counter.Units())
+	}
+	done := 0
+	for c, counter := range counters {
+		if counter == nil {
+			continue
+		}
+		began := time.Now()
+		todo := make([]int, len(counter.Units()))
+		for i := range todo {
+			todo[i] = i
+		}
+		err := counter.Count(ctx, todo, p.Workers, func(_ int, s int64) error {
+			counts[c] += s
+			done++
+			if p.Progress != nil {
+				p.Progress(done, total)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		f := p.Question.Filter
+		f.Cells = append(slices.Clone(f.Cells), Cell{Row: row + 1, Col: c + 1, Value: 1})
+		p.counted = append(p.counted, catalog.Answer{Puzzle: t.Record.Name, Question: counter.Question(), Filter: f.String(t.Puzzle),
+			Solutions: counts[c], Method: counter.Method(), Seconds: time.Since(began).Seconds(), Workers: p.Workers})
+	}
+	acc := map[int][2]int64{}
+	for c := range n {
+		if mirrored && c > n-1-c {
+			counts[c] = counts[n-1-c]
+		}
+		acc[c+1] = [2]int64{counts[c], -1} // classes are not counted
+	}
+	return finishStats(acc, p.Question.By), nil
+}

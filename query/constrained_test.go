@@ -1,0 +1,128 @@
+package query_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"solcat/catalog"
+	"solcat/catalog/builder"
+	"solcat/query"
+)
+
+// buildCatalog builds the puzzles into a new catalog, stored or counted.
+func buildCatalog(t *testing.T, path string, countOnly bool, puzzles ...string) {
+	t.Helper()
+	ctx := context.Background()
+	cat, err := catalog.Create(ctx, path, catalog.Holder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	b := &builder.Builder{Cat: cat}
+	for _, p := range puzzles {
+		if _, err := b.Build(ctx, mustPuzzle(p), builder.Options{CountOnly: countOnly}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// cellFilter is 1 to 3 random cells of queens:n, queens and empty squares.
+func cellFilter(r *rand.Rand, n int) query.Filter {
+	var f query.Filter
+	for range 1 + r.IntN(3) {
+		f.Cells = append(f.Cells, query.Cell{Row: 1 + r.IntN(n), Col: 1 + r.IntN(n), Value: r.IntN(3) % 2})
+	}
+	return f
+}
+
+// TestConstrainedCountsAsStored: on puzzles recorded by their counts,
+// counts under random cell filters and the first-row tables (and other
+// rows', filtered) are those the stored catalogs give. Sizes 10-13 here;
+// 16-17 with SOLCAT_LONG=1.
+func TestConstrainedCountsAsStored(t *testing.T) {
+	sizes := []string{"queens:10", "queens:11", "queens:12", "queens:13"}
+	if os.Getenv("SOLCAT_LONG") != "" {
+		sizes = append(sizes, "queens:16", "queens:17")
+	}
+	dir := t.TempDir()
+	stored, counted := filepath.Join(dir, "stored.db"), filepath.Join(dir, "counted.db")
+	buildCatalog(t, stored, false, sizes...)
+	buildCatalog(t, counted, true, sizes...)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(29, 3))
+	for _, name := range sizes {
+		s, c := bind(t, stored, name), bind(t, counted, name)
+		n := s.Puzzle.N
+		for i := range 15 {
+			f := cellFilter(r, n)
+			t.Run(fmt.Sprintf("%s/count/%d", name, i), func(t *testing.T) {
+				want := count(t, s, f)
+				plan, err := c.Plan(ctx, query.Question{Ask: query.AskCount, Filter: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plan.Way != query.ConstrainedCount {
+					t.Fatalf("%s on counts: way %s, want a constrained count", f.String(s.Puzzle), plan.Way)
+				}
+				got, err := c.Count(ctx, plan)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("%s: %d counted under the filter, %d stored", f.String(s.Puzzle), got, want)
+				}
+			})
+		}
+		for i, row := range []int{1, n, 1 + r.IntN(n)} {
+			var f query.Filter
+			if i == 2 {
+				f = cellFilter(r, n)
+			}
+			t.Run(fmt.Sprintf("%s/row%d/%d", name, row, i), func(t *testing.T) {
+				q := query.Question{Ask: query.AskStats, Filter: f, By: query.StatsBy{Kind: query.ByRow, Row: row}}
+				want := statsSolutions(t, s, q)
+				got := statsSolutions(t, c, q)
+				if got != want {
+					t.Errorf("row %d under %q: counted %s, stored %s", row, f.String(s.Puzzle), got, want)
+				}
+			})
+		}
+	}
+}
+
+func count(t *testing.T, tg *query.BoundPuzzle, f query.Filter) int64 {
+	t.Helper()
+	ctx := context.Background()
+	plan, err := tg.Plan(ctx, query.Question{Ask: query.AskCount, Filter: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := tg.Count(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// statsSolutions is a distribution's values and solutions, as text.
+func statsSolutions(t *testing.T, tg *query.BoundPuzzle, q query.Question) string {
+	t.Helper()
+	ctx := context.Background()
+	plan, err := tg.Plan(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tg.Stats(ctx, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	for _, r := range rows {
+		out += fmt.Sprintf("%d:%d ", r.Value, r.Solutions)
+	}
+	return out
+}
