@@ -72,7 +72,7 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	for _, table := range tables {
-		puzzle := puzzleName(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix))
+		puzzle := puzzleName(strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix), rawSuffix))
 		p, err := canon.ParsePuzzle(puzzle)
 		if err != nil {
 			p = canon.Puzzle{Kind: canon.Magic, N: 1} // not a puzzle's table: give it columns all the same
@@ -92,14 +92,17 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 }
 
 // addReadableViews gives the puzzles stored solution by solution before
-// the views without bytes existed (schema 12 and below) their views, in
-// the one transaction of a build's start: solutions_<p> showed the cells
-// as bytes, and is now solutions_<p>_raw.
+// the views without bytes existed their views, in the one transaction of a
+// build's start: in schema 12 and below solutions_<p> showed the cells as
+// bytes (now solutions_<p>_raw); in schema 13 and below classes_<p> was the
+// table of classes, canonical forms as bytes (now classes_<p>_raw, under
+// the view classes_<p>).
 func (c *Catalog) addReadableViews(ctx context.Context) error {
 	var puzzles []string
-	if err := c.db.SelectContext(ctx, &puzzles, `SELECT name FROM puzzles WHERE storage = ? AND EXISTS (SELECT 1 FROM sqlite_master
+	if err := c.db.SelectContext(ctx, &puzzles, `SELECT name FROM puzzles WHERE storage = ? AND (EXISTS (SELECT 1 FROM sqlite_master
 		WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_')
-		AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_') || ?))`,
+		AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_') || ?))
+		OR EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'classes_' || replace(replace(puzzles.name, ':', '_'), '-', '_')))`,
 		StorageSolutions, rawSuffix); err != nil {
 		return err
 	}
@@ -128,7 +131,9 @@ func (c *Catalog) addReadableViews(ctx context.Context) error {
 }
 
 // remakeViews drops and makes again the views of a puzzle stored solution
-// by solution, as this solcat makes them.
+// by solution, as this solcat makes them, first moving a class table of
+// schema 13 and below from classes_<p> to classes_<p>_raw (a rename: its
+// rows stay as they are).
 func remakeViews(ctx context.Context, tx *sqlx.Tx, p canon.Puzzle, rec Record) error {
 	puzzle := p.String()
 	blocks := blocksTable(puzzle)
@@ -139,11 +144,18 @@ func remakeViews(ctx context.Context, tx *sqlx.Tx, p canon.Puzzle, rec Record) e
 	if err != nil {
 		return err
 	}
-	drop, err := dropSolutions(ctx, tx, "main", puzzle)
+	ddl, err := dropViews(ctx, tx, "main", puzzle)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, drop+solutionViews(p, classSymDigits(rec.Classes), columnar, "main.")); err != nil {
+	_, cls := puzzleTables(puzzle)
+	_, clsRaw := rawNames(puzzle)
+	if old, err := hasTable(ctx, tx, cls); err != nil {
+		return err
+	} else if old {
+		ddl += "ALTER TABLE main." + cls + " RENAME TO " + clsRaw + ";"
+	}
+	if _, err := tx.ExecContext(ctx, ddl+solutionViews(p, classSymDigits(rec.Classes), columnar, "main.")); err != nil {
 		sol, _ := puzzleTables(puzzle)
 		return fmt.Errorf("cannot make the views of %s again: %w", sol, err)
 	}

@@ -34,11 +34,17 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
-	raw, clsView := readableViews(s.Record.Name)
+	raw, _ := rawNames(s.Record.Name)
+	clsView, clsTable := cls, s.classes
+	if s.classes == cls {
+		// Schema 13 (opened to read only): the classes as text lay in a view
+		// beside their table.
+		clsView = legacyClassesView(s.Record.Name)
+	}
 	rawDDL := func(name string) string {
 		return migrations.SolutionsView(name, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Columnar, readable(s.p))
 	}
-	readableDDL := statements(migrations.ReadableViews(view, raw, clsView, cls))
+	readableDDL := statements(migrations.ReadableViews(view, raw, clsView, clsTable))
 	switch {
 	case sameDDL(text, rawDDL(view)):
 		// A catalog of schema 12 and below (opened to read only): one view,

@@ -101,7 +101,8 @@ func SolutionsView(view, blocks, classes string, cellBytes, digits int, columnar
 // ReadableViews returns the DDL of the views SQL users read, which hold no
 // bytes: view shows the solutions of the view raw (made by SolutionsView;
 // named without a schema, as a view may name only its own schema's
-// tables), classesView the classes of the table classes.
+// tables), classesView (classes_<p>) the classes of the table classes
+// (classes_<p>_raw).
 func ReadableViews(view, raw, classesView, classes string) string {
 	return execute("readable views", tableNames{Solutions: view, Raw: raw, ClassesView: classesView, Classes: classes})
 }

@@ -1,6 +1,7 @@
 -- The tables of one puzzle; {{.Classes}}, {{.Blocks}} and {{.Solutions}}
--- become, for example, classes_queens_8, solution_blocks_queens_8 and
--- solutions_queens_8.
+-- become, for example, classes_queens_8_raw, solution_blocks_queens_8 and
+-- solutions_queens_8 (catalogs of schema 13 and below have the class table
+-- under the name of the view classes_queens_8, which they lack).
 --
 -- Solution IDs are the 1-based lexicographic ranks of the solutions. The
 -- solutions are stored in blocks of consecutive IDs, one row per block
@@ -54,7 +55,9 @@ FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes
 -- The views SQL users read: every column text or a number, so that
 -- SELECT * prints one line a row in any client (the cells and canonical
 -- bytes hold newline and other control bytes). {{.Solutions}} is
--- solutions_queens_8 over {{.Raw}}, {{.ClassesView}} classes_queens_8_readable.
+-- solutions_queens_8 over {{.Raw}}, {{.ClassesView}} classes_queens_8 over
+-- the table {{.Classes}} (in schema 13, classes_queens_8_readable over
+-- classes_queens_8).
 {{define "readable views"}}
 CREATE VIEW {{.Solutions}} AS
 SELECT id, solution, class_id, symmetry, symmetry_name, class_sym, block, slot FROM {{.Raw}};

@@ -191,7 +191,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 			where: "magic:3", finding: `recorded build time "yesterday" is not an RFC 3339 time`, damaged: []string{"magic:3"},
 			answer: []string{"count", "magic:3"}},
 		{name: "stored recorded as counts", sql: "UPDATE puzzles SET storage = 'counts' WHERE name = 'magic:3'",
-			where: "magic:3", finding: "recorded as counts only, but the tables classes_magic_3, solution_blocks_magic_3, solutions_magic_3 are there too", damaged: []string{"magic:3"},
+			where: "magic:3", finding: "recorded as counts only, but the tables classes_magic_3, classes_magic_3_raw, solution_blocks_magic_3, solutions_magic_3 are there too", damaged: []string{"magic:3"},
 			query: []string{"count", "magic:3"}, problem: "recorded as counts only, but the tables"},
 		{name: "solutions recorded as classes", sql: "UPDATE puzzles SET storage = 'classes' WHERE name = 'queens:8'",
 			where: "queens:8", finding: "recorded as stored (classes), but its table props_queens_8 is missing", damaged: []string{"queens:8"},
@@ -210,8 +210,8 @@ func TestVerifyFindsDamage(t *testing.T) {
 		{name: "view replaced", sql: "DROP VIEW solutions_queens_8; " + viewSQL("queens:8") + " WHERE id <> 5",
 			where: "queens:8", finding: "its view solutions_queens_8 is not the one solcat makes and differs from its blocks in 1 rows; first: solution 5 is not shown", damaged: []string{"queens:8"},
 			answer: []string{"count", "queens:8"}},
-		{name: "classes view dropped", sql: "DROP VIEW classes_queens_8_readable",
-			where: "queens:8", finding: "its view classes_queens_8_readable is missing", damaged: []string{"queens:8"},
+		{name: "classes view dropped", sql: "DROP VIEW classes_queens_8",
+			where: "queens:8", finding: "its view classes_queens_8 is missing", damaged: []string{"queens:8"},
 			answer: []string{"count", "queens:8"}},
 
 		// A puzzle stored as its classes.
