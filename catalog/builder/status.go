@@ -21,7 +21,7 @@ type Unfinished struct {
 	Search    bool           // a stored magic:5 in its class search (Done of Total units)
 	Done      int64          // saved so far: solutions or classes (What), work units, or search units
 	Total     int64
-	What      string         // a stored build's: "solutions" or "classes"
+	What      string // a stored build's: "solutions" or "classes"
 	Percent   int
 	Stored    *catalog.Building // a stored build's saved rows and times, or nil
 	Shard     Shard             // the shard a stored build makes, if it makes one
