@@ -218,15 +218,11 @@ func legacyClassesView(puzzle string) string {
 }
 
 // classTable returns the table that holds a puzzle's classes in schema
-// ("main", or an attached shard): classes_<p> where that is a table (a
-// puzzle stored as its classes only, or a catalog of schema 13 and below,
-// opened to read only or not yet upgraded), else classes_<p>_raw, under
-// the view classes_<p>.
+// ("main", or an attached shard): classes_<p>_raw, under the view
+// classes_<p>, or classes_<p> where that is a table (a catalog of schema
+// 13 and below, opened to read only or not yet upgraded).
 func classTable(ctx context.Context, db rowQueryer, schema string, rec Record) (string, error) {
 	_, cls := puzzleTables(rec.Name)
-	if rec.Storage == StorageClasses {
-		return cls, nil
-	}
 	_, raw := rawNames(rec.Name)
 	var n int
 	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+schema+".sqlite_master WHERE type = 'table' AND name = ?", cls).Scan(&n)

@@ -207,6 +207,10 @@ func storageProblems(rec Record, present []string, classTableNamed bool) []strin
 		}
 	case StorageClasses:
 		need = []string{cls, propsTable(rec.Name)}
+		if !classTableNamed {
+			_, clsRaw := rawNames(rec.Name)
+			need = []string{clsRaw, propsTable(rec.Name)}
+		}
 		if strings.HasPrefix(rec.Name, "queens:") {
 			need = append(need, orbitsTable(rec.Name))
 		}

@@ -279,24 +279,30 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	for _, name := range []string{blocks, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 	}
-	stagedBlocks := false
+	staged := map[string]bool{}
 	for _, name := range []string{blocks, cls, propsTable(puzzle), orbitsTable(puzzle)} {
-		var staged int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&staged); err != nil {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&n); err != nil {
 			return err
 		}
-		if staged == 0 {
+		if staged[name] = n > 0; !staged[name] {
 			continue
 		}
 		to := name
-		if name == cls && stagedBlocks {
-			to = clsRaw // the classes of a puzzle stored solution by solution lie under its view
+		if name == cls {
+			to = clsRaw // the classes lie under the view SQL users read
 		}
 		stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + to + ";"
-		stagedBlocks = stagedBlocks || name == blocks
 	}
-	if stagedBlocks {
+	switch {
+	case staged[blocks]:
 		stmts += solutionViews(p, digits, true, "main.") // staged blocks are column blocks
+	case staged[propsTable(puzzle)]: // stored as its classes only
+		view, err := packedView(p, "main.")
+		if err != nil {
+			return err
+		}
+		stmts += view
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err
@@ -335,6 +341,24 @@ func solutionViews(p canon.Puzzle, digits int, columnar bool, schema string) str
 	raw, clsRaw := rawNames(puzzle)
 	return migrations.SolutionsView(schema+raw, blocksTable(puzzle), cls, p.Len(), digits, columnar, readable(p)) +
 		migrations.ReadableViews(schema+sol, raw, schema+cls, clsRaw)
+}
+
+// packedView is the SQL that makes the view SQL users read of a puzzle
+// stored as its classes only, classes_<p> over classes_<p>_raw, schema
+// "main." or "".
+func packedView(p canon.Puzzle, schema string) (string, error) {
+	puzzle := p.String()
+	form, err := packedFormOf(p)
+	if err != nil {
+		return "", err
+	}
+	_, cls := puzzleTables(puzzle)
+	_, clsRaw := rawNames(puzzle)
+	orbits := ""
+	if form.queens {
+		orbits = orbitsTable(puzzle)
+	}
+	return migrations.PackedClassesView(schema+cls, clsRaw, propsTable(puzzle), orbits, form.perBlock, form.size, packedFormText(form.cells), readable(p)), nil
 }
 
 // dropStaging is the SQL that drops a puzzle's staging tables, including

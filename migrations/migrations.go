@@ -115,6 +115,18 @@ func ClassOnlyTables(classes, props, orbits string, perBlock, formBytes int) str
 	return execute("classes only", tableNames{Classes: classes, Props: props, Orbits: orbits, PerBlock: perBlock, FormBytes: formBytes})
 }
 
+// PackedClassesView returns the DDL of the view SQL users read of a puzzle
+// stored as its classes only: view (classes_<p>) shows the packed forms
+// of the table classes, perBlock to a row and formBytes each, with form
+// (the expression of a form's text, given the SQL of the form as bytes),
+// and the orbits (queens; "" for none) and props tables; r.Props names
+// the properties from the columns orbit and props.
+func PackedClassesView(view, classes, props, orbits string, perBlock, formBytes int, form func(packed string) string, r Readable) string {
+	packed := "substr(b.forms, k.slot * " + strconv.Itoa(formBytes) + " + 1, " + strconv.Itoa(formBytes) + ")"
+	return execute("packed classes view", tableNames{ClassesView: view, Classes: classes, Props: props, Orbits: orbits,
+		PerBlock: perBlock, FormBytes: formBytes, FormText: form(packed), PropsText: r.Props})
+}
+
 type tableNames struct {
 	Solutions, Blocks, Classes, Props, Orbits string
 	Raw, ClassesView                          string

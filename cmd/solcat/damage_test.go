@@ -215,7 +215,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 			answer: []string{"count", "queens:8"}},
 
 		// A puzzle stored as its classes.
-		{name: "class block deleted", sql: "DELETE FROM classes_queens_10",
+		{name: "class block deleted", sql: "DELETE FROM classes_queens_10_raw",
 			where: "queens:10", finding: "it has no class blocks, 92 classes recorded", damaged: []string{"queens:10"},
 			query: []string{"count", "queens:10", "--classes"}, problem: "it has no class blocks, 92 classes recorded"},
 		{name: "orbits table's last row", sql: "UPDATE orbits_queens_10 SET first_member = first_member + 1 WHERE id = (SELECT max(id) FROM orbits_queens_10)",
