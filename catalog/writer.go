@@ -269,13 +269,13 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	blocks := blocksTable(puzzle)
 	// The views go first: renaming a table fails while a view names a
 	// table that is gone.
-	dropViews, err := dropViews(ctx, tx, "main", puzzle)
+	drop, err := dropViews(ctx, tx, "main", puzzle)
 	if err != nil {
 		return err
 	}
 	// A shard's mark goes too: the file now holds the puzzle (CommitShard
 	// marks it again).
-	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + dropViews
+	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + drop
 	for _, name := range []string{blocks, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 	}

@@ -590,7 +590,7 @@ func TestCountOnlyResumes(t *testing.T) {
 		t.Errorf("info --format csv during the count: exit %d, %q, %q", code, out, errOut)
 	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
-	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73712 solutions, 9233 classes") {
+	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73,712 solutions, 9,233 classes") {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	foreign := filepath.Join(dir, "foreign.db")
@@ -599,7 +599,7 @@ func TestCountOnlyResumes(t *testing.T) {
 		t.Errorf("count with foreign units saved: exit %d, %q", code, errOut)
 	}
 	code, out, errOut = solcatDB(foreign, "build", "queens:13", "--count-only")
-	if code != 0 || strings.Contains(errOut, "resuming") || !strings.Contains(out, "73712 solutions, 9233 classes") {
+	if code != 0 || strings.Contains(errOut, "resuming") || !strings.Contains(out, "73,712 solutions, 9,233 classes") {
 		t.Errorf("foreign units: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
