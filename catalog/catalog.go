@@ -202,14 +202,37 @@ func puzzleTables(puzzle string) (solutions, classes string) {
 	return "solutions_" + tableSuffix(puzzle), "classes_" + tableSuffix(puzzle)
 }
 
-// readableViews names the views beside solutions_<p> of a puzzle stored
-// solution by solution: "queens:8" has solutions_queens_8_raw (the cells
-// as bytes) and classes_queens_8_readable (the classes as text).
-func readableViews(puzzle string) (raw, classes string) {
-	return "solutions_" + tableSuffix(puzzle) + rawSuffix, "classes_" + tableSuffix(puzzle) + readableSuffix
+// rawNames names what lies under the names SQL users read, of a puzzle
+// stored solution by solution: "queens:8" has the view
+// solutions_queens_8_raw (the cells as bytes) and the table
+// classes_queens_8_raw (the canonical forms as bytes), under the views
+// solutions_queens_8 and classes_queens_8, which show them as text.
+func rawNames(puzzle string) (solutions, classes string) {
+	return "solutions_" + tableSuffix(puzzle) + rawSuffix, "classes_" + tableSuffix(puzzle) + rawSuffix
 }
 
-// The ends of the names of readableViews.
+// legacyClassesView names the view of a puzzle's classes as text in a
+// catalog of schema 13, whose class table was classes_<p> itself.
+func legacyClassesView(puzzle string) string {
+	return "classes_" + tableSuffix(puzzle) + readableSuffix
+}
+
+// classTable returns the table that holds a puzzle's classes in schema
+// ("main", or an attached shard): classes_<p>_raw, under the view
+// classes_<p>, or classes_<p> where that is a table (a catalog of schema
+// 13 and below, opened to read only or not yet upgraded).
+func classTable(ctx context.Context, db rowQueryer, schema string, rec Record) (string, error) {
+	_, cls := puzzleTables(rec.Name)
+	_, raw := rawNames(rec.Name)
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+schema+".sqlite_master WHERE type = 'table' AND name = ?", cls).Scan(&n)
+	if n > 0 {
+		return cls, err
+	}
+	return raw, err
+}
+
+// The ends of the names of rawNames and legacyClassesView.
 const (
 	rawSuffix      = "_raw"
 	readableSuffix = "_readable"

@@ -308,7 +308,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		var blocks, bytes, props int64
-		ref.db.QueryRowx("SELECT count(*), sum(length(forms)), (SELECT count(*) FROM props_magic_5) FROM classes_magic_5").Scan(&blocks, &bytes, &props)
+		ref.db.QueryRowx("SELECT count(*), sum(length(forms)), (SELECT count(*) FROM props_magic_5) FROM classes_magic_5_raw").Scan(&blocks, &bytes, &props)
 		if blocks != (classes+126)/127 || bytes != 16*classes || props != classes/50 {
 			t.Errorf("%d classes: %d blocks, %d bytes, %d props rows", classes, blocks, bytes, props)
 		}

@@ -35,7 +35,7 @@ type Content struct {
 	p          canon.Puzzle
 	Record     Record
 	blocks     blockTable // StorageSolutions: the solution blocks
-	classes    string     // the classes table
+	classes    string     // the classes table (classTable)
 	props      string     // StorageClasses: the properties table
 	orbits     string     // StorageClasses: the orbits table (queens)
 	form       packedForm // StorageClasses: how forms are packed
@@ -69,8 +69,11 @@ func (f ClassFilter) keeps(orbit int, props uint32) bool {
 // Content opens the tables of stored puzzle p, whose record is rec.
 func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Content, error) {
 	s := &Content{c: c, p: p, Record: rec}
-	_, s.classes = puzzleTables(rec.Name)
 	s.props, s.orbits = propsTable(rec.Name), orbitsTable(rec.Name)
+	var err error
+	if s.classes, err = classTable(ctx, c.db, "main", rec); err != nil {
+		return nil, DamageError(c.path, err)
+	}
 	switch rec.Storage {
 	case StorageSolutions:
 		has, err := hasBlocks(ctx, c.db, rec.Name)

@@ -175,12 +175,15 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	}
 	defer tx.Rollback()
 	_, cls := puzzleTables(rec.Name)
-	dropSol, err := dropSolutions(ctx, tx, "main", rec.Name)
+	_, clsRaw := rawNames(rec.Name)
+	drop, err := dropViews(ctx, tx, "main", rec.Name)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+dropSol+"DROP TABLE IF EXISTS "+blocksTable(rec.Name)+"; DROP TABLE IF EXISTS "+cls+
-		"; DROP TABLE IF EXISTS "+propsTable(rec.Name)+"; DROP TABLE IF EXISTS "+orbitsTable(rec.Name), rec.Name); err != nil {
+	for _, name := range []string{blocksTable(rec.Name), cls, clsRaw, propsTable(rec.Name), orbitsTable(rec.Name)} {
+		drop += "DROP TABLE IF EXISTS " + name + ";"
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+drop, rec.Name); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM shards WHERE puzzle = ?", rec.Name); err != nil {

@@ -37,16 +37,17 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	}
 	owned := map[string][]string{}  // puzzle -> its tables
 	staged := map[string][]string{} // puzzle -> its staging tables
+	tables := map[string]bool{}
 	for _, o := range objects {
+		tables[o.Name] = o.Type == "table"
 		for _, prefix := range puzzleTablePrefixes {
 			rest, ok := strings.CutPrefix(o.Name, prefix)
 			if !ok || rest == "" {
 				continue
 			}
-			if o.Type == "view" {
-				// solutions_queens_8_raw and classes_queens_8_readable are queens:8's.
-				rest = strings.TrimSuffix(strings.TrimSuffix(rest, rawSuffix), readableSuffix)
-			}
+			// solutions_queens_8_raw, classes_queens_8_raw and (schema 13)
+			// classes_queens_8_readable are queens:8's.
+			rest = strings.TrimSuffix(strings.TrimSuffix(rest, rawSuffix), readableSuffix)
 			if base, ok := strings.CutSuffix(rest, stagingSuffix); ok {
 				staged[puzzleName(base)] = append(staged[puzzleName(base)], o.Name)
 			} else {
@@ -71,7 +72,8 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	recorded := map[string]bool{}
 	for _, r := range recs {
 		recorded[r.Name] = true
-		for _, problem := range storageProblems(r, owned[r.Name]) {
+		_, cls := puzzleTables(r.Name)
+		for _, problem := range storageProblems(r, owned[r.Name], tables[cls]) {
 			problems = append(problems, r.Name+": "+problem)
 		}
 	}

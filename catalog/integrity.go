@@ -150,41 +150,67 @@ func (m memberNumbering) problems(classes int64) (problems []string, members int
 // there, and that a puzzle recorded by its counts has none.
 func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, error) {
 	var names []string
-	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?) ORDER BY name",
-		ownedTables(rec.Name)...)
+	owned := ownedTables(rec.Name)
+	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ("+placeholders(len(owned))+") ORDER BY name",
+		owned...)
 	if err != nil {
 		return nil, DamageError(c.path, err)
 	}
-	return storageProblems(rec, names), nil
+	_, cls := puzzleTables(rec.Name)
+	legacy, err := hasTable(ctx, c.db, cls)
+	if err != nil {
+		return nil, DamageError(c.path, err)
+	}
+	return storageProblems(rec, names, legacy), nil
 }
 
 // HasTables reports whether the catalog holds any table of the puzzle's
 // (or its view), whatever its record says.
 func (c *Catalog) HasTables(ctx context.Context, puzzle string) (bool, error) {
 	var n int
-	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN (?, ?, ?, ?, ?)", ownedTables(puzzle)...)
+	owned := ownedTables(puzzle)
+	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ("+placeholders(len(owned))+")", owned...)
 	return n > 0, DamageError(c.path, err)
 }
 
-// ownedTables names the tables (and view) a puzzle may own.
+// ownedTables names the tables (and views) a puzzle may own, but for the
+// views beside its solutions view.
 func ownedTables(puzzle string) []any {
-	out := make([]any, len(puzzleTablePrefixes))
-	for i, prefix := range puzzleTablePrefixes {
-		out[i] = prefix + tableSuffix(puzzle)
+	out := make([]any, 0, len(puzzleTablePrefixes)+1)
+	for _, prefix := range puzzleTablePrefixes {
+		out = append(out, prefix+tableSuffix(puzzle))
 	}
-	return out
+	_, clsRaw := rawNames(puzzle)
+	return append(out, clsRaw)
+}
+
+// placeholders is n parameters of an IN list: ?, ?, ?.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // storageProblems compares a record's storage with the tables the puzzle
-// owns (present).
-func storageProblems(rec Record, present []string) []string {
+// owns (present); classTableNamed says classes_<p> is a table (schema 13
+// and below), not the view over classes_<p>_raw.
+func storageProblems(rec Record, present []string, classTableNamed bool) []string {
 	var need []string
 	sol, cls := puzzleTables(rec.Name)
 	switch rec.Storage {
 	case StorageSolutions:
+		// The classes lie in classes_<p>_raw (the view classes_<p> over it
+		// is for SQL users: verify checks it, a query needs it not); in a
+		// catalog of schema 13 and below, in classes_<p>.
 		need = []string{cls, sol}
+		if !classTableNamed {
+			_, clsRaw := rawNames(rec.Name)
+			need = []string{clsRaw, sol}
+		}
 	case StorageClasses:
 		need = []string{cls, propsTable(rec.Name)}
+		if !classTableNamed {
+			_, clsRaw := rawNames(rec.Name)
+			need = []string{clsRaw, propsTable(rec.Name)}
+		}
 		if strings.HasPrefix(rec.Name, "queens:") {
 			need = append(need, orbitsTable(rec.Name))
 		}

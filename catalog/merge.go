@@ -54,7 +54,13 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 			}
 			defer tx.Rollback()
 			if i == 0 { // the first shard holds the classes
-				if _, err := tx.ExecContext(ctx, "INSERT INTO "+stCls+" (id, canonical, orbit, props) SELECT id, canonical, orbit, props FROM shard."+cls+" ORDER BY id"); err != nil {
+				// A shard made by a solcat of schema 13 and below holds them
+				// under classes_<p>.
+				shardCls, err := classTable(ctx, tx, "shard", Record{Name: puzzle, Storage: StorageSolutions})
+				if err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, "INSERT INTO "+stCls+" (id, canonical, orbit, props) SELECT id, canonical, orbit, props FROM shard."+shardCls+" ORDER BY id"); err != nil {
 					return err
 				}
 			}

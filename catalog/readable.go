@@ -52,6 +52,26 @@ func readable(p canon.Puzzle) migrations.Readable {
 	return r
 }
 
+// packedFormText returns the SQL of a packed canonical form's text, given
+// the SQL of its bytes (see canon.Pack25 and canon.PackQueens): cell i is
+// the 5 bits from bit 5i on, most significant first, one less than the
+// value (magic) or the 0-based column (queens), so both print it plus 1.
+// hex() reads the bytes: unicode() cannot read those from 128 up.
+func packedFormText(cells int) func(packed string) string {
+	return func(packed string) string {
+		nibble := func(q int) string {
+			return "(instr('0123456789ABCDEF', substr(hex(" + packed + "), " + strconv.Itoa(q+1) + ", 1)) - 1)"
+		}
+		parts := make([]string, cells)
+		for i := range parts {
+			// The 5 bits lie in nibbles q and q+1 (a nibble is 4 bits).
+			o := 5 * i
+			parts[i] = fmt.Sprintf("((((%s << 4) | %s) >> %d) & 31) + 1", nibble(o/4), nibble(o/4+1), 3-o%4)
+		}
+		return "(" + strings.Join(parts, ") || ' ' || (") + ")"
+	}
+}
+
 // addReadableColumns gives the puzzles stored before the readable columns
 // existed their columns and views, in the one transaction of a build's
 // start: class tables (finished or staging) get the virtual columns, and
@@ -72,7 +92,7 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	for _, table := range tables {
-		puzzle := puzzleName(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix))
+		puzzle := puzzleName(strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix), rawSuffix))
 		p, err := canon.ParsePuzzle(puzzle)
 		if err != nil {
 			p = canon.Puzzle{Kind: canon.Magic, N: 1} // not a puzzle's table: give it columns all the same
@@ -92,15 +112,18 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 }
 
 // addReadableViews gives the puzzles stored solution by solution before
-// the views without bytes existed (schema 12 and below) their views, in
-// the one transaction of a build's start: solutions_<p> showed the cells
-// as bytes, and is now solutions_<p>_raw.
+// the views without bytes existed their views, in the one transaction of a
+// build's start: in schema 12 and below solutions_<p> showed the cells as
+// bytes (now solutions_<p>_raw); in schema 13 and below classes_<p> was the
+// table of classes, canonical forms as bytes (now classes_<p>_raw, under
+// the view classes_<p>).
 func (c *Catalog) addReadableViews(ctx context.Context) error {
 	var puzzles []string
-	if err := c.db.SelectContext(ctx, &puzzles, `SELECT name FROM puzzles WHERE storage = ? AND EXISTS (SELECT 1 FROM sqlite_master
+	if err := c.db.SelectContext(ctx, &puzzles, `SELECT name FROM puzzles WHERE storage IN (?, ?) AND (EXISTS (SELECT 1 FROM sqlite_master
 		WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_')
-		AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_') || ?))`,
-		StorageSolutions, rawSuffix); err != nil {
+		AND NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'solutions_' || replace(replace(puzzles.name, ':', '_'), '-', '_') || ?))
+		OR EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'classes_' || replace(replace(puzzles.name, ':', '_'), '-', '_')))`,
+		StorageSolutions, StorageClasses, rawSuffix); err != nil {
 		return err
 	}
 	if len(puzzles) == 0 {
@@ -128,24 +151,44 @@ func (c *Catalog) addReadableViews(ctx context.Context) error {
 }
 
 // remakeViews drops and makes again the views of a puzzle stored solution
-// by solution, as this solcat makes them.
+// by solution, or as its classes only, as this solcat makes them, first
+// moving a class table of schema 13 and below from classes_<p> to
+// classes_<p>_raw (a rename: its rows stay as they are).
 func remakeViews(ctx context.Context, tx *sqlx.Tx, p canon.Puzzle, rec Record) error {
 	puzzle := p.String()
 	blocks := blocksTable(puzzle)
-	if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
-		return err // stored before solution blocks: not read any more
+	var views string
+	switch rec.Storage {
+	case StorageSolutions:
+		if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
+			return err // stored before solution blocks: not read any more
+		}
+		columnar, err := hasSynopsis(ctx, tx, "main", blocks)
+		if err != nil {
+			return err
+		}
+		views = solutionViews(p, classSymDigits(rec.Classes), columnar, "main.")
+	case StorageClasses:
+		var err error
+		if views, err = packedView(p, "main."); err != nil {
+			return err
+		}
+	default:
+		return nil
 	}
-	columnar, err := hasSynopsis(ctx, tx, "main", blocks)
+	ddl, err := dropViews(ctx, tx, "main", puzzle)
 	if err != nil {
 		return err
 	}
-	drop, err := dropSolutions(ctx, tx, "main", puzzle)
-	if err != nil {
+	_, cls := puzzleTables(puzzle)
+	_, clsRaw := rawNames(puzzle)
+	if old, err := hasTable(ctx, tx, cls); err != nil {
 		return err
+	} else if old {
+		ddl += "ALTER TABLE main." + cls + " RENAME TO " + clsRaw + ";"
 	}
-	if _, err := tx.ExecContext(ctx, drop+solutionViews(p, classSymDigits(rec.Classes), columnar, "main.")); err != nil {
-		sol, _ := puzzleTables(puzzle)
-		return fmt.Errorf("cannot make the views of %s again: %w", sol, err)
+	if _, err := tx.ExecContext(ctx, ddl+views); err != nil {
+		return fmt.Errorf("cannot make the views of %s again: %w", puzzle, err)
 	}
 	return nil
 }

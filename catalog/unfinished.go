@@ -20,14 +20,9 @@ type Building struct {
 	RowsTotal     int64  `db:"rows_total"`
 	StartedAt     string `db:"started_at"`
 	UpdatedAt     string `db:"updated_at"`
-}
-
-// Percent is how much of the build is committed.
-func (b Building) Percent() int {
-	if b.RowsTotal <= 0 {
-		return 0
-	}
-	return int(100 * (b.ClassesDone + b.SolutionsDone) / b.RowsTotal)
+	// ClassesOnly says the build stores the classes alone (its staging
+	// tables are those of StorageClasses): RowsTotal counts classes then.
+	ClassesOnly bool `db:"-"`
 }
 
 // Building returns the unfinished build of a puzzle, if there is one.
@@ -38,6 +33,10 @@ func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok b
 	err = c.db.GetContext(ctx, &b, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, false, nil
+	}
+	if err == nil {
+		// Only a build stored as classes makes a properties table.
+		b.ClassesOnly, err = hasTable(ctx, c.db, propsTable(puzzle)+stagingSuffix)
 	}
 	return b, err == nil, err
 }

@@ -22,7 +22,7 @@ import (
 // row, a range of blocks at a time.
 func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 	if s.ClassesOnly() {
-		return nil, nil
+		return s.checkPackedView(ctx)
 	}
 	view, _ := puzzleTables(s.Record.Name)
 	var text string
@@ -34,11 +34,17 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 		return nil, DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
-	raw, clsView := readableViews(s.Record.Name)
+	raw, _ := rawNames(s.Record.Name)
+	clsView, clsTable := cls, s.classes
+	if s.classes == cls {
+		// Schema 13 (opened to read only): the classes as text lay in a view
+		// beside their table.
+		clsView = legacyClassesView(s.Record.Name)
+	}
 	rawDDL := func(name string) string {
 		return migrations.SolutionsView(name, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Columnar, readable(s.p))
 	}
-	readableDDL := statements(migrations.ReadableViews(view, raw, clsView, cls))
+	readableDDL := statements(migrations.ReadableViews(view, raw, clsView, clsTable))
 	switch {
 	case sameDDL(text, rawDDL(view)):
 		// A catalog of schema 12 and below (opened to read only): one view,
@@ -82,6 +88,31 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 	if shown != expected {
 		return []string{fmt.Sprintf("its view %s shows %d solutions with IDs %d to %d (sum %d), its blocks hold %d with IDs %d to %d (sum %d)",
 			view, shown[0], shown[1], shown[2], shown[3], expected[0], expected[1], expected[2], expected[3])}, nil
+	}
+	return nil, nil
+}
+
+// checkPackedView compares the view of a puzzle stored as its classes
+// only with the one this solcat makes (a catalog of schema 13 and below
+// has none); verify reads the classes themselves from their table.
+func (s *Content) checkPackedView(ctx context.Context) ([]string, error) {
+	_, view := puzzleTables(s.Record.Name)
+	if s.classes == view {
+		return nil, nil
+	}
+	want, err := packedView(s.p, "")
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	err = s.c.db.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", view).Scan(&text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return []string{fmt.Sprintf("its view %s is missing", view)}, nil
+	case err != nil:
+		return nil, DamageError(s.c.path, err)
+	case !sameDDL(text, want):
+		return []string{fmt.Sprintf("its view %s is not the one solcat makes", view)}, nil
 	}
 	return nil, nil
 }

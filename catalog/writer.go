@@ -258,66 +258,107 @@ func (u *unitWriter) Rollback() {
 // swapIn puts p's staging tables in place of its tables inside tx,
 // dropping the old tables, the puzzle's record and its builds row, and
 // shows staged solution blocks through the solutions view (class entries
-// digits wide, as they were written). Every name is qualified with main:
+// digits wide, as they were written), their classes under classes_<p>_raw
+// and through the view classes_<p>. Every name is qualified with main:
 // merge attaches shards that have the same table names, and SQLite would
 // look an unqualified name up in them too.
 func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	puzzle := p.String()
 	_, cls := puzzleTables(puzzle)
+	_, clsRaw := rawNames(puzzle)
 	blocks := blocksTable(puzzle)
-	// The view goes first: renaming a table fails while a view names a
+	// The views go first: renaming a table fails while a view names a
 	// table that is gone.
-	dropSol, err := dropSolutions(ctx, tx, "main", puzzle)
+	drop, err := dropViews(ctx, tx, "main", puzzle)
 	if err != nil {
 		return err
 	}
 	// A shard's mark goes too: the file now holds the puzzle (CommitShard
 	// marks it again).
-	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + dropSol
-	stagedBlocks := false
-	for _, name := range []string{blocks, cls, propsTable(puzzle), orbitsTable(puzzle)} {
+	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + drop
+	for _, name := range []string{blocks, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
-		var staged int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&staged); err != nil {
+	}
+	staged := map[string]bool{}
+	for _, name := range []string{blocks, cls, propsTable(puzzle), orbitsTable(puzzle)} {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&n); err != nil {
 			return err
 		}
-		if staged > 0 {
-			stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + name + ";"
-			stagedBlocks = stagedBlocks || name == blocks
+		if staged[name] = n > 0; !staged[name] {
+			continue
 		}
+		to := name
+		if name == cls {
+			to = clsRaw // the classes lie under the view SQL users read
+		}
+		stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + to + ";"
 	}
-	if stagedBlocks {
+	switch {
+	case staged[blocks]:
 		stmts += solutionViews(p, digits, true, "main.") // staged blocks are column blocks
+	case staged[propsTable(puzzle)]: // stored as its classes only
+		view, err := packedView(p, "main.")
+		if err != nil {
+			return err
+		}
+		stmts += view
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err
 }
 
-// dropSolutions is the SQL that drops a puzzle's solutions: a view over
-// its blocks (and the views beside it), or the table of a puzzle stored
-// before blocks.
-func dropSolutions(ctx context.Context, tx rowQueryer, schema, puzzle string) (string, error) {
-	name, _ := puzzleTables(puzzle)
-	raw, classes := readableViews(puzzle)
-	// The readable view reads the raw one: it goes first.
-	views := "DROP VIEW IF EXISTS " + schema + "." + raw + "; DROP VIEW IF EXISTS " + schema + "." + classes + ";"
-	var kind string
-	err := tx.QueryRowContext(ctx, "SELECT type FROM "+schema+".sqlite_master WHERE name = ? AND type IN ('table', 'view')", name).Scan(&kind)
-	if errors.Is(err, sql.ErrNoRows) {
-		return views, nil
+// dropViews is the SQL that drops a puzzle's views (those SQL users read,
+// the raw solutions view, and the classes view of schema 13), and the
+// solutions table of a puzzle stored before blocks; its tables stay.
+func dropViews(ctx context.Context, tx rowQueryer, schema, puzzle string) (string, error) {
+	sol, cls := puzzleTables(puzzle)
+	raw, _ := rawNames(puzzle)
+	var ddl string
+	// A readable view reads the raw one: it goes first.
+	for _, name := range []string{sol, raw, legacyClassesView(puzzle), cls} {
+		var kind string
+		err := tx.QueryRowContext(ctx, "SELECT type FROM "+schema+".sqlite_master WHERE name = ? AND type IN ('table', 'view')", name).Scan(&kind)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return "", err
+		case kind == "view", name == sol: // solutions_<p> was a table before blocks
+			ddl += "DROP " + strings.ToUpper(kind) + " " + schema + "." + name + ";"
+		}
 	}
-	return "DROP " + strings.ToUpper(kind) + " " + schema + "." + name + ";" + views, err
+	return ddl, nil
 }
 
 // solutionViews is the SQL that makes the views of a puzzle stored
 // solution by solution (its blocks' class entries digits wide, columnar or
-// row-major), schema "main." or "".
+// row-major), schema "main." or "": solutions_<p>_raw over its blocks, and
+// solutions_<p> and classes_<p>, which hold no bytes, over
+// solutions_<p>_raw and the table classes_<p>_raw.
 func solutionViews(p canon.Puzzle, digits int, columnar bool, schema string) string {
 	puzzle := p.String()
 	sol, cls := puzzleTables(puzzle)
-	raw, clsView := readableViews(puzzle)
+	raw, clsRaw := rawNames(puzzle)
 	return migrations.SolutionsView(schema+raw, blocksTable(puzzle), cls, p.Len(), digits, columnar, readable(p)) +
-		migrations.ReadableViews(schema+sol, raw, schema+clsView, cls)
+		migrations.ReadableViews(schema+sol, raw, schema+cls, clsRaw)
+}
+
+// packedView is the SQL that makes the view SQL users read of a puzzle
+// stored as its classes only, classes_<p> over classes_<p>_raw, schema
+// "main." or "".
+func packedView(p canon.Puzzle, schema string) (string, error) {
+	puzzle := p.String()
+	form, err := packedFormOf(p)
+	if err != nil {
+		return "", err
+	}
+	_, cls := puzzleTables(puzzle)
+	_, clsRaw := rawNames(puzzle)
+	orbits := ""
+	if form.queens {
+		orbits = orbitsTable(puzzle)
+	}
+	return migrations.PackedClassesView(schema+cls, clsRaw, propsTable(puzzle), orbits, form.perBlock, form.size, packedFormText(form.cells), readable(p)), nil
 }
 
 // dropStaging is the SQL that drops a puzzle's staging tables, including

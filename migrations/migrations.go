@@ -101,7 +101,8 @@ func SolutionsView(view, blocks, classes string, cellBytes, digits int, columnar
 // ReadableViews returns the DDL of the views SQL users read, which hold no
 // bytes: view shows the solutions of the view raw (made by SolutionsView;
 // named without a schema, as a view may name only its own schema's
-// tables), classesView the classes of the table classes.
+// tables), classesView (classes_<p>) the classes of the table classes
+// (classes_<p>_raw).
 func ReadableViews(view, raw, classesView, classes string) string {
 	return execute("readable views", tableNames{Solutions: view, Raw: raw, ClassesView: classesView, Classes: classes})
 }
@@ -112,6 +113,18 @@ func ReadableViews(view, raw, classesView, classes string) string {
 // with fewer than 8 members apart too.
 func ClassOnlyTables(classes, props, orbits string, perBlock, formBytes int) string {
 	return execute("classes only", tableNames{Classes: classes, Props: props, Orbits: orbits, PerBlock: perBlock, FormBytes: formBytes})
+}
+
+// PackedClassesView returns the DDL of the view SQL users read of a puzzle
+// stored as its classes only: view (classes_<p>) shows the packed forms
+// of the table classes, perBlock to a row and formBytes each, with form
+// (the expression of a form's text, given the SQL of the form as bytes),
+// and the orbits (queens; "" for none) and props tables; r.Props names
+// the properties from the columns orbit and props.
+func PackedClassesView(view, classes, props, orbits string, perBlock, formBytes int, form func(packed string) string, r Readable) string {
+	packed := "substr(b.forms, k.slot * " + strconv.Itoa(formBytes) + " + 1, " + strconv.Itoa(formBytes) + ")"
+	return execute("packed classes view", tableNames{ClassesView: view, Classes: classes, Props: props, Orbits: orbits,
+		PerBlock: perBlock, FormBytes: formBytes, FormText: form(packed), PropsText: r.Props})
 }
 
 type tableNames struct {

@@ -1,6 +1,7 @@
 -- The tables of one puzzle; {{.Classes}}, {{.Blocks}} and {{.Solutions}}
--- become, for example, classes_queens_8, solution_blocks_queens_8 and
--- solutions_queens_8.
+-- become, for example, classes_queens_8_raw, solution_blocks_queens_8 and
+-- solutions_queens_8 (catalogs of schema 13 and below have the class table
+-- under the name of the view classes_queens_8, which they lack).
 --
 -- Solution IDs are the 1-based lexicographic ranks of the solutions. The
 -- solutions are stored in blocks of consecutive IDs, one row per block
@@ -54,7 +55,9 @@ FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes
 -- The views SQL users read: every column text or a number, so that
 -- SELECT * prints one line a row in any client (the cells and canonical
 -- bytes hold newline and other control bytes). {{.Solutions}} is
--- solutions_queens_8 over {{.Raw}}, {{.ClassesView}} classes_queens_8_readable.
+-- solutions_queens_8 over {{.Raw}}, {{.ClassesView}} classes_queens_8 over
+-- the table {{.Classes}} (in schema 13, classes_queens_8_readable over
+-- classes_queens_8).
 {{define "readable views"}}
 CREATE VIEW {{.Solutions}} AS
 SELECT id, solution, class_id, symmetry, symmetry_name, class_sym, block, slot FROM {{.Raw}};
@@ -69,7 +72,9 @@ SELECT id, form, orbit, properties, props FROM {{.Classes}};
     properties TEXT GENERATED ALWAYS AS ({{.PropsText}}) VIRTUAL{{end}}
 
 -- A puzzle stored as its classes only (order-5 magic squares, queens:18
--- and queens:19): no solution rows. A canonical form is packed 5 bits a cell
+-- and queens:19): no solution rows. {{.Classes}} is classes_magic_5_raw
+-- (catalogs of schema 13 and below have it under the name of the view
+-- below, which they lack). A canonical form is packed 5 bits a cell
 -- (magic: value - 1) or a row (queens: the 0-based column), most significant
 -- first, which keeps lexicographic order, and a row holds a block of
 -- consecutive classes (catalog.packedForm): rows cost time, not bytes, with
@@ -93,4 +98,19 @@ CREATE TABLE {{.Orbits}} (
     first_member INTEGER NOT NULL     -- the solution ID of its first member
 );
 {{- end}}
+{{end}}
+
+-- The classes of a puzzle stored as its classes only, as SQL users read
+-- them (no bytes, as in the other views SQL users read): {{.ClassesView}}
+-- is classes_magic_5 over the packed forms of {{.Classes}}. Class k of a
+-- block is its (k+1)-th form; a class has 8 members and no properties
+-- but where {{.Orbits}} and {{.Props}} say otherwise.
+{{define "packed classes view"}}
+CREATE VIEW {{.ClassesView}} AS
+SELECT id, form, orbit, {{.PropsText}} AS properties, props FROM (
+    SELECT (b.block - 1) * {{.PerBlock}} + k.slot + 1 AS id, -- class ID: rank of the canonical form
+           {{.FormText}} AS form, -- the canonical form as people read it
+           {{if .Orbits}}coalesce((SELECT o.orbit FROM {{.Orbits}} o WHERE o.id = (b.block - 1) * {{.PerBlock}} + k.slot + 1), 8){{else}}8{{end}} AS orbit,
+           coalesce((SELECT p.props FROM {{.Props}} p WHERE p.id = (b.block - 1) * {{.PerBlock}} + k.slot + 1), 0) AS props
+    FROM {{.Classes}} b JOIN block_slots k ON k.slot < length(b.forms) / {{.FormBytes}});
 {{end}}

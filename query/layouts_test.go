@@ -24,7 +24,8 @@ import (
 // toRowMajor rewrites the solution blocks of the given stored puzzles of
 // the catalog at path as a solcat before column blocks wrote them: each
 // solution's cells in turn, no synopsis column, and the view that reads
-// them so, under the name of the readable view (schema 12's one view).
+// them so, under the name of the readable view (schema 12's one view), and
+// the classes under classes_<p>, their table's name then.
 func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
@@ -82,7 +83,8 @@ func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 			}
 			return strings.Join(parts, " || ' ' || ")
 		}}
-		ddl := "DROP VIEW " + view + "; DROP VIEW " + view + "_raw; DROP VIEW " + classes + "_readable; ALTER TABLE " + blocks + " DROP COLUMN synopsis;" +
+		ddl := "DROP VIEW " + view + "; DROP VIEW " + view + "_raw; DROP VIEW " + classes + "; ALTER TABLE " + classes + "_raw RENAME TO " + classes +
+			"; ALTER TABLE " + blocks + " DROP COLUMN synopsis;" +
 			migrations.SolutionsView(view, blocks, classes, c, digits, false, readable)
 		if _, err := db.Exec(ddl); err != nil {
 			t.Fatal(err)

@@ -210,7 +210,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		if !plan.owns(u) {
 			// Saved by a solver that split the work differently (another
 			// solcat's): start over rather than mix them in.
-			o.notice("%s: the %d units saved were counted with another split of the work; counting again", name, len(saved))
+			o.notice("%s: the %s units saved were counted with another split of the work; counting again", name, canon.Thousands(int64(len(saved))))
 			if err := b.Cat.ClearUnits(ctx, name); err != nil {
 				return catalog.Record{}, err
 			}
@@ -239,7 +239,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	}
 	workers := o.workers()
 	if len(todo) < mine {
-		o.notice("%s%s: resuming, %d of %d units already counted", name, o.Shard.label(), mine-len(todo), mine)
+		o.notice("%s%s: resuming, %s of %s units already counted", name, o.Shard.label(), canon.Thousands(int64(mine-len(todo))), canon.Thousands(int64(mine)))
 	}
 	bar := o.progress(name+o.Shard.label(), "work units")
 	doneCount := mine - len(todo)

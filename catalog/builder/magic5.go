@@ -120,7 +120,7 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *Spill, unit
 		return nil
 	}
 	if from > 0 {
-		o.notice("magic:5: resuming the class search at unit %d of %d", from+1, len(units))
+		o.notice("magic:5: resuming the class search at unit %s of %s", canon.Thousands(int64(from+1)), canon.Thousands(int64(len(units))))
 	}
 	todo := make([]int, 0, len(units)-from)
 	for i := from; i < len(units); i++ {
@@ -180,7 +180,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 	}
 	committed, _ := w.Saved()
 	if committed > 0 {
-		o.notice("%s: resuming the insert at class %d of %d", p, committed+1, rec.Classes)
+		o.notice("%s: resuming the insert at class %s of %s", p, canon.Thousands(int64(committed+1)), canon.Thousands(rec.Classes))
 	}
 	// Sort the next bucket while this one is inserted.
 	buckets := spill.Buckets()

@@ -72,7 +72,7 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 	saved, _ := w.Saved()
 	var last []byte // the packed form of the last class saved
 	if saved > 0 {
-		o.notice("%s: resuming at class %d of %d", p, saved+1, known.Classes)
+		o.notice("%s: resuming at class %s of %s", p, canon.Thousands(int64(saved+1)), canon.Thousands(known.Classes))
 		q := make([]byte, n)
 		err := w.SavedClasses(func(id int64, packed []byte, orbit int) error {
 			canon.UnpackQueens(packed, q)

@@ -127,7 +127,7 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 				t.Fatalf("resumed count: %+v, %v", rec, err)
 			}
 			want := fmt.Sprintf("%s: resuming with the %s that began it (this machine would use the %s)", p, other.method, here.method)
-			if got := notices.String(); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("resuming, %d of %d units already counted", len(todo), len(other.prefixes))) {
+			if got := notices.String(); !strings.Contains(got, want) || !strings.Contains(got, fmt.Sprintf("resuming, %s of %s units already counted", canon.Thousands(int64(len(todo))), canon.Thousands(int64(len(other.prefixes))))) {
 				t.Errorf("notices %q, want %q and the units kept", got, want)
 			}
 		})

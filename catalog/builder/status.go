@@ -19,8 +19,9 @@ type Unfinished struct {
 	CountOnly bool           // a count-only build: it resumes as one
 	Foreign   bool           // its saved units were counted by another solver: it starts over
 	Search    bool           // a stored magic:5 in its class search (Done of Total units)
-	Done      int64          // saved so far: rows, work units, or search units
+	Done      int64          // saved so far: solutions or classes (What), work units, or search units
 	Total     int64
+	What      string // a stored build's: "solutions" or "classes"
 	Percent   int
 	Stored    *catalog.Building // a stored build's saved rows and times, or nil
 	Shard     Shard             // the shard a stored build makes, if it makes one
@@ -42,8 +43,9 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		return u, false, err
 	}
 	if building {
-		u.Done, u.Total, u.Percent, u.Stored = b.ClassesDone+b.SolutionsDone, b.RowsTotal, b.Percent(), &b
-		u.Shard = Shard{I: b.Layout.Shard, Of: b.Layout.Of}
+		u.Stored, u.Shard = &b, Shard{I: b.Layout.Shard, Of: b.Layout.Of}
+		u.Done, u.Total, u.What = savedRows(p, b, u.Shard)
+		u.Percent = int(100 * u.Done / max(u.Total, 1))
 		return u, true, nil
 	}
 	if done, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
@@ -67,6 +69,28 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		return u, true, nil
 	}
 	return u, u.Running, nil
+}
+
+// savedRows is what a stored build has saved as users count it, as its
+// progress bar and StoppedError do: classes for a build of the classes
+// alone, and for one still writing its classes, else solutions (a
+// shard's share of them, about), not the rows of both the catalog saves.
+func savedRows(p canon.Puzzle, b catalog.Building, shard Shard) (done, total int64, what string) {
+	known, ok := canon.KnownCounts(p)
+	switch {
+	case b.ClassesOnly:
+		return b.ClassesDone, b.RowsTotal, "classes"
+	case !ok:
+		return b.ClassesDone + b.SolutionsDone, b.RowsTotal, "rows" // not built: no such puzzle is stored
+	case b.SolutionsDone == 0 && b.ClassesDone > 0:
+		return b.ClassesDone, known.Classes, "classes"
+	}
+	solutions := known.Solutions
+	if shard.Of > 0 {
+		part := shard.FirstRows(p.N)
+		solutions = solutions * int64(part.To-part.From) / int64(p.N)
+	}
+	return b.SolutionsDone, solutions, "solutions"
 }
 
 // UnderWay returns every unfinished build in the catalog at path: stored

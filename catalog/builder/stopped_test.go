@@ -125,6 +125,12 @@ func TestStoppedCountsSolutions(t *testing.T) {
 			if s.What != tc.what || s.Done != saved || saved == 0 || err.Error() != want {
 				t.Errorf("%q (%d of %d %s); want %q", err, s.Done, s.Total, s.What, want)
 			}
+			// Status (info, the web, a query's refusal) counts as the error does.
+			u, ok, err := Status(context.Background(), cat, path, p)
+			if err != nil || !ok || u.Done != s.Done || u.Total != s.Total || u.What != tc.what || u.Percent != int(100*saved/s.Total) ||
+				canon.Thousands(u.Total) != tc.total {
+				t.Errorf("status %d of %d %s, %d%%, %v, %v; want %d of %s %s", u.Done, u.Total, u.What, u.Percent, ok, err, saved, tc.total, tc.what)
+			}
 			// The resumed build counts what it finds saved the same way.
 			var notices strings.Builder
 			res, err := (&Builder{Cat: cat}).Build(context.Background(), p, Options{Workers: 2, Notices: &notices})

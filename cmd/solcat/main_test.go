@@ -592,7 +592,7 @@ func TestCountOnlyResumes(t *testing.T) {
 		t.Errorf("info --format csv during the count: exit %d, %q, %q", code, out, errOut)
 	}
 	code, out, errOut := solcatDB(resumed, "build", "queens:13", "--count-only")
-	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73712 solutions, 9233 classes") {
+	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("resuming, %d of %d units", len(units)/2, len(units))) || !strings.Contains(out, "73,712 solutions, 9,233 classes") {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	foreign := filepath.Join(dir, "foreign.db")
@@ -601,7 +601,7 @@ func TestCountOnlyResumes(t *testing.T) {
 		t.Errorf("count with foreign units saved: exit %d, %q", code, errOut)
 	}
 	code, out, errOut = solcatDB(foreign, "build", "queens:13", "--count-only")
-	if code != 0 || strings.Contains(errOut, "resuming") || !strings.Contains(out, "73712 solutions, 9233 classes") {
+	if code != 0 || strings.Contains(errOut, "resuming") || !strings.Contains(out, "73,712 solutions, 9,233 classes") {
 		t.Errorf("foreign units: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -757,16 +757,16 @@ func TestVerifyNamesTampering(t *testing.T) {
 			[]string{"solution 10: stored in class", "content hash"}},
 		{"changed symmetry", "UPDATE solution_blocks_queens_8 SET class_syms = substr(class_syms, 1, 57) || printf('%03d', (substr(class_syms, 58, 3) & ~7) | ((substr(class_syms, 58, 3) + 1) & 7)) || substr(class_syms, 61)",
 			[]string{"solution 20: symmetry"}},
-		{"changed orbit", "UPDATE classes_magic_3 SET orbit = 4 WHERE id = 1",
+		{"changed orbit", "UPDATE classes_magic_3_raw SET orbit = 4 WHERE id = 1",
 			[]string{"magic:3: class 1: stored form is not canonical or its orbit 4 is wrong", "class 1: 8 members found, orbit size 4"}},
 		{"changed count", "UPDATE puzzles SET solutions = 93 WHERE name = 'queens:8'",
 			[]string{"queens:8: recorded counts 93 solutions", "92 solutions stored, 93 recorded"}},
 		{"deleted record", "DELETE FROM puzzles WHERE name = 'queens:8'",
-			[]string{"catalog: queens:8: the tables classes_queens_8, classes_queens_8_readable, solution_blocks_queens_8, solutions_queens_8, solutions_queens_8_raw have no record in puzzles"}},
+			[]string{"catalog: queens:8: the tables classes_queens_8, classes_queens_8_raw, solution_blocks_queens_8, solutions_queens_8, solutions_queens_8_raw have no record in puzzles"}},
 		{"changed published count", "UPDATE puzzles SET known_solutions = 93 WHERE name = 'queens:8'",
 			[]string{"queens:8: recorded published counts (93 solutions, 12 classes) differ from the published values, 92 and 12"}},
-		{"dropped table", "DROP TABLE classes_magic_3",
-			[]string{"catalog: magic:3: recorded as stored (solutions), but its table classes_magic_3 is missing", "magic:3: cannot be read to the end"}},
+		{"dropped table", "DROP TABLE classes_magic_3_raw",
+			[]string{"catalog: magic:3: recorded as stored (solutions), but its table classes_magic_3_raw is missing", "magic:3: cannot be read to the end"}},
 		{"left staging table", "CREATE TABLE classes_queens_9_building (id INTEGER PRIMARY KEY)",
 			[]string{"catalog: queens:9: the build tables classes_queens_9_building belong to no unfinished build"}},
 	}
@@ -835,7 +835,7 @@ func TestCatalogWithoutDudeneyGroups(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "magic:4"); code != 0 {
 		t.Fatal(errOut)
 	}
-	execSQL(t, db, "UPDATE classes_magic_4 SET props = props & 127")
+	execSQL(t, db, "UPDATE classes_magic_4_raw SET props = props & 127")
 	for _, args := range [][]string{{"count", "magic:4", "--prop", "dudeney-I"}, {"stats", "magic:4", "--by", "group"}, {"verify", "magic:4"}} {
 		code, out, errOut := solcatDB(db, args...)
 		if code != 1 || !strings.Contains(out+errOut, "built before Dudeney groups were stored") {

@@ -233,7 +233,7 @@ func TestCountOnlySurvivesKill(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	code, out, errOut := solcatDB(db, "build", "queens:18", "--count-only")
-	if code != 0 || !strings.Contains(errOut, "resuming") || !strings.Contains(out, "666090624 solutions, 83263591 classes  matches OEIS") {
+	if code != 0 || !strings.Contains(errOut, "resuming") || !strings.Contains(out, "666,090,624 solutions, 83,263,591 classes  matches OEIS") {
 		t.Errorf("after SIGKILL: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -295,7 +295,7 @@ func TestShardsMerge(t *testing.T) {
 	})
 	merged := filepath.Join(dir, "merged.db")
 	code, out, errOut := solcat("merge", merged, shard(1, 4), shard(2, 4), shard(3, 4), shard(4, 4))
-	if code != 0 || !strings.Contains(out, "queens:13  73712 solutions, 9233 classes  matches OEIS  merged from 4 shards") {
+	if code != 0 || !strings.Contains(out, "queens:13  73,712 solutions, 9,233 classes  matches OEIS  merged from 4 shards") {
 		t.Fatalf("merge: exit %d, %q %s", code, out, errOut)
 	}
 	single := filepath.Join(dir, "single.db")
@@ -368,7 +368,7 @@ func TestStoredShardsMerge(t *testing.T) {
 	merged := filepath.Join(dir, "merged.db")
 	// Given in any order: merge puts the shards in order.
 	code, out, errOut := solcat("merge", merged, shards[2], shards[0], shards[3], shards[1])
-	if code != 0 || !strings.Contains(out, "queens:11  2680 solutions, 341 classes  matches OEIS  merged from 4 shards") {
+	if code != 0 || !strings.Contains(out, "queens:11  2,680 solutions, 341 classes  matches OEIS  merged from 4 shards") {
 		t.Fatalf("merge: exit %d, %q %s", code, out, errOut)
 	}
 	single := filepath.Join(dir, "single.db")

@@ -361,7 +361,7 @@ func TestOneBuilderAtATime(t *testing.T) {
 		return
 	}
 	code, out, errOut = solcatDB(db, "build", "queens:16")
-	if code != 0 || !strings.Contains(errOut, "resuming from") || !strings.Contains(out, "14772512 solutions") {
+	if code != 0 || !strings.Contains(errOut, "resuming from") || !strings.Contains(out, "14,772,512 solutions") {
 		t.Errorf("the build after the kill: exit %d, %q %q", code, out, errOut)
 	}
 	if _, err := os.Stat(db + ".lock"); err == nil {

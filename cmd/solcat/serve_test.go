@@ -257,7 +257,7 @@ func TestServeDuringBuild(t *testing.T) {
 	out, err := build.CombinedOutput()
 	close(stop)
 	asked.Wait()
-	if err != nil || !strings.Contains(string(out), "queens:15  2279184 solutions") {
+	if err != nil || !strings.Contains(string(out), "queens:15  2,279,184 solutions") {
 		t.Fatalf("the build beside the server: %v %s", err, out)
 	}
 	if entries, _ := os.ReadDir(s.dir); len(entries) != 1 {

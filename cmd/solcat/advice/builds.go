@@ -56,6 +56,8 @@ func line(u builder.Unfinished) string {
 	}
 	state := fmt.Sprintf("%d%% saved", u.Percent)
 	switch {
+	case u.Stored != nil && u.Total > 0:
+		state = fmt.Sprintf("%d%% saved (%s of %s %s)", u.Percent, canon.Thousands(u.Done), canon.Thousands(u.Total), u.What)
 	case u.Search:
 		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
 	case u.CountOnly:

@@ -19,6 +19,11 @@ func TestDescribe(t *testing.T) {
 	}{
 		{"stopped", builder.Unfinished{Puzzle: q14, Percent: 40, Stored: &catalog.Building{}},
 			"queens:14 is unfinished: its build stopped with 40% saved; 'solcat build queens:14' resumes it"},
+		{"stopped, counted", builder.Unfinished{Puzzle: q14, Percent: 35, Done: 131072, Total: 365596, What: "solutions", Stored: &catalog.Building{}},
+			"queens:14 is unfinished: its build stopped with 35% saved (131,072 of 365,596 solutions); 'solcat build queens:14' resumes it"},
+		{"running, classes", builder.Unfinished{Puzzle: q14, Running: true, Writer: catalog.Holder{Command: "another solcat"}, Percent: 43, Done: 20000, Total: 45752,
+			What: "classes", Stored: &catalog.Building{}},
+			"queens:14 is being built: 43% saved (20,000 of 45,752 classes), by another solcat; wait for the build to finish"},
 		{"stopped shard", builder.Unfinished{Puzzle: q14, Percent: 40, Shard: builder.Shard{I: 2, Of: 3}},
 			"queens:14 is unfinished: its build stopped with 40% saved; 'solcat build queens:14 --shard 2/3' resumes it"},
 		{"counting", builder.Unfinished{Puzzle: q20, CountOnly: true, Percent: 10, Done: 5, Total: 50},

@@ -19,9 +19,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := records.NewPrinter(stdout, format, headers).Columns(withOEIS(catalog.Record{}))
+		out := records.NewPrinter(stdout, format, headers).Columns(WithOEIS(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(withOEIS(r))
+			out.Write(WithOEIS(r))
 		}
 		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
@@ -85,15 +85,22 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	return err
 }
 
-// withOEIS is a puzzle's record with the OEIS entries its counts are
-// checked against (null where OEIS counts the classes alone).
-func withOEIS(r catalog.Record) records.Object {
-	seq := canon.OEIS(canon.Kind(r.Kind))
+// WithOEIS is a puzzle's record with the OEIS entries its counts are
+// checked against, as info and the web's JSON show it.
+func WithOEIS(r catalog.Record) records.Object {
+	return append(records.RecordObject(r), OEIS(canon.Kind(r.Kind))...)
+}
+
+// OEIS is the keys that name the OEIS entries a kind's counts are checked
+// against: oeis_solutions (null where OEIS counts the classes alone) and
+// oeis_classes.
+func OEIS(k canon.Kind) records.Object {
+	seq := canon.OEIS(k)
 	var solutions any
 	if seq.Solutions != "" {
 		solutions = seq.Solutions
 	}
-	return append(records.RecordObject(r), records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)...)
+	return records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)
 }
 
 // answerJSON is a kept answer as info's JSON lists it, told apart by its

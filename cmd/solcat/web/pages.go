@@ -14,6 +14,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/release"
 	"solcat/query"
 	"solcat/query/draw"
@@ -48,7 +49,7 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 	for _, rec := range recs {
 		row := puzzleRow{Record: rec, Matches: verify.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
 		d.Puzzles = append(d.Puzzles, row)
-		objs = append(objs, records.RecordObject(rec))
+		objs = append(objs, advice.WithOEIS(rec)) // as info shows it
 	}
 	underway, err := s.builds.UnderWay(r.ctx)
 	if err != nil {
@@ -314,7 +315,8 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if objs == nil {
 		objs = []records.Object{}
 	}
-	j := records.Obj("puzzle", d.Puzzle, "filter", d.Filter, "of", d.Of)
+	j := append(records.Obj("puzzle", d.Puzzle), advice.OEIS(t.Puzzle.Kind)...) // as info names them
+	j = append(j, records.Obj("filter", d.Filter, "of", d.Of)...)
 	if d.Counted {
 		j = append(j, records.Obj("count", d.Count)...)
 	}

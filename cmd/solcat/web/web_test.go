@@ -186,7 +186,7 @@ func TestPages(t *testing.T) {
 func TestBuildsUnderWay(t *testing.T) {
 	srv := serve(t, 10*time.Second)
 	status, body := get(t, srv.URL+"/puzzle/queens:16", "")
-	if want := "queens:16 is unfinished: its build stopped with 0% saved; &#39;solcat build queens:16&#39; resumes it"; status != http.StatusServiceUnavailable || !strings.Contains(body, want) {
+	if want := "queens:16 is unfinished: its build stopped with 0% saved (0 of 14,772,512 solutions); &#39;solcat build queens:16&#39; resumes it"; status != http.StatusServiceUnavailable || !strings.Contains(body, want) {
 		t.Errorf("a stopped build: %d %.500s", status, body)
 	}
 	if _, body := get(t, srv.URL+"/", ""); !strings.Contains(body, `<ul class="building"><li>queens:16 is unfinished`) {
@@ -199,7 +199,7 @@ func TestBuildsUnderWay(t *testing.T) {
 	}
 	defer writer.Close()
 	status, body = get(t, srv.URL+"/puzzle/queens:16.json", "")
-	if status != http.StatusServiceUnavailable || !strings.Contains(body, "queens:16 is being built: 0% saved, by process") {
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "queens:16 is being built: 0% saved (0 of 14,772,512 solutions), by process") {
 		t.Errorf("a running build: %d %s", status, body)
 	}
 	if status, _ := get(t, srv.URL+"/puzzle/queens:8?q1=1", ""); status != http.StatusOK {
