@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"solcat/migrations"
 	"strconv"
 	"strings"
 	"testing"
@@ -150,7 +151,7 @@ func TestReadableViewsMadeOnWrite(t *testing.T) {
 			"ALTER TABLE classes_"+puzzle+"_raw RENAME TO classes_"+puzzle+"; "+
 			strings.Replace(old, "solutions_"+puzzle+"_raw", "solutions_"+puzzle, 1))
 	}
-	execSQL(t, db, "DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views")
+	execSQL(t, db, "DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers")
 	views := func() []string {
 		_, out, _ := solcatDB(db, "sql", "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name", "--format", "csv")
 		return strings.Fields(out)[1:]
@@ -209,6 +210,7 @@ func toSchema13(t *testing.T, path string, puzzles []string) {
 		}
 	}
 	if _, err := conn.Exec(`DELETE FROM solcat_schema_version WHERE version_id > 13;
+		DROP TABLE IF EXISTS answers;
 		DELETE FROM solcat_views WHERE view IN ('classes_<p>', 'classes_<p>_raw');
 		INSERT INTO solcat_views (view, definition) VALUES ('classes_<p>_readable', 'one row per class: id, form (text), orbit, properties (text), props')`); err != nil {
 		t.Fatal(err)
@@ -285,7 +287,7 @@ func TestSchema13Catalog(t *testing.T) {
 	}{
 		{"read", nil, "table,classes_magic_3 view,classes_magic_3_readable table,classes_queens_6 view,classes_queens_6_readable schema 13"},
 		{"written", []string{"build", "queens:5"}, "view,classes_magic_3 table,classes_magic_3_raw view,classes_queens_5 table,classes_queens_5_raw " +
-			"view,classes_queens_6 table,classes_queens_6_raw schema 14"},
+			"view,classes_queens_6 table,classes_queens_6_raw schema " + strconv.FormatInt(migrations.Latest(), 10)},
 	}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
