@@ -103,7 +103,7 @@ func (r *request) leave() {
 // scans reports whether a plan reads blocks or classes: a scan, which may
 // take seconds, rather than a few reads.
 func scans(p *query.Plan) bool {
-	return p.Way == query.BlockScan || p.Way == query.ClassScan || p.Way == query.ClassExpand
+	return p.Way == query.BlockScan || p.Way == query.ClassScan || p.Way == query.ClassExpand || p.Way == query.ConstrainedCount
 }
 
 // plan plans a question for a page or download, its goroutines no more

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -256,17 +257,30 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		listAsk = query.AskClasses
 	}
 	listPlan, err := r.plan(t, query.Question{Ask: listAsk, Filter: filter, Page: pg})
-	if err != nil {
+	counted := countPlan.Way == query.ConstrainedCount || countPlan.Way == query.FromAnswer
+	switch {
+	case errors.Is(err, query.ErrCountsOnly) && counted:
+		// Nothing stored to list: the count alone, counted again under
+		// the filter (or kept from such a count).
+		listPlan, err = nil, nil
+	case err != nil:
 		return nil, err
 	}
-	// A count that reads millions of rows runs when asked for.
+	// A count that reads millions of rows, or counts again, runs when asked
+	// for.
 	count := !s.bigScan(countPlan, r, f.q, "count")
+	if countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
+		count = false // seconds to hours
+	}
 	if !count {
 		d.CountURL = base + with(f.q, "count", "1")
 	}
 	// The rows are read first, in places for scans if need be, and drawn
 	// after.
-	run := []*query.Plan{listPlan}
+	var run []*query.Plan
+	if listPlan != nil {
+		run = append(run, listPlan)
+	}
 	if count {
 		run = append(run, countPlan)
 	}
@@ -281,6 +295,8 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 			d.Count, d.Counted = n, true
 		}
 		switch {
+		case listPlan == nil:
+			return nil // recorded by its counts: nothing to list
 		case d.Counted && d.Count <= pg.Offset:
 			return nil // nothing to list: the count says so without a scan
 		case f.Classes:
