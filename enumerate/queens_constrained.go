@@ -82,6 +82,28 @@ func (q QueensConstraint) Question() []byte {
 	return best
 }
 
+// Image is q under symmetry s: the squares allowed, moved by s.
+func (q QueensConstraint) Image(s canon.Symmetry) QueensConstraint { return q.image(s) }
+
+// And is the constraint of the solutions that meet both q and o.
+func (q QueensConstraint) And(o QueensConstraint) QueensConstraint {
+	out := q.Clone()
+	for r := range out.Allowed {
+		out.Allowed[r] &= o.Allowed[r]
+	}
+	return out
+}
+
+// Impossible reports whether some row has no column left.
+func (q QueensConstraint) Impossible() bool {
+	for _, a := range q.propagated().Allowed {
+		if a == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // image is q under symmetry s: the squares allowed, moved by s.
 func (q QueensConstraint) image(s canon.Symmetry) QueensConstraint {
 	out := QueensConstraint{N: q.N, Allowed: make([]uint32, q.N)}

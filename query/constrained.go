@@ -21,13 +21,14 @@ import (
 func (pl *planning) constrainable() bool {
 	f := pl.f
 	return pl.countsOnly() && pl.t.Puzzle.Kind == canon.Queens && pl.t.Puzzle.N <= enumerate.MaxConstrainedQueens &&
-		(len(f.Cells) > 0 || pl.p.Question.Ask == AskStats) && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry
+		(len(f.Cells) > 0 || pl.p.Question.Ask == AskStats) && f.Class == 0 && f.Orbit == 0 && f.Props == 0 &&
+		!(f.UpToSymmetry && pl.p.Question.Ask == AskStats)
 }
 
 // kept reports whether an earlier constrained count of the question was
 // kept, and keeps it for the plan.
 func (pl *planning) kept() bool {
-	q := queensConstraint(pl.t.Puzzle, pl.f).Question()
+	q := question(pl.t.Puzzle, pl.f)
 	a, ok, err := pl.t.cat.LookUpAnswer(pl.ctx, pl.t.Record.Name, q)
 	pl.err, pl.p.answer = err, a
 	return ok
@@ -37,6 +38,71 @@ func (pl *planning) kept() bool {
 // counts, once run: the count's answer, or a row's, one for each column
 // counted (none for the other ways).
 func (t *BoundPuzzle) Counted(p *Plan) []catalog.Answer { return p.counted }
+
+// question is the key a filter's answer is kept under: its constraint's
+// question, marked when up to symmetry (the solutions with an image that
+// meets it, a question of its own).
+func question(p canon.Puzzle, f Filter) []byte {
+	q := queensConstraint(p, f).Question()
+	if f.UpToSymmetry {
+		q = append([]byte("U"), q...)
+	}
+	return q
+}
+
+// countImages counts the solutions with an image that meets the filter: the
+// union of the solutions of the filter's distinct images, by inclusion and
+// exclusion (the solutions of several images at once are those of the
+// images' squares allowed in common, a constraint too). Counts of equal
+// questions are made once.
+func (t *BoundPuzzle) countImages(ctx context.Context, p *Plan) (int64, error) {
+	base := queensConstraint(t.Puzzle, p.Question.Filter)
+	var images []enumerate.QueensConstraint
+	seen := map[string]bool{}
+	for _, s := range canon.All {
+		img := base.Image(s)
+		if k := string(img.Key()); !seen[k] {
+			seen[k] = true
+			images = append(images, img)
+		}
+	}
+	began := time.Now()
+	counted := map[string]int64{}
+	var total int64
+	for set := 1; set < 1<<len(images); set++ {
+		var c enumerate.QueensConstraint
+		sign := int64(-1)
+		for i, img := range images {
+			if set&(1<<i) == 0 {
+				continue
+			}
+			if sign = -sign; c.Allowed == nil {
+				c = img.Clone()
+			} else {
+				c = c.And(img)
+			}
+		}
+		if c.Impossible() {
+			continue
+		}
+		key := string(c.Question())
+		n, ok := counted[key]
+		if !ok {
+			var err error
+			if n, err = enumerate.CountQueensConstrained(ctx, c, p.Workers); err != nil {
+				return 0, err
+			}
+			counted[key] = n
+		}
+		total += sign * n
+	}
+	p.counted = []catalog.Answer{{
+		Puzzle: t.Record.Name, Question: question(t.Puzzle, p.Question.Filter), Filter: p.Question.Filter.String(t.Puzzle),
+		Solutions: total, Method: fmt.Sprintf("halves counter, %d images by inclusion and exclusion", len(images)),
+		Seconds: time.Since(began).Seconds(), Workers: p.Workers,
+	}}
+	return total, nil
+}
 
 // queensConstraint is the filter's cells as the columns each row's queen
 // may use.
@@ -81,6 +147,9 @@ func (t *BoundPuzzle) constrained(p *Plan) (*constrainedRun, error) {
 
 // countConstrained runs the plan's constrained count on its goroutines.
 func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, error) {
+	if p.Question.Filter.UpToSymmetry {
+		return t.countImages(ctx, p)
+	}
 	run, err := t.constrained(p)
 	if err != nil {
 		return 0, err
@@ -109,7 +178,7 @@ func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, err
 		return 0, err
 	}
 	p.counted = []catalog.Answer{{
-		Puzzle: t.Record.Name, Question: run.counter.Question(), Filter: p.Question.Filter.String(t.Puzzle),
+		Puzzle: t.Record.Name, Question: question(t.Puzzle, p.Question.Filter), Filter: p.Question.Filter.String(t.Puzzle),
 		Solutions: total, Method: run.counter.Method(), Seconds: time.Since(began).Seconds() + run.probing.Seconds(), Workers: p.Workers,
 	}}
 	return total, nil
@@ -120,7 +189,7 @@ func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, err
 // timed for about a second at most (their counts are kept for the count);
 // 0 for the other ways.
 func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration, error) {
-	if p.Way != ConstrainedCount || p.Question.Ask != AskCount {
+	if p.Way != ConstrainedCount || p.Question.Ask != AskCount || p.Question.Filter.UpToSymmetry {
 		return 0, nil
 	}
 	run, err := t.constrained(p)
@@ -171,6 +240,11 @@ func explainConstrained(t *BoundPuzzle, p *Plan, r *PlanReport) {
 			canon.Plural(int64(columns), "column"), p.Question.By.Row, canon.Plural(int64(p.Workers), "goroutine")))
 		return
 	}
+	if p.Question.Filter.UpToSymmetry {
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the fast counter, the filter's squares fixed: the solutions of its distinct images among the 8, joined by inclusion and exclusion, on %s",
+			canon.Plural(int64(p.Workers), "goroutine")))
+		return
+	}
 	q, err := enumerate.NewConstrainedCounter(base)
 	if err != nil {
 		r.Detail = append(r.Detail, "answer: "+err.Error())
@@ -183,6 +257,9 @@ func explainConstrained(t *BoundPuzzle, p *Plan, r *PlanReport) {
 // estimateLine says how long a constrained count should take, from a few
 // of its units timed.
 func (t *BoundPuzzle) estimateLine(ctx context.Context, p *Plan) string {
+	if p.Question.Filter.UpToSymmetry {
+		return "estimate: none (one count for each set of images that can meet)"
+	}
 	took, err := t.EstimateCount(ctx, p)
 	if err != nil {
 		return "estimate: " + err.Error()

@@ -293,7 +293,7 @@ var planner = []answer{
 	{
 		way: FromAnswer,
 		when: []rule{
-			{[]Ask{AskCount}, "queens recorded by their counts, the filter is cells alone (not up to symmetry), and an earlier count of it (in any spelling) was kept", func(pl *planning) bool {
+			{[]Ask{AskCount}, "queens recorded by their counts, the filter is cells alone (or up to symmetry), and an earlier count of it (in any spelling, or of an image of it) was kept", func(pl *planning) bool {
 				return pl.constrainable() && pl.kept()
 			}},
 		},
@@ -311,7 +311,7 @@ var planner = []answer{
 	{
 		way: ConstrainedCount,
 		when: []rule{
-			{[]Ask{AskCount}, "queens recorded by their counts, and the filter is cells alone (not up to symmetry)", func(pl *planning) bool {
+			{[]Ask{AskCount}, "queens recorded by their counts, and the filter is cells alone (up to symmetry: the union of its images' counts, by inclusion and exclusion)", func(pl *planning) bool {
 				return pl.constrainable()
 			}},
 			{askStats, "queens recorded by their counts, by a row, and the filter is cells alone or none: one count for each column of the row (half of them when the filter is its own mirror image)", func(pl *planning) bool {

@@ -30,6 +30,8 @@ func TestAnswersKept(t *testing.T) {
 		{"a pattern", []string{"count", "queens:12", "--pattern", "1 . . . . . . . . . . ."}, "500\n", "kept answer"},
 		{"another corner", []string{"count", "queens:12", "--cell", "12,12=1"}, "500\n", "kept answer"},
 		{"another question", []string{"count", "queens:12", "--cell", "1,2=1"}, "806\n", "constrained count"},
+		{"up to symmetry", []string{"count", "queens:12", "--cell", "1,1=1", "--up-to-symmetry"}, "2000\n", "constrained count"},
+		{"up to symmetry, another corner", []string{"count", "queens:12", "--cell", "1,12=1", "--up-to-symmetry"}, "2000\n", "kept answer"},
 		// Columns 1 and 2 are images of the two questions above: kept.
 		{"row table", []string{"stats", "queens:12", "--by", "row:12"}, "      3       1165        -   8.2%", "constrained count"},
 	}
