@@ -53,6 +53,15 @@ func TestAnswersKept(t *testing.T) {
 			t.Errorf("info lacks %q:\n%s", want, info)
 		}
 	}
+	// verify counts the kept answers again, and finds one changed.
+	if code, out, errOut := solcatDB(db, "verify"); code != 0 {
+		t.Errorf("verify: exit %d, %s %s", code, out, errOut)
+	}
+	execSQL(t, db, "UPDATE answers SET solutions = 501 WHERE filter = 'cell 1,1=1'")
+	if code, out, _ := solcatDB(db, "verify"); code != 1 || !strings.Contains(out, "the answer kept for cell 1,1=1 is 501 solutions, counted again 500") {
+		t.Errorf("verify of a changed answer: exit %d, %s", code, out)
+	}
+	execSQL(t, db, "UPDATE answers SET solutions = 500 WHERE filter = 'cell 1,1=1'")
 	// Read-only: answered, not kept, said so on one line.
 	if err := os.Chmod(db, 0o444); err != nil {
 		t.Fatal(err)

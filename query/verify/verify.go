@@ -127,6 +127,9 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 		if err == nil {
 			err = Puzzle(ctx, cat, p, rec, problem)
 		}
+		if err == nil && rec.Storage == catalog.StorageCounts {
+			err = answers(ctx, cat, rec, problem)
+		}
 		if ctx.Err() != nil {
 			return report, ctx.Err()
 		}
