@@ -116,6 +116,19 @@ func (q QueensConstraint) image(s canon.Symmetry) QueensConstraint {
 	return out
 }
 
+// ConstraintOfKey reads a constraint back from its Key.
+func ConstraintOfKey(key []byte) (QueensConstraint, bool) {
+	if len(key) == 0 || len(key) != 1+4*int(key[0]) {
+		return QueensConstraint{}, false
+	}
+	n := int(key[0])
+	c := QueensConstraint{N: n, Allowed: make([]uint32, n)}
+	for r := range n {
+		c.Allowed[r] = binary.BigEndian.Uint32(key[1+4*r:])
+	}
+	return c, true
+}
+
 // Key identifies the constraint in saved units.
 func (q QueensConstraint) Key() []byte {
 	key := []byte{byte(q.N)}
@@ -143,7 +156,7 @@ func (q QueensConstraint) propagated() QueensConstraint {
 					continue
 				}
 				d := max(o-r, r-o)
-				allowed[o] &^= a | a>>d | uint32(uint64(a)<<d)
+				allowed[o] &^= a | a>>d | uint32(uint64(a)<<d) // its column and the diagonals d rows off
 			}
 		}
 	}
@@ -284,6 +297,15 @@ func (q *ConstrainedCounter) Count(ctx context.Context, todo []int, workers int,
 	})
 }
 
+// CountAll counts every unit, as Count does.
+func (q *ConstrainedCounter) CountAll(ctx context.Context, workers int, done func(solutions int64) error) error {
+	todo := make([]int, len(q.units))
+	for i := range todo {
+		todo[i] = i
+	}
+	return q.Count(ctx, todo, workers, func(_ int, s int64) error { return done(s) })
+}
+
 // blocksFor is the (not yet listed) blocks' record of middle column mid.
 func (q *ConstrainedCounter) blocksFor(mid int) *constrainedBlocks {
 	q.mu.Lock()
@@ -314,22 +336,21 @@ func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 	b := q.blocksFor(mid)
 	b.once.Do(func() {
 		n, h := q.c.N, q.c.N/2
-		top, bottom := make([]uint32, h), make([]uint32, h)
+		c := q.c
 		b.free = uint32(1)<<n - 1
+		if mid >= 0 {
+			// The middle queen fixed: its column and diagonals leave the
+			// other rows as any fixed queen's do.
+			c = c.Clone()
+			c.Allowed[h] = 1 << mid
+			c = c.propagated()
+			b.free &^= 1 << mid
+		}
+		top, bottom := make([]uint32, h), make([]uint32, h)
 		for r := range h {
 			// Row r of the top half is the board's row r; of the bottom
-			// half, turned upside down, row n-1-r. Both are h-r rows from
-			// the middle row (odd n).
-			top[r], bottom[r] = q.c.Allowed[r], q.c.Allowed[n-1-r]
-			if mid >= 0 {
-				d := h - r
-				hit := uint32(1)<<mid | uint32(1)<<mid>>d | uint32(uint64(1)<<mid<<d)
-				top[r] &^= hit
-				bottom[r] &^= hit
-			}
-		}
-		if mid >= 0 {
-			b.free &^= 1 << mid
+			// half, turned upside down, row n-1-r.
+			top[r], bottom[r] = c.Allowed[r], c.Allowed[n-1-r]
 		}
 		done := make(chan struct{})
 		go func() {
@@ -406,12 +427,8 @@ func CountQueensConstrained(ctx context.Context, c QueensConstraint, workers int
 	if err != nil {
 		return 0, err
 	}
-	todo := make([]int, len(q.units))
-	for i := range todo {
-		todo[i] = i
-	}
 	var total int64
-	err = q.Count(ctx, todo, workers, func(_ int, s int64) error {
+	err = q.CountAll(ctx, workers, func(s int64) error {
 		total += s
 		return nil
 	})

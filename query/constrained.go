@@ -39,6 +39,13 @@ func (pl *planning) kept() bool {
 // counted (none for the other ways).
 func (t *BoundPuzzle) Counted(p *Plan) []catalog.Answer { return p.counted }
 
+// answer is what the catalog keeps of a count of filter f (its question q)
+// that took the time given on the plan's goroutines.
+func (t *BoundPuzzle) answer(p *Plan, f Filter, q []byte, solutions int64, method string, took time.Duration) catalog.Answer {
+	return catalog.Answer{Puzzle: t.Record.Name, Question: q, Filter: f.String(t.Puzzle), Solutions: solutions,
+		Method: method, Seconds: took.Seconds(), Workers: p.Workers}
+}
+
 // question is the key a filter's answer is kept under: its constraint's
 // question, marked when up to symmetry (the solutions with an image that
 // meets it, a question of its own).
@@ -96,11 +103,8 @@ func (t *BoundPuzzle) countImages(ctx context.Context, p *Plan) (int64, error) {
 		}
 		total += sign * n
 	}
-	p.counted = []catalog.Answer{{
-		Puzzle: t.Record.Name, Question: question(t.Puzzle, p.Question.Filter), Filter: p.Question.Filter.String(t.Puzzle),
-		Solutions: total, Method: fmt.Sprintf("halves counter, %d images by inclusion and exclusion", len(images)),
-		Seconds: time.Since(began).Seconds(), Workers: p.Workers,
-	}}
+	p.counted = []catalog.Answer{t.answer(p, p.Question.Filter, question(t.Puzzle, p.Question.Filter), total,
+		fmt.Sprintf("halves counter, %d images by inclusion and exclusion", len(images)), time.Since(began))}
 	return total, nil
 }
 
@@ -177,10 +181,8 @@ func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	p.counted = []catalog.Answer{{
-		Puzzle: t.Record.Name, Question: question(t.Puzzle, p.Question.Filter), Filter: p.Question.Filter.String(t.Puzzle),
-		Solutions: total, Method: run.counter.Method(), Seconds: time.Since(began).Seconds() + run.probing.Seconds(), Workers: p.Workers,
-	}}
+	p.counted = []catalog.Answer{t.answer(p, p.Question.Filter, question(t.Puzzle, p.Question.Filter), total,
+		run.counter.Method(), time.Since(began)+run.probing)}
 	return total, nil
 }
 
@@ -224,7 +226,7 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 	}
 	run.probing += spent
 	left := units - len(run.probed)
-	per := spent / time.Duration(len(run.probed))
+	per := run.probing / time.Duration(len(run.probed))
 	return per * time.Duration(left) / time.Duration(max(p.Workers, 1)), nil
 }
 
@@ -318,11 +320,7 @@ func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow
 			continue
 		}
 		began := time.Now()
-		todo := make([]int, len(counter.Units()))
-		for i := range todo {
-			todo[i] = i
-		}
-		err := counter.Count(ctx, todo, p.Workers, func(_ int, s int64) error {
+		err := counter.CountAll(ctx, p.Workers, func(s int64) error {
 			counts[c] += s
 			done++
 			if p.Progress != nil {
@@ -335,8 +333,7 @@ func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow
 		}
 		f := p.Question.Filter
 		f.Cells = append(slices.Clone(f.Cells), Cell{Row: row + 1, Col: c + 1, Value: 1})
-		p.counted = append(p.counted, catalog.Answer{Puzzle: t.Record.Name, Question: counter.Question(), Filter: f.String(t.Puzzle),
-			Solutions: counts[c], Method: counter.Method(), Seconds: time.Since(began).Seconds(), Workers: p.Workers})
+		p.counted = append(p.counted, t.answer(p, f, counter.Question(), counts[c], counter.Method(), time.Since(began)))
 	}
 	acc := map[int][2]int64{}
 	for c := range n {

@@ -99,6 +99,12 @@ func (e *env) longCount(t *query.BoundPuzzle, plan *query.Plan) error {
 		return nil
 	}
 	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting the filter's solutions again, %s; Ctrl-C stops\n", t.Puzzle, query.RoughDuration(took))
+	e.drawCounting(plan)
+	return nil
+}
+
+// drawCounting draws a constrained count's progress, in units, on stderr.
+func (e *env) drawCounting(plan *query.Plan) {
 	bar := console.NewProgress(e.stderr, "counting", "units")
 	plan.Progress = func(done, total int) {
 		bar.Update(int64(done), int64(total))
@@ -106,7 +112,6 @@ func (e *env) longCount(t *query.BoundPuzzle, plan *query.Plan) error {
 			bar.Finish()
 		}
 	}
-	return nil
 }
 
 // stopped says a count stopped by Ctrl-C stopped; other errors pass.

@@ -6,7 +6,6 @@ import (
 
 	"solcat/canon"
 	"solcat/cmd/solcat/cliparse"
-	"solcat/cmd/solcat/console"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -73,11 +72,5 @@ func (e *env) longStats(t *query.BoundPuzzle, plan *query.Plan) {
 		return
 	}
 	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting each column's solutions again; Ctrl-C stops\n", t.Puzzle)
-	bar := console.NewProgress(e.stderr, "counting", "units")
-	plan.Progress = func(done, total int) {
-		bar.Update(int64(done), int64(total))
-		if done == total {
-			bar.Finish()
-		}
-	}
+	e.drawCounting(plan)
 }

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -26,9 +25,9 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 			problem(fmt.Sprintf("the answer kept for %s, %d solutions, is not between 0 and the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
 			continue
 		}
-		c, ok := constraintOf(a.Question, rec.N)
-		if !ok {
-			if a.Question[0] != 'U' {
+		c, ok := enumerate.ConstraintOfKey(a.Question)
+		if !ok || c.N != rec.N {
+			if len(a.Question) == 0 || a.Question[0] != 'U' {
 				problem(fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter))
 			}
 			continue // up to symmetry: checked against the total only
@@ -45,17 +44,4 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 		}
 	}
 	return nil
-}
-
-// constraintOf reads a question's constraint (enumerate's
-// QueensConstraint.Key: the size, then each row's columns).
-func constraintOf(question []byte, n int) (enumerate.QueensConstraint, bool) {
-	if len(question) != 1+4*n || int(question[0]) != n {
-		return enumerate.QueensConstraint{}, false
-	}
-	c := enumerate.QueensConstraint{N: n, Allowed: make([]uint32, n)}
-	for r := range n {
-		c.Allowed[r] = binary.BigEndian.Uint32(question[1+4*r:])
-	}
-	return c, true
 }
