@@ -71,12 +71,17 @@ func (q QueensConstraint) Mirrored() bool {
 // constraint exactly when its image meets the image, so the images count
 // alike: the spellings of one filter and of its images are one question
 // (a queen in any corner, or the first row's table read from the last).
-func (q QueensConstraint) Question() []byte {
-	var best []byte
+func (q QueensConstraint) Question() []byte { return q.Canonical().Key() }
+
+// Canonical is the image of q, with what its queens imply, whose key is
+// the question: the one every spelling and image of q turns into.
+func (q QueensConstraint) Canonical() QueensConstraint {
+	var best QueensConstraint
+	var bestKey []byte
 	for _, s := range canon.All {
-		key := q.image(s).propagated().Key()
-		if best == nil || string(key) < string(best) {
-			best = key
+		img := q.image(s).propagated()
+		if key := img.Key(); bestKey == nil || string(key) < string(bestKey) {
+			best, bestKey = img, key
 		}
 	}
 	return best

@@ -28,20 +28,21 @@ type cli struct {
 	DB      string      `name:"db" env:"SOLCAT_DB" default:"./solcat.db" predictor:"file" help:"Catalog file."`
 	Version versionFlag `name:"version" short:"v" help:"Print solcat's version and exit."`
 
-	Build   buildCmd   `cmd:"" help:"Enumerate puzzles and store every solution (or, with --count-only, the counts) in the catalog."`
-	Count   countCmd   `cmd:"" help:"Count the solutions (or classes) that match filters."`
-	List    listCmd    `cmd:"" help:"List matching solutions in lexicographic order."`
-	Classes classesCmd `cmd:"" help:"List classes: ID, orbit size, matching members, canonical form."`
-	Show    showCmd    `cmd:"" help:"Draw one class and its members."`
-	Export  exportCmd  `cmd:"" help:"Stream solutions or classes as ${export_formats}."`
-	Info    infoCmd    `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
-	SQL     sqlCmd     `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
-	Stats   statsCmd   `cmd:"" help:"Distribution of a cell's value, a queen's column, the orbit size, a property or the Dudeney group."`
-	Verify  verifyCmd  `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
-	Check   checkCmd   `cmd:"" help:"Check solutions as people have them (USACO lines, squares, solcat's CSV and JSON): right or why not, and their IDs."`
-	Bench   benchCmd   `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
-	Merge   mergeCmd   `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
-	Serve   serveCmd   `cmd:"" help:"Serve the catalog as local web pages, every solution drawn."`
+	Build    buildCmd    `cmd:"" help:"Enumerate puzzles and store every solution (or, with --count-only, the counts) in the catalog."`
+	Count    countCmd    `cmd:"" help:"Count the solutions (or classes) that match filters."`
+	List     listCmd     `cmd:"" help:"List matching solutions in lexicographic order."`
+	Classes  classesCmd  `cmd:"" help:"List classes: ID, orbit size, matching members, canonical form."`
+	Show     showCmd     `cmd:"" help:"Draw one class and its members."`
+	Export   exportCmd   `cmd:"" help:"Stream solutions or classes as ${export_formats}."`
+	Info     infoCmd     `cmd:"" help:"What the catalog holds, with counts checked against OEIS."`
+	SQL      sqlCmd      `cmd:"" name:"sql" help:"Run a read-only SQL query on the catalog."`
+	Estimate estimateCmd `cmd:"" help:"Estimate counts past exact reach (queens to N=32, magic squares to order 7) by random probes, with a standard error and a 95% interval."`
+	Stats    statsCmd    `cmd:"" help:"Distribution of a cell's value, a queen's column, the orbit size, a property or the Dudeney group."`
+	Verify   verifyCmd   `cmd:"" help:"Re-check every stored solution, class, count and the content hash."`
+	Check    checkCmd    `cmd:"" help:"Check solutions as people have them (USACO lines, squares, solcat's CSV and JSON): right or why not, and their IDs."`
+	Bench    benchCmd    `cmd:"" help:"Run the enumeration methods side by side and compare their speed."`
+	Merge    mergeCmd    `cmd:"" help:"Combine the shard catalogs of a split build into one catalog."`
+	Serve    serveCmd    `cmd:"" help:"Serve the catalog as local web pages, every solution drawn."`
 
 	VersionCmd versionCmd         `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
 	Help       helpCmd            `cmd:"" help:"Show the help of a command: solcat help count."`

@@ -149,8 +149,8 @@ func NotBuilt(ctx context.Context, cat *catalog.Catalog, path string, p canon.Pu
 		return fmt.Errorf("%s", line(u))
 	}
 	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
-		return fmt.Errorf("%s is not in the catalog and %w: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d",
-			p, errCannotBuild, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens)
+		return fmt.Errorf("%s is not in the catalog and %w: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d; 'solcat estimate %s' estimates its count",
+			p, errCannotBuild, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens, p)
 	}
 	if p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens && enumerate.Supported(p, false) == nil {
 		return fmt.Errorf("%s is not in the catalog %s; add its classes with '%s', or its counts alone with '%s'", p, path, BuildCommand(p, false), BuildCommand(p, true))

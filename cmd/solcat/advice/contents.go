@@ -16,6 +16,7 @@ type Contents struct {
 	Shards     []Shard
 	Unfinished []Unfinished
 	Answers    []catalog.Answer // kept constrained counts
+	Estimates  []catalog.Estimate
 	Writer     catalog.Holder
 	Running    bool // a process writes the catalog now
 }
@@ -64,6 +65,9 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 		c.Unfinished = append(c.Unfinished, Describe(u))
 	}
 	if c.Answers, err = cat.Answers(ctx, ""); err != nil {
+		return c, err
+	}
+	if c.Estimates, err = cat.Estimates(ctx, ""); err != nil {
 		return c, err
 	}
 	c.Writer, c.Running = catalog.RunningWriter(path)

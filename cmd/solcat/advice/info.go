@@ -1,6 +1,7 @@
 package advice
 
 import (
+	"database/sql"
 	"fmt"
 	"io"
 	"strings"
@@ -36,6 +37,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			if len(c.Answers) > 0 {
 				left = append(left, canon.Plural(int64(len(c.Answers)), "kept answer"))
 			}
+			if len(c.Estimates) > 0 {
+				left = append(left, canon.Plural(int64(len(c.Estimates)), "estimate"))
+			}
 			if len(left) > 0 {
 				fmt.Fprintf(stderr, "solcat: not in the CSV: %s; 'solcat info' or --format json lists them\n", strings.Join(left, ", "))
 			}
@@ -49,6 +53,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		}
 		for _, a := range c.Answers {
 			out.Write(answerJSON(a))
+		}
+		for _, e := range c.Estimates {
+			out.Write(estimateJSON(e))
 		}
 		return out.Close()
 	}
@@ -67,12 +74,18 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, canon.Thousands(a.Solutions)+" solutions",
 				a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine"), a.RecordedAt)
 		}
+		if len(c.Estimates) > 0 {
+			fmt.Fprintln(stdout, "estimates (not exact counts; 'solcat estimate' makes them):")
+		}
+		for _, e := range c.Estimates {
+			fmt.Fprintf(stdout, "  %s\n", EstimateLine(e))
+		}
 		if c.Running && len(c.Unfinished) == 0 {
 			fmt.Fprintf(stdout, "a build is writing this catalog: %s\n", c.Writer)
 		}
 	}()
 	if len(recs) == 0 {
-		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || c.Running {
+		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || len(c.Estimates) > 0 || c.Running {
 			return nil
 		}
 		_, err := fmt.Fprintf(stdout, "%s holds no puzzles yet; run 'solcat build'\n", path)
@@ -108,4 +121,40 @@ func OEIS(k canon.Kind) records.Object {
 func answerJSON(a catalog.Answer) records.Object {
 	return records.Obj("puzzle", a.Puzzle, "storage", "answer", "filter", a.Filter, "solutions", a.Solutions,
 		"method", a.Method, "seconds", a.Seconds, "workers", a.Workers, "recorded_at", a.RecordedAt)
+}
+
+// EstimateLine is a kept estimate for people: never a bare number.
+func EstimateLine(e catalog.Estimate) string {
+	what := e.Puzzle
+	if e.Filter != "" {
+		what += " " + e.Filter
+	}
+	line := fmt.Sprintf("%s: about %.5g solutions (standard error %.2g%%, 95%% interval %.5g to %.5g)", what, e.Solutions,
+		100*relative(e.SolutionsSE, e.Solutions), e.SolutionsLow, e.SolutionsHigh)
+	if e.Classes.Valid {
+		line += fmt.Sprintf(", about %.5g classes (%.2g%%)", e.Classes.Float64, 100*relative(e.ClassesSE.Float64, e.Classes.Float64))
+	}
+	return line + fmt.Sprintf("; %s probes, %.1f s on %s, seed %d, %s", canon.Thousands(e.Probes), e.Seconds,
+		canon.Plural(int64(e.Workers), "goroutine"), e.Seed, e.RecordedAt)
+}
+
+func relative(se, mean float64) float64 {
+	if mean == 0 {
+		return 0
+	}
+	return se / mean
+}
+
+// estimateJSON is a kept estimate as info's JSON lists it.
+func estimateJSON(e catalog.Estimate) records.Object {
+	null := func(v sql.NullFloat64) any {
+		if v.Valid {
+			return v.Float64
+		}
+		return nil
+	}
+	return records.Obj("puzzle", e.Puzzle, "storage", "estimate", "filter", e.Filter, "exact", false,
+		"solutions", e.Solutions, "solutions_stderr", e.SolutionsSE, "solutions_low95", e.SolutionsLow, "solutions_high95", e.SolutionsHigh,
+		"classes", null(e.Classes), "classes_stderr", null(e.ClassesSE), "classes_low95", null(e.ClassesLow), "classes_high95", null(e.ClassesHigh),
+		"method", e.Method, "seed", e.Seed, "probes", e.Probes, "seconds", e.Seconds, "workers", e.Workers, "recorded_at", e.RecordedAt)
 }

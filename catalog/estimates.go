@@ -1,0 +1,61 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// An Estimate is a count past exact reach, by Monte Carlo probes, with its
+// standard error, 95% interval, effort and seed (see migration 00016).
+type Estimate struct {
+	Puzzle        string          `db:"puzzle"`
+	Question      []byte          `db:"question"`
+	Filter        string          `db:"filter"`
+	Solutions     float64         `db:"solutions"`
+	SolutionsSE   float64         `db:"solutions_se"`
+	SolutionsLow  float64         `db:"solutions_low"`
+	SolutionsHigh float64         `db:"solutions_high"`
+	Classes       sql.NullFloat64 `db:"classes"`
+	ClassesSE     sql.NullFloat64 `db:"classes_se"`
+	ClassesLow    sql.NullFloat64 `db:"classes_low"`
+	ClassesHigh   sql.NullFloat64 `db:"classes_high"`
+	Method        string          `db:"method"`
+	Seed          int64           `db:"seed"`
+	Probes        int64           `db:"probes"`
+	Seconds       float64         `db:"seconds"`
+	Workers       int             `db:"workers"`
+	RecordedAt    string          `db:"recorded_at"`
+}
+
+// RecordEstimate keeps an estimate. One with the same seed is the same
+// stream of probes: the one with more probes is kept.
+func (c *Catalog) RecordEstimate(ctx context.Context, e Estimate) error {
+	if e.RecordedAt == "" {
+		e.RecordedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	defer c.checkpoint.committed()
+	_, err := c.db.NamedExecContext(ctx, `INSERT INTO estimates (puzzle, question, filter, solutions, solutions_se, solutions_low, solutions_high,
+			classes, classes_se, classes_low, classes_high, method, seed, probes, seconds, workers, recorded_at)
+		VALUES (:puzzle, :question, :filter, :solutions, :solutions_se, :solutions_low, :solutions_high,
+			:classes, :classes_se, :classes_low, :classes_high, :method, :seed, :probes, :seconds, :workers, :recorded_at)
+		ON CONFLICT (puzzle, question, seed) DO UPDATE SET
+			filter = excluded.filter, solutions = excluded.solutions, solutions_se = excluded.solutions_se,
+			solutions_low = excluded.solutions_low, solutions_high = excluded.solutions_high,
+			classes = excluded.classes, classes_se = excluded.classes_se, classes_low = excluded.classes_low,
+			classes_high = excluded.classes_high, method = excluded.method, probes = excluded.probes,
+			seconds = excluded.seconds, workers = excluded.workers, recorded_at = excluded.recorded_at
+		WHERE excluded.probes > estimates.probes OR excluded.method <> estimates.method`, e)
+	return err
+}
+
+// Estimates lists the estimates kept for a puzzle ("" for every puzzle),
+// by puzzle, filter and seed. A catalog of an older solcat has none.
+func (c *Catalog) Estimates(ctx context.Context, puzzle string) ([]Estimate, error) {
+	var out []Estimate
+	if ok, err := hasTable(ctx, c.db, "estimates"); err != nil || !ok {
+		return nil, err
+	}
+	err := c.db.SelectContext(ctx, &out, "SELECT * FROM estimates WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter, seed", puzzle, puzzle)
+	return out, err
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func estimateJSON(t *testing.T, db string, args ...string) map[string]any {
+	t.Helper()
+	code, out, errOut := solcatDB(db, append(append([]string{"estimate"}, args...), "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("estimate %v: exit %d, %s", args, code, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("estimate %v: %v in %q", args, err, out)
+	}
+	return got
+}
+
+// TestEstimateCommand: an estimate is labelled as one, repeats exactly
+// with its seed and probe count on any number of workers, and every
+// spelling or image of a filter draws the same probes.
+func TestEstimateCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	same := func(a, b map[string]any) bool {
+		for _, k := range []string{"solutions", "solutions_stderr", "classes", "classes_stderr", "probes", "seed", "method"} {
+			if a[k] != b[k] {
+				return false
+			}
+		}
+		return true
+	}
+	one := estimateJSON(t, db, "queens:14", "--probes", "3000", "--seed", "5", "--workers", "1")
+	two := estimateJSON(t, db, "queens:14", "--probes", "3000", "--seed", "5", "--workers", "2")
+	other := estimateJSON(t, db, "queens:14", "--probes", "3000", "--seed", "6")
+	if !same(one, two) {
+		t.Errorf("1 worker %v\n2 workers %v", one, two)
+	}
+	if same(one, other) {
+		t.Errorf("seeds 5 and 6 gave the same estimate %v", one["solutions"])
+	}
+	if one["exact"] != false || one["published_solutions"] != 365596.0 || one["probes"] != 3000.0 {
+		t.Errorf("queens:14: %v; want exact false, the published 365596 and 3000 probes", one)
+	}
+	lo, hi := one["solutions_low95"].(float64), one["solutions_high95"].(float64)
+	if !(lo < one["solutions"].(float64) && one["solutions"].(float64) < hi) {
+		t.Errorf("interval %v to %v around %v", lo, hi, one["solutions"])
+	}
+	corner := estimateJSON(t, db, "queens:14", "--cell", "1,1=1", "--probes", "2000")
+	image := estimateJSON(t, db, "queens:14", "--pattern", ". . . . . . . . . . . . . 14", "--probes", "2000")
+	if !same(corner, image) || corner["classes"] != nil {
+		t.Errorf("corner %v\nits image %v; want the same numbers and no classes", corner, image)
+	}
+	code, text, _ := solcatDB(db, "estimate", "queens:14", "--probes", "3000", "--seed", "5")
+	for _, want := range []string{"queens:14, estimated (not an exact count):", "solutions  ", "standard error", "95% interval",
+		"the same numbers again: solcat estimate queens:14 --seed 5 --probes 3000", "published  365,596 solutions, 45,752 classes"} {
+		if code != 0 || !strings.Contains(text, want) {
+			t.Errorf("exit %d, text lacks %q:\n%s", code, want, text)
+		}
+	}
+	code, text, _ = solcatDB(db, "estimate", "queens:8", "--probes", "10")
+	if code != 0 || !strings.Contains(text, "92 exactly") {
+		t.Errorf("queens:8, counted whole by every probe: exit %d\n%s", code, text)
+	}
+	code, plan, _ := solcatDB(db, "estimate", "queens:30", "--explain")
+	if code != 0 || !strings.HasPrefix(plan, "queens:30: estimate\n") || !strings.Contains(plan, "not an exact count") || !strings.Contains(plan, "after 10s") {
+		t.Errorf("--explain: exit %d\n%s", code, plan)
+	}
+}
+
+// TestEstimateKept: an estimate of a second or more is kept in the
+// catalog, created if need be; a longer run of the same seed replaces a
+// shorter one and a shorter one does not; info lists them.
+func TestEstimateKept(t *testing.T) {
+	was := keepAfter
+	keepAfter = 0
+	t.Cleanup(func() { keepAfter = was })
+	db := filepath.Join(t.TempDir(), "new.db")
+	estimateJSON(t, db, "queens:20", "--probes", "2000")
+	estimateJSON(t, db, "queens:20", "--probes", "4000")
+	estimateJSON(t, db, "queens:20", "--probes", "1000")
+	estimateJSON(t, db, "queens:20", "--probes", "1000", "--seed", "2")
+	estimateJSON(t, db, "queens:20", "--cell", "1,1=1", "--probes", "1000")
+	if n := querySQL(t, db, "SELECT count(*) FROM estimates"); n != "3" {
+		t.Errorf("%s estimates kept, want 3", n)
+	}
+	if n := querySQL(t, db, "SELECT probes FROM estimates WHERE seed = 1 AND filter = ''"); n != "4000" {
+		t.Errorf("seed 1 kept with %s probes, want 4000", n)
+	}
+	_, info, _ := solcatDB(db, "info")
+	for _, want := range []string{"estimates (not exact counts", "queens:20: about 3.9", "queens:20 cell 1,1=1: about", "4,000 probes", "seed 2"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("info lacks %q:\n%s", want, info)
+		}
+	}
+	_, infoJSON, _ := solcatDB(db, "info", "--format", "jsonl")
+	if !strings.Contains(infoJSON, `"storage":"estimate"`) || !strings.Contains(infoJSON, `"exact":false`) {
+		t.Errorf("info's JSON lacks the estimates:\n%s", infoJSON)
+	}
+}
+
+// TestEstimateBadInput: one line on stderr, exit 2, and no file written.
+func TestEstimateBadInput(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"precision too large", []string{"queens:20", "--precision", "5"}, "--precision \"5\" is not a fraction"},
+		{"precision not a number", []string{"queens:20", "--precision", "tight"}, "--precision \"tight\""},
+		{"negative seed", []string{"queens:20", "--seed", "-1"}, "--seed -1 is negative"},
+		{"negative probes", []string{"queens:20", "--probes", "-3"}, "--probes -3 is negative"},
+		{"negative time", []string{"queens:20", "--time", "-1s"}, "--time -1s is negative"},
+		{"too many workers", []string{"queens:20", "--workers", "5000"}, "--workers 5000 is out of range"},
+		{"cell off the board", []string{"queens:20", "--cell", "21,1=1"}, "off the board"},
+		{"queens value", []string{"queens:20", "--cell", "1,1=2"}, "use 1 for a queen and 0"},
+		{"no such puzzle", []string{"queens:40"}, "sizes run from 1 to 32"},
+		{"a class filter", []string{"queens:20", "--class", "3"}, "unknown flag --class"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "none.db")
+			code, out, errOut := solcatDB(db, append([]string{"estimate"}, tc.args...)...)
+			if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", code, out, errOut, tc.want)
+			}
+			if _, err := os.Stat(db); !os.IsNotExist(err) {
+				t.Errorf("the catalog was written: %v", err)
+			}
+		})
+	}
+}
+
+// querySQL reads one value from a catalog file, as text.
+func querySQL(t *testing.T, db, stmt string) string {
+	t.Helper()
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var v string
+	if err := conn.QueryRow(stmt).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

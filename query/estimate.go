@@ -1,0 +1,133 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// Estimates: counts past exact reach by the Monte Carlo probes of
+// enumerate's estimators (see docs/algorithms.md, "Estimates"). They need
+// no catalog, and are kept in one as answers of their own kind, never
+// mixed with exact counts.
+
+// An EstimateQuestion is a puzzle and a filter of fixed cells to estimate.
+type EstimateQuestion struct {
+	Puzzle canon.Puzzle
+	Filter Filter
+}
+
+// Estimated is a finished estimate and the record the catalog keeps of it.
+type Estimated struct {
+	enumerate.EstimateResult
+	Method  string
+	Record  catalog.Estimate
+	Workers int
+}
+
+// estimation is a question as the estimator takes it: its terms and the
+// key every spelling and image of it shares.
+type estimation struct {
+	terms    []enumerate.EstimateTerm
+	question []byte
+	method   string
+}
+
+// checkEstimable refuses what the estimators do not take: only cell
+// conditions, matched as written.
+func (q EstimateQuestion) checkEstimable() error {
+	f := q.Filter
+	switch {
+	case f.UpToSymmetry:
+		return badFilter("up-to-symmetry", "", "estimates take --cell and --pattern as written; drop --up-to-symmetry")
+	case f.Class != 0 || f.Orbit != 0 || f.Props != 0:
+		return badFilter("class, orbit or prop", "", "estimates take --cell and --pattern only; classes, orbits and properties need a built puzzle")
+	}
+	return f.Validate(q.Puzzle)
+}
+
+func (q EstimateQuestion) estimation() (estimation, error) {
+	if err := q.checkEstimable(); err != nil {
+		return estimation{}, err
+	}
+	p := q.Puzzle
+	switch p.Kind {
+	case canon.Queens:
+		if p.N > enumerate.MaxConstrainedQueens {
+			return estimation{}, fmt.Errorf("queens are estimated up to N=%d", enumerate.MaxConstrainedQueens)
+		}
+		// The canonical image is estimated, so that every spelling of a
+		// question, and every image of it, draws the same probes.
+		c := queensConstraint(p, q.Filter).Canonical()
+		terms, err := enumerate.QueensEstimate(c)
+		return estimation{terms: terms, question: c.Key(), method: enumerate.QueensEstimateMethod(p.N)}, err
+	}
+	return estimation{}, fmt.Errorf("%s cannot be estimated", p)
+}
+
+// Estimate runs the estimate of q until a stop in opt.
+func Estimate(ctx context.Context, q EstimateQuestion, opt enumerate.EstimateOptions) (Estimated, error) {
+	est, err := q.estimation()
+	if err != nil {
+		return Estimated{}, err
+	}
+	r, err := enumerate.RunEstimate(ctx, est.terms, opt)
+	if err != nil {
+		return Estimated{}, err
+	}
+	out := Estimated{EstimateResult: r, Method: est.method, Workers: opt.Workers}
+	out.Record = estimateRecord(q, est, out)
+	return out, nil
+}
+
+// Unestimable says why q cannot be estimated, or nil, before anything runs.
+func Unestimable(q EstimateQuestion) error {
+	_, err := q.estimation()
+	return err
+}
+
+func estimateRecord(q EstimateQuestion, est estimation, e Estimated) catalog.Estimate {
+	lo, hi := e.Solutions.Interval95()
+	rec := catalog.Estimate{Puzzle: q.Puzzle.String(), Question: est.question, Filter: q.Filter.String(q.Puzzle),
+		Solutions: e.Solutions.Mean, SolutionsSE: e.Solutions.StdErr, SolutionsLow: lo, SolutionsHigh: hi,
+		Method: est.method, Seed: int64(e.Seed), Probes: e.Probes, Seconds: e.Elapsed.Seconds(), Workers: e.Workers}
+	if e.HasClasses {
+		lo, hi := e.Classes.Interval95()
+		rec.Classes = sql.NullFloat64{Float64: e.Classes.Mean, Valid: true}
+		rec.ClassesSE = sql.NullFloat64{Float64: e.Classes.StdErr, Valid: true}
+		rec.ClassesLow = sql.NullFloat64{Float64: lo, Valid: true}
+		rec.ClassesHigh = sql.NullFloat64{Float64: hi, Valid: true}
+	}
+	return rec
+}
+
+// ExplainEstimate says how q would be estimated and when the run stops,
+// without running it.
+func ExplainEstimate(q EstimateQuestion, opt enumerate.EstimateOptions) PlanReport {
+	est, _ := q.estimation()
+	r := PlanReport{Puzzle: q.Puzzle.String(), Storage: "none", Way: "estimate", Workers: opt.Workers}
+	r.Detail = append(r.Detail, "answer: an estimate, not an exact count: the mean of random probes, each an unbiased sample of the count")
+	r.Detail = append(r.Detail, "method: "+est.method)
+	var terms []string
+	for _, t := range est.terms {
+		terms = append(terms, t.Name)
+	}
+	r.Detail = append(r.Detail, "probes of: "+strings.Join(terms, ", "))
+	var stops []string
+	if opt.Time > 0 {
+		stops = append(stops, "after "+opt.Time.String())
+	}
+	if opt.Precision > 0 {
+		stops = append(stops, fmt.Sprintf("at a standard error of %.3g%%", 100*opt.Precision))
+	}
+	if opt.Probes > 0 {
+		stops = append(stops, fmt.Sprintf("after %s probes", canon.Thousands(opt.Probes)))
+	}
+	r.Detail = append(r.Detail, fmt.Sprintf("stops: %s, whichever comes first (or at Ctrl-C, keeping the probes so far); seed %d", strings.Join(stops, " or "), opt.Seed))
+	return r
+}
