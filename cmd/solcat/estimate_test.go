@@ -150,3 +150,38 @@ func querySQL(t *testing.T, db, stmt string) string {
 	}
 	return v
 }
+
+// TestEstimatesVerified: verify checks the kept estimates, and finds one
+// whose interval was changed and one far from the exact count.
+func TestEstimatesVerified(t *testing.T) {
+	was := keepAfter
+	keepAfter = 0
+	t.Cleanup(func() { keepAfter = was })
+	db := filepath.Join(t.TempDir(), "v.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:12"); code != 0 {
+		t.Fatal(errOut)
+	}
+	estimateJSON(t, db, "queens:12", "--probes", "2000")
+	estimateJSON(t, db, "queens:14", "--probes", "2000")
+	estimateJSON(t, db, "queens:14", "--probes", "2000", "--cell", "1,1=1")
+	if code, out, errOut := solcatDB(db, "verify"); code != 0 {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	steps := []struct {
+		name, stmt, want string
+	}{
+		{"interval changed", "UPDATE estimates SET solutions_high = solutions_high * 2 WHERE puzzle = 'queens:14' AND filter <> ''",
+			"the estimate kept for queens:14 cell 1,1=1 (seed 1): its 95% interval"},
+		{"far from the catalog's count", "UPDATE estimates SET solutions = solutions * 1.5, solutions_low = solutions_low + solutions * 0.5, solutions_high = solutions_high + solutions * 0.5 WHERE puzzle = 'queens:12'",
+			"standard errors from the exact 14200"},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			execSQL(t, db, s.stmt)
+			code, out, errOut := solcatDB(db, "verify")
+			if code == 0 || !strings.Contains(out+errOut, s.want) {
+				t.Errorf("verify: exit %d, want a problem with %q:\n%s%s", code, s.want, out, errOut)
+			}
+		})
+	}
+}

@@ -99,6 +99,11 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			strays = append(strays, "the catalog's records cannot be read: "+err.Error())
 		}
 		report.Problems = append(report.Problems, strays...)
+		wrong, err := estimates(ctx, cat, recs)
+		if err != nil {
+			wrong = append(wrong, "the estimates cannot be read: "+err.Error())
+		}
+		report.Problems = append(report.Problems, wrong...)
 	}
 	builds, err := cat.CheckBuilds(ctx, names)
 	if err != nil {
