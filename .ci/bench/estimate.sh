@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# How precise solcat's estimates get in a given time: runs
+# 'solcat estimate PUZZLE --time T' for each puzzle in turn, on every core,
+# and prints the estimate, its standard error, the published count where
+# there is one (and how many standard errors off the estimate is), and the
+# standard error scaled to one minute (error falls as one over the square
+# root of the time), with the date, the CPU and the load before and after:
+# other work on the machine slows the probes and widens the errors.
+#
+# Usage: .ci/bench/estimate.sh
+#        PUZZLES="queens:24 queens:27 queens:30" TIME=1m .ci/bench/estimate.sh
+#        PUZZLES="queens:30 magic:6" TIME=10m WORKERS=2 .ci/bench/estimate.sh
+# SOLCAT_BIN times a solcat built elsewhere.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PUZZLES=${PUZZLES:-"queens:24 queens:27 queens:30 magic:6"}
+TIME=${TIME:-1m}
+WORKERS=${WORKERS:-0}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+solcat=${SOLCAT_BIN:-}
+if [ -z "$solcat" ]; then
+  go build -o "$work/solcat" ./cmd/solcat
+  solcat="$work/solcat"
+fi
+
+echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| puzzle | time | probes | solutions | standard error | per minute | published | off |"
+echo "|---|---|---|---|---|---|---|---|"
+for p in $PUZZLES; do
+  "$solcat" --db "$work/e.db" estimate "$p" --time "$TIME" --workers "$WORKERS" --format json > "$work/out.json"
+  python3 - "$p" "$work/out.json" <<'PY'
+import json, math, sys
+p, path = sys.argv[1], sys.argv[2]
+e = json.load(open(path))
+published = {"queens:24": 227514171973736, "queens:25": 2207893435808352,
+             "queens:26": 22317699616364044, "queens:27": 234907967154122528,
+             # magic:6: Pinn and Wieczerkowski's 0.17745(16)e20 squares up to symmetry, times 8
+             "magic:6": 0.17745e20 * 8}
+pub = e.get("published_solutions") or published.get(p)
+rel = e["solutions_stderr"] / e["solutions"] if e["solutions"] else float("nan")
+per_minute = rel * math.sqrt(e["seconds"] / 60)
+off = "-" if pub is None else "%+.1f" % ((e["solutions"] - pub) / e["solutions_stderr"])
+pubtext = "-" if pub is None else "%.6g" % pub
+print("| %s | %.0f s | %s | %.6g | %.3f%% | %.3f%% | %s | %s |" % (
+    p, e["seconds"], format(e["probes"], ","), e["solutions"], 100 * rel, 100 * per_minute, pubtext, off))
+PY
+done
+echo
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "(per minute: the standard error scaled to a one-minute run; off: the estimate's distance from the published count, in standard errors; magic:6's published value is itself an estimate, 0.17745(16)e20 classes)"
