@@ -56,3 +56,49 @@ func (c *Catalog) Answers(ctx context.Context, puzzle string) ([]Answer, error) 
 	err := c.db.SelectContext(ctx, &out, "SELECT * FROM answers WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter", puzzle, puzzle)
 	return out, err
 }
+
+// SavedAnswerUnits is the units of a constrained count of question saved by an
+// earlier run that stopped, by unit, if that run split the count into the
+// same number of units.
+func (c *Catalog) SavedAnswerUnits(ctx context.Context, puzzle string, question []byte, units int) (map[int]int64, error) {
+	out := map[int]int64{}
+	if ok, err := hasTable(ctx, c.db, "answer_units"); err != nil || !ok {
+		return out, err
+	}
+	var rows []struct {
+		Unit      int   `db:"unit"`
+		Solutions int64 `db:"solutions"`
+	}
+	err := c.db.SelectContext(ctx, &rows, "SELECT unit, solutions FROM answer_units WHERE puzzle = ? AND question = ? AND units = ?", puzzle, question, units)
+	for _, r := range rows {
+		out[r.Unit] = r.Solutions
+	}
+	return out, err
+}
+
+// SaveAnswerUnits saves finished units of a constrained count, in one
+// transaction, replacing what an earlier split of it saved.
+func (c *Catalog) SaveAnswerUnits(ctx context.Context, puzzle string, question []byte, units int, done map[int]int64) error {
+	tx, err := c.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM answer_units WHERE puzzle = ? AND question = ? AND units <> ?", puzzle, question, units); err != nil {
+		return err
+	}
+	for u, s := range done {
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO answer_units (puzzle, question, units, unit, solutions) VALUES (?, ?, ?, ?, ?)", puzzle, question, units, u, s); err != nil {
+			return err
+		}
+	}
+	defer c.checkpoint.committed()
+	return tx.Commit()
+}
+
+// DropAnswerUnits removes the saved units of a question, once its answer is kept.
+func (c *Catalog) DropAnswerUnits(ctx context.Context, puzzle string, question []byte) error {
+	defer c.checkpoint.committed()
+	_, err := c.db.ExecContext(ctx, "DELETE FROM answer_units WHERE puzzle = ? AND question = ?", puzzle, question)
+	return err
+}

@@ -133,8 +133,44 @@ func RoughDuration(d time.Duration) string { return roughDuration(d) }
 // units the estimate counted already (kept, not counted twice).
 type constrainedRun struct {
 	counter *enumerate.ConstrainedCounter
-	probed  map[int]int64
+	probed  map[int]int64 // units counted already: timed, or saved by a run that stopped
+	timed   int           // of them, counted here and timed
 	probing time.Duration // spent on them
+	saved   map[int]bool  // of them, those already saved
+}
+
+// ConstrainedUnits is the question of the plan's constrained count (the
+// key its answer and saved units are kept under) and its number of units;
+// ok is false for the other ways, and for counts up to symmetry, which are
+// made of several counts and do not resume.
+func (t *BoundPuzzle) ConstrainedUnits(p *Plan) (key []byte, units int, ok bool, err error) {
+	if p.Way != ConstrainedCount || p.Question.Ask != AskCount || p.Question.Filter.UpToSymmetry {
+		return nil, 0, false, nil
+	}
+	run, err := t.constrained(p)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return question(t.Puzzle, p.Question.Filter), len(run.counter.Units()), true, nil
+}
+
+// Resume gives the plan's constrained count the units an earlier run that
+// stopped saved (see ConstrainedUnits), which it does not count again.
+func (t *BoundPuzzle) Resume(p *Plan, saved map[int]int64) error {
+	run, err := t.constrained(p)
+	if err != nil {
+		return err
+	}
+	if run.saved == nil {
+		run.saved = map[int]bool{}
+	}
+	for u, s := range saved {
+		if u >= 0 && u < len(run.counter.Units()) {
+			run.probed[u] = s
+			run.saved[u] = true
+		}
+	}
+	return nil
 }
 
 // constrained gives the plan's constrained count, made the first time.
@@ -169,8 +205,18 @@ func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, err
 		}
 	}
 	done := units - len(todo)
+	if p.SaveUnit != nil {
+		for u, s := range run.probed {
+			if !run.saved[u] {
+				p.SaveUnit(u, s)
+			}
+		}
+	}
 	began := time.Now()
-	err = run.counter.Count(ctx, todo, p.Workers, func(_ int, s int64) error {
+	err = run.counter.Count(ctx, todo, p.Workers, func(u int, s int64) error {
+		if p.SaveUnit != nil {
+			p.SaveUnit(u, s)
+		}
 		total += s
 		done++
 		if p.Progress != nil {
@@ -219,15 +265,27 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 				return 0, err
 			}
 			spent += time.Since(began)
+			run.timed++
 		}
 		if step <= 1 {
 			break
 		}
 	}
 	run.probing += spent
-	left := units - len(run.probed)
-	per := run.probing / time.Duration(len(run.probed))
-	return per * time.Duration(left) / time.Duration(max(p.Workers, 1)), nil
+	return t.TimeLeft(p), nil
+}
+
+// TimeLeft is how long the plan's constrained count should still take,
+// from the units timed by EstimateCount: those not yet counted, timed or
+// saved (see Resume), at the time the timed ones took each.
+func (t *BoundPuzzle) TimeLeft(p *Plan) time.Duration {
+	run := p.run
+	if run == nil || run.timed == 0 {
+		return 0
+	}
+	left := len(run.counter.Units()) - len(run.probed)
+	per := run.probing / time.Duration(run.timed)
+	return per * time.Duration(left) / time.Duration(max(p.Workers, 1))
 }
 
 // explainConstrained describes a constrained count.

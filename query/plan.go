@@ -82,6 +82,9 @@ type Plan struct {
 	Workers  int // goroutines that read (or count) at once
 	// Progress, when set, hears how far a constrained count is.
 	Progress Progress
+	// SaveUnit, when set, hears each unit of a constrained count as it is
+	// counted (see Resume), from one goroutine at a time.
+	SaveUnit func(unit int, solutions int64)
 	// ListedClasses, when not -1, is how many classes a class scan or
 	// expansion reads: only those the catalog lists as having the
 	// properties or orbit sizes asked for.

@@ -41,16 +41,23 @@ func (c *countCmd) Run(e *env) error {
 		return e.explain(t, plan, format)
 	}
 	began := time.Now()
+	var saver *unitSaver
 	if plan.Way == query.ConstrainedCount {
-		if err := e.longCount(t, plan); err != nil {
+		if saver, err = e.longCount(t, plan, done); err != nil {
 			return err
 		}
 	}
 	n, err := t.Count(e.ctx, plan)
 	if err != nil {
+		if saver != nil && e.ctx.Err() != nil {
+			return saver.stopped()
+		}
+		saver.close()
 		return e.stopped(err)
 	}
-	if time.Since(began) >= keepAfter {
+	if saver != nil {
+		saver.keep(t.Counted(plan))
+	} else if time.Since(began) >= keepAfter {
 		done() // this process's reader lets go before it writes
 		e.keep(t.Counted(plan))
 	}
@@ -88,19 +95,33 @@ func (e *env) keep(answers []catalog.Answer) {
 	}
 }
 
+// saveAfter is how long a constrained count must be expected to take for
+// its units to be saved as it runs, so that Ctrl-C loses none of them.
+var saveAfter = 10 * time.Second
+
 // longCount warns of a constrained count that should take over a minute,
-// and draws its progress.
-func (e *env) longCount(t *query.BoundPuzzle, plan *query.Plan) error {
+// and draws its progress. A count expected to take saveAfter or more
+// saves its units as it runs, and resumes from those an earlier run
+// saved: release lets this process's reader go before it writes.
+func (e *env) longCount(t *query.BoundPuzzle, plan *query.Plan, release func()) (*unitSaver, error) {
 	took, err := t.EstimateCount(e.ctx, plan)
 	if err != nil {
-		return e.stopped(err)
+		return nil, e.stopped(err)
+	}
+	var saver *unitSaver
+	if took >= saveAfter {
+		release()
+		if saver, err = e.saveUnits(t, plan); err != nil {
+			return nil, err
+		}
+		took = t.TimeLeft(plan)
 	}
 	if took < time.Minute {
-		return nil
+		return saver, nil
 	}
-	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting the filter's solutions again, %s; Ctrl-C stops\n", t.Puzzle, query.RoughDuration(took))
+	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting the filter's solutions again, %s; Ctrl-C stops, and the same command resumes\n", t.Puzzle, query.RoughDuration(took))
 	e.drawCounting(plan)
-	return nil
+	return saver, nil
 }
 
 // drawCounting draws a constrained count's progress, in units, on stderr.

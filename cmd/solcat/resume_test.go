@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"solcat/enumerate"
+)
+
+// TestConstrainedCountResumes: a long constrained count saves its units as
+// it runs; stopped by Ctrl-C, it says how many are saved, and the same
+// command resumes from them, gives the exact answer, keeps it and drops
+// the units.
+func TestConstrainedCountResumes(t *testing.T) {
+	was := saveAfter
+	saveAfter = 0
+	t.Cleanup(func() { saveAfter = was; unitCounted = nil })
+	db := filepath.Join(t.TempDir(), "r.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
+		t.Fatal(errOut)
+	}
+	c := enumerate.NewQueensConstraint(14)
+	c.Queen(0, 1)
+	exact, err := enumerate.CountQueensConstrained(context.Background(), c, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	unitCounted = func(n int) {
+		if n == 20 {
+			cancel()
+		}
+	}
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1"}, &out, &errOut)
+	if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "units are saved: the same command resumes the count") {
+		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	saved, _ := strconv.Atoi(querySQL(t, db, "SELECT count(*) FROM answer_units"))
+	if saved < 20 {
+		t.Errorf("%d units saved, want at least 20", saved)
+	}
+	unitCounted = nil
+	code, stdout, stderr := solcatDB(db, "count", "queens:14", "--cell", "1,2=1")
+	if code != 0 || stdout != strconv.FormatInt(exact, 10)+"\n" || !strings.Contains(stderr, "resuming the count: ") {
+		t.Errorf("resumed count: exit %d, stdout %q, stderr %q; want %d", code, stdout, stderr, exact)
+	}
+	if n := querySQL(t, db, "SELECT count(*) FROM answer_units"); n != "0" {
+		t.Errorf("%s units left saved after the answer was kept", n)
+	}
+	if n := querySQL(t, db, "SELECT solutions FROM answers WHERE filter = 'cell 1,2=1'"); n != strconv.FormatInt(exact, 10) {
+		t.Errorf("kept answer %s, want %d", n, exact)
+	}
+}
