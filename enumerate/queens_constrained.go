@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"solcat/canon"
@@ -184,6 +185,14 @@ type ConstrainedCounter struct {
 	vector bool // the halves counter's vector loops (where the CPU has them)
 	units  []ConstrainedUnit
 	sets   [][]uint32 // by middle column (index 0 for even n): the top column sets
+	// weights, when the constraint is its own image under a mirror or the
+	// half turn, is how many (middle, top set) pairs each one listed
+	// stands for; the others are its images, and count alike (by middle
+	// column, as sets; nil: one each).
+	weights [][]uint8
+	// searchWeight is the same for the row-by-row search's first-row
+	// columns (2 for a column whose mirror image is counted through it).
+	searchWeight []int64
 
 	mu     sync.Mutex
 	blocks map[int]*constrainedBlocks // by middle column, while units of it are counted
@@ -208,14 +217,27 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 	c = c.propagated()
 	q := &ConstrainedCounter{c: c, halves: halvesCounts(n), vector: vectorMatch, blocks: map[int]*constrainedBlocks{}}
 	if !q.halves {
-		// One unit per column of the first row.
+		// One unit per column of the first row; a filter that is its own
+		// mirror image counts the right half through the left.
+		q.searchWeight = make([]int64, n)
 		for col := range n {
-			if c.Allowed[0]&(1<<col) != 0 {
-				q.units = append(q.units, ConstrainedUnit{Mid: col, From: 0, To: 1})
+			if c.Allowed[0]&(1<<col) == 0 {
+				continue
 			}
+			q.searchWeight[col] = 1
+			if c.Mirrored() {
+				if col > n-1-col {
+					continue
+				}
+				if col < n-1-col {
+					q.searchWeight[col] = 2
+				}
+			}
+			q.units = append(q.units, ConstrainedUnit{Mid: col, From: 0, To: 1})
 		}
 		return q, nil
 	}
+	kept := keptFlips(c)
 	h := n / 2
 	mids := []int{-1}
 	if n%2 == 1 {
@@ -233,6 +255,14 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 			free &^= 1 << mid
 		}
 		sets := topSets(free, h)
+		if len(kept) > 0 {
+			var w []uint8
+			sets, w = representatives(n, mid, sets, kept)
+			if q.weights == nil {
+				q.weights = make([][]uint8, n)
+			}
+			q.weights[max(mid, 0)] = w
+		}
 		q.sets[max(mid, 0)] = sets
 		// About 200 units a middle column, none under 64 sets.
 		size := max(64, (len(sets)+199)/200)
@@ -277,10 +307,14 @@ func (q *ConstrainedCounter) Units() []ConstrainedUnit { return q.units }
 
 // Method names the way the count goes.
 func (q *ConstrainedCounter) Method() string {
-	if q.halves {
-		return "halves counter"
+	cut := ""
+	if q.weights != nil || q.c.Mirrored() {
+		cut = ", cut by the filter's own symmetry"
 	}
-	return "row-by-row search"
+	if q.halves {
+		return "halves counter" + cut
+	}
+	return "row-by-row search" + cut
 }
 
 // Count counts the units todo (indexes into Units, in increasing order) on
@@ -371,7 +405,7 @@ func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 // countUnit counts one unit's solutions.
 func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 	if !q.halves {
-		return searchConstrained(q.c, u.Mid)
+		return q.searchWeight[u.Mid] * searchConstrained(q.c, u.Mid)
 	}
 	b := q.listed(u.Mid)
 	m, _ := q.pool.Get().(*halvesMatcher)
@@ -382,7 +416,15 @@ func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 	m.vector = q.vector
 	keyBits := uint64(1)<<(2*m.layout.fieldBits) - 1
 	var total int64
-	for _, d := range q.sets[max(u.Mid, 0)][u.From:u.To] {
+	var weights []uint8
+	if q.weights != nil {
+		weights = q.weights[max(u.Mid, 0)][u.From:u.To]
+	}
+	for k, d := range q.sets[max(u.Mid, 0)][u.From:u.To] {
+		w := int64(1)
+		if weights != nil {
+			w = int64(weights[k])
+		}
 		m.blocks = b.top
 		m.halvesX = m.halves(m.halvesX[:0], d, 0)
 		if len(m.halvesX) == 0 {
@@ -395,7 +437,7 @@ func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 		}
 		allX, _ := orKeys(m.halvesX, m.vector)
 		allY, _ := orKeys(m.halvesY, m.vector)
-		total += m.match(m.halvesX, m.halvesY, m.layout.top(allX)&allY&keyBits)
+		total += w * m.match(m.halvesX, m.halvesY, m.layout.top(allX)&allY&keyBits)
 	}
 	m.blocks = nil
 	return total
@@ -438,4 +480,86 @@ func CountQueensConstrained(ctx context.Context, c QueensConstraint, workers int
 		return nil
 	})
 	return total, err
+}
+
+// The symmetries the halves counter cuts by: those that keep rows in the
+// same half or swap the halves whole, acting on a solution's (middle
+// column, top column set).
+type flip int
+
+const (
+	flipMirror   flip = iota // left to right: column c to n-1-c
+	flipUpDown               // rows r to n-1-r: the halves swap
+	flipHalfTurn             // both
+)
+
+// keptFlips lists the flips that keep c: a solution meets c exactly when
+// its image does, so the two count alike.
+func keptFlips(c QueensConstraint) []flip {
+	n := c.N
+	mirror, upDown, halfTurn := true, true, true
+	for r, a := range c.Allowed {
+		mirror = mirror && a == reverseBits(a, n)
+		upDown = upDown && a == c.Allowed[n-1-r]
+		halfTurn = halfTurn && reverseBits(a, n) == c.Allowed[n-1-r]
+	}
+	var out []flip
+	for f, ok := range []bool{mirror, upDown, halfTurn} {
+		if ok {
+			out = append(out, flip(f))
+		}
+	}
+	return out
+}
+
+// image is (mid, d) under f: the top set of the image is d mirrored, or
+// the bottom's set (the columns d leaves of those besides the middle's).
+func (f flip) image(n, mid int, d uint32) (int, uint32) {
+	free := uint32(1)<<n - 1
+	if mid >= 0 {
+		free &^= 1 << mid
+	}
+	switch f {
+	case flipMirror:
+		return mirrorMid(n, mid), reverseBits(d, n)
+	case flipUpDown:
+		return mid, free ^ d
+	}
+	return mirrorMid(n, mid), reverseBits(free^d, n)
+}
+
+func mirrorMid(n, mid int) int {
+	if mid < 0 {
+		return mid
+	}
+	return n - 1 - mid
+}
+
+// representatives keeps, of one middle column's top sets, those that are
+// the least of their images under the kept flips (by middle column, then
+// set), each with the number of distinct images it stands for; a middle
+// column whose mirror image is less keeps none.
+func representatives(n, mid int, sets []uint32, kept []flip) ([]uint32, []uint8) {
+	var out []uint32
+	var weights []uint8
+	for _, d := range sets {
+		least := true
+		images := [][2]int64{{int64(mid), int64(d)}}
+		for _, f := range kept {
+			m2, d2 := f.image(n, mid, d)
+			if m2 < mid || m2 == mid && d2 < d {
+				least = false
+				break
+			}
+			img := [2]int64{int64(m2), int64(d2)}
+			if !slices.Contains(images, img) {
+				images = append(images, img)
+			}
+		}
+		if least {
+			out = append(out, d)
+			weights = append(weights, uint8(len(images)))
+		}
+	}
+	return out, weights
 }
