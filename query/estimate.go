@@ -76,13 +76,11 @@ func Estimate(ctx context.Context, q EstimateQuestion, opt enumerate.EstimateOpt
 	if err != nil {
 		return Estimated{}, err
 	}
+	// Stopped (Ctrl-C), the estimate so far comes back with the error.
 	r, err := enumerate.RunEstimate(ctx, est.terms, opt)
-	if err != nil {
-		return Estimated{}, err
-	}
 	out := Estimated{EstimateResult: r, Method: est.method, Workers: opt.Workers}
 	out.Record = estimateRecord(q, est, out)
-	return out, nil
+	return out, err
 }
 
 // Unestimable says why q cannot be estimated, or nil, before anything runs.

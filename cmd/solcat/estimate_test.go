@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func estimateJSON(t *testing.T, db string, args ...string) map[string]any {
@@ -183,5 +186,25 @@ func TestEstimatesVerified(t *testing.T) {
 				t.Errorf("verify: exit %d, want a problem with %q:\n%s%s", code, s.want, out, errOut)
 			}
 		})
+	}
+}
+
+// TestEstimateInterrupted: Ctrl-C ends a long estimate, which prints and
+// keeps the estimate so far, and says so.
+func TestEstimateInterrupted(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "i.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	var out, errOut bytes.Buffer
+	began := time.Now()
+	code := run(ctx, []string{"--db", db, "estimate", "queens:24", "--time", "1m"}, &out, &errOut)
+	if time.Since(began) > 20*time.Second {
+		t.Errorf("Ctrl-C took %v to end the estimate", time.Since(began))
+	}
+	if code != 1 || !strings.Contains(out.String(), "queens:24, estimated (not an exact count):") || !strings.Contains(errOut.String(), "the estimate so far is printed above") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	if n := querySQL(t, db, "SELECT count(*) FROM estimates WHERE puzzle = 'queens:24'"); n != "1" {
+		t.Errorf("%s estimates kept, want 1", n)
 	}
 }
