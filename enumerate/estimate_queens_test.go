@@ -217,3 +217,19 @@ func TestQueensEstimateAgreesPastReach(t *testing.T) {
 		t.Logf("queens:%d: %.6g ± %.3f%% (published %.6g) in %v", n, r.Solutions.Mean, 100*r.Solutions.Relative(), published[n], r.Elapsed)
 	}
 }
+
+// Knuth's estimate of the search's nodes aims at the exact number.
+func TestSearchNodesEstimated(t *testing.T) {
+	for _, n := range []int{10, 12} {
+		c := NewQueensConstraint(n)
+		c.Empty(1, 3)
+		exact := float64(searchNodes(c.propagated().Allowed, 0, 0, 0, 0))
+		got := SearchNodes(c, 20000, 1)
+		if math.Abs(got-exact) > 0.1*exact {
+			t.Errorf("queens:%d: %.0f nodes estimated, %0.f exactly", n, got, exact)
+		}
+	}
+	if r := SearchRate(); r < 1e6 {
+		t.Errorf("the search visits %.0f nodes a second", r)
+	}
+}

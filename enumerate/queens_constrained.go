@@ -193,6 +193,7 @@ type ConstrainedCounter struct {
 	// searchWeight is the same for the row-by-row search's first-row
 	// columns (2 for a column whose mirror image is counted through it).
 	searchWeight []int64
+	splitRow     int // the row whose columns are the search's units
 
 	mu     sync.Mutex
 	blocks map[int]*constrainedBlocks // by middle column, while units of it are counted
@@ -214,14 +215,24 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 	if n < 1 || n > MaxConstrainedQueens || len(c.Allowed) != n {
 		return nil, fmt.Errorf("a constrained count takes queens:1 to queens:%d", MaxConstrainedQueens)
 	}
-	c = c.propagated()
-	q := &ConstrainedCounter{c: c, halves: halvesCounts(n), vector: vectorMatch, blocks: map[int]*constrainedBlocks{}}
+	return newConstrainedCounter(c.propagated(), halvesCounts(n)), nil
+}
+
+// newConstrainedCounter prepares the count under c, propagated, by the
+// halves counter or the row-by-row search.
+func newConstrainedCounter(c QueensConstraint, halves bool) *ConstrainedCounter {
+	n := c.N
+	q := &ConstrainedCounter{c: c, halves: halves, vector: vectorMatch, blocks: map[int]*constrainedBlocks{}}
 	if !q.halves {
-		// One unit per column of the first row; a filter that is its own
-		// mirror image counts the right half through the left.
+		// One unit per column of the first row with a choice (the rows
+		// above have one column each); a filter that is its own mirror
+		// image counts the right half through the left.
 		q.searchWeight = make([]int64, n)
+		for q.splitRow < n-1 && bits.OnesCount32(c.Allowed[q.splitRow]) == 1 {
+			q.splitRow++
+		}
 		for col := range n {
-			if c.Allowed[0]&(1<<col) == 0 {
+			if c.Allowed[q.splitRow]&(1<<col) == 0 || slices.Contains(c.Allowed, 0) {
 				continue
 			}
 			q.searchWeight[col] = 1
@@ -235,7 +246,7 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 			}
 			q.units = append(q.units, ConstrainedUnit{Mid: col, From: 0, To: 1})
 		}
-		return q, nil
+		return q
 	}
 	kept := keptFlips(c)
 	h := n / 2
@@ -270,7 +281,7 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 			q.units = append(q.units, ConstrainedUnit{Mid: mid, From: from, To: min(from+size, len(sets))})
 		}
 	}
-	return q, nil
+	return q
 }
 
 // topSets lists the subsets of free with h columns, in increasing order.
@@ -405,7 +416,12 @@ func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 // countUnit counts one unit's solutions.
 func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 	if !q.halves {
-		return q.searchWeight[u.Mid] * searchConstrained(q.c, u.Mid)
+		if q.splitRow == 0 {
+			return q.searchWeight[u.Mid] * searchConstrained(q.c, u.Mid)
+		}
+		c := q.c.Clone()
+		c.Allowed[q.splitRow] = 1 << u.Mid
+		return q.searchWeight[u.Mid] * searchConstrained(c, bits.TrailingZeros32(c.Allowed[0]))
 	}
 	b := q.listed(u.Mid)
 	m, _ := q.pool.Get().(*halvesMatcher)

@@ -91,7 +91,7 @@ func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 		}
 	}
 	// The catalog of schema 12, which had no other views.
-	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers"); err != nil {
+	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units"); err != nil {
 		t.Fatal(err)
 	}
 }

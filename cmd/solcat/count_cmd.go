@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
@@ -26,6 +29,9 @@ func (c *countCmd) Run(e *env) error {
 	format, err := c.Chosen()
 	if err != nil {
 		return err
+	}
+	if p, err := canon.ParsePuzzle(c.Puzzle); err == nil && query.PastReach(p) {
+		return c.pastReach(e, p, format)
 	}
 	q := query.Question{Ask: query.AskCount}
 	of := "solutions"
@@ -142,4 +148,63 @@ func (e *env) stopped(err error) error {
 		return fmt.Errorf("%w; nothing was recorded", advice.ErrInterrupted)
 	}
 	return err
+}
+
+// pastReach counts a filter on queens too large to count whole, by the
+// row-by-row search under it, when that should take an hour at most.
+func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) error {
+	if c.Classes {
+		return usagef("past queens:23 only solutions are counted, under --cell or --pattern; drop --classes")
+	}
+	f, err := c.Filter(p)
+	if err != nil {
+		return err
+	}
+	s, err := query.PlanSearchCount(p, f, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return err
+	}
+	if c.Explain {
+		return records.WriteExplain(e.stdout, format, s.Explain())
+	}
+	var n int64
+	kept := false
+	if cat, err := catalog.Open(e.ctx, e.cli.DB); err == nil {
+		a, ok, err := query.KeptSearchCount(e.ctx, cat, s)
+		cat.Close()
+		if err != nil {
+			return err
+		}
+		n, kept = a.Solutions, ok
+	} else if !errors.Is(err, catalog.ErrNoCatalog) {
+		return err
+	}
+	if !kept {
+		if why := s.TooLong(); why != "" {
+			return errors.New(why)
+		}
+		var progress query.Progress
+		if s.Took >= time.Minute {
+			fmt.Fprintf(e.stderr, "solcat: %s is too large to count whole: counting the filter's solutions, %s; Ctrl-C stops\n", p, query.RoughDuration(s.Took))
+			bar := console.NewProgress(e.stderr, "counting", "units")
+			progress = func(done, total int) {
+				bar.Update(int64(done), int64(total))
+				if done == total {
+					bar.Finish()
+				}
+			}
+		}
+		var a catalog.Answer
+		if n, a, err = s.Run(e.ctx, progress); err != nil {
+			return e.stopped(err)
+		}
+		if a.Seconds >= keepAfter.Seconds() {
+			e.keep([]catalog.Answer{a})
+		}
+	}
+	if format == records.Text {
+		_, err = fmt.Fprintln(e.stdout, n)
+		return err
+	}
+	return records.WriteOne(e.stdout, format, !c.NoHeaders, records.Obj("puzzle", p.String(), "of", "solutions", "count", n))
 }

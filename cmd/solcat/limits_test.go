@@ -59,7 +59,7 @@ func TestLimits(t *testing.T) {
 	cut := `a{32,200}…` // what an error line keeps of long
 	tooLarge := "solcat: sql: a value larger than 16 MB is not printed; select part of it with substr(), or its length with length()\n"
 	cannot := func(p string) string {
-		return "solcat: " + p + " is not in the catalog and cannot be built: solcat stores magic squares up to order 5 and queens up to N=19, and counts queens up to N=23\n"
+		return "solcat: " + p + " is not in the catalog and cannot be built: solcat stores magic squares up to order 5 and queens up to N=19, and counts queens up to N=23; 'solcat estimate " + p + "' estimates its count\n"
 	}
 	param := func(p string) string {
 		return "solcat: sql: not a statement this catalog can run: it has a parameter, " + p + ", and sql binds no values; write the value in its place\n"
@@ -116,7 +116,7 @@ func TestLimits(t *testing.T) {
 		withSigint(c("Ctrl-C, blocked, export", 1, "solcat: interrupted; the rows before it were written\n", "export", "magic:4", "--format", "jsonl")),
 		// Bad command lines exit 2.
 		c("magic 6", 2, cannot("magic:6"), "count", "magic:6"),
-		c("queens 32", 2, cannot("queens:32"), "count", "queens:32"),
+		c("queens 32", 2, "solcat: queens:32 is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate queens:32'\n", "count", "queens:32"),
 		c("list queens 24", 2, cannot("queens:24"), "list", "queens:24"),
 		c("classes magic 7", 2, cannot("magic:7"), "classes", "magic:7"),
 		c("show magic 6", 2, cannot("magic:6"), "show", "magic:6", "1"),

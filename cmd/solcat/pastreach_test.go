@@ -1,0 +1,55 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCountPastReach: on queens too large to count whole, a filter that
+// leaves little work is counted exactly, with no build, and kept; one that
+// leaves too much is refused with the estimate's command; --explain says
+// which.
+func TestCountPastReach(t *testing.T) {
+	was := keepAfter
+	keepAfter = 0
+	t.Cleanup(func() { keepAfter = was })
+	db := filepath.Join(t.TempDir(), "p.db")
+	// The first 14 rows of a queens:24 solution (queens at 2i, then 2i-1).
+	pattern := "2 4 6 8 10 12 14 16 18 20 22 24 1 3 . . . . . . . . . ."
+	code, plan, errOut := solcatDB(db, "count", "queens:24", "--pattern", pattern, "--explain")
+	if code != 0 || !strings.HasPrefix(plan, "queens:24: constrained count\n") || !strings.Contains(plan, "row-by-row search") {
+		t.Errorf("--explain: exit %d\n%s%s", code, plan, errOut)
+	}
+	code, out, errOut := solcatDB(db, "count", "queens:24", "--pattern", pattern)
+	if code != 0 || out != "6\n" {
+		t.Errorf("count: exit %d, %q %s; want 6", code, out, errOut)
+	}
+	if n := querySQL(t, db, "SELECT solutions FROM answers WHERE puzzle = 'queens:24'"); n != "6" {
+		t.Errorf("kept %s, want 6", n)
+	}
+	code, plan, _ = solcatDB(db, "count", "queens:24", "--pattern", pattern, "--explain")
+	if code != 0 || !strings.HasPrefix(plan, "queens:24: constrained count\n") {
+		t.Errorf("--explain after: exit %d\n%s", code, plan)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"too much work", []string{"count", "queens:27", "--cell", "1,1=1"}, 1, "exactly would take about"},
+		{"too much work names the estimate", []string{"count", "queens:27", "--cell", "1,1=1"}, 1, "'solcat estimate queens:27 --cell 1,1=1' estimates it"},
+		{"no filter", []string{"count", "queens:25"}, 2, "give --cell or --pattern"},
+		{"classes", []string{"count", "queens:25", "--cell", "1,1=1", "--classes"}, 2, "drop --classes"},
+		{"up to symmetry", []string{"count", "queens:25", "--cell", "1,1=1", "--up-to-symmetry"}, 2, "drop --up-to-symmetry"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := solcatDB(db, tc.args...)
+			if code != tc.code || out != "" || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, tc.code, tc.want)
+			}
+		})
+	}
+}

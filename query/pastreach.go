@@ -1,0 +1,125 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// Counts past the sizes solcat counts whole (queens:24 to 32): a filter
+// that leaves little enough work is counted exactly by the row-by-row
+// search under it, as constrained counts are, with no record of the
+// puzzle needed. How long it would take is judged first, from Knuth's
+// estimate of the search's nodes and the search's measured speed.
+
+// PastReach reports whether p is a queens puzzle too large to count whole
+// that a filter may still count.
+func PastReach(p canon.Puzzle) bool {
+	return p.Kind == canon.Queens && p.N > enumerate.MaxCountedQueens && p.N <= enumerate.MaxConstrainedQueens
+}
+
+// MaxSearchCount is the longest a count past reach is let run, as judged
+// before it starts; longer ones are left to solcat estimate.
+const MaxSearchCount = time.Hour
+
+// A SearchCount is a filter's count past reach, judged and ready to run.
+type SearchCount struct {
+	Puzzle   canon.Puzzle
+	Filter   Filter
+	Question []byte
+	Nodes    float64       // Knuth's estimate of the search's nodes
+	Took     time.Duration // how long it should take
+	Workers  int
+	c        enumerate.QueensConstraint
+}
+
+// PlanSearchCount judges the count of f on p, on workers goroutines.
+func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error) {
+	switch {
+	case !PastReach(p):
+		return SearchCount{}, fmt.Errorf("%s is counted whole by build --count-only", p)
+	case len(f.Cells) == 0:
+		return SearchCount{}, filterMistake(fmt.Sprintf("%s is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate %s'", p, p))
+	case f.UpToSymmetry || f.Class != 0 || f.Orbit != 0 || f.Props != 0:
+		return SearchCount{}, filterMistake(fmt.Sprintf("past queens:%d only --cell and --pattern are counted; drop --up-to-symmetry, --class, --orbit and --prop", enumerate.MaxCountedQueens))
+	}
+	if err := f.Validate(p); err != nil {
+		return SearchCount{}, err
+	}
+	c := queensConstraint(p, f)
+	s := SearchCount{Puzzle: p, Filter: f, Question: question(p, f), Workers: max(workers, 1), c: c}
+	counter, err := enumerate.NewConstrainedCounter(c)
+	if err != nil {
+		return SearchCount{}, err
+	}
+	s.Nodes = enumerate.SearchNodes(c, 4000, 1)
+	// Its units are the columns of one row: no more goroutines than those.
+	rate := enumerate.SearchRate() * float64(max(1, min(s.Workers, len(counter.Units()))))
+	s.Took = time.Duration(math.Min(s.Nodes/rate, 1e9) * float64(time.Second))
+	return s, nil
+}
+
+// TooLong says why the count is left to an estimate, or "".
+func (s SearchCount) TooLong() string {
+	if s.Took <= MaxSearchCount {
+		return ""
+	}
+	flags := ""
+	for _, c := range s.Filter.Cells {
+		flags += fmt.Sprintf(" --cell %d,%d=%d", c.Row, c.Col, c.Value)
+	}
+	return fmt.Sprintf("counting %s %s exactly would take %s (about %.2g search nodes); 'solcat estimate %s%s' estimates it in seconds",
+		s.Puzzle, s.Filter.String(s.Puzzle), roughDuration(s.Took), s.Nodes, s.Puzzle, flags)
+}
+
+// Explain says how the count would go.
+func (s SearchCount) Explain() PlanReport {
+	r := PlanReport{Puzzle: s.Puzzle.String(), Storage: "none", Way: "constrained count", Workers: s.Workers}
+	r.Detail = append(r.Detail,
+		fmt.Sprintf("answer: the row-by-row search under the filter, exact, on %s; %s is too large to count whole, and needs no record", canon.Plural(int64(s.Workers), "goroutine"), s.Puzzle),
+		fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the search's measured speed", roughDuration(s.Took), s.Nodes))
+	if why := s.TooLong(); why != "" {
+		r.Detail = append(r.Detail, "refused: "+why)
+	}
+	r.Detail = append(r.Detail, "filter: "+s.Filter.String(s.Puzzle))
+	return r
+}
+
+// Run counts, telling progress (units of the first row's columns), and
+// gives the answer to keep.
+func (s SearchCount) Run(ctx context.Context, progress Progress) (int64, catalog.Answer, error) {
+	q, err := enumerate.NewConstrainedCounter(s.c)
+	if err != nil {
+		return 0, catalog.Answer{}, err
+	}
+	began := time.Now()
+	var total int64
+	units, done := len(q.Units()), 0
+	err = q.CountAll(ctx, s.Workers, func(n int64) error {
+		total += n
+		done++
+		if progress != nil {
+			progress(done, units)
+		}
+		return nil
+	})
+	a := catalog.Answer{Puzzle: s.Puzzle.String(), Question: s.Question, Filter: s.Filter.String(s.Puzzle), Solutions: total,
+		Method: q.Method(), Seconds: time.Since(began).Seconds(), Workers: s.Workers}
+	return total, a, err
+}
+
+// KeptSearchCount is the answer a catalog keeps for the count, if any.
+func KeptSearchCount(ctx context.Context, cat *catalog.Catalog, s SearchCount) (catalog.Answer, bool, error) {
+	return cat.LookUpAnswer(ctx, s.Puzzle.String(), s.Question)
+}
+
+// filterMistake is a filter that does not fit the question, said whole.
+type filterMistake string
+
+func (e filterMistake) Error() string        { return string(e) }
+func (e filterMistake) Is(target error) bool { return target == ErrFilter }
