@@ -38,18 +38,21 @@ func (q queensProber) Probe(rng *rand.Rand) float64 {
 			return 0
 		}
 		w *= float64(k)
-		for j := rng.IntN(k); j > 0; j-- {
-			avail &= avail - 1
-		}
-		b := avail & -avail
-		cols |= b
-		d1 = (d1 | b) << 1
-		d2 = (d2 | b) >> 1
+		b := drawColumn(rng, avail, k)
+		cols, d1, d2 = cols|b, (d1|b)<<1, (d2|b)>>1
 	}
 	if q.cut == n {
 		return w
 	}
 	return w * float64(countRows(q.allowed, q.cut, cols, d1, d2))
+}
+
+// drawColumn draws one of the k columns of avail, uniformly, as a bit.
+func drawColumn(rng *rand.Rand, avail uint32, k int) uint32 {
+	for j := rng.IntN(k); j > 0; j-- {
+		avail &= avail - 1
+	}
+	return avail & -avail
 }
 
 // countRows counts the placements of rows r.. under allowed, given the
@@ -219,13 +222,8 @@ func SearchNodes(c QueensConstraint, probes int, seed uint64) float64 {
 			}
 			w *= float64(k)
 			sum += w
-			for j := rng.IntN(k); j > 0; j-- {
-				avail &= avail - 1
-			}
-			b := avail & -avail
-			cols |= b
-			d1 = (d1 | b) << 1
-			d2 = (d2 | b) >> 1
+			b := drawColumn(rng, avail, k)
+			cols, d1, d2 = cols|b, (d1|b)<<1, (d2|b)>>1
 		}
 	}
 	return sum / float64(probes)
