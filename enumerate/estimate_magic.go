@@ -396,3 +396,10 @@ func (p *magicProber) countRest(st *magicState, i int) int64 {
 	}
 	return count
 }
+
+// MagicEstimateMethod names the estimator of magic:n with fixed cells
+// given, for the record.
+func MagicEstimateMethod(n, fixed int) string {
+	exact := min(magicExactCells[min(n, MaxEstimateMagicOrder)], n*n-fixed)
+	return fmt.Sprintf("importance sampling of the values cell by cell, weighed by the ways each line can still be completed, the last %d cells counted exactly", exact)
+}

@@ -1,9 +1,11 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"solcat/canon"
@@ -66,8 +68,51 @@ func (q EstimateQuestion) estimation() (estimation, error) {
 		c := queensConstraint(p, q.Filter).Canonical()
 		terms, err := enumerate.QueensEstimate(c)
 		return estimation{terms: terms, question: c.Key(), method: enumerate.QueensEstimateMethod(p.N)}, err
+	case canon.Magic:
+		cells, key := canonicalMagicCells(p, q.Filter)
+		prober, err := enumerate.NewMagicProber(p.N, cells)
+		if err != nil {
+			return estimation{}, err
+		}
+		t := enumerate.EstimateTerm{Name: "squares", Prober: prober, Share: 1, Solutions: 1}
+		if len(cells) == 0 {
+			// No square of order 2 or more is its own image under a
+			// symmetry (two cells would hold one value): each class has 8.
+			t.Classes = 1.0 / 8
+			if p.N == 1 {
+				t.Classes = 1
+			}
+		}
+		return estimation{terms: []enumerate.EstimateTerm{t}, question: key, method: enumerate.MagicEstimateMethod(p.N, len(cells))}, nil
 	}
 	return estimation{}, fmt.Errorf("%s cannot be estimated", p)
+}
+
+// canonicalMagicCells is the image of the filter's cells, of the 8, whose
+// key is least, 0-based, with that key: the squares of a filter and of its
+// images are equal in number, so they are one question, and every
+// spelling draws the same probes.
+func canonicalMagicCells(p canon.Puzzle, f Filter) ([]enumerate.MagicCell, []byte) {
+	var best []enumerate.MagicCell
+	var bestKey []byte
+	for _, s := range canon.All {
+		cells := make([]enumerate.MagicCell, 0, len(f.Cells))
+		for _, c := range f.Cells {
+			r, col := s.Map(p.N, c.Row-1, c.Col-1)
+			cells = append(cells, enumerate.MagicCell{Row: r, Col: col, Value: c.Value})
+		}
+		slices.SortFunc(cells, func(a, b enumerate.MagicCell) int {
+			return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Value, b.Value))
+		})
+		key := []byte{'M', byte(p.N)}
+		for _, c := range cells {
+			key = append(key, byte(c.Row), byte(c.Col), byte(c.Value))
+		}
+		if bestKey == nil || string(key) < string(bestKey) {
+			best, bestKey = cells, key
+		}
+	}
+	return best, bestKey
 }
 
 // Estimate runs the estimate of q until a stop in opt.

@@ -95,7 +95,7 @@ func (c *estimateCmd) Run(e *env) error {
 	}
 	q := query.EstimateQuestion{Puzzle: p, Filter: f}
 	if err := query.Unestimable(q); err != nil {
-		return err
+		return advice.UsageOf(err) // nothing has run: a size or filter the estimators do not take
 	}
 	if c.Explain {
 		return records.WriteExplain(e.stdout, format, query.ExplainEstimate(q, opt))
@@ -142,6 +142,9 @@ func (c *estimateCmd) print(e *env, format records.Format, p canon.Puzzle, f que
 		if hasKnown {
 			o = append(o, records.Obj("published_solutions", known.Solutions, "published_classes", known.Classes)...)
 		}
+		if pub, ok := publishedEstimates[p.String()]; ok && f.IsZero() {
+			o = append(o, records.Obj("published_classes_estimate", pub.classes, "published_classes_stderr", pub.stdErr, "published_source", pub.source)...)
+		}
 		return records.WriteOne(e.stdout, format, !c.NoHeaders, o)
 	}
 	w := e.stdout
@@ -160,7 +163,21 @@ func (c *estimateCmd) print(e *env, format records.Format, p canon.Puzzle, f que
 	if hasKnown {
 		fmt.Fprintf(w, "  published  %s solutions, %s classes (%s)\n", canon.Thousands(known.Solutions), canon.Thousands(known.Classes), sigmasOff(got.Solutions, float64(known.Solutions)))
 	}
+	if pub, ok := publishedEstimates[p.String()]; ok && f.IsZero() && got.HasClasses {
+		off := (got.Classes.Mean - pub.classes) / math.Hypot(got.Classes.StdErr, pub.stdErr)
+		fmt.Fprintf(w, "  published estimate  %s classes, standard error %.2g%% (%s): %.1f combined standard errors from this one\n",
+			digits(pub.classes, pub.stdErr), 100*pub.stdErr/pub.classes, pub.source, off)
+	}
 	return nil
+}
+
+// publishedEstimates are estimates others published of counts nobody has
+// made exactly, printed beside solcat's to compare.
+var publishedEstimates = map[string]struct {
+	classes, stdErr float64
+	source          string
+}{
+	"magic:6": {0.17745e20, 0.00016e20, "Pinn and Wieczerkowski, Int. J. Mod. Phys. C 9 (1998) 541"},
 }
 
 func estimateArgs(p canon.Puzzle, c *estimateCmd) []string {

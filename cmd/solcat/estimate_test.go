@@ -59,6 +59,14 @@ func TestEstimateCommand(t *testing.T) {
 	if !same(corner, image) || corner["classes"] != nil {
 		t.Errorf("corner %v\nits image %v; want the same numbers and no classes", corner, image)
 	}
+	square := estimateJSON(t, db, "magic:4", "--cell", "1,1=1", "--probes", "3000")
+	rotated := estimateJSON(t, db, "magic:4", "--cell", "4,4=1", "--probes", "3000")
+	if !same(square, rotated) || square["classes"] != nil {
+		t.Errorf("magic:4 cell 1,1=1 %v\nits image %v; want the same numbers and no classes", square, rotated)
+	}
+	if m := estimateJSON(t, db, "magic:6", "--probes", "200"); m["published_classes_estimate"] != 0.17745e20 || m["classes"].(float64) != m["solutions"].(float64)/8 {
+		t.Errorf("magic:6: %v; want the published estimate beside it and classes an eighth of the squares", m)
+	}
 	code, text, _ := solcatDB(db, "estimate", "queens:14", "--probes", "3000", "--seed", "5")
 	for _, want := range []string{"queens:14, estimated (not an exact count):", "solutions  ", "standard error", "95% interval",
 		"the same numbers again: solcat estimate queens:14 --seed 5 --probes 3000", "published  365,596 solutions, 45,752 classes"} {
@@ -123,6 +131,8 @@ func TestEstimateBadInput(t *testing.T) {
 		{"cell off the board", []string{"queens:20", "--cell", "21,1=1"}, "off the board"},
 		{"queens value", []string{"queens:20", "--cell", "1,1=2"}, "use 1 for a queen and 0"},
 		{"no such puzzle", []string{"queens:40"}, "sizes run from 1 to 32"},
+		{"magic too large", []string{"magic:8"}, "orders 1 to 7 can"},
+		{"magic value", []string{"magic:6", "--cell", "1,1=37"}, "holds the values 1 to 36"},
 		{"a class filter", []string{"queens:20", "--class", "3"}, "unknown flag --class"},
 	}
 	for _, tc := range cases {
