@@ -2,6 +2,7 @@ package enumerate
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -216,6 +217,21 @@ func TestNewMagicProberErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := NewMagicProber(c.n, c.fixed); err == nil {
 				t.Errorf("NewMagicProber(%d, %v) gives no error", c.n, c.fixed)
+			}
+		})
+	}
+}
+
+func BenchmarkMagicProbe(b *testing.B) {
+	for n := 4; n <= MaxEstimateMagicOrder; n++ {
+		b.Run(fmt.Sprintf("order %d", n), func(b *testing.B) {
+			p, err := NewMagicProber(n, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			for b.Loop() {
+				p.Probe(rng)
 			}
 		})
 	}
