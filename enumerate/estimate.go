@@ -110,6 +110,11 @@ func (s termSums) varianceOfMean() float64 {
 	return v / float64(s.n)
 }
 
+// minPrecisionProbes is the fewest probes a run stops at for its
+// precision: the probes are skewed (many zeros, a long right tail), and a
+// standard error from fewer is itself too uncertain to stop on.
+const minPrecisionProbes = 1000
+
 // ErrNoStop says an estimate was asked for with nothing to stop it.
 var ErrNoStop = errors.New("an estimate needs a time, a precision or a number of probes to stop at")
 
@@ -159,7 +164,7 @@ func RunEstimate(ctx context.Context, terms []EstimateTerm, opt EstimateOptions)
 		if opt.Time > 0 && r.Elapsed >= opt.Time {
 			return true
 		}
-		if opt.Precision > 0 && r.Probes >= 100 && r.Solutions.Relative() <= opt.Precision &&
+		if opt.Precision > 0 && r.Probes >= minPrecisionProbes && r.Solutions.Relative() <= opt.Precision &&
 			(!r.HasClasses || r.Classes.Relative() <= opt.Precision) {
 			return true
 		}

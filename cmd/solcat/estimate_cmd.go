@@ -178,6 +178,7 @@ var publishedEstimates = map[string]struct {
 	source          string
 }{
 	"magic:6": {0.17745e20, 0.00016e20, "Pinn and Wieczerkowski, Int. J. Mod. Phys. C 9 (1998) 541"},
+	"magic:7": {3.7982e34, 0.0004e34, "Walter Trump's estimate, OEIS A006052"},
 }
 
 func estimateArgs(p canon.Puzzle, c *estimateCmd) []string {
