@@ -232,6 +232,10 @@ func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, err
 	return total, nil
 }
 
+// ProbeBudget is how long EstimateCount times units for (tests that need
+// every unit left to the count set it to 0).
+var ProbeBudget = time.Second
+
 // EstimateCount is how long the plan's count should take: for a
 // constrained count, from a few of its units, spread over all of them,
 // timed for about a second at most (their counts are kept for the count);
@@ -251,8 +255,8 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 	start := time.Now()
 	var spent time.Duration
 	// Units in a fixed spread order: the middle one, then the quarters...
-	for step := units; time.Since(start) < time.Second; step /= 2 {
-		for i := step / 2; i < units && time.Since(start) < time.Second; i += step {
+	for step := units; time.Since(start) < ProbeBudget; step /= 2 {
+		for i := step / 2; i < units && time.Since(start) < ProbeBudget; i += step {
 			if _, ok := run.probed[i]; ok {
 				continue
 			}

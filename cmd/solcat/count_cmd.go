@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -85,11 +86,12 @@ func (e *env) keep(answers []catalog.Answer) {
 	if len(answers) == 0 {
 		return
 	}
-	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder([]string{answers[0].Puzzle}))
+	ctx := context.WithoutCancel(e.ctx) // a Ctrl-C as the count ends still keeps its answer
+	cat, err := catalog.Create(ctx, e.cli.DB, e.holder([]string{answers[0].Puzzle}))
 	if err == nil {
 		for _, a := range answers {
 			if err == nil {
-				err = cat.RecordAnswer(e.ctx, a)
+				err = cat.RecordAnswer(ctx, a)
 			}
 		}
 		if cerr := cat.Close(); err == nil {

@@ -104,7 +104,7 @@ func (s *unitSaver) stopped() error {
 
 // keep records the finished count's answer and drops its saved units.
 func (s *unitSaver) keep(answers []catalog.Answer) {
-	ctx := s.e.ctx
+	ctx := context.WithoutCancel(s.e.ctx) // a Ctrl-C as the count ends still keeps its answer
 	var err error
 	for _, a := range answers {
 		if err == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"solcat/enumerate"
+	"solcat/query"
 )
 
 // TestConstrainedCountResumes: a long constrained count saves its units as
@@ -16,9 +17,9 @@ import (
 // command resumes from them, gives the exact answer, keeps it and drops
 // the units.
 func TestConstrainedCountResumes(t *testing.T) {
-	was := saveAfter
-	saveAfter = 0
-	t.Cleanup(func() { saveAfter = was; unitCounted = nil })
+	was, budget := saveAfter, query.ProbeBudget
+	saveAfter, query.ProbeBudget = 0, 0 // every unit left to the count, none timed before it
+	t.Cleanup(func() { saveAfter, query.ProbeBudget = was, budget; unitCounted = nil })
 	db := filepath.Join(t.TempDir(), "r.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
 		t.Fatal(errOut)
