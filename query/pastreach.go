@@ -35,7 +35,7 @@ type SearchCount struct {
 	Nodes    float64       // Knuth's estimate of the search's nodes
 	Took     time.Duration // how long it should take
 	Workers  int
-	c        enumerate.QueensConstraint
+	counter  *enumerate.ConstrainedCounter
 }
 
 // PlanSearchCount judges the count of f on p, on workers goroutines.
@@ -52,11 +52,11 @@ func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error)
 		return SearchCount{}, err
 	}
 	c := queensConstraint(p, f)
-	s := SearchCount{Puzzle: p, Filter: f, Question: question(p, f), Workers: max(workers, 1), c: c}
 	counter, err := enumerate.NewConstrainedCounter(c)
 	if err != nil {
 		return SearchCount{}, err
 	}
+	s := SearchCount{Puzzle: p, Filter: f, Question: question(p, f), Workers: max(workers, 1), counter: counter}
 	s.Nodes = enumerate.SearchNodes(c, 4000, 1)
 	// Its units are the columns of one row: no more goroutines than those.
 	rate := enumerate.SearchRate() * float64(max(1, min(s.Workers, len(counter.Units()))))
@@ -93,14 +93,11 @@ func (s SearchCount) Explain() PlanReport {
 // Run counts, telling progress (units of the first row's columns), and
 // gives the answer to keep.
 func (s SearchCount) Run(ctx context.Context, progress Progress) (int64, catalog.Answer, error) {
-	q, err := enumerate.NewConstrainedCounter(s.c)
-	if err != nil {
-		return 0, catalog.Answer{}, err
-	}
+	q := s.counter
 	began := time.Now()
 	var total int64
 	units, done := len(q.Units()), 0
-	err = q.CountAll(ctx, s.Workers, func(n int64) error {
+	err := q.CountAll(ctx, s.Workers, func(n int64) error {
 		total += n
 		done++
 		if progress != nil {
@@ -111,11 +108,6 @@ func (s SearchCount) Run(ctx context.Context, progress Progress) (int64, catalog
 	a := catalog.Answer{Puzzle: s.Puzzle.String(), Question: s.Question, Filter: s.Filter.String(s.Puzzle), Solutions: total,
 		Method: q.Method(), Seconds: time.Since(began).Seconds(), Workers: s.Workers}
 	return total, a, err
-}
-
-// KeptSearchCount is the answer a catalog keeps for the count, if any.
-func KeptSearchCount(ctx context.Context, cat *catalog.Catalog, s SearchCount) (catalog.Answer, bool, error) {
-	return cat.LookUpAnswer(ctx, s.Puzzle.String(), s.Question)
 }
 
 // filterMistake is a filter that does not fit the question, said whole.

@@ -86,21 +86,33 @@ func (e *env) keep(answers []catalog.Answer) {
 	if len(answers) == 0 {
 		return
 	}
-	ctx := context.WithoutCancel(e.ctx) // a Ctrl-C as the count ends still keeps its answer
-	cat, err := catalog.Create(ctx, e.cli.DB, e.holder([]string{answers[0].Puzzle}))
-	if err == nil {
+	err := e.writeCatalog(answers[0].Puzzle, func(ctx context.Context, cat *catalog.Catalog) error {
 		for _, a := range answers {
-			if err == nil {
-				err = cat.RecordAnswer(ctx, a)
+			if err := cat.RecordAnswer(ctx, a); err != nil {
+				return err
 			}
 		}
-		if cerr := cat.Close(); err == nil {
-			err = cerr
-		}
-	}
+		return nil
+	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solcat: the answer was not kept in the catalog (%v); the next time it is counted again\n", err)
 	}
+}
+
+// writeCatalog opens the catalog to write (creating it if need be) for a
+// puzzle's record, runs write and closes it. Its context outlives Ctrl-C:
+// what was worked out before it is still kept.
+func (e *env) writeCatalog(puzzle string, write func(context.Context, *catalog.Catalog) error) error {
+	ctx := context.WithoutCancel(e.ctx)
+	cat, err := catalog.Create(ctx, e.cli.DB, e.holder([]string{puzzle}))
+	if err != nil {
+		return err
+	}
+	err = write(ctx, cat)
+	if cerr := cat.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // saveAfter is how long a constrained count must be expected to take for
@@ -133,9 +145,12 @@ func (e *env) longCount(t *query.BoundPuzzle, plan *query.Plan, release func()) 
 }
 
 // drawCounting draws a constrained count's progress, in units, on stderr.
-func (e *env) drawCounting(plan *query.Plan) {
+func (e *env) drawCounting(plan *query.Plan) { plan.Progress = e.countingBar() }
+
+// countingBar is a count's progress bar, in units, on stderr.
+func (e *env) countingBar() query.Progress {
 	bar := console.NewProgress(e.stderr, "counting", "units")
-	plan.Progress = func(done, total int) {
+	return func(done, total int) {
 		bar.Update(int64(done), int64(total))
 		if done == total {
 			bar.Finish()
@@ -172,7 +187,7 @@ func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) erro
 	var n int64
 	kept := false
 	if cat, err := catalog.Open(e.ctx, e.cli.DB); err == nil {
-		a, ok, err := query.KeptSearchCount(e.ctx, cat, s)
+		a, ok, err := cat.LookUpAnswer(e.ctx, p.String(), s.Question)
 		cat.Close()
 		if err != nil {
 			return err
@@ -188,13 +203,7 @@ func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) erro
 		var progress query.Progress
 		if s.Took >= time.Minute {
 			fmt.Fprintf(e.stderr, "solcat: %s is too large to count whole: counting the filter's solutions, %s; Ctrl-C stops\n", p, query.RoughDuration(s.Took))
-			bar := console.NewProgress(e.stderr, "counting", "units")
-			progress = func(done, total int) {
-				bar.Update(int64(done), int64(total))
-				if done == total {
-					bar.Finish()
-				}
-			}
+			progress = e.countingBar()
 		}
 		var a catalog.Answer
 		if n, a, err = s.Run(e.ctx, progress); err != nil {

@@ -239,14 +239,7 @@ func sigmasOff(q enumerate.Quantity, exact float64) string {
 // The estimate is printed already: a catalog that cannot be written is
 // only noted.
 func (e *env) keepEstimate(rec catalog.Estimate) {
-	ctx := context.WithoutCancel(e.ctx) // after Ctrl-C the probes so far are still kept
-	cat, err := catalog.Create(ctx, e.cli.DB, e.holder([]string{rec.Puzzle}))
-	if err == nil {
-		err = cat.RecordEstimate(ctx, rec)
-		if cerr := cat.Close(); err == nil {
-			err = cerr
-		}
-	}
+	err := e.writeCatalog(rec.Puzzle, func(ctx context.Context, cat *catalog.Catalog) error { return cat.RecordEstimate(ctx, rec) })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solcat: the estimate was not kept in the catalog (%v)\n", err)
 	}
