@@ -69,6 +69,7 @@ type Catalog struct {
 	created    bool
 
 	lease     *readLease    // a reader's hold on the read byte; nil if none is taken
+	immutable bool          // a reader of the file alone, under the read byte: its pages may be read in place (pages.go)
 	stopWatch chan struct{} // ends YieldToWriters' watch
 	closed    bool
 }

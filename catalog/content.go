@@ -338,22 +338,7 @@ func (s *Content) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter
 		return err
 	}
 	if !ok {
-		rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", form.blockOf(max(lo, 1)), form.blockOf(max(hi, 1)))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		var block int64
-		var forms sql.RawBytes
-		for rows.Next() {
-			if err := rows.Scan(&block, &forms); err != nil {
-				return err
-			}
-			if err := emit(block, forms); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return s.PackedForms(ctx, lo, hi, func(first int64, forms []byte) error { return emit(form.blockOf(first), forms) })
 	}
 	var last int64 // the block read last
 	for _, id := range few {
@@ -421,14 +406,68 @@ func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, e
 // column in either layout, so a scan reads the cells it tests as runs of
 // bytes. The caller picks the solutions in range.
 func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) error) error {
-	return s.blocks.Blocks(ctx, s.c.db, from, to, fn)
+	next, err := s.pageBlocks(ctx, from, to, fn)
+	if !errors.Is(err, errNotPlain) {
+		return err
+	}
+	return s.blocks.Blocks(ctx, s.c.db, next, to, fn)
 }
 
 // BlockColumns is Blocks reading only the given cells of each block, and
 // the class entries if classes is set: a count that tests them needs no
 // more.
 func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
-	return s.blocks.BlockColumns(ctx, s.c.db, from, to, cells, classes, fn)
+	next, err := s.pageBlocks(ctx, from, to, fn)
+	if !errors.Is(err, errNotPlain) {
+		return err
+	}
+	return s.blocks.BlockColumns(ctx, s.c.db, next, to, cells, classes, fn)
+}
+
+// pageBlocks is Blocks read from the mapped file's pages (pages.go), for
+// a reader of an immutable catalog with column blocks: each block's bytes
+// are handed over in place. It returns errNotPlain, with the ID the scan
+// should go on from through SQL, where it cannot read on: a catalog read
+// through its log, row-major blocks, or a page it does not read.
+func (s *Content) pageBlocks(ctx context.Context, from, to int64, fn func(*Block) error) (next int64, err error) {
+	if !s.blocks.Columnar {
+		return from, errNotPlain
+	}
+	conn, err := s.c.db.Conn(ctx)
+	if err != nil {
+		return from, err
+	}
+	defer conn.Close()
+	pf, root, err := s.c.mappedTable(ctx, conn, s.blocks.Table)
+	if err != nil {
+		return from, err
+	}
+	defer pf.close()
+	b := s.blocks
+	blk := &Block{t: &b}
+	next = from
+	var blocks int
+	cols := make([][]byte, 4) // first_id (the rowid, so NULL), cells, class_syms, synopsis
+	_, err = pf.rows(root, from-maxBlockSolutions, to, cols, func(first int64) error {
+		if blocks++; blocks%256 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		cells, syms, syn := cols[1], cols[2], cols[3]
+		n := len(cells) / b.CellBytes
+		if cols[0] != nil || n == 0 || n > maxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits || len(syn) != b.synopsisBytes() {
+			return errNotPlain // SQL reads it again and says how it is damaged
+		}
+		if first+int64(n) <= from {
+			return nil
+		}
+		blk.First, blk.N, blk.cols, blk.syms, blk.syn = first, n, cells, syms, syn
+		if err := fn(blk); err != nil {
+			return err
+		}
+		next = first + int64(n)
+		return nil
+	})
+	return next, err
 }
 
 // ColumnBlocks reports whether the puzzle's solution blocks are column

@@ -230,7 +230,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 		locks.close()
 		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
 	}
-	c := &Catalog{path: path, file: file, lease: &readLease{locks: locks, file: path, off: noByteLocks}}
+	c := &Catalog{path: path, file: file, lease: &readLease{locks: locks, file: path, off: noByteLocks}, immutable: !throughLog}
 	c.db = sqlx.NewDb(sql.OpenDB(&leasedConnector{base: base, lease: c.lease}), "sqlite")
 	// Readers may use one connection per core: they run at once.
 	c.db.SetMaxOpenConns(runtime.NumCPU())

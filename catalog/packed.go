@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -136,4 +138,94 @@ func (s *Content) MemberClass(ctx context.Context, id int64) (class, index int64
 	m, err := s.numbering(ctx)
 	class, index = m.classOf(id)
 	return class, index, err
+}
+
+// PackedForms calls fn, in class ID order, for each block of packed
+// canonical forms of a classes-only puzzle that holds a class lo to hi:
+// first is the ID of the block's first class, forms its forms
+// (PackedFormSize bytes each, 5 bits a cell or row, most significant
+// first: a magic square's value less 1, a queen's 0-based column), valid
+// during the call. The caller picks the classes in range. A reader of an
+// immutable catalog reads them in place from the mapped file (pages.go).
+func (s *Content) PackedForms(ctx context.Context, lo, hi int64, fn func(first int64, forms []byte) error) error {
+	form := s.form
+	lo, hi = max(lo, 1), min(hi, s.Record.Classes)
+	if lo > hi {
+		return nil
+	}
+	from, to := form.blockOf(lo), form.blockOf(hi)
+	emit := func(block int64, forms []byte) error {
+		if len(forms)%form.size != 0 || len(forms) > form.size*form.perBlock {
+			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole %d-byte forms", s.Record.Name, block, len(forms), form.size)
+		}
+		return fn((block-1)*int64(form.perBlock)+1, forms)
+	}
+	next, err := s.pagePackedForms(ctx, from, to, emit)
+	if !errors.Is(err, errNotPlain) {
+		return err
+	}
+	rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", next, to)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var block int64
+	var forms sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&block, &forms); err != nil {
+			return err
+		}
+		if err := emit(block, forms); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// pagePackedForms reads the class blocks from to to in place, as
+// pageBlocks does the solution blocks; it returns errNotPlain with the
+// block to go on from through SQL where it cannot read on.
+func (s *Content) pagePackedForms(ctx context.Context, from, to int64, fn func(block int64, forms []byte) error) (next int64, err error) {
+	conn, err := s.c.db.Conn(ctx)
+	if err != nil {
+		return from, err
+	}
+	defer conn.Close()
+	pf, root, err := s.c.mappedTable(ctx, conn, s.classes)
+	if err != nil {
+		return from, err
+	}
+	defer pf.close()
+	next = from
+	var blocks int
+	cols := make([][]byte, 2) // block (the rowid, so NULL), forms
+	_, err = pf.rows(root, from-1, to, cols, func(block int64) error {
+		if blocks++; blocks%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if cols[0] != nil || cols[1] == nil {
+			return errNotPlain
+		}
+		if err := fn(block, cols[1]); err != nil {
+			return err
+		}
+		next = block + 1
+		return nil
+	})
+	return next, err
+}
+
+// PackedFormSize is the length of one packed form of a classes-only
+// puzzle.
+func (s *Content) PackedFormSize() int { return s.form.size }
+
+// SmallOrbits returns, in ID order, the classes of a classes-only queens
+// puzzle with fewer than 8 members, as IDs and orbit sizes; every other
+// class has 8.
+func (s *Content) SmallOrbits(ctx context.Context) (ids []int64, orbits []int, err error) {
+	m, err := s.numbering(ctx)
+	for _, r := range m.rows {
+		ids, orbits = append(ids, r.ID), append(orbits, r.Orbit)
+	}
+	return ids, orbits, err
 }

@@ -55,6 +55,9 @@ func (t *BoundPuzzle) countByClasses(ctx context.Context, p *Plan, classes bool)
 // member, a range per goroutine.
 func (t *BoundPuzzle) countRanges(ctx context.Context, p *Plan, lo, hi int64, workers int, classes bool) ([]int64, error) {
 	f := p.Question.Filter
+	if m, ok := t.packedCountable(p); ok {
+		return t.countPacked(ctx, &m, f.UpToSymmetry, lo, hi, workers, classes)
+	}
 	counts := make([]int64, workers)
 	err := t.eachClassSplit(ctx, p, lo, hi, workers, func(w int, c catalog.ClassRow) error {
 		switch m := matchingMembers(&p.imageConds, c.Form, int64(c.Orbit), f.UpToSymmetry); {

@@ -1,0 +1,161 @@
+package query
+
+import (
+	"context"
+	"encoding/binary"
+
+	"golang.org/x/sync/errgroup"
+
+	"solcat/canon"
+)
+
+// A classes-only puzzle's canonical forms are packed 5 bits a cell (magic:
+// the value less 1) or a row (queens: the 0-based column), most
+// significant first, in at most 128 bits. The conditions a filter's cells
+// pull back to through one symmetry are then one mask and one pattern over
+// those bits, and a form meets them when its bits under the mask are the
+// pattern: eight masked compares test a class against all eight
+// symmetries, without unpacking it, reading each form's bytes in place.
+
+// packedMatch is a filter's equality conditions as masks and patterns over
+// packed forms, one per symmetry whose conditions can hold together.
+type packedMatch struct {
+	syms       int // how many of mask and want are used
+	mask, want [8][2]uint64
+}
+
+// field places a 5-bit value at field k of a packed form, as (high, low)
+// 64-bit words.
+func field(k int, v uint64) (hi, lo uint64) {
+	switch shift := 128 - 5 - 5*k; {
+	case shift >= 64:
+		return v << (shift - 64), 0
+	case shift+5 <= 64:
+		return 0, v << shift
+	default:
+		return v >> (64 - shift), v << shift
+	}
+}
+
+// newPackedMatch turns the pulled-back conditions into masks; ok is false
+// when some condition is not an equality, which needs the general path.
+func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMatch, ok bool) {
+	for _, conds := range imageConds {
+		var mask, want [2]uint64
+		possible := true
+		for _, c := range conds {
+			if !c.Equal {
+				return packedMatch{}, false
+			}
+			v := int(c.Value)
+			if p.Kind == canon.Magic {
+				v--
+			}
+			if v < 0 || v > 31 || c.Pos < 0 || 5*c.Pos+5 > 128 {
+				possible = false // a value no form holds there
+				continue
+			}
+			mh, ml := field(c.Pos, 31)
+			vh, vl := field(c.Pos, uint64(v))
+			if mask[0]&mh != 0 || mask[1]&ml != 0 {
+				// The same cell twice: two values cannot both hold.
+				possible = possible && want[0]&mh == vh && want[1]&ml == vl
+				continue
+			}
+			mask[0], mask[1], want[0], want[1] = mask[0]|mh, mask[1]|ml, want[0]|vh, want[1]|vl
+		}
+		if possible {
+			m.mask[m.syms], m.want[m.syms] = mask, want
+			m.syms++
+		}
+	}
+	return m, true
+}
+
+// hits is how many of the symmetries' conditions the form (hi, lo) meets.
+func (m *packedMatch) hits(hi, lo uint64) int64 {
+	var n int64
+	for s := range m.syms {
+		if hi&m.mask[s][0] == m.want[s][0] && lo&m.mask[s][1] == m.want[s][1] {
+			n++
+		}
+	}
+	return n
+}
+
+// loadPacked reads a packed form of size bytes as (high, low) words.
+func loadPacked(form []byte, size int) (hi, lo uint64) {
+	switch size {
+	case 16:
+		return binary.BigEndian.Uint64(form), binary.BigEndian.Uint64(form[8:])
+	case 12:
+		return binary.BigEndian.Uint64(form), uint64(binary.BigEndian.Uint32(form[8:])) << 32
+	}
+	var b [16]byte
+	copy(b[:], form[:size])
+	return binary.BigEndian.Uint64(b[:]), binary.BigEndian.Uint64(b[8:])
+}
+
+// packedCountable reports whether a count over a classes-only puzzle can
+// test packed forms: only equality conditions, and no orbit or property
+// asked of the classes.
+func (t *BoundPuzzle) packedCountable(p *Plan) (packedMatch, bool) {
+	cf := classFilter(p.Question.Filter)
+	if !t.classesOnly() || cf.Orbits != nil || cf.Props != 0 {
+		return packedMatch{}, false
+	}
+	return newPackedMatch(t.Puzzle, &p.imageConds)
+}
+
+// countPacked is countRanges over packed forms: in each of workers equal
+// ranges of the class IDs lo to hi, the matching members (classes with
+// one, if classes is set).
+func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymmetry bool, lo, hi int64, workers int, classes bool) ([]int64, error) {
+	ids, orbits, err := t.store.SmallOrbits(ctx)
+	if err != nil {
+		return nil, err
+	}
+	size := t.store.PackedFormSize()
+	counts := make([]int64, workers)
+	total := hi - lo + 1
+	g, gctx := errgroup.WithContext(ctx)
+	for w := range workers {
+		from, to := lo+total*int64(w)/int64(workers), lo-1+total*int64(w+1)/int64(workers)
+		g.Go(func() error {
+			var n int64
+			next := 0 // the next class with fewer than 8 members, in ids
+			for next < len(ids) && ids[next] < from {
+				next++
+			}
+			err := t.store.PackedForms(gctx, from, to, func(first int64, forms []byte) error {
+				k := max(from-first, 0)
+				end := min(int64(len(forms)/size), to-first+1)
+				for ; k < end; k++ {
+					h := m.hits(loadPacked(forms[k*int64(size):], size))
+					orbit := int64(8)
+					if next < len(ids) {
+						for next < len(ids) && ids[next] < first+k {
+							next++
+						}
+						if next < len(ids) && ids[next] == first+k {
+							orbit = int64(orbits[next])
+						}
+					}
+					switch {
+					case h == 0:
+					case classes:
+						n++
+					case upToSymmetry:
+						n += orbit
+					default:
+						n += h * orbit / 8
+					}
+				}
+				return nil
+			})
+			counts[w] = n
+			return err
+		})
+	}
+	return counts, g.Wait()
+}
