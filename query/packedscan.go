@@ -20,8 +20,9 @@ import (
 // packedMatch is a filter's equality conditions as masks and patterns over
 // packed forms, one per symmetry whose conditions can hold together.
 type packedMatch struct {
-	syms       int // how many of mask and want are used
+	syms       int // how many of mask, want and weight are used
 	mask, want [8][2]uint64
+	weight     [8]int64 // how many symmetries pull the conditions back to these
 }
 
 // field places a 5-bit value at field k of a packed form, as (high, low)
@@ -64,10 +65,23 @@ func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMat
 			}
 			mask[0], mask[1], want[0], want[1] = mask[0]|mh, mask[1]|ml, want[0]|vh, want[1]|vl
 		}
-		if possible {
-			m.mask[m.syms], m.want[m.syms] = mask, want
-			m.syms++
+		if !possible {
+			continue
 		}
+		// Symmetries that pull the conditions back to the same cells and
+		// values are one compare, counted for each of them.
+		same := -1
+		for k := range m.syms {
+			if m.mask[k] == mask && m.want[k] == want {
+				same = k
+			}
+		}
+		if same >= 0 {
+			m.weight[same]++
+			continue
+		}
+		m.mask[m.syms], m.want[m.syms], m.weight[m.syms] = mask, want, 1
+		m.syms++
 	}
 	return m, true
 }
@@ -77,7 +91,7 @@ func (m *packedMatch) hits(hi, lo uint64) int64 {
 	var n int64
 	for s := range m.syms {
 		if hi&m.mask[s][0] == m.want[s][0] && lo&m.mask[s][1] == m.want[s][1] {
-			n++
+			n += m.weight[s]
 		}
 	}
 	return n
@@ -130,6 +144,19 @@ func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymme
 			err := t.store.PackedForms(gctx, from, to, func(first int64, forms []byte) error {
 				k := max(from-first, 0)
 				end := min(int64(len(forms)/size), to-first+1)
+				if next >= len(ids) || ids[next] >= first+end {
+					// Every class here has 8 members.
+					hits, matched := m.sum(forms[k*int64(size):end*int64(size)], size)
+					switch {
+					case classes:
+						n += matched
+					case upToSymmetry:
+						n += 8 * matched
+					default:
+						n += hits
+					}
+					return nil
+				}
 				for ; k < end; k++ {
 					h := m.hits(loadPacked(forms[k*int64(size):], size))
 					orbit := int64(8)
@@ -158,4 +185,23 @@ func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymme
 		})
 	}
 	return counts, g.Wait()
+}
+
+// sum is how many symmetries' conditions the forms meet in all, and how
+// many forms meet some.
+func (m *packedMatch) sum(forms []byte, size int) (hits, matched int64) {
+	if size != 16 {
+		for ; len(forms) >= size; forms = forms[size:] {
+			if h := m.hits(loadPacked(forms, size)); h > 0 {
+				hits, matched = hits+h, matched+1
+			}
+		}
+		return hits, matched
+	}
+	for ; len(forms) >= 16; forms = forms[16:] {
+		if h := m.hits(binary.BigEndian.Uint64(forms), binary.BigEndian.Uint64(forms[8:])); h > 0 {
+			hits, matched = hits+h, matched+1
+		}
+	}
+	return hits, matched
 }
