@@ -45,6 +45,7 @@ type Content struct {
 	orbitsOnce sync.Once
 	orbitsList memberNumbering // StorageClasses: the orbits table, in ID order
 	orbitsErr  error
+	throughSQL bool // read nothing in place from the file's pages (ReadThroughSQL)
 }
 
 // ClassRow is one stored class. Form is its canonical form's cells; it is
@@ -430,7 +431,7 @@ func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int,
 // should go on from through SQL, where it cannot read on: a catalog read
 // through its log, row-major blocks, or a page it does not read.
 func (s *Content) pageBlocks(ctx context.Context, from, to int64, fn func(*Block) error) (next int64, err error) {
-	if !s.blocks.Columnar {
+	if !s.blocks.Columnar || s.throughSQL {
 		return from, errNotPlain
 	}
 	conn, err := s.c.db.Conn(ctx)
@@ -469,6 +470,10 @@ func (s *Content) pageBlocks(ctx context.Context, from, to int64, fn func(*Block
 	})
 	return next, err
 }
+
+// ReadThroughSQL makes s read every block through SQLite, none in place
+// from the file's pages.
+func (s *Content) ReadThroughSQL() { s.throughSQL = true }
 
 // ColumnBlocks reports whether the puzzle's solution blocks are column
 // blocks with a synopsis; false for a puzzle stored by a solcat before them.

@@ -186,6 +186,9 @@ func (s *Content) PackedForms(ctx context.Context, lo, hi int64, fn func(first i
 // pageBlocks does the solution blocks; it returns errNotPlain with the
 // block to go on from through SQL where it cannot read on.
 func (s *Content) pagePackedForms(ctx context.Context, from, to int64, fn func(block int64, forms []byte) error) (next int64, err error) {
+	if s.throughSQL {
+		return from, errNotPlain
+	}
 	conn, err := s.c.db.Conn(ctx)
 	if err != nil {
 		return from, err

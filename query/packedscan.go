@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/binary"
+	"math/bits"
 
 	"golang.org/x/sync/errgroup"
 
@@ -23,6 +24,29 @@ type packedMatch struct {
 	syms       int // how many of mask, want and weight are used
 	mask, want [8][2]uint64
 	weight     [8]int64 // how many symmetries pull the conditions back to these
+	vec        *packedVec
+}
+
+// packedVec is a packedMatch as the vector loop reads it: a lane per
+// symmetry, the masks and patterns byte swapped to compare the forms'
+// words as they lie in memory.
+type packedVec struct {
+	maskHi, wantHi, maskLo, wantLo [8]uint64
+	weight                         [8]int64
+	lanes                          uint64 // the lanes in use, a bit each
+}
+
+// vector fills m.vec from the masks.
+func (m *packedMatch) vector() {
+	v := &packedVec{}
+	swap := bits.ReverseBytes64
+	for s := range 8 {
+		if s < m.syms {
+			v.maskHi[s], v.wantHi[s], v.maskLo[s], v.wantLo[s], v.weight[s] = swap(m.mask[s][0]), swap(m.want[s][0]), swap(m.mask[s][1]), swap(m.want[s][1]), m.weight[s]
+		}
+	}
+	v.lanes = 1<<m.syms - 1
+	m.vec = v
 }
 
 // field places a 5-bit value at field k of a packed form, as (high, low)
@@ -82,6 +106,9 @@ func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMat
 		}
 		m.mask[m.syms], m.want[m.syms], m.weight[m.syms] = mask, want, 1
 		m.syms++
+	}
+	if packedVector {
+		m.vector()
 	}
 	return m, true
 }
@@ -190,6 +217,21 @@ func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymme
 // sum is how many symmetries' conditions the forms meet in all, and how
 // many forms meet some.
 func (m *packedMatch) sum(forms []byte, size int) (hits, matched int64) {
+	n := len(forms) / size
+	switch {
+	case m.vec == nil || size != 16 && size != 12 || n == 0:
+		return m.sumGo(forms, size)
+	case size == 12:
+		// The loop reads 16 bytes of each form: the last is left to Go.
+		hits, matched = packedSumAVX512(&forms[0], n-1, size, m.vec)
+		h, k := m.sumGo(forms[(n-1)*size:n*size], size)
+		return hits + h, matched + k
+	}
+	return packedSumAVX512(&forms[0], n, size, m.vec)
+}
+
+// sumGo is sum in Go, one symmetry at a time.
+func (m *packedMatch) sumGo(forms []byte, size int) (hits, matched int64) {
 	if size != 16 {
 		for ; len(forms) >= size; forms = forms[size:] {
 			if h := m.hits(loadPacked(forms, size)); h > 0 {

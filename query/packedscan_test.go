@@ -69,3 +69,46 @@ func TestPackedMatch(t *testing.T) {
 		t.Error("a condition that is not an equality was taken")
 	}
 }
+
+// TestPackedSumVector checks the vector loop against the Go loop on blocks
+// of random forms of 12 and 16 bytes, with conditions some forms meet
+// through several symmetries at once.
+func TestPackedSumVector(t *testing.T) {
+	if !packedVector {
+		t.Skip("no AVX-512 on this CPU: the Go loop is the only one")
+	}
+	r := rand.New(rand.NewPCG(12, 16))
+	for _, p := range []canon.Puzzle{{Kind: canon.Magic, N: 5}, {Kind: canon.Queens, N: 19}, {Kind: canon.Queens, N: 18}} {
+		size, cells := 16, 25
+		if p.Kind == canon.Queens {
+			size, cells = 12, p.N
+		}
+		for trial := range 300 {
+			// Few values, so that conditions often hold.
+			var forms []byte
+			n := 1 + r.IntN(170)
+			for range n {
+				form := make([]byte, cells)
+				for i := range form {
+					form[i] = byte(1 + r.IntN(2))
+				}
+				if p.Kind == canon.Magic {
+					forms = append(forms, canon.Pack25((*[25]byte)(form)).Bytes()...)
+				} else {
+					forms = append(forms, canon.PackQueens(nil, form)...)
+				}
+			}
+			var conds []byteCondition
+			for range trial % 4 {
+				conds = append(conds, byteCondition{Pos: r.IntN(cells), Value: byte(1 + r.IntN(2)), Equal: true})
+			}
+			images := pullBack(p, conds)
+			m, _ := newPackedMatch(p, &images)
+			h, k := m.sum(forms, size)
+			hg, kg := m.sumGo(forms, size)
+			if h != hg || k != kg {
+				t.Fatalf("%s, %d forms, conditions %v: vector %d hits in %d forms, Go %d in %d", p, n, conds, h, k, hg, kg)
+			}
+		}
+	}
+}

@@ -43,6 +43,9 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 		case err != nil:
 			return err
 		default:
+			// verify reads what SQLite reads: a second way to the bytes that
+			// queries read in place from the file's pages.
+			store.ReadThroughSQL()
 			pz.store = store
 		}
 	}

@@ -1,0 +1,12 @@
+package query
+
+import "golang.org/x/sys/cpu"
+
+// packedVector tells whether packed forms are compared 8 symmetries at a
+// time, on vectors of 512 bits (AVX-512).
+var packedVector = cpu.X86.HasAVX512F
+
+// packedSumAVX512 is packedMatch.sum over n forms of size 12 or 16 bytes.
+//
+//go:noescape
+func packedSumAVX512(forms *byte, n int, size int, v *packedVec) (hits, matched int64)
