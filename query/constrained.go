@@ -292,18 +292,40 @@ func (t *BoundPuzzle) TimeLeft(p *Plan) time.Duration {
 	return per * time.Duration(left) / time.Duration(max(p.Workers, 1))
 }
 
+// lineConstraint is the filter of a constrained row or column table as a
+// constraint, and the row whose squares the table fixes in turn: a column
+// C of the board is row C of the transposed board, whose solutions are the
+// transposed solutions, so a column's table is a row's under the
+// transposed filter.
+func lineConstraint(t *BoundPuzzle, p *Plan) (base enumerate.QueensConstraint, row int) {
+	f, by := p.Question.Filter, p.Question.By
+	if by.Kind != ByCol {
+		return queensConstraint(t.Puzzle, f), by.Row - 1
+	}
+	f.Cells = slices.Clone(f.Cells)
+	for i, c := range f.Cells {
+		f.Cells[i].Row, f.Cells[i].Col = c.Col, c.Row
+	}
+	return queensConstraint(t.Puzzle, f), by.Col - 1
+}
+
 // explainConstrained describes a constrained count.
 func explainConstrained(t *BoundPuzzle, p *Plan, r *PlanReport) {
-	base := queensConstraint(t.Puzzle, p.Question.Filter)
 	if p.Question.Ask == AskStats {
-		columns := t.Puzzle.N
+		base, _ := lineConstraint(t, p)
+		squares, others := t.Puzzle.N, ""
 		if base.Mirrored() {
-			columns = (columns + 1) / 2
+			squares, others = (squares+1)/2, " (the others are their mirror images)"
 		}
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the fast counter, the filter's squares fixed, once for each of %s of row %d (the others are their mirror images) on %s",
-			canon.Plural(int64(columns), "column"), p.Question.By.Row, canon.Plural(int64(p.Workers), "goroutine")))
+		line := fmt.Sprintf("row %d", p.Question.By.Row)
+		if p.Question.By.Kind == ByCol {
+			line = fmt.Sprintf("column %d", p.Question.By.Col)
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the fast counter, the filter's squares fixed, once for each of %s of %s%s on %s",
+			canon.Plural(int64(squares), "square"), line, others, canon.Plural(int64(p.Workers), "goroutine")))
 		return
 	}
+	base := queensConstraint(t.Puzzle, p.Question.Filter)
 	if p.Question.Filter.UpToSymmetry {
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the fast counter, the filter's squares fixed: the solutions of its distinct images among the 8, joined by inclusion and exclusion, on %s",
 			canon.Plural(int64(p.Workers), "goroutine")))
@@ -345,12 +367,13 @@ func roughDuration(d time.Duration) string {
 }
 
 // statsConstrained gives the distribution of the queen's column in a row
-// over the filter's solutions: a constrained count for each column. When
-// the filter is its own mirror image, the columns right of the centre
-// count as their mirror images do.
+// (or row in a column, see lineConstraint) over the filter's solutions: a
+// constrained count for each square of the line. When the filter is its
+// own mirror image, the squares right of the centre count as their mirror
+// images do.
 func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow, error) {
-	n, row := t.Puzzle.N, p.Question.By.Row-1
-	base := queensConstraint(t.Puzzle, p.Question.Filter)
+	n := t.Puzzle.N
+	base, row := lineConstraint(t, p)
 	mirrored := base.Mirrored()
 	counters := make([]*enumerate.ConstrainedCounter, n)
 	counts := make([]int64, n)
@@ -394,7 +417,11 @@ func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow
 			return nil, err
 		}
 		f := p.Question.Filter
-		f.Cells = append(slices.Clone(f.Cells), Cell{Row: row + 1, Col: c + 1, Value: 1})
+		square := Cell{Row: row + 1, Col: c + 1, Value: 1}
+		if p.Question.By.Kind == ByCol {
+			square.Row, square.Col = c+1, row+1 // the filter as asked, not transposed
+		}
+		f.Cells = append(slices.Clone(f.Cells), square)
 		p.counted = append(p.counted, t.answer(p, f, counter.Question(), counts[c], counter.Method(), time.Since(began)))
 	}
 	acc := map[int][2]int64{}

@@ -79,7 +79,7 @@ var planner = []answer{
 			{askCounts, "recorded by its counts, the filter is properties alone, and the build recorded the counts of that set", func(pl *planning) bool {
 				return pl.countsOnly() && pl.onlyProps() && pl.propsRecorded(pl.f.Props)
 			}},
-			{askStats, "recorded by its counts or stored as classes, no filter, and the build recorded the counts by the cell asked (the heat map: by every cell; by a row: stored as classes, by its cells) or of the property asked", func(pl *planning) bool {
+			{askStats, "recorded by its counts or stored as classes, no filter, and the build recorded the counts by the cell asked (the heat map: by every cell; by a row or a column: stored as classes, by its cells) or of the property asked", func(pl *planning) bool {
 				if !pl.buildCounted() || !pl.f.IsZero() {
 					return false
 				}
@@ -91,13 +91,15 @@ var planner = []answer{
 					return pl.recorded(catalog.StatCell(by.Row, by.Col))
 				case ByRow:
 					return pl.asClasses() && pl.recorded(catalog.StatCell(by.Row, 1))
+				case ByCol:
+					return pl.asClasses() && pl.recorded(catalog.StatCell(1, by.Col))
 				case ByProp:
 					return pl.propsRecorded(by.Prop)
 				}
 				return false
 			}},
 		},
-		reads: "the counts the build recorded by the cell, the cells of the row or the property set asked",
+		reads: "the counts the build recorded by the cell, the cells of the row or column or the property set asked",
 		costs: "a few rows recorded at build time",
 		plan: func(pl *planning) error {
 			f, by := pl.f, pl.by()
@@ -117,6 +119,8 @@ var planner = []answer{
 			what := fmt.Sprint(p.Stat)
 			if by := p.Question.By; p.Question.Ask == AskStats && by.Kind == ByRow {
 				what = fmt.Sprintf("the cells of row %d", by.Row)
+			} else if p.Question.Ask == AskStats && by.Kind == ByCol {
+				what = fmt.Sprintf("the cells of column %d", by.Col)
 			}
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: from the counts the build recorded by %s; nothing else is read", what))
 		},
@@ -314,8 +318,8 @@ var planner = []answer{
 			{[]Ask{AskCount}, "queens recorded by their counts, and the filter is cells alone (up to symmetry: the union of its images' counts, by inclusion and exclusion)", func(pl *planning) bool {
 				return pl.constrainable()
 			}},
-			{askStats, "queens recorded by their counts, by a row, and the filter is cells alone or none: one count for each column of the row (half of them when the filter is its own mirror image)", func(pl *planning) bool {
-				return pl.by().Kind == ByRow && (pl.f.IsZero() || pl.constrainable())
+			{askStats, "queens recorded by their counts, by a row or a column, and the filter is cells alone or none: one count for each square of the line (half of them when the filter is its own mirror image; a column is a row of the transposed board)", func(pl *planning) bool {
+				return (pl.by().Kind == ByRow || pl.by().Kind == ByCol) && (pl.f.IsZero() || pl.constrainable())
 			}},
 		},
 		reads: "nothing: the fast counter counts again with the filter's squares fixed",

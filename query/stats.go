@@ -20,28 +20,31 @@ type StatsKind int
 const (
 	ByCell    StatsKind = iota + 1 // the value of one cell (magic squares: 1..n²; queens: 1 for a queen, 0 for an empty square)
 	ByRow                          // queens: the column of the queen in one row
+	ByCol                          // queens: the row of the queen in one column
 	ByOrbit                        // the orbit size
 	ByProp                         // whether a property holds: 1 or 0
 	ByGroup                        // magic:4: the Dudeney group, 1 to 12
 	ByHeatmap                      // every cell by its values at once (Heatmap); ParseStatsBy reads "cell" for it
 )
 
-var statsKindNames = map[StatsKind]string{ByCell: "cell", ByRow: "row", ByOrbit: "orbit", ByProp: "prop", ByGroup: "group", ByHeatmap: "heatmap"}
+var statsKindNames = map[StatsKind]string{ByCell: "cell", ByRow: "row", ByCol: "col", ByOrbit: "orbit", ByProp: "prop", ByGroup: "group", ByHeatmap: "heatmap"}
 
 func (k StatsKind) String() string { return statsKindNames[k] }
 
 // StatsBy is a statistic: what a distribution is taken over, and the cell
-// (ByCell), the row (ByRow) or the property (ByProp) it is taken of.
+// (ByCell), the row (ByRow), the column (ByCol) or the property (ByProp)
+// it is taken of.
 type StatsBy struct {
 	Kind     StatsKind
 	Row, Col int // 1-based
 	Prop     canon.Property
 }
 
-// ParseStatsBy reads "cell:R,C", "row:R", "orbit", "prop:NAME" or "group".
+// ParseStatsBy reads "cell:R,C", "row:R", "col:C", "orbit", "prop:NAME" or
+// "group".
 func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 	what, arg, _ := strings.Cut(text, ":")
-	bad := badFilter("by", strconv.Quote(text), "use cell (every cell, as a grid), cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)")
+	bad := badFilter("by", strconv.Quote(text), "use cell (every cell, as a grid), cell:R,C, row:R or col:C (queens), orbit, prop:NAME or group (magic:4)")
 	switch what {
 	case "orbit", "group":
 		if arg != "" {
@@ -81,6 +84,15 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 			return StatsBy{}, badFilter("by", strconv.Quote(text), "%s has rows 1 to %d", p, p.N)
 		}
 		return StatsBy{Kind: ByRow, Row: r}, nil
+	case "col":
+		c, err := strconv.Atoi(arg)
+		if err != nil || p.Kind != canon.Queens {
+			return StatsBy{}, bad
+		}
+		if c < 1 || c > p.N {
+			return StatsBy{}, badFilter("by", strconv.Quote(text), "%s has columns 1 to %d", p, p.N)
+		}
+		return StatsBy{Kind: ByCol, Col: c}, nil
 	}
 	return StatsBy{}, bad
 }
@@ -239,6 +251,14 @@ func (t *BoundPuzzle) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow,
 			}
 			acc[col] = [2]int64{recorded[1].Solutions, recorded[1].Classes}
 		}
+	case by.Kind == ByCol: // the queen's row: a queen in each cell of the column
+		for row := 1; row <= t.Puzzle.N; row++ {
+			recorded, err := t.recordedCell(ctx, row, by.Col)
+			if err != nil {
+				return nil, err
+			}
+			acc[row] = [2]int64{recorded[1].Solutions, recorded[1].Classes}
+		}
 	default: // by a cell
 		recorded, err := t.recordedCell(ctx, by.Row, by.Col)
 		if err != nil {
@@ -269,6 +289,12 @@ func (t *BoundPuzzle) statValue(by StatsBy, s canon.Symmetry, form []byte, at in
 		for r, c := range form {
 			if r2, c2 := s.Map(n, r, int(c)); r2 == by.Row-1 {
 				return c2 + 1
+			}
+		}
+	case by.Kind == ByCol:
+		for r, c := range form {
+			if r2, c2 := s.Map(n, r, int(c)); c2 == by.Col-1 {
+				return r2 + 1
 			}
 		}
 	case t.Puzzle.Kind == canon.Queens:

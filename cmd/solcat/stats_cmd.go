@@ -12,7 +12,7 @@ import (
 
 type statsCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
-	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell (every cell at once, drawn as a grid: the heat map), cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
+	By     string `required:"" placeholder:"WHAT" predictor:"by" help:"cell (every cell at once, drawn as a grid: the heat map), cell:R,C (the cell's value; queens: 1 queen, 0 empty), row:R (queens: the queen's column), col:C (queens: the queen's row), orbit, prop:NAME (1 if the property holds, else 0) or group (magic:4: Dudeney group 1-12)."`
 	ASCII  bool   `name:"ascii" help:"Draw the bars with # instead of █."`
 	cliparse.FilterFlags
 	cliparse.ExplainFlag

@@ -132,7 +132,7 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		top = max(top, r.Share)
 	}
 	by := s.By
-	label := map[query.StatsKind]string{query.ByCell: fmt.Sprintf("cell %d,%d", by.Row, by.Col), query.ByRow: fmt.Sprintf("the queen's column in row %d", by.Row),
+	label := map[query.StatsKind]string{query.ByCell: fmt.Sprintf("cell %d,%d", by.Row, by.Col), query.ByRow: fmt.Sprintf("the queen's column in row %d", by.Row), query.ByCol: fmt.Sprintf("the queen's row in column %d", by.Col),
 		query.ByOrbit: "orbit size", query.ByGroup: "Dudeney group", query.ByProp: by.Prop.String()}[by.Kind]
 	if s.Headers {
 		fmt.Fprintf(w, "%s by %s (%s)\n", s.Puzzle, label, canon.Plural(total, "matching solution"))

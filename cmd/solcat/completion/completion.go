@@ -106,7 +106,7 @@ func properties(a complete.Args) []string {
 // statistics are stats --by's choices for the puzzle on the line: the
 // Dudeney group is magic:4's alone.
 func statistics(a complete.Args) []string {
-	out := []string{"cell:", "row:", "orbit", "prop:"}
+	out := []string{"cell:", "row:", "col:", "orbit", "prop:"}
 	if p, ok := puzzleOnLine(a); !ok || p.Kind == canon.Magic && p.N == 4 {
 		out = append(out, "group")
 	}

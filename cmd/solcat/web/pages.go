@@ -532,6 +532,9 @@ func (s *Server) statsPage(r *request) (*page, error) {
 		for r := 1; r <= n; r++ {
 			d.Choices = append(d.Choices, fmt.Sprintf("row:%d", r))
 		}
+		for c := 1; c <= n; c++ {
+			d.Choices = append(d.Choices, fmt.Sprintf("col:%d", c))
+		}
 	} else {
 		for x := range n * n {
 			d.Choices = append(d.Choices, fmt.Sprintf("cell:%d,%d", x/n+1, x%n+1))
