@@ -174,7 +174,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "magic cell as JSON", path: "/puzzle/magic:4.json?c5_5=1", json: true, status: 400, msg: offMagic("c5_5=1")},
 		{name: "magic cell good", path: "/puzzle/magic:4.json?c1_1=1", status: 200, body: `"count": 416`},
 		// Statistics, heat maps, downloads, classes and the catalog.
-		{name: "stats by colour", path: "/puzzle/queens:8/stats?by=colour", status: 400, msg: `by "colour": use cell (every cell, as a grid), cell:R,C, row:R (queens), orbit, prop:NAME or group (magic:4)`},
+		{name: "stats by colour", path: "/puzzle/queens:8/stats?by=colour", status: 400, msg: `by "colour": use cell (every cell, as a grid), cell:R,C, row:R or col:C (queens), orbit, prop:NAME or group (magic:4)`},
 		{name: "stats by twice", path: "/puzzle/queens:8/stats?by=orbit&by=row:1", status: 400, msg: "by is given 2 times (orbit, row:1); give it once"},
 		{name: "stats page", path: "/puzzle/queens:8/stats?page=2", status: 400, msg: `"page": not a parameter of a statistics page; it takes q1 to q8, cell, pattern, prop, orbit, class, sym, by, run`},
 		{name: "stats queen off the board", path: "/puzzle/queens:8/stats?q9=1", status: 400, msg: offBoard("q9=1")},
