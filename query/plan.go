@@ -54,12 +54,13 @@ const (
 	ClassExpand                 // read classes in ID order and expand each into its members
 	ConstrainedCount            // counted again by the fast counter with the filter's squares fixed
 	FromAnswer                  // an answer kept from an earlier constrained count
+	ProvedEmpty                 // the filter's cells cannot all hold: nothing matches, nothing is read
 )
 
 var wayNames = map[Way]string{
 	FromRecord: "record", FromBreakdown: "recorded breakdown", PrefixRange: "prefix ID range", Jump: "direct jump",
 	ClassMembers: "class members", BlockScan: "solution block scan", ClassScan: "class scan", ClassExpand: "class expansion",
-	ConstrainedCount: "constrained count", FromAnswer: "kept answer",
+	ConstrainedCount: "constrained count", FromAnswer: "kept answer", ProvedEmpty: "proved empty",
 }
 
 func (w Way) String() string { return wayNames[w] }

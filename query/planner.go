@@ -50,6 +50,19 @@ var (
 // planner is the table, in the order in which its ways are tried.
 var planner = []answer{
 	{
+		way: ProvedEmpty,
+		when: []rule{
+			{append(append(slices.Clone(askCounts), askStats...), askListing...), "the filter's cells cannot all hold (Filter.Impossible: two queens that attack, a square asked two things, a value in two cells, a line off the magic sum)", func(pl *planning) bool {
+				return pl.f.Impossible(pl.t.Puzzle) != ""
+			}},
+		},
+		reads: "nothing",
+		costs: "nothing: no solution can match",
+		explain: func(t *BoundPuzzle, p *Plan, r *PlanReport) {
+			r.Detail = append(r.Detail, "answer: none: "+p.Question.Filter.Impossible(t.Puzzle)+"; nothing is read")
+		},
+	},
+	{
 		way: FromRecord,
 		when: []rule{
 			{askCounts, "no cell, class or property is asked", func(pl *planning) bool {

@@ -21,6 +21,8 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 	f := p.Question.Filter
 	classes := p.Question.Ask == AskCountClasses
 	switch p.Way {
+	case ProvedEmpty:
+		return 0, nil
 	case ConstrainedCount:
 		return t.countConstrained(ctx, p)
 	case FromAnswer:
@@ -82,7 +84,7 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 func (t *BoundPuzzle) List(ctx context.Context, p *Plan, fn func(Solution) error) error {
 	page := p.Question.Page
 	pg := pager{skip: page.Offset, left: page.Limit}
-	if pg.left == 0 {
+	if pg.left == 0 || p.Way == ProvedEmpty {
 		return nil
 	}
 	if p.Way == Jump && !t.classesOnly() {
@@ -105,7 +107,7 @@ func (t *BoundPuzzle) List(ctx context.Context, p *Plan, fn func(Solution) error
 func (t *BoundPuzzle) Classes(ctx context.Context, p *Plan, fn func(Class) error) error {
 	page := p.Question.Page
 	pg := pager{skip: page.Offset, left: page.Limit}
-	if pg.left == 0 {
+	if pg.left == 0 || p.Way == ProvedEmpty {
 		return nil
 	}
 	var err error

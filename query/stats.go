@@ -113,6 +113,8 @@ type StatsRow struct {
 func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	f, by := p.Question.Filter, p.Question.By
 	switch p.Way {
+	case ProvedEmpty:
+		return nil, nil
 	case ConstrainedCount:
 		return t.statsConstrained(ctx, p)
 	case BlockScan:
