@@ -407,38 +407,46 @@ func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, e
 // column in either layout, so a scan reads the cells it tests as runs of
 // bytes. The caller picks the solutions in range.
 func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) error) error {
-	next, err := s.pageBlocks(ctx, from, to, fn)
+	// One connection for the pages and for SQL after them: the file does
+	// not change between the two.
+	conn, err := s.c.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	next, err := s.pageBlocks(ctx, conn, from, to, fn)
 	if !errors.Is(err, errNotPlain) {
 		return err
 	}
-	return s.blocks.Blocks(ctx, s.c.db, next, to, fn)
+	return s.blocks.Blocks(ctx, conn, next, to, fn)
 }
 
 // BlockColumns is Blocks reading only the given cells of each block, and
 // the class entries if classes is set: a count that tests them needs no
 // more.
 func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
-	next, err := s.pageBlocks(ctx, from, to, fn)
+	conn, err := s.c.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	next, err := s.pageBlocks(ctx, conn, from, to, fn)
 	if !errors.Is(err, errNotPlain) {
 		return err
 	}
-	return s.blocks.BlockColumns(ctx, s.c.db, next, to, cells, classes, fn)
+	return s.blocks.BlockColumns(ctx, conn, next, to, cells, classes, fn)
 }
 
 // pageBlocks is Blocks read from the mapped file's pages (pages.go), for
 // a reader of an immutable catalog with column blocks: each block's bytes
 // are handed over in place. It returns errNotPlain, with the ID the scan
 // should go on from through SQL, where it cannot read on: a catalog read
-// through its log, row-major blocks, or a page it does not read.
-func (s *Content) pageBlocks(ctx context.Context, from, to int64, fn func(*Block) error) (next int64, err error) {
+// through its log, row-major blocks, or a page it does not read. The
+// caller holds conn, and goes on through it.
+func (s *Content) pageBlocks(ctx context.Context, conn *sql.Conn, from, to int64, fn func(*Block) error) (next int64, err error) {
 	if !s.blocks.Columnar || s.throughSQL {
 		return from, errNotPlain
 	}
-	conn, err := s.c.db.Conn(ctx)
-	if err != nil {
-		return from, err
-	}
-	defer conn.Close()
 	pf, root, err := s.c.mappedTable(ctx, conn, s.blocks.Table)
 	if err != nil {
 		return from, err

@@ -160,11 +160,18 @@ func (s *Content) PackedForms(ctx context.Context, lo, hi int64, fn func(first i
 		}
 		return fn((block-1)*int64(form.perBlock)+1, forms)
 	}
-	next, err := s.pagePackedForms(ctx, from, to, emit)
+	// One connection for the pages and for SQL after them: the file does
+	// not change between the two.
+	conn, err := s.c.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	next, err := s.pagePackedForms(ctx, conn, from, to, emit)
 	if !errors.Is(err, errNotPlain) {
 		return err
 	}
-	rows, err := s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", next, to)
+	rows, err := conn.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", next, to)
 	if err != nil {
 		return err
 	}
@@ -185,15 +192,10 @@ func (s *Content) PackedForms(ctx context.Context, lo, hi int64, fn func(first i
 // pagePackedForms reads the class blocks from to to in place, as
 // pageBlocks does the solution blocks; it returns errNotPlain with the
 // block to go on from through SQL where it cannot read on.
-func (s *Content) pagePackedForms(ctx context.Context, from, to int64, fn func(block int64, forms []byte) error) (next int64, err error) {
+func (s *Content) pagePackedForms(ctx context.Context, conn *sql.Conn, from, to int64, fn func(block int64, forms []byte) error) (next int64, err error) {
 	if s.throughSQL {
 		return from, errNotPlain
 	}
-	conn, err := s.c.db.Conn(ctx)
-	if err != nil {
-		return from, err
-	}
-	defer conn.Close()
 	pf, root, err := s.c.mappedTable(ctx, conn, s.classes)
 	if err != nil {
 		return from, err

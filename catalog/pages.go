@@ -45,7 +45,7 @@ func newPageFile(data []byte, unmap func() error) (*pageFile, error) {
 		size = 65536
 	}
 	// Text must be UTF-8 (encoding 1) for class_syms to be read as bytes.
-	if size < 512 || size&(size-1) != 0 || binary.BigEndian.Uint32(data[56:]) != 1 {
+	if size < 512 || size&(size-1) != 0 || binary.BigEndian.Uint32(data[56:]) != 1 || size-int(data[20]) < 480 {
 		return nil, errNotPlain
 	}
 	return &pageFile{data: data, pageSize: size, usable: size - int(data[20]), unmap: unmap}, nil
@@ -215,6 +215,9 @@ func recordColumns(rec []byte, cols [][]byte) error {
 		case t == 0:
 			cols[i] = nil
 		case t >= 12:
+			if t > uint64(2*len(rec)+13) {
+				return errNotPlain // longer than the record: damaged
+			}
 			size := int((t - 12) / 2)
 			if body+size > len(rec) {
 				return errNotPlain
@@ -246,6 +249,11 @@ func (f *pageFile) rows(root uint32, lo, hi int64, cols [][]byte, fn func(rowid 
 		}
 	}()
 	err = f.tableRows(root, lo, hi, func(rowid int64, rec []byte) error {
+		// Rowids rise through a sound b-tree: a damaged one that repeats a
+		// page must not hand a row over twice.
+		if rowid <= last {
+			return errNotPlain
+		}
 		if err := recordColumns(rec, cols); err != nil {
 			return err
 		}
@@ -275,6 +283,17 @@ func (c *Catalog) mappedTable(ctx context.Context, conn *sql.Conn, table string)
 	}
 	pf, err := mapCatalogPages(c.file)
 	if err != nil {
+		return nil, 0, errNotPlain
+	}
+	// The file mapped must be the one SQLite reads (not a file renamed
+	// over it since): the same schema cookie and the same number of pages.
+	var cookie, pages int64
+	if err := conn.QueryRowContext(ctx, "SELECT (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count)").Scan(&cookie, &pages); err != nil {
+		pf.close()
+		return nil, 0, err
+	}
+	if uint32(cookie) != binary.BigEndian.Uint32(pf.data[40:]) || pages*int64(pf.pageSize) != int64(len(pf.data)) {
+		pf.close()
 		return nil, 0, errNotPlain
 	}
 	return pf, uint32(root), nil

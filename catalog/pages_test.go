@@ -79,6 +79,17 @@ func pagedCatalog(t *testing.T, rows int) (*Content, string) {
 	return s, path
 }
 
+// pageBlocks is s.pageBlocks on a connection of its own.
+func pageBlocks(t *testing.T, s *Content, from, to int64, fn func(*Block) error) (int64, error) {
+	t.Helper()
+	conn, err := s.c.db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	return s.pageBlocks(context.Background(), conn, from, to, fn)
+}
+
 // readBlocks is every block a scan hands over, as text.
 func readBlocks(t *testing.T, scan func(fn func(*Block) error) error) []string {
 	t.Helper()
@@ -110,7 +121,7 @@ func TestPageBlocksMatchSQL(t *testing.T) {
 	for _, r := range ranges {
 		viaSQL := readBlocks(t, func(fn func(*Block) error) error { return s.blocks.Blocks(ctx, s.c.db, r[0], r[1], fn) })
 		viaPages := readBlocks(t, func(fn func(*Block) error) error {
-			_, err := s.pageBlocks(ctx, r[0], r[1], fn)
+			_, err := pageBlocks(t, s, r[0], r[1], fn)
 			return err
 		})
 		if !slices.Equal(viaSQL, viaPages) {
@@ -162,7 +173,7 @@ func TestPageBlocksFallBack(t *testing.T) {
 	defer func(m func(string) (*pageFile, error)) { mapCatalogPages = m }(mapCatalogPages)
 	mapCatalogPages = func(string) (*pageFile, error) { return newPageFile(data, nil) }
 
-	next, err := s.pageBlocks(ctx, 1, rows, func(*Block) error { return nil })
+	next, err := pageBlocks(t, s, 1, rows, func(*Block) error { return nil })
 	if !errors.Is(err, errNotPlain) || next <= 1 || next >= rows {
 		t.Fatalf("the damaged copy read to %d, %v; want a stop part-way", next, err)
 	}
@@ -170,5 +181,29 @@ func TestPageBlocksFallBack(t *testing.T) {
 	both := readBlocks(t, func(fn func(*Block) error) error { return s.Blocks(ctx, 1, rows, fn) })
 	if !slices.Equal(viaSQL, both) {
 		t.Errorf("with the fall-back: %d blocks, SQL alone %d, or different bytes", len(both), len(viaSQL))
+	}
+}
+
+// TestRecordColumnsDamaged: records whose header does not fit them are
+// errNotPlain, never a panic.
+func TestRecordColumnsDamaged(t *testing.T) {
+	cols := make([][]byte, 2)
+	for _, tc := range []struct {
+		name string
+		rec  []byte
+	}{
+		{"a serial type of 2^64-1", append([]byte{10}, appendVarint(nil, ^uint64(0))...)},
+		{"a blob past the end", []byte{3, 0, 13 + 2*50}},
+		{"a header past the end", []byte{40, 0}},
+		{"an integer column", []byte{3, 0, 1, 7}},
+		{"too few columns", []byte{2, 0}},
+		{"empty", nil},
+	} {
+		if err := recordColumns(tc.rec, cols); !errors.Is(err, errNotPlain) {
+			t.Errorf("%s: %v, want errNotPlain", tc.name, err)
+		}
+	}
+	if err := recordColumns([]byte{3, 0, 16, 'a', 'b'}, cols); err != nil || cols[0] != nil || string(cols[1]) != "ab" {
+		t.Errorf("a NULL and a 2-byte blob: %q, %v", cols, err)
 	}
 }
