@@ -407,24 +407,25 @@ func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, e
 // column in either layout, so a scan reads the cells it tests as runs of
 // bytes. The caller picks the solutions in range.
 func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) error) error {
-	// One connection for the pages and for SQL after them: the file does
-	// not change between the two.
-	conn, err := s.c.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	next, err := s.pageBlocks(ctx, conn, from, to, fn)
-	if !errors.Is(err, errNotPlain) {
-		return err
-	}
-	return s.blocks.Blocks(ctx, conn, next, to, fn)
+	return s.pagesThenSQL(ctx, from, to, fn, func(conn *sql.Conn, next int64) error {
+		return s.blocks.Blocks(ctx, conn, next, to, fn)
+	})
 }
 
 // BlockColumns is Blocks reading only the given cells of each block, and
 // the class entries if classes is set: a count that tests them needs no
 // more.
 func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
+	return s.pagesThenSQL(ctx, from, to, fn, func(conn *sql.Conn, next int64) error {
+		return s.blocks.BlockColumns(ctx, conn, next, to, cells, classes, fn)
+	})
+}
+
+// pagesThenSQL reads the blocks from..to in place where it can
+// (pageBlocks) and the rest, from the first block not handed over, by
+// bySQL; both on one connection, so the file does not change between the
+// two.
+func (s *Content) pagesThenSQL(ctx context.Context, from, to int64, fn func(*Block) error, bySQL func(conn *sql.Conn, next int64) error) error {
 	conn, err := s.c.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -434,7 +435,7 @@ func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int,
 	if !errors.Is(err, errNotPlain) {
 		return err
 	}
-	return s.blocks.BlockColumns(ctx, conn, next, to, cells, classes, fn)
+	return bySQL(conn, next)
 }
 
 // pageBlocks is Blocks read from the mapped file's pages (pages.go), for
