@@ -57,3 +57,34 @@ func TestConstrainedCountResumes(t *testing.T) {
 		t.Errorf("kept answer %s, want %d", n, exact)
 	}
 }
+
+// TestConstrainedStatsResumes: a row's table stopped by Ctrl-C keeps the
+// columns it counted, and the same command counts only the others, to the
+// table counted whole.
+func TestConstrainedStatsResumes(t *testing.T) {
+	t.Cleanup(func() { unitCounted = nil })
+	dir := t.TempDir()
+	db, whole := filepath.Join(dir, "r.db"), filepath.Join(dir, "w.db")
+	for _, path := range []string{db, whole} {
+		if code, _, errOut := solcatDB(path, "build", "queens:18", "--count-only"); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	_, want, _ := solcatDB(whole, "stats", "queens:18", "--by", "row:1", "--format", "csv")
+	ctx, cancel := context.WithCancel(context.Background())
+	unitCounted = func(n int) {
+		if n == 600 {
+			cancel()
+		}
+	}
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"--db", db, "stats", "queens:18", "--by", "row:1"}, &out, &errOut)
+	unitCounted = nil
+	kept, _ := strconv.Atoi(querySQL(t, db, "SELECT count(*) FROM answers"))
+	if code == 0 || out.Len() != 0 || kept == 0 || kept >= 9 || !strings.Contains(errOut.String(), "counted and kept; the same command counts the rest") {
+		t.Fatalf("stopped table: exit %d, %d columns kept, stdout %q, stderr %q", code, kept, out.String(), errOut.String())
+	}
+	if code, got, errOut := solcatDB(db, "stats", "queens:18", "--by", "row:1", "--format", "csv"); code != 0 || got != want || want == "" {
+		t.Errorf("resumed table: exit %d, %q, stderr %q; want %q", code, got, errOut, want)
+	}
+}

@@ -55,6 +55,13 @@ func (s *statsCmd) Run(e *env) error {
 	}
 	rows, err := t.Stats(e.ctx, plan)
 	if err != nil {
+		// The columns counted before a Ctrl-C are kept: the same command
+		// counts only the others.
+		if kept := t.Counted(plan); len(kept) > 0 {
+			done()
+			e.keep(kept)
+			fmt.Fprintf(e.stderr, "solcat: %s counted and kept; the same command counts the rest\n", canon.Plural(int64(len(kept)), "column"))
+		}
 		return e.stopped(err)
 	}
 	if time.Since(began) >= keepAfter {
@@ -73,4 +80,11 @@ func (e *env) longStats(t *query.BoundPuzzle, plan *query.Plan) {
 	}
 	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting each column's solutions again; Ctrl-C stops\n", t.Puzzle)
 	e.drawCounting(plan)
+	if unitCounted != nil {
+		draw := plan.Progress
+		plan.Progress = func(done, total int) {
+			draw(done, total)
+			unitCounted(done)
+		}
+	}
 }
