@@ -286,6 +286,21 @@ func (b *Block) Solution(k int, cells []byte) StoredSolution {
 	return StoredSolution{ID: b.First + int64(k), Cells: cells, entry: b.syms[k*d : (k+1)*d]}
 }
 
+// solutionsIn is how many solutions a block row with these lengths of
+// cells, class entries and synopsis holds; ok is false when they are not
+// whole solutions (a damaged block). syms < 0: the entries were not read.
+func (b blockTable) solutionsIn(cells, syms, syn int) (n int, ok bool) {
+	n = cells / b.CellBytes
+	return n, n > 0 && n <= maxBlockSolutions && cells == n*b.CellBytes && (syms < 0 || syms == n*b.Digits) && (!b.Columnar || syn == b.synopsisBytes())
+}
+
+// damagedRow is the error of a block row whose lengths are not whole
+// solutions.
+func (b blockTable) damagedRow(first int64, cells, syms, syn int) error {
+	return fmt.Errorf("solution block %d is damaged: %d cell bytes, %d class bytes and %d synopsis bytes are not whole solutions of %d cells and %d digits",
+		first, cells, syms, syn, b.CellBytes, b.Digits)
+}
+
 // Blocks calls fn, in ID order, for each block that holds a solution with
 // an ID from..to; the caller picks the solutions in range. A damaged block
 // stops it with an error.
@@ -303,10 +318,9 @@ func (b blockTable) Blocks(ctx context.Context, db rowQueryer, from, to int64, f
 		if err := rows.Scan(&blk.First, &cells, &syms, &syn); err != nil {
 			return err
 		}
-		n := len(cells) / b.CellBytes
-		if n == 0 || n > maxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits || b.Columnar && len(syn) != b.synopsisBytes() {
-			return fmt.Errorf("solution block %d is damaged: %d cell bytes, %d class bytes and %d synopsis bytes are not whole solutions of %d cells and %d digits",
-				blk.First, len(cells), len(syms), len(syn), b.CellBytes, b.Digits)
+		n, ok := b.solutionsIn(len(cells), len(syms), len(syn))
+		if !ok {
+			return b.damagedRow(blk.First, len(cells), len(syms), len(syn))
 		}
 		if blk.First+int64(n) <= from {
 			continue
@@ -366,10 +380,13 @@ func (b blockTable) BlockColumns(ctx context.Context, db rowQueryer, from, to in
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		n := length / b.CellBytes
-		if n == 0 || n > maxBlockSolutions || length != n*b.CellBytes || len(syn) != b.synopsisBytes() || classes && len(syms) != n*b.Digits {
-			return fmt.Errorf("solution block %d is damaged: %d cell bytes, %d class bytes and %d synopsis bytes are not whole solutions of %d cells and %d digits",
-				blk.First, length, len(syms), len(syn), b.CellBytes, b.Digits)
+		symBytes := -1 // not read
+		if classes {
+			symBytes = len(syms)
+		}
+		n, ok := b.solutionsIn(length, symBytes, len(syn))
+		if !ok {
+			return b.damagedRow(blk.First, length, len(syms), len(syn))
 		}
 		if blk.First+int64(n) <= from {
 			continue

@@ -299,8 +299,8 @@ func (s *Content) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter
 	cells := make([]byte, form.cells)
 	c := ClassRow{Form: cells}
 	emit := func(block int64, forms []byte) error {
-		if len(forms)%form.size != 0 || len(forms) > form.size*form.perBlock {
-			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole %d-byte forms", s.Record.Name, block, len(forms), form.size)
+		if err := s.checkFormBlock(block, forms); err != nil {
+			return err
 		}
 		first := (block-1)*per + 1
 		for i := max(lo-first, 0) * int64(form.size); i < int64(len(forms)); i += int64(form.size) {
@@ -407,31 +407,31 @@ func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, e
 // column in either layout, so a scan reads the cells it tests as runs of
 // bytes. The caller picks the solutions in range.
 func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) error) error {
-	return s.pagesThenSQL(ctx, from, to, fn, func(conn *sql.Conn, next int64) error {
-		return s.blocks.Blocks(ctx, conn, next, to, fn)
-	})
+	return s.pagesThenSQL(ctx, func(conn *sql.Conn) (int64, error) { return s.pageBlocks(ctx, conn, from, to, fn) },
+		func(conn *sql.Conn, next int64) error { return s.blocks.Blocks(ctx, conn, next, to, fn) })
 }
 
 // BlockColumns is Blocks reading only the given cells of each block, and
 // the class entries if classes is set: a count that tests them needs no
 // more.
 func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
-	return s.pagesThenSQL(ctx, from, to, fn, func(conn *sql.Conn, next int64) error {
-		return s.blocks.BlockColumns(ctx, conn, next, to, cells, classes, fn)
-	})
+	return s.pagesThenSQL(ctx, func(conn *sql.Conn) (int64, error) { return s.pageBlocks(ctx, conn, from, to, fn) },
+		func(conn *sql.Conn, next int64) error {
+			return s.blocks.BlockColumns(ctx, conn, next, to, cells, classes, fn)
+		})
 }
 
-// pagesThenSQL reads the blocks from..to in place where it can
-// (pageBlocks) and the rest, from the first block not handed over, by
-// bySQL; both on one connection, so the file does not change between the
-// two.
-func (s *Content) pagesThenSQL(ctx context.Context, from, to int64, fn func(*Block) error, bySQL func(conn *sql.Conn, next int64) error) error {
+// pagesThenSQL reads rows in place where it can (inPlace, which returns
+// errNotPlain with the row to go on from where it cannot) and the rest by
+// bySQL, from that row; both on one connection, so the file does not
+// change between the two.
+func (s *Content) pagesThenSQL(ctx context.Context, inPlace func(conn *sql.Conn) (next int64, err error), bySQL func(conn *sql.Conn, next int64) error) error {
 	conn, err := s.c.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	next, err := s.pageBlocks(ctx, conn, from, to, fn)
+	next, err := inPlace(conn)
 	if !errors.Is(err, errNotPlain) {
 		return err
 	}
@@ -463,8 +463,8 @@ func (s *Content) pageBlocks(ctx context.Context, conn *sql.Conn, from, to int64
 			return ctx.Err()
 		}
 		cells, syms, syn := cols[1], cols[2], cols[3]
-		n := len(cells) / b.CellBytes
-		if cols[0] != nil || n == 0 || n > maxBlockSolutions || len(cells) != n*b.CellBytes || len(syms) != n*b.Digits || len(syn) != b.synopsisBytes() {
+		n, ok := b.solutionsIn(len(cells), len(syms), len(syn))
+		if cols[0] != nil || !ok {
 			return errNotPlain // SQL reads it again and says how it is damaged
 		}
 		if first+int64(n) <= from {

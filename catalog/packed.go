@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -155,38 +154,39 @@ func (s *Content) PackedForms(ctx context.Context, lo, hi int64, fn func(first i
 	}
 	from, to := form.blockOf(lo), form.blockOf(hi)
 	emit := func(block int64, forms []byte) error {
-		if len(forms)%form.size != 0 || len(forms) > form.size*form.perBlock {
-			return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole %d-byte forms", s.Record.Name, block, len(forms), form.size)
+		if err := s.checkFormBlock(block, forms); err != nil {
+			return err
 		}
 		return fn((block-1)*int64(form.perBlock)+1, forms)
 	}
-	// One connection for the pages and for SQL after them: the file does
-	// not change between the two.
-	conn, err := s.c.db.Conn(ctx)
-	if err != nil {
-		return err
+	return s.pagesThenSQL(ctx, func(conn *sql.Conn) (int64, error) { return s.pagePackedForms(ctx, conn, from, to, emit) },
+		func(conn *sql.Conn, next int64) error {
+			rows, err := conn.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", next, to)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			var block int64
+			var forms sql.RawBytes
+			for rows.Next() {
+				if err := rows.Scan(&block, &forms); err != nil {
+					return err
+				}
+				if err := emit(block, forms); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+}
+
+// checkFormBlock refuses a class block whose bytes are not whole forms, or
+// more than a block holds.
+func (s *Content) checkFormBlock(block int64, forms []byte) error {
+	if len(forms)%s.form.size != 0 || len(forms) > s.form.size*s.form.perBlock {
+		return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole %d-byte forms", s.Record.Name, block, len(forms), s.form.size)
 	}
-	defer conn.Close()
-	next, err := s.pagePackedForms(ctx, conn, from, to, emit)
-	if !errors.Is(err, errNotPlain) {
-		return err
-	}
-	rows, err := conn.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", next, to)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var block int64
-	var forms sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&block, &forms); err != nil {
-			return err
-		}
-		if err := emit(block, forms); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return nil
 }
 
 // pagePackedForms reads the class blocks from to to in place, as

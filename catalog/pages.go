@@ -92,14 +92,10 @@ func varint(b []byte) (v uint64, n int) {
 // maxTreeDepth bounds the walk of a damaged file whose pages loop.
 const maxTreeDepth = 24
 
-// tableRows calls fn, in rowid order, for each row of the table b-tree at
-// root with a rowid above lo and at most hi, with the row's payload (its
+// walk calls fn, in rowid order, for each row of the table b-tree at page
+// n with a rowid above lo and at most hi, with the row's payload (its
 // record) in place. A row whose payload does not lie whole on its page, or
 // a page that is not a table page, stops it with errNotPlain.
-func (f *pageFile) tableRows(root uint32, lo, hi int64, fn func(rowid int64, payload []byte) error) error {
-	return f.walk(root, lo, hi, 0, fn)
-}
-
 func (f *pageFile) walk(n uint32, lo, hi int64, depth int, fn func(int64, []byte) error) error {
 	p, h, err := f.page(n)
 	if err != nil || depth > maxTreeDepth || h+12 > len(p) {
@@ -122,7 +118,6 @@ func (f *pageFile) walk(n uint32, lo, hi int64, depth int, fn func(int64, []byte
 				return errNotPlain
 			}
 			if int64(key) > lo {
-				f.prefetchChild(p, ptrs, cells, i+prefetchAhead)
 				if err := f.walk(binary.BigEndian.Uint32(p[at:]), lo, hi, depth+1, fn); err != nil {
 					return err
 				}
@@ -167,30 +162,6 @@ func (f *pageFile) walk(n uint32, lo, hi int64, depth int, fn func(int64, []byte
 		return nil
 	}
 	return errNotPlain
-}
-
-// prefetchAhead is how many pages ahead of the one being read the walk
-// asks the CPU to load: the hardware prefetcher does not cross into the
-// next page, and a scan would otherwise wait for memory at the start of
-// every page.
-const prefetchAhead = 2
-
-// prefetchChild starts loading child i of the interior page p (ptrs and
-// cells from its header; the right-most child if i is cells), if the
-// pages are 4 KiB.
-func (f *pageFile) prefetchChild(p []byte, ptrs, cells, i int) {
-	if f.pageSize != 4096 || i > cells {
-		return
-	}
-	var child uint32
-	if i == cells {
-		child = binary.BigEndian.Uint32(p[ptrs-4:]) // the right-most pointer ends the interior header
-	} else if at := int(binary.BigEndian.Uint16(p[ptrs+2*i:])); at+4 <= len(p) {
-		child = binary.BigEndian.Uint32(p[at:])
-	}
-	if start := (int64(child) - 1) * 4096; child > 0 && start+4096 <= int64(len(f.data)) {
-		prefetchPage(&f.data[start])
-	}
 }
 
 // recordColumns finds the columns of a record (a row's payload) in place:
@@ -248,7 +219,7 @@ func (f *pageFile) rows(root uint32, lo, hi int64, cols [][]byte, fn func(rowid 
 			err = fmt.Errorf("%w: a fault reading the mapped file", errNotPlain)
 		}
 	}()
-	err = f.tableRows(root, lo, hi, func(rowid int64, rec []byte) error {
+	err = f.walk(root, lo, hi, 0, func(rowid int64, rec []byte) error {
 		// Rowids rise through a sound b-tree: a damaged one that repeats a
 		// page must not hand a row over twice.
 		if rowid <= last {
@@ -274,8 +245,12 @@ func (c *Catalog) mappedTable(ctx context.Context, conn *sql.Conn, table string)
 	if !c.immutable || c.lease == nil || c.lease.off {
 		return nil, 0, errNotPlain
 	}
-	var root int64
-	if err := conn.QueryRowContext(ctx, "SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?", table).Scan(&root); err != nil {
+	// With the root page, the schema cookie and the number of pages of the
+	// file SQLite reads: the file mapped must be that one (not a file
+	// renamed over it since).
+	var root, cookie, pages int64
+	err := conn.QueryRowContext(ctx, "SELECT rootpage, (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count) FROM sqlite_schema WHERE type = 'table' AND name = ?", table).Scan(&root, &cookie, &pages)
+	if err != nil {
 		return nil, 0, err
 	}
 	if root < 1 || root > 1<<32-1 {
@@ -284,13 +259,6 @@ func (c *Catalog) mappedTable(ctx context.Context, conn *sql.Conn, table string)
 	pf, err := mapCatalogPages(c.file)
 	if err != nil {
 		return nil, 0, errNotPlain
-	}
-	// The file mapped must be the one SQLite reads (not a file renamed
-	// over it since): the same schema cookie and the same number of pages.
-	var cookie, pages int64
-	if err := conn.QueryRowContext(ctx, "SELECT (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count)").Scan(&cookie, &pages); err != nil {
-		pf.close()
-		return nil, 0, err
 	}
 	if uint32(cookie) != binary.BigEndian.Uint32(pf.data[40:]) || pages*int64(pf.pageSize) != int64(len(pf.data)) {
 		pf.close()

@@ -1,5 +1,0 @@
-//go:build !amd64
-
-package catalog
-
-func prefetchPage(*byte) {}
