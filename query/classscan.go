@@ -77,16 +77,22 @@ func (t *BoundPuzzle) countRanges(ctx context.Context, p *Plan, lo, hi int64, wo
 // index of the range, so callers can keep a partial result per worker
 // without locks.
 func (t *BoundPuzzle) eachClassSplit(ctx context.Context, p *Plan, first, last int64, workers int, fn func(w int, c catalog.ClassRow) error) error {
-	total := last - first + 1
 	cf := classFilter(p.Question.Filter)
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
-		lo, hi := first+total*int64(w)/int64(workers), first-1+total*int64(w+1)/int64(workers)
+		lo, hi := splitRange(first, last, w, workers)
 		g.Go(func() error {
 			return t.store.Classes(gctx, lo, hi, cf, func(c catalog.ClassRow) error { return fn(w, c) })
 		})
 	}
 	return g.Wait()
+}
+
+// splitRange is range w of workers equal ranges of the IDs first to last,
+// in order: one a goroutine.
+func splitRange(first, last int64, w, workers int) (lo, hi int64) {
+	total := max(last-first+1, 0)
+	return first + total*int64(w)/int64(workers), first - 1 + total*int64(w+1)/int64(workers)
 }
 
 // matchingMembers counts the members of a class (canonical form, orbit

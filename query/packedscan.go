@@ -158,10 +158,9 @@ func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymme
 	}
 	size := t.store.PackedFormSize()
 	counts := make([]int64, workers)
-	total := hi - lo + 1
 	g, gctx := errgroup.WithContext(ctx)
 	for w := range workers {
-		from, to := lo+total*int64(w)/int64(workers), lo-1+total*int64(w+1)/int64(workers)
+		from, to := splitRange(lo, hi, w, workers)
 		g.Go(func() error {
 			var n int64
 			next := 0 // the next class with fewer than 8 members, in ids
@@ -186,14 +185,12 @@ func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymme
 				}
 				for ; k < end; k++ {
 					h := m.hits(loadPacked(forms[k*int64(size):], size))
+					for next < len(ids) && ids[next] < first+k {
+						next++
+					}
 					orbit := int64(8)
-					if next < len(ids) {
-						for next < len(ids) && ids[next] < first+k {
-							next++
-						}
-						if next < len(ids) && ids[next] == first+k {
-							orbit = int64(orbits[next])
-						}
+					if next < len(ids) && ids[next] == first+k {
+						orbit = int64(orbits[next])
 					}
 					switch {
 					case h == 0:
@@ -232,16 +229,8 @@ func (m *packedMatch) sum(forms []byte, size int) (hits, matched int64) {
 
 // sumGo is sum in Go, one symmetry at a time.
 func (m *packedMatch) sumGo(forms []byte, size int) (hits, matched int64) {
-	if size != 16 {
-		for ; len(forms) >= size; forms = forms[size:] {
-			if h := m.hits(loadPacked(forms, size)); h > 0 {
-				hits, matched = hits+h, matched+1
-			}
-		}
-		return hits, matched
-	}
-	for ; len(forms) >= 16; forms = forms[16:] {
-		if h := m.hits(binary.BigEndian.Uint64(forms), binary.BigEndian.Uint64(forms[8:])); h > 0 {
+	for ; len(forms) >= size; forms = forms[size:] {
+		if h := m.hits(loadPacked(forms, size)); h > 0 {
 			hits, matched = hits+h, matched+1
 		}
 	}

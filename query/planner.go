@@ -45,6 +45,7 @@ var (
 	askCounts  = []Ask{AskCount, AskCountClasses}
 	askStats   = []Ask{AskStats}
 	askListing = []Ask{AskList, AskClasses}
+	askAny     = slices.Concat(askCounts, askStats, askListing)
 )
 
 // planner is the table, in the order in which its ways are tried.
@@ -52,7 +53,7 @@ var planner = []answer{
 	{
 		way: ProvedEmpty,
 		when: []rule{
-			{append(append(slices.Clone(askCounts), askStats...), askListing...), "the filter's cells cannot all hold (Filter.Impossible: two queens that attack, a square asked two things, a value in two cells, a line off the magic sum)", func(pl *planning) bool {
+			{askAny, "the filter's cells cannot all hold (Filter.Impossible: two queens that attack, a square asked two things, a value in two cells, a line off the magic sum)", func(pl *planning) bool {
 				return pl.f.Impossible(pl.t.Puzzle) != ""
 			}},
 		},

@@ -248,8 +248,7 @@ func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (i
 		if classes {
 			seen[w] = make([]uint64, t.Record.Classes/64+1)
 		}
-		n := p.IDs.Len()
-		lo, hi := p.IDs.Lo+n*int64(w)/int64(workers), p.IDs.Lo+n*int64(w+1)/int64(workers)-1
+		lo, hi := splitRange(p.IDs.Lo, p.IDs.Hi, w, workers)
 		g.Go(func() error {
 			return sc.run(gctx, lo, hi, func(s catalog.StoredSolution, _ classInfo) error {
 				if !classes {
@@ -292,12 +291,11 @@ func (t *BoundPuzzle) countByBlocks(ctx context.Context, p *Plan, classes bool) 
 	stats := make([]blockStats, workers)
 	seen := make([][]uint64, workers) // a bit per class
 	g, gctx := errgroup.WithContext(ctx)
-	n := p.IDs.Len()
 	for w := range workers {
 		if classes {
 			seen[w] = make([]uint64, t.Record.Classes/64+1)
 		}
-		lo, hi := p.IDs.Lo+n*int64(w)/int64(workers), p.IDs.Lo+n*int64(w+1)/int64(workers)-1
+		lo, hi := splitRange(p.IDs.Lo, p.IDs.Hi, w, workers)
 		g.Go(func() (err error) {
 			counts[w], err = t.countBlocks(gctx, p.rest, lo, hi, &stats[w], seen[w])
 			return err
