@@ -17,22 +17,11 @@ import (
 // rows in the block_slots table, which the solutions views join with.
 const maxBlockSolutions = 1024
 
-// blockBytes is how many bytes of solutions a block row carries: with the
-// row's own few bytes, the most that fits in a 4 KiB page without overflow
-// pages (which the views would copy out once per solution).
-const blockBytes = 4000
-
-// columnBlockBytes is blockBytes for column blocks, whose synopsis takes
-// some of the page: SQLite keeps a row of up to 4,061 bytes on a 4 KiB
-// page, and the row's header and number take under 21 of them.
+// columnBlockBytes is how many bytes of cells and class entries a block
+// row of layout 2 or 3 carries: SQLite keeps a row of up to 4,061 bytes on
+// a 4 KiB page, and the row's header and number take under 21 of them.
+// (Layout 2 kept its synopsis in the row too, within the same bytes.)
 const columnBlockBytes = 4040
-
-// solutionsPerBlock is how many solutions fill a column block of a puzzle
-// whose solutions have cellBytes cells, digits-wide class_syms entries and
-// a synopsis of synopsisBytes: never fewer than a row-major block held.
-func solutionsPerBlock(cellBytes, digits, synopsisBytes int) int {
-	return min(maxBlockSolutions, max(1, (columnBlockBytes-synopsisBytes)/(cellBytes+digits)))
-}
 
 // synopsisBits is how many values a cell of p can hold, as bits of a
 // block synopsis per cell: queens 0 to N-1, magic squares 1 to N² (bit 0
@@ -104,24 +93,53 @@ func parseDigits(b []byte) (int64, bool) {
 }
 
 // blockTable reads the solution blocks of one puzzle. A column block
-// (Columnar) holds its solutions' cells column by column: first every
-// solution's cell 0, then every solution's cell 1, and so on, so that a
-// scan testing k cells reads k runs of bytes; its synopsis has a bit per
-// cell and value that is set when some solution of the block holds the
-// value there, so that a scan skips a block that cannot match. A
-// catalog made before column blocks has row-major blocks (each solution's
-// cells in turn) and no synopsis: they are read as they are.
+// holds its solutions' cells column by column: first every solution's
+// cell 0, then every solution's cell 1, and so on, so that a scan testing
+// k cells reads k runs of bytes. Its synopsis has a bit per cell and value
+// that is set when some solution of the block holds the value there, so
+// that a scan skips a block that cannot match. Three layouts are read:
+//
+//  1. row-major blocks (each solution's cells in turn), no synopsis, class
+//     entries in decimal: catalogs of schema version 11 and below;
+//  2. column blocks with the synopsis in the block row, class entries in
+//     decimal: schema versions 12 to 17;
+//  3. column blocks with class entries in base 64, and a block index
+//     apart (blockindex.go) with each block's synopsis and checksums.
 type blockTable struct {
 	Table     string // the blocks table
+	Index     string // layout 3: the block index
 	CellBytes int    // the length of one solution's cells
-	Digits    int    // the width of one class_syms entry
-	Columnar  bool   // column blocks with a synopsis, or row-major blocks
-	Bits      int    // Columnar: the synopsis bits of one cell
+	Digits    int    // the width of one class entry
+	Layout    int    // 1, 2 or 3, as above
+	Bits      int    // the synopsis bits of one cell
 }
 
-// puzzleBlocks describes the column blocks of p with this many classes.
+// puzzleBlocks describes the blocks of layout 3 of p with this many
+// classes.
 func puzzleBlocks(p canon.Puzzle, classes int64) blockTable {
-	return blockTable{Table: blocksTable(p.String()), CellBytes: p.Len(), Digits: classSymDigits(classes), Columnar: true, Bits: synopsisBits(p)}
+	name := p.String()
+	return blockTable{Table: blocksTable(name), Index: blockIndexTable(name), CellBytes: p.Len(), Digits: classSymDigits64(classes), Layout: 3, Bits: synopsisBits(p)}
+}
+
+// olderBlocks describes the blocks of layout 1 or 2 of p.
+func olderBlocks(p canon.Puzzle, classes int64, layout int) blockTable {
+	return blockTable{Table: blocksTable(p.String()), CellBytes: p.Len(), Digits: classSymDigits(classes), Layout: layout, Bits: synopsisBits(p)}
+}
+
+// columnar reports whether the blocks hold their cells column by column.
+func (b blockTable) columnar() bool { return b.Layout >= 2 }
+
+// perBlock is how many solutions fill a block of layout 3.
+func (b blockTable) perBlock() int {
+	return min(maxBlockSolutions, max(1, columnBlockBytes/(b.CellBytes+b.Digits)))
+}
+
+// classEntry reads one class entry: class_id * 8 + symmetry.
+func (b blockTable) classEntry(e []byte) (int64, bool) {
+	if b.Layout == 3 {
+		return parseDigits64(e)
+	}
+	return parseDigits(e)
 }
 
 // synopsisBytes is the length of a column block's synopsis.
@@ -167,27 +185,25 @@ type rowQueryer interface {
 type StoredSolution struct {
 	ID    int64
 	Cells []byte
-	entry []byte // class_id * 8 + symmetry in decimal, read by Class
+	entry []byte // class_id * 8 + symmetry, read by Class
+	t     *blockTable
 }
 
 // Class returns the solution's class ID and the symmetry that carries the
 // class's canonical form onto it. Scans that need neither skip the parsing.
 func (s StoredSolution) Class() (classID int64, symmetry int, err error) {
-	classSym, ok := parseDigits(s.entry)
+	classSym, ok := s.t.classEntry(s.entry)
 	if !ok {
 		return 0, 0, fmt.Errorf("solution %d is damaged: its class entry %q is not a number", s.ID, s.entry)
 	}
 	return classSym >> 3, int(classSym & 7), nil
 }
 
-// Scan calls fn for the solutions with IDs from..to (inclusive), in ID
-// order, reading whole blocks. A damaged block stops it with an error.
-func (b blockTable) Scan(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error) error {
-	return b.ScanReporting(ctx, db, from, to, fn, nil)
-}
-
-// ScanReporting is Scan that hands a damaged block (one whose bytes are not
-// whole solutions) to damaged, if not nil, and goes on with the next.
+// ScanReporting calls fn for the solutions with IDs from..to (inclusive),
+// in ID order, reading whole blocks through SQLite, and hands a damaged
+// block (one whose bytes are not whole solutions, or whose synopsis does
+// not match its cells) to damaged and goes on with the next: verify's
+// reading, which finds every damaged block rather than stop at the first.
 func (b blockTable) ScanReporting(ctx context.Context, db rowQueryer, from, to int64, fn func(StoredSolution) error, damaged func(error)) error {
 	rows, err := db.QueryContext(ctx, "SELECT first_id, cells, class_syms, "+b.synopsisColumn()+" FROM "+b.Table+" WHERE first_id > ? AND first_id <= ? ORDER BY first_id",
 		from-maxBlockSolutions, to)
@@ -202,7 +218,7 @@ func (b blockTable) ScanReporting(ctx context.Context, db rowQueryer, from, to i
 		if err := rows.Scan(&first, &cells, &syms, &syn); err != nil {
 			return err
 		}
-		if b.Columnar && len(cells)%b.CellBytes == 0 {
+		if b.Layout == 2 && len(cells)%b.CellBytes == 0 {
 			n := len(cells) / b.CellBytes
 			// A check: a synopsis that says less than its block would hide
 			// solutions from scans. The solutions are still read: a check
@@ -212,6 +228,9 @@ func (b blockTable) ScanReporting(ctx context.Context, db rowQueryer, from, to i
 					damaged(damagedBlock{fmt.Errorf("solution block %d is damaged: its synopsis does not match its cells", first)})
 				}
 			}
+		}
+		if b.columnar() && len(cells)%b.CellBytes == 0 {
+			n := len(cells) / b.CellBytes
 			rowMajor = slices.Grow(rowMajor[:0], len(cells))[:len(cells)]
 			transpose(rowMajor, cells, b.CellBytes, n)
 			cells = rowMajor
@@ -237,7 +256,7 @@ func (b blockTable) ScanReporting(ctx context.Context, db rowQueryer, from, to i
 // synopsisColumn is the SQL of the synopsis column, NULL in row-major
 // blocks.
 func (b blockTable) synopsisColumn() string {
-	if b.Columnar {
+	if b.Layout == 2 {
 		return "synopsis"
 	}
 	return "NULL"
@@ -248,23 +267,18 @@ func (b blockTable) synopsisColumn() string {
 // it is stored in. It is valid only during the callback that hands it
 // over.
 type Block struct {
-	First int64 // the ID of its first solution
-	N     int   // its solutions
-	cols  []byte
-	syms  []byte
-	syn   []byte // nil for a row-major block: no synopsis
-	t     *blockTable
-	part  [][]byte // from BlockColumns: the cells read, by cell; nil for the others
+	First    int64 // the ID of its first solution
+	N        int   // its solutions
+	part     [][]byte
+	syms     []byte
+	syn      []byte // nil for a row-major block: no synopsis
+	t        *blockTable
+	rowMajor []byte // a row-major block's cells turned into columns
 }
 
-// Column returns cell i of each of the block's solutions, in ID order.
-// A block from BlockColumns has only the cells asked for.
-func (b *Block) Column(i int) []byte {
-	if b.part != nil {
-		return b.part[i]
-	}
-	return b.cols[i*b.N : (i+1)*b.N]
-}
+// Column returns cell i of each of the block's solutions, in ID order, or
+// nil if the scan did not read it.
+func (b *Block) Column(i int) []byte { return b.part[i] }
 
 // MayHold reports whether some solution of the block may hold value v at
 // cell i: false only when the synopsis says none does.
@@ -276,130 +290,43 @@ func (b *Block) MayHold(i int, v byte) bool {
 	return b.syn[bit>>3]&(1<<(bit&7)) != 0
 }
 
+// Only returns the one value every solution of the block holds at cell i,
+// when the synopsis says there is one: the block's whole column is then
+// known without reading it.
+func (b *Block) Only(i int) (v byte, ok bool) {
+	if b.syn == nil {
+		return 0, false
+	}
+	found := -1
+	for x := range b.t.Bits {
+		bit := i*b.t.Bits + x
+		if b.syn[bit>>3]&(1<<(bit&7)) != 0 {
+			if found >= 0 {
+				return 0, false
+			}
+			found = x
+		}
+	}
+	return byte(found), found >= 0
+}
+
 // Solution returns the block's solution k (0-based), its cells gathered
-// into cells (CellBytes long), which it keeps.
+// into cells (CellBytes long), which it keeps. The scan must have read
+// every cell and the class entries.
 func (b *Block) Solution(k int, cells []byte) StoredSolution {
 	for i := range cells {
-		cells[i] = b.cols[i*b.N+k]
+		cells[i] = b.part[i][k]
 	}
 	d := b.t.Digits
-	return StoredSolution{ID: b.First + int64(k), Cells: cells, entry: b.syms[k*d : (k+1)*d]}
-}
-
-// solutionsIn is how many solutions a block row with these lengths of
-// cells, class entries and synopsis holds; ok is false when they are not
-// whole solutions (a damaged block). syms < 0: the entries were not read.
-func (b blockTable) solutionsIn(cells, syms, syn int) (n int, ok bool) {
-	n = cells / b.CellBytes
-	return n, n > 0 && n <= maxBlockSolutions && cells == n*b.CellBytes && (syms < 0 || syms == n*b.Digits) && (!b.Columnar || syn == b.synopsisBytes())
-}
-
-// damagedRow is the error of a block row whose lengths are not whole
-// solutions.
-func (b blockTable) damagedRow(first int64, cells, syms, syn int) error {
-	return fmt.Errorf("solution block %d is damaged: %d cell bytes, %d class bytes and %d synopsis bytes are not whole solutions of %d cells and %d digits",
-		first, cells, syms, syn, b.CellBytes, b.Digits)
-}
-
-// Blocks calls fn, in ID order, for each block that holds a solution with
-// an ID from..to; the caller picks the solutions in range. A damaged block
-// stops it with an error.
-func (b blockTable) Blocks(ctx context.Context, db rowQueryer, from, to int64, fn func(*Block) error) error {
-	rows, err := db.QueryContext(ctx, "SELECT first_id, cells, class_syms, "+b.synopsisColumn()+" FROM "+b.Table+" WHERE first_id > ? AND first_id <= ? ORDER BY first_id",
-		from-maxBlockSolutions, to)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var colMajor []byte
-	blk := &Block{t: &b}
-	for rows.Next() {
-		var cells, syms, syn sql.RawBytes
-		if err := rows.Scan(&blk.First, &cells, &syms, &syn); err != nil {
-			return err
-		}
-		n, ok := b.solutionsIn(len(cells), len(syms), len(syn))
-		if !ok {
-			return b.damagedRow(blk.First, len(cells), len(syms), len(syn))
-		}
-		if blk.First+int64(n) <= from {
-			continue
-		}
-		blk.N, blk.syms, blk.cols, blk.syn = n, syms, cells, nil
-		if b.Columnar {
-			blk.syn = syn
-		} else {
-			colMajor = slices.Grow(colMajor[:0], len(cells))[:len(cells)]
-			transpose(colMajor, cells, n, b.CellBytes)
-			blk.cols = colMajor
-		}
-		if err := fn(blk); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return StoredSolution{ID: b.First + int64(k), Cells: cells, entry: b.syms[k*d : (k+1)*d], t: b.t}
 }
 
 // ClassOf returns the class of the block's solution k (0-based); ok is
 // false for a class entry that is not a number (verify names it).
 func (b *Block) ClassOf(k int) (id int64, ok bool) {
 	d := b.t.Digits
-	classSym, ok := parseDigits(b.syms[k*d : (k+1)*d])
+	classSym, ok := b.t.classEntry(b.syms[k*d : (k+1)*d])
 	return classSym >> 3, ok
-}
-
-// BlockColumns is Blocks that reads only the given cells of each block
-// (with its synopsis), and the class entries if classes is set: SQLite
-// hands over a few runs of bytes, not the whole block. The blocks it hands
-// over have no solutions to read whole (Solution). Row-major blocks are
-// read whole.
-func (b blockTable) BlockColumns(ctx context.Context, db rowQueryer, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
-	if !b.Columnar {
-		return b.Blocks(ctx, db, from, to, fn)
-	}
-	c := strconv.Itoa(b.CellBytes)
-	q := "SELECT first_id, length(cells), synopsis, " + map[bool]string{true: "class_syms", false: "NULL"}[classes]
-	for _, i := range cells {
-		q += ", substr(cells, " + strconv.Itoa(i) + " * (length(cells) / " + c + ") + 1, length(cells) / " + c + ")"
-	}
-	rows, err := db.QueryContext(ctx, q+" FROM "+b.Table+" WHERE first_id > ? AND first_id <= ? ORDER BY first_id", from-maxBlockSolutions, to)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	blk := &Block{t: &b, part: make([][]byte, b.CellBytes)}
-	dest := make([]any, 4+len(cells))
-	raw := make([]sql.RawBytes, len(cells))
-	var length int
-	var syn, syms sql.RawBytes
-	dest[0], dest[1], dest[2], dest[3] = &blk.First, &length, &syn, &syms
-	for j := range raw {
-		dest[4+j] = &raw[j]
-	}
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return err
-		}
-		symBytes := -1 // not read
-		if classes {
-			symBytes = len(syms)
-		}
-		n, ok := b.solutionsIn(length, symBytes, len(syn))
-		if !ok {
-			return b.damagedRow(blk.First, length, len(syms), len(syn))
-		}
-		if blk.First+int64(n) <= from {
-			continue
-		}
-		blk.N, blk.syn, blk.syms = n, syn, syms
-		for j, i := range cells {
-			blk.part[i] = raw[j]
-		}
-		if err := fn(blk); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 // damagedBlock is the error of a block whose bytes are not whole solutions.
@@ -413,7 +340,7 @@ func (b blockTable) decode(first int64, cells, syms []byte, fn func(StoredSoluti
 			first, len(cells), len(syms), b.CellBytes, b.Digits)}
 	}
 	for k := range n {
-		s := StoredSolution{ID: first + int64(k), Cells: cells[k*b.CellBytes : (k+1)*b.CellBytes], entry: syms[k*b.Digits : (k+1)*b.Digits]}
+		s := StoredSolution{ID: first + int64(k), Cells: cells[k*b.CellBytes : (k+1)*b.CellBytes], entry: syms[k*b.Digits : (k+1)*b.Digits], t: &b}
 		if err := fn(s); err != nil {
 			return err
 		}
@@ -432,7 +359,7 @@ func (b blockTable) extent(ctx context.Context, db rowQueryer) (count, minID, ma
 // Cells returns the cells of one solution, or nil if no block holds it.
 func (b blockTable) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte, error) {
 	var cells []byte
-	if b.Columnar {
+	if b.columnar() {
 		var first int64
 		var all []byte
 		err := db.QueryRowContext(ctx, "SELECT first_id, cells FROM "+b.Table+" WHERE first_id <= ? ORDER BY first_id DESC LIMIT 1", id).Scan(&first, &all)
@@ -457,12 +384,38 @@ func (b blockTable) Cells(ctx context.Context, db rowQueryer, id int64) ([]byte,
 	return cells, err
 }
 
-// hasSynopsis reports whether a blocks table is of column blocks, which
-// have a synopsis column; row-major blocks have none.
-func hasSynopsis(ctx context.Context, db rowQueryer, schema, table string) (bool, error) {
+// blockLayout finds the layout of a puzzle's solution blocks in schema
+// ("main", or an attached shard): 3 with a block index, 2 with a synopsis
+// column, else 1.
+func blockLayout(ctx context.Context, db rowQueryer, schema, puzzle string) (int, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?, ?) WHERE name = 'synopsis'", table, schema).Scan(&n)
-	return n > 0, err
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+schema+".sqlite_master WHERE type = 'table' AND name = ?", blockIndexTable(puzzle)).Scan(&n)
+	if err != nil || n > 0 {
+		return 3, err
+	}
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?, ?) WHERE name = 'synopsis'", blocksTable(puzzle), schema).Scan(&n)
+	if n > 0 {
+		return 2, err
+	}
+	return 1, err
+}
+
+// blockDigits is the width of the class entries of blocks of layout with
+// this many classes.
+func blockDigits(classes int64, layout int) int {
+	if layout == 3 {
+		return classSymDigits64(classes)
+	}
+	return classSymDigits(classes)
+}
+
+// storedBlocks describes the stored blocks of p, of whichever layout.
+func storedBlocks(ctx context.Context, db rowQueryer, p canon.Puzzle, classes int64) (blockTable, error) {
+	layout, err := blockLayout(ctx, db, "main", p.String())
+	if err != nil || layout == 3 {
+		return puzzleBlocks(p, classes), err
+	}
+	return olderBlocks(p, classes, layout), nil
 }
 
 // hasBlocks reports whether a puzzle's solutions are stored in blocks; a

@@ -72,6 +72,11 @@ type Catalog struct {
 	immutable bool          // a reader of the file alone, under the read byte: its pages may be read in place (pages.go)
 	stopWatch chan struct{} // ends YieldToWriters' watch
 	closed    bool
+
+	// A reader's view of the file as it opened it (watchFile).
+	watched        *os.File
+	opened         fileState
+	changedAtClose bool
 }
 
 // Remove deletes a closed catalog's file and SQLite's files beside it: for

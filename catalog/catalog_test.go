@@ -203,9 +203,9 @@ func writeRowPerSolution(b *testing.B, c *Catalog, rows int) {
 // and rows as one uninterrupted build.
 func TestResumeAfterCrash(t *testing.T) {
 	ctx := context.Background()
-	// Units end with a block (807 solutions here).
+	// Units end with a block (1,010 solutions here).
 	const solutions = 5000
-	per := int64(solutionsPerBlock(3, classSymDigits(1), puzzleBlocks(queens(3), 1).synopsisBytes()))
+	per := int64(puzzleBlocks(queens(3), 1).perBlock())
 	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + solutions}
 	write := func(c *Catalog, stopAt int) (string, error) {
 		w, err := c.beginSolutions(ctx, queens(3), plan, 1, 16)

@@ -2,15 +2,15 @@ package catalog
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"solcat/canon"
+	"solcat/catalog/pagefile"
 )
 
 // OldFormatError is a puzzle stored by an older solcat in a format this
@@ -39,13 +39,14 @@ type Content struct {
 	props      string     // StorageClasses: the properties table
 	orbits     string     // StorageClasses: the orbits table (queens)
 	form       packedForm // StorageClasses: how forms are packed
+	classIndex string     // StorageClasses: the class index, or "" for a puzzle stored before it
+	throughSQL bool       // read nothing from the file's pages (ReadThroughSQL)
 	propsOnce  sync.Once
 	propsList  []classProps // StorageClasses: the properties table, in ID order
 	propsErr   error
 	orbitsOnce sync.Once
 	orbitsList memberNumbering // StorageClasses: the orbits table, in ID order
 	orbitsErr  error
-	throughSQL bool // read nothing in place from the file's pages (ReadThroughSQL)
 }
 
 // ClassRow is one stored class. Form is its canonical form's cells; it is
@@ -84,8 +85,7 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}
 		}
-		s.blocks = puzzleBlocks(p, rec.Classes)
-		if s.blocks.Columnar, err = hasSynopsis(ctx, c.db, "main", s.blocks.Table); err != nil {
+		if s.blocks, err = storedBlocks(ctx, c.db, p, rec.Classes); err != nil {
 			return nil, DamageError(c.path, err)
 		}
 	case StorageClasses:
@@ -94,6 +94,11 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 			return nil, err
 		}
 		s.form = form
+		if has, err := hasTable(ctx, c.db, classIndexTable(rec.Name)); err != nil {
+			return nil, DamageError(c.path, err)
+		} else if has {
+			s.classIndex = classIndexTable(rec.Name)
+		}
 	default:
 		return nil, fmt.Errorf("%s is %w", rec.Name, ErrNotStored)
 	}
@@ -106,7 +111,16 @@ func (s *Content) ClassesOnly() bool { return s.Record.Storage == StorageClasses
 // Solutions calls fn for the solutions with IDs from..to (inclusive), in
 // ID order, reading whole blocks. A damaged block stops it with an error.
 func (s *Content) Solutions(ctx context.Context, from, to int64, fn func(StoredSolution) error) error {
-	return s.blocks.Scan(ctx, s.c.db, from, to, fn)
+	cells := make([]byte, s.blocks.CellBytes)
+	_, err := s.ScanBlocks(ctx, BlockScan{Lo: from, Hi: to}, func(_ int, b *Block) error {
+		for k := max(from-b.First, 0); k < int64(b.N) && b.First+k <= to; k++ {
+			if err := fn(b.Solution(int(k), cells)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return err
 }
 
 // SolutionsReporting is Solutions that hands damage (a block that is not
@@ -137,18 +151,34 @@ func (s *Content) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn f
 	if s.ClassesOnly() {
 		return s.packedClasses(ctx, lo, hi, f, fn)
 	}
-	conds, args := "id BETWEEN ? AND ?", []any{lo, hi}
-	if f.Orbits != nil {
-		conds += " AND orbit IN (-1" + strings.Repeat(", ?", len(f.Orbits)) + ")"
-		for _, o := range f.Orbits {
-			args = append(args, o)
+	return s.classRowsIn(ctx, lo, hi, nil, f, fn)
+}
+
+// classRowsIn reads the class rows lo to hi (with ids, only those; sorted)
+// of a puzzle stored solution by solution, from the file's pages where it
+// can, and hands over those f keeps.
+func (s *Content) classRowsIn(ctx context.Context, lo, hi int64, ids []int64, f ClassFilter, fn func(ClassRow) error) error {
+	t := &tableRef{name: s.classes, columns: []string{"canonical", "orbit", "props"}}
+	r, err := s.c.openReader(ctx, s.throughSQL, t)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	cols := make([]pagefile.Value, 4)
+	var c ClassRow
+	err = r.rows(ctx, r.pageBuffer(), t, max(lo, math.MinInt64+1)-1, hi, ids, cols, func(id int64) error {
+		orbit, ok1 := intColumn(cols[2])
+		props, ok2 := intColumn(cols[3])
+		if !ok1 || !ok2 || cols[1].Null {
+			return s.damaged(fmt.Sprintf("class %d is damaged: its row is not a form, an orbit and properties", id))
 		}
-	}
-	if f.Props != 0 {
-		conds += " AND props & ? = ?"
-		args = append(args, int64(f.Props), int64(f.Props))
-	}
-	return s.classRows(ctx, "SELECT id, canonical, orbit, props FROM "+s.classes+" WHERE "+conds+" ORDER BY id", args, fn)
+		if !f.keeps(int(orbit), uint32(props)) {
+			return nil
+		}
+		c.ID, c.Form, c.Orbit, c.Props = id, cols[1].Bytes, int(orbit), uint32(props)
+		return fn(c)
+	})
+	return r.finish(err)
 }
 
 // ClassesByID calls fn, in ID order, for the classes with the given IDs
@@ -162,21 +192,10 @@ func (s *Content) ClassesByID(ctx context.Context, ids []int64, fn func(ClassRow
 		}
 		return nil
 	}
-	// 500 to a statement: one query a class costs more than the scan that
-	// found them when there are many.
-	for len(ids) > 0 {
-		batch := ids[:min(len(ids), 500)]
-		ids = ids[len(batch):]
-		args := make([]any, len(batch))
-		for i, id := range batch {
-			args[i] = id
-		}
-		q := "SELECT id, canonical, orbit, props FROM " + s.classes + " WHERE id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",") + ") ORDER BY id"
-		if err := s.classRows(ctx, q, args, fn); err != nil {
-			return err
-		}
+	if len(ids) == 0 {
+		return nil
 	}
-	return nil
+	return s.classRowsIn(ctx, ids[0], ids[len(ids)-1], ids, ClassFilter{}, fn)
 }
 
 // Class returns one class; ok is false if the puzzle has no such class.
@@ -198,26 +217,6 @@ func (s *Content) HasProps(ctx context.Context, mask uint32) (bool, error) {
 	var n int
 	err := s.c.db.GetContext(ctx, &n, "SELECT EXISTS (SELECT 1 FROM "+table+" WHERE props & ? != 0)", int64(mask))
 	return n > 0, err
-}
-
-func (s *Content) classRows(ctx context.Context, q string, args []any, fn func(ClassRow) error) error {
-	rows, err := s.c.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var c ClassRow
-	var form sql.RawBytes // no copy: valid until the next row, as Form promises
-	for rows.Next() {
-		if err := rows.Scan(&c.ID, &form, &c.Orbit, &c.Props); err != nil {
-			return err
-		}
-		c.Form = form
-		if err := fn(c); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 // classProps is one row of a classes-only puzzle's properties table.
@@ -341,25 +340,21 @@ func (s *Content) packedClasses(ctx context.Context, lo, hi int64, f ClassFilter
 	if !ok {
 		return s.PackedForms(ctx, lo, hi, func(first int64, forms []byte) error { return emit(form.blockOf(first), forms) })
 	}
-	var last int64 // the block read last
+	var blocks []int64
 	for _, id := range few {
-		block := form.blockOf(id)
-		if block == last {
-			continue
-		}
-		last = block
-		var forms []byte
-		if err := s.c.db.QueryRowContext(ctx, "SELECT forms FROM "+s.classes+" WHERE block = ?", block).Scan(&forms); err != nil {
-			return fmt.Errorf("reading class block %d of %s: %w", block, s.Record.Name, err)
-		}
-		start := (block-1)*per + 1
-		next = sort.Search(len(props), func(k int) bool { return props[k].ID >= start })
-		nextOrbit = sort.Search(len(orbits.rows), func(k int) bool { return orbits.rows[k].ID >= start })
-		if err := emit(block, forms); err != nil {
-			return err
+		if block := form.blockOf(id); len(blocks) == 0 || blocks[len(blocks)-1] != block {
+			blocks = append(blocks, block)
 		}
 	}
-	return nil
+	if len(blocks) == 0 {
+		return nil
+	}
+	_, err = s.ScanClassBlocks(ctx, ClassBlockScan{Lo: (blocks[0]-1)*per + 1, Hi: blocks[len(blocks)-1] * per, Blocks: blocks}, func(_ int, first int64, forms []byte, _ uint32) error {
+		next = sort.Search(len(props), func(k int) bool { return props[k].ID >= first })
+		nextOrbit = sort.Search(len(orbits.rows), func(k int) bool { return orbits.rows[k].ID >= first })
+		return emit(form.blockOf(first), forms)
+	})
+	return err
 }
 
 // CheckClassBlocks checks, for a classes-only puzzle, what a scan of its
@@ -402,88 +397,13 @@ func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, e
 	return rows, err
 }
 
-// Blocks calls fn, in ID order, for each solution block that holds a
-// solution with an ID from..to: the cells a block hands over lie column by
-// column in either layout, so a scan reads the cells it tests as runs of
-// bytes. The caller picks the solutions in range.
-func (s *Content) Blocks(ctx context.Context, from, to int64, fn func(*Block) error) error {
-	return s.pagesThenSQL(ctx, func(conn *sql.Conn) (int64, error) { return s.pageBlocks(ctx, conn, from, to, fn) },
-		func(conn *sql.Conn, next int64) error { return s.blocks.Blocks(ctx, conn, next, to, fn) })
-}
-
-// BlockColumns is Blocks reading only the given cells of each block, and
-// the class entries if classes is set: a count that tests them needs no
-// more.
-func (s *Content) BlockColumns(ctx context.Context, from, to int64, cells []int, classes bool, fn func(*Block) error) error {
-	return s.pagesThenSQL(ctx, func(conn *sql.Conn) (int64, error) { return s.pageBlocks(ctx, conn, from, to, fn) },
-		func(conn *sql.Conn, next int64) error {
-			return s.blocks.BlockColumns(ctx, conn, next, to, cells, classes, fn)
-		})
-}
-
-// pagesThenSQL reads rows in place where it can (inPlace, which returns
-// errNotPlain with the row to go on from where it cannot) and the rest by
-// bySQL, from that row; both on one connection, so the file does not
-// change between the two.
-func (s *Content) pagesThenSQL(ctx context.Context, inPlace func(conn *sql.Conn) (next int64, err error), bySQL func(conn *sql.Conn, next int64) error) error {
-	conn, err := s.c.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	next, err := inPlace(conn)
-	if !errors.Is(err, errNotPlain) {
-		return err
-	}
-	return bySQL(conn, next)
-}
-
-// pageBlocks is Blocks read from the mapped file's pages (pages.go), for
-// a reader of an immutable catalog with column blocks: each block's bytes
-// are handed over in place. It returns errNotPlain, with the ID the scan
-// should go on from through SQL, where it cannot read on: a catalog read
-// through its log, row-major blocks, or a page it does not read. The
-// caller holds conn, and goes on through it.
-func (s *Content) pageBlocks(ctx context.Context, conn *sql.Conn, from, to int64, fn func(*Block) error) (next int64, err error) {
-	if !s.blocks.Columnar || s.throughSQL {
-		return from, errNotPlain
-	}
-	pf, root, err := s.c.mappedTable(ctx, conn, s.blocks.Table)
-	if err != nil {
-		return from, err
-	}
-	defer pf.close()
-	b := s.blocks
-	blk := &Block{t: &b}
-	next = from
-	var blocks int
-	cols := make([][]byte, 4) // first_id (the rowid, so NULL), cells, class_syms, synopsis
-	_, err = pf.rows(root, from-maxBlockSolutions, to, cols, func(first int64) error {
-		if blocks++; blocks%256 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		cells, syms, syn := cols[1], cols[2], cols[3]
-		n, ok := b.solutionsIn(len(cells), len(syms), len(syn))
-		if cols[0] != nil || !ok {
-			return errNotPlain // SQL reads it again and says how it is damaged
-		}
-		if first+int64(n) <= from {
-			return nil
-		}
-		blk.First, blk.N, blk.cols, blk.syms, blk.syn = first, n, cells, syms, syn
-		if err := fn(blk); err != nil {
-			return err
-		}
-		next = first + int64(n)
-		return nil
-	})
-	return next, err
-}
-
-// ReadThroughSQL makes s read every block through SQLite, none in place
-// from the file's pages.
+// ReadThroughSQL makes s read everything through SQLite, nothing from
+// the file's pages: verify's reading, which then checks SQLite's reading
+// against the page reader's.
 func (s *Content) ReadThroughSQL() { s.throughSQL = true }
 
-// ColumnBlocks reports whether the puzzle's solution blocks are column
-// blocks with a synopsis; false for a puzzle stored by a solcat before them.
-func (s *Content) ColumnBlocks() bool { return s.blocks.Columnar }
+// BlockLayout is the layout of the puzzle's solution blocks: 3 for the
+// blocks this solcat writes, 2 for column blocks with their synopsis in
+// the block (schema 12 to 17), 1 for row-major blocks (schema 11 and
+// below). See blockTable.
+func (s *Content) BlockLayout() int { return s.blocks.Layout }

@@ -180,7 +180,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{blocksTable(rec.Name), cls, clsRaw, propsTable(rec.Name), orbitsTable(rec.Name)} {
+	for _, name := range []string{blocksTable(rec.Name), blockIndexTable(rec.Name), cls, clsRaw, propsTable(rec.Name), orbitsTable(rec.Name), classIndexTable(rec.Name)} {
 		drop += "DROP TABLE IF EXISTS " + name + ";"
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+drop, rec.Name); err != nil {

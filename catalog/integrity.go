@@ -240,3 +240,195 @@ func (c *Catalog) BreakdownPuzzles(ctx context.Context) ([]string, error) {
 	err := c.db.SelectContext(ctx, &out, "SELECT DISTINCT puzzle FROM count_breakdown ORDER BY puzzle")
 	return out, err
 }
+
+// maxIndexProblems is how many problems CheckIndex names before it says
+// how many more it found.
+const maxIndexProblems = 20
+
+// CheckIndex checks, through SQLite, what a puzzle's index says of its
+// blocks against the blocks themselves: every index row's checksum; every
+// block listed once, in ID order, with as many solutions as its bytes hold,
+// its synopsis and the checksum of each column as its bytes give them; the
+// index covering the solutions (classes) from 1 to the record's count. A
+// puzzle stored before the indexes has none to check. It returns the
+// problems it finds.
+func (s *Content) CheckIndex(ctx context.Context) ([]string, error) {
+	var problems []string
+	more := 0
+	report := func(format string, args ...any) {
+		if len(problems) < maxIndexProblems {
+			problems = append(problems, fmt.Sprintf(format, args...))
+		} else {
+			more++
+		}
+	}
+	var err error
+	switch {
+	case s.ClassesOnly() && s.classIndex != "":
+		err = s.checkClassIndex(ctx, report)
+	case !s.ClassesOnly() && s.blocks.Layout == 3:
+		err = s.checkBlockIndex(ctx, report)
+	}
+	if more > 0 {
+		problems = append(problems, fmt.Sprintf("and %d more problems of its index", more))
+	}
+	return problems, err
+}
+
+// checkBlockIndex is CheckIndex for solution blocks.
+func (s *Content) checkBlockIndex(ctx context.Context, report func(string, ...any)) error {
+	b := s.blocks
+	synBytes, size := b.synopsisBytes(), b.indexEntryBytes()
+	// The index first: a few MB even for queens:17.
+	type entry struct {
+		first int64
+		e     indexEntry
+	}
+	var entries []entry
+	next := int64(1)
+	rows, err := s.c.db.QueryContext(ctx, "SELECT first_id, entries, checksum FROM "+b.Index+" ORDER BY first_id")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var first, sum int64
+		var data []byte
+		if err := rows.Scan(&first, &data, &sum); err != nil {
+			rows.Close()
+			return err
+		}
+		end, err := b.checkGroup(first, data, sum)
+		if err != nil {
+			report("%s", err)
+			continue
+		}
+		if first != next {
+			report("its block index skips or repeats solutions %d to %d", min(first, next), max(first, next)-1)
+		}
+		for at, id := 0, first; at < len(data); at += size {
+			e := indexEntry(data[at : at+size])
+			entries = append(entries, entry{id, e})
+			id += int64(e.solutions())
+		}
+		next = end
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if next != s.Record.Solutions+1 {
+		report("its block index holds solutions 1 to %d, %d recorded", next-1, s.Record.Solutions)
+	}
+	// Then every block, against its entry.
+	rows, err = s.c.db.QueryContext(ctx, "SELECT first_id, cells, class_syms FROM "+b.Table+" ORDER BY first_id")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	k := 0
+	var syn []byte
+	for rows.Next() {
+		var first int64
+		var cells, syms []byte
+		if err := rows.Scan(&first, &cells, &syms); err != nil {
+			return err
+		}
+		for k < len(entries) && entries[k].first < first {
+			report("solution block %d is in the block index but missing", entries[k].first)
+			k++
+		}
+		if k == len(entries) || entries[k].first != first {
+			report("solution block %d is not in the block index", first)
+			continue
+		}
+		e := entries[k].e
+		k++
+		n := e.solutions()
+		if len(cells) != n*b.CellBytes || len(syms) != n*b.Digits {
+			report("solution block %d holds %d cell bytes and %d class bytes, its index entry says %d solutions", first, len(cells), len(syms), n)
+			continue
+		}
+		if syn = b.appendSynopsis(syn[:0], cells, n); string(syn) != string(e.synopsis(synBytes)) {
+			report("solution block %d does not match the synopsis of its index entry", first)
+		}
+		for c := range b.CellBytes {
+			if columnCheck(first, c, cells[c*n:(c+1)*n]) != e.check(synBytes, c) {
+				report("solution block %d does not match its checksum (cell %d)", first, c)
+			}
+		}
+		if columnCheck(first, b.CellBytes, syms) != e.check(synBytes, b.CellBytes) {
+			report("solution block %d does not match its checksum (class entries)", first)
+		}
+	}
+	for ; k < len(entries); k++ {
+		report("solution block %d is in the block index but missing", entries[k].first)
+	}
+	return rows.Err()
+}
+
+// checkClassIndex is CheckIndex for class blocks.
+func (s *Content) checkClassIndex(ctx context.Context, report func(string, ...any)) error {
+	f, bits := s.form, classSynopsisBits(s.p)
+	synBytes := (f.cells*bits + 7) / 8
+	lastBlock := f.blockOf(s.Record.Classes)
+	groups := (lastBlock + classGroupBlocks - 1) / classGroupBlocks
+	type group struct{ syn, checks []byte }
+	index := map[int64]group{}
+	rows, err := s.c.db.QueryContext(ctx, "SELECT grp, synopsis, checks, checksum FROM "+s.classIndex+" ORDER BY grp")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var g, sum int64
+		var syn, checks []byte
+		if err := rows.Scan(&g, &syn, &checks, &sum); err != nil {
+			rows.Close()
+			return err
+		}
+		if err := checkClassGroup(g, syn, checks, sum, synBytes, lastBlock); err != nil {
+			report("%s", err)
+			continue
+		}
+		index[g] = group{syn, checks}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for g := int64(1); g <= groups; g++ {
+		if _, ok := index[g]; !ok {
+			report("its class index lacks group %d (class blocks %d to %d)", g, (g-1)*classGroupBlocks+1, min(g*classGroupBlocks, lastBlock))
+		}
+	}
+	rows, err = s.c.db.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" ORDER BY block")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cells := make([]byte, f.cells)
+	var cur classGroup
+	finish := func() {
+		if want, ok := index[cur.group]; ok && cur.group != 0 && string(cur.syn) != string(want.syn) {
+			report("class blocks %d to %d do not match the synopsis of their index row", (cur.group-1)*classGroupBlocks+1, min(cur.group*classGroupBlocks, lastBlock))
+		}
+	}
+	for rows.Next() {
+		var k int64
+		var forms []byte
+		if err := rows.Scan(&k, &forms); err != nil {
+			return err
+		}
+		g := (k-1)/classGroupBlocks + 1
+		if g != cur.group {
+			finish()
+			cur = classGroup{group: g, syn: make([]byte, synBytes)}
+		}
+		cur.addForms(f, bits, forms, cells)
+		want, ok := index[g]
+		if i := int(k - (g-1)*classGroupBlocks - 1); ok && 4*i+4 <= len(want.checks) && blockCheck(k, forms) != groupCheckAt(want.checks, i) {
+			report("class block %d does not match its checksum", k)
+		}
+	}
+	finish()
+	return rows.Err()
+}

@@ -36,9 +36,10 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	// fails.
 	// Every name in main is qualified: an unqualified one that main lacks
 	// would be looked up in the attached shard.
-	stBlocks, stCls := "main."+blocks+stagingSuffix, "main."+cls+stagingSuffix
-	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stCls + ";"
-	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stCls, readable(p))); err != nil {
+	index := blockIndexTable(puzzle)
+	stBlocks, stIndex, stCls := "main."+blocks+stagingSuffix, "main."+index+stagingSuffix, "main."+cls+stagingSuffix
+	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stIndex + "; DROP TABLE IF EXISTS " + stCls + ";"
+	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stIndex, stCls, readable(p))); err != nil {
 		return err
 	}
 	defer func() {
@@ -64,12 +65,16 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 					return err
 				}
 			}
-			// Blocks are copied as they are: where two shards meet, the
-			// blocks on either side are shorter than the others.
-			if columnar, err := hasSynopsis(ctx, tx, "shard", blocks); err != nil || !columnar {
-				return cmp.Or(err, fmt.Errorf("the shard's solution blocks are of an older layout (row-major, no synopsis); build the shard again with this solcat"))
+			// Blocks and their index rows are copied as they are: where two
+			// shards meet, the blocks on either side are shorter than the
+			// others, and so are the index rows.
+			if layout, err := blockLayout(ctx, tx, "shard", puzzle); err != nil || layout != 3 {
+				return cmp.Or(err, fmt.Errorf("the shard's solution blocks are of an older layout; build the shard again with this solcat"))
 			}
-			if _, err := tx.ExecContext(ctx, "INSERT INTO "+stBlocks+" (first_id, cells, class_syms, synopsis) SELECT first_id, cells, class_syms, synopsis FROM shard."+blocks+" ORDER BY first_id"); err != nil {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO "+stBlocks+" (first_id, cells, class_syms) SELECT first_id, cells, class_syms FROM shard."+blocks+" ORDER BY first_id"); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO "+stIndex+" (first_id, entries, checksum) SELECT first_id, entries, checksum FROM shard."+index+" ORDER BY first_id"); err != nil {
 				return err
 			}
 			return tx.Commit()
@@ -109,11 +114,11 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	rows.Close()
 	staged := puzzleBlocks(p, rec.Classes)
 	staged.Table = stBlocks
-	err = staged.Scan(ctx, tx, 1, rec.Solutions, func(s StoredSolution) error {
+	err = staged.ScanReporting(ctx, tx, 1, rec.Solutions, func(s StoredSolution) error {
 		class, symmetry, err := s.Class()
 		hash.AddSolution(s.Cells, class, symmetry)
 		return err
-	})
+	}, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", puzzle, err)
 	}

@@ -213,10 +213,11 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if noByteLocks {
 		throughLog = true
 	}
-	// Mapped, an immutable file's pages are read without a system call
-	// each: a scan reads hundreds of thousands. No writer changes the file
-	// under a reader's byte (access.go).
-	params := []string{"mode=ro", "immutable=1", "_pragma=query_only(1)", "_pragma=mmap_size(1099511627776)"}
+	// SQLite reads the file with positioned reads, not through a memory
+	// map (mmap_size 0, its default): a file cut short under a map ends the
+	// process with a fault. No writer changes the file under a reader's
+	// byte (access.go); another program may, and Changed tells.
+	params := []string{"mode=ro", "immutable=1", "_pragma=query_only(1)", "_pragma=mmap_size(0)"}
 	if throughLog {
 		params = []string{"mode=ro", "_pragma=busy_timeout(10000)", "_pragma=query_only(1)"}
 	}
@@ -245,6 +246,9 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if err := c.checkVersion(ctx); err != nil {
 		c.Close()
 		return nil, err
+	}
+	if c.immutable {
+		c.watchFile()
 	}
 	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
@@ -358,6 +362,7 @@ func (c *Catalog) Close() error {
 	if c.closed {
 		return nil
 	}
+	c.changedAtClose = c.Changed()
 	c.closed = true
 	if c.lock == nil {
 		if c.stopWatch != nil {
@@ -369,6 +374,9 @@ func (c *Catalog) Close() error {
 		}
 		if c.lease != nil {
 			c.lease.locks.close()
+		}
+		if c.watched != nil {
+			c.watched.Close()
 		}
 		return err
 	}

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 
@@ -144,40 +143,10 @@ func (s *Content) MemberClass(ctx context.Context, id int64) (class, index int64
 // first is the ID of the block's first class, forms its forms
 // (PackedFormSize bytes each, 5 bits a cell or row, most significant
 // first: a magic square's value less 1, a queen's 0-based column), valid
-// during the call. The caller picks the classes in range. A reader of an
-// immutable catalog reads them in place from the mapped file (pages.go).
+// during the call. The caller picks the classes in range.
 func (s *Content) PackedForms(ctx context.Context, lo, hi int64, fn func(first int64, forms []byte) error) error {
-	form := s.form
-	lo, hi = max(lo, 1), min(hi, s.Record.Classes)
-	if lo > hi {
-		return nil
-	}
-	from, to := form.blockOf(lo), form.blockOf(hi)
-	emit := func(block int64, forms []byte) error {
-		if err := s.checkFormBlock(block, forms); err != nil {
-			return err
-		}
-		return fn((block-1)*int64(form.perBlock)+1, forms)
-	}
-	return s.pagesThenSQL(ctx, func(conn *sql.Conn) (int64, error) { return s.pagePackedForms(ctx, conn, from, to, emit) },
-		func(conn *sql.Conn, next int64) error {
-			rows, err := conn.QueryContext(ctx, "SELECT block, forms FROM "+s.classes+" WHERE block BETWEEN ? AND ? ORDER BY block", next, to)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			var block int64
-			var forms sql.RawBytes
-			for rows.Next() {
-				if err := rows.Scan(&block, &forms); err != nil {
-					return err
-				}
-				if err := emit(block, forms); err != nil {
-					return err
-				}
-			}
-			return rows.Err()
-		})
+	_, err := s.ScanClassBlocks(ctx, ClassBlockScan{Lo: lo, Hi: hi}, func(_ int, first int64, forms []byte, _ uint32) error { return fn(first, forms) })
+	return err
 }
 
 // checkFormBlock refuses a class block whose bytes are not whole forms, or
@@ -187,37 +156,6 @@ func (s *Content) checkFormBlock(block int64, forms []byte) error {
 		return fmt.Errorf("%s: class block %d is damaged: %d bytes are not whole %d-byte forms", s.Record.Name, block, len(forms), s.form.size)
 	}
 	return nil
-}
-
-// pagePackedForms reads the class blocks from to to in place, as
-// pageBlocks does the solution blocks; it returns errNotPlain with the
-// block to go on from through SQL where it cannot read on.
-func (s *Content) pagePackedForms(ctx context.Context, conn *sql.Conn, from, to int64, fn func(block int64, forms []byte) error) (next int64, err error) {
-	if s.throughSQL {
-		return from, errNotPlain
-	}
-	pf, root, err := s.c.mappedTable(ctx, conn, s.classes)
-	if err != nil {
-		return from, err
-	}
-	defer pf.close()
-	next = from
-	var blocks int
-	cols := make([][]byte, 2) // block (the rowid, so NULL), forms
-	_, err = pf.rows(root, from-1, to, cols, func(block int64) error {
-		if blocks++; blocks%1024 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if cols[0] != nil || cols[1] == nil {
-			return errNotPlain
-		}
-		if err := fn(block, cols[1]); err != nil {
-			return err
-		}
-		next = block + 1
-		return nil
-	})
-	return next, err
 }
 
 // PackedFormSize is the length of one packed form of a classes-only

@@ -163,11 +163,11 @@ func remakeViews(ctx context.Context, tx *sqlx.Tx, p canon.Puzzle, rec Record) e
 		if has, err := hasTable(ctx, tx, blocks); err != nil || !has {
 			return err // stored before solution blocks: not read any more
 		}
-		columnar, err := hasSynopsis(ctx, tx, "main", blocks)
+		layout, err := blockLayout(ctx, tx, "main", puzzle)
 		if err != nil {
 			return err
 		}
-		views = solutionViews(p, classSymDigits(rec.Classes), columnar, "main.")
+		views = solutionViews(p, blockDigits(rec.Classes, layout), layout, "main.")
 	case StorageClasses:
 		var err error
 		if views, err = packedView(p, "main."); err != nil {

@@ -42,7 +42,7 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 		clsView = legacyClassesView(s.Record.Name)
 	}
 	rawDDL := func(name string) string {
-		return migrations.SolutionsView(name, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Columnar, readable(s.p))
+		return migrations.SolutionsView(name, s.blocks.Table, cls, s.blocks.CellBytes, s.blocks.Digits, s.blocks.Layout, readable(s.p))
 	}
 	readableDDL := statements(migrations.ReadableViews(view, raw, clsView, clsTable))
 	switch {
@@ -267,7 +267,7 @@ func expectedViewRow(p canon.Puzzle, sol StoredSolution, blocks []int64, columns
 			block = f
 		}
 	}
-	classSym, _ := parseDigits(sol.entry)
+	classSym, _ := sol.t.classEntry(sol.entry)
 	r := viewRow{block: block, slot: sol.ID - block, values: make([]string, len(columns))}
 	for i, c := range columns {
 		switch c {

@@ -60,6 +60,9 @@ type unitWriter struct {
 	hash       *ContentHash
 	checkpoint *checkpointer
 	tables     []*table // where rows are queued, flushed in this order
+	// beforeCommit, if set, queues what must be committed with a unit's
+	// rows (a block index row being filled).
+	beforeCommit func() error
 
 	classesDone, solutionsDone int64  // committed, by this run or an earlier one
 	resumedRows                int64  // rows an earlier run had committed
@@ -183,6 +186,11 @@ func (u *unitWriter) counted(rows int64) error {
 
 // commitUnit writes what is queued and commits it with the builds row.
 func (u *unitWriter) commitUnit() error {
+	if u.beforeCommit != nil {
+		if err := u.beforeCommit(); err != nil {
+			return err
+		}
+	}
 	if err := u.flush(); err != nil {
 		return err
 	}
@@ -266,7 +274,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	puzzle := p.String()
 	_, cls := puzzleTables(puzzle)
 	_, clsRaw := rawNames(puzzle)
-	blocks := blocksTable(puzzle)
+	blocks, index := blocksTable(puzzle), blockIndexTable(puzzle)
 	// The views go first: renaming a table fails while a view names a
 	// table that is gone.
 	drop, err := dropViews(ctx, tx, "main", puzzle)
@@ -276,11 +284,11 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	// A shard's mark goes too: the file now holds the puzzle (CommitShard
 	// marks it again).
 	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + drop
-	for _, name := range []string{blocks, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle)} {
+	for _, name := range []string{blocks, index, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 	}
 	staged := map[string]bool{}
-	for _, name := range []string{blocks, cls, propsTable(puzzle), orbitsTable(puzzle)} {
+	for _, name := range []string{blocks, index, cls, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle)} {
 		var n int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&n); err != nil {
 			return err
@@ -296,7 +304,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	}
 	switch {
 	case staged[blocks]:
-		stmts += solutionViews(p, digits, true, "main.") // staged blocks are column blocks
+		stmts += solutionViews(p, digits, 3, "main.") // staged blocks are of layout 3
 	case staged[propsTable(puzzle)]: // stored as its classes only
 		view, err := packedView(p, "main.")
 		if err != nil {
@@ -331,15 +339,15 @@ func dropViews(ctx context.Context, tx rowQueryer, schema, puzzle string) (strin
 }
 
 // solutionViews is the SQL that makes the views of a puzzle stored
-// solution by solution (its blocks' class entries digits wide, columnar or
-// row-major), schema "main." or "": solutions_<p>_raw over its blocks, and
-// solutions_<p> and classes_<p>, which hold no bytes, over
+// solution by solution (its blocks' class entries digits wide, of block
+// layout 1 to 3), schema "main." or "": solutions_<p>_raw over its blocks,
+// and solutions_<p> and classes_<p>, which hold no bytes, over
 // solutions_<p>_raw and the table classes_<p>_raw.
-func solutionViews(p canon.Puzzle, digits int, columnar bool, schema string) string {
+func solutionViews(p canon.Puzzle, digits, layout int, schema string) string {
 	puzzle := p.String()
 	sol, cls := puzzleTables(puzzle)
 	raw, clsRaw := rawNames(puzzle)
-	return migrations.SolutionsView(schema+raw, blocksTable(puzzle), cls, p.Len(), digits, columnar, readable(p)) +
+	return migrations.SolutionsView(schema+raw, blocksTable(puzzle), cls, p.Len(), digits, layout, readable(p)) +
 		migrations.ReadableViews(schema+sol, raw, schema+cls, clsRaw)
 }
 
@@ -367,7 +375,7 @@ func packedView(p canon.Puzzle, schema string) (string, error) {
 func dropStaging(puzzle string) string {
 	sol, cls := puzzleTables(puzzle)
 	var ddl string
-	for _, name := range []string{sol, blocksTable(puzzle), cls, propsTable(puzzle), orbitsTable(puzzle)} {
+	for _, name := range []string{sol, blocksTable(puzzle), blockIndexTable(puzzle), cls, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle)} {
 		ddl += "DROP TABLE IF EXISTS " + name + stagingSuffix + ";"
 	}
 	return ddl

@@ -3,7 +3,9 @@ package catalog
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -30,6 +32,11 @@ type ClassWriter struct {
 	classes    *table
 	props      *table
 	orbits     *table // nil for magic:5, whose classes all have 8 members
+	index      *table // the class index
+	indexTable string
+	group      classGroup // the class index row being filled
+	synBytes   int
+	cells      []byte // a form unpacked
 }
 
 // BeginClasses starts or resumes writing p as its classes alone. A saved
@@ -54,7 +61,10 @@ func (c *Catalog) beginClasses(ctx context.Context, p canon.Puzzle, plan BuildPl
 	if form.queens {
 		w.orbitTable = orbitsTable(w.name) + stagingSuffix
 	}
-	saved, err := w.start(w.staged, migrations.ClassOnlyTables(w.classTable, w.propsTable, w.orbitTable, form.perBlock, form.size))
+	w.indexTable = classIndexTable(w.name) + stagingSuffix
+	w.synBytes = (form.cells*classSynopsisBits(p) + 7) / 8
+	w.cells = make([]byte, form.cells)
+	saved, err := w.start(w.staged, migrations.ClassOnlyTables(w.classTable, w.indexTable, w.propsTable, w.orbitTable, form.perBlock, form.size))
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +74,64 @@ func (c *Catalog) beginClasses(ctx context.Context, p canon.Puzzle, plan BuildPl
 	if w.orbitTable != "" {
 		w.orbits = w.newTable("INSERT INTO "+w.orbitTable+" (id, orbit, first_member) VALUES ", 3, 0)
 	}
+	// A group row is written when its last block is, and, part filled,
+	// with every unit: the later row replaces the earlier.
+	w.index = w.newTable("INSERT OR REPLACE INTO "+w.indexTable+" (grp, synopsis, checks, checksum) VALUES ", 4, 0)
+	w.beforeCommit = w.queueGroup
+	if saved.classes > 0 {
+		if err := w.resumeGroup(w.form.blockOf(saved.classes) + 1); err != nil {
+			return nil, err
+		}
+	}
 	if err := w.begin(); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// resumeGroup reads back the saved row of the group that block k (the
+// next to be written) is in, if it began before k.
+func (w *ClassWriter) resumeGroup(k int64) error {
+	g := (k-1)/classGroupBlocks + 1
+	w.group = classGroup{group: g, syn: make([]byte, w.synBytes)}
+	if (k-1)%classGroupBlocks == 0 {
+		return nil
+	}
+	var syn, checks []byte
+	if err := w.db.QueryRowContext(w.ctx, "SELECT synopsis, checks FROM "+w.indexTable+" WHERE grp = ?", g).Scan(&syn, &checks); err != nil {
+		return fmt.Errorf("%s: the saved class index lacks group %d: %w", w.name, g, err)
+	}
+	if len(syn) != w.synBytes || int64(len(checks)) != 4*((k-1)%classGroupBlocks) {
+		return fmt.Errorf("%s: the saved class index row of group %d does not fit the saved blocks", w.name, g)
+	}
+	w.group.syn, w.group.checks = syn, checks
+	return nil
+}
+
+// indexBlock adds block k to the class index row being filled, and queues
+// the row when the group is full.
+func (w *ClassWriter) indexBlock(k int64, forms []byte) error {
+	g := (k-1)/classGroupBlocks + 1
+	if w.group.group != g {
+		w.group = classGroup{group: g, syn: make([]byte, w.synBytes)}
+	}
+	w.group.addForms(w.form, classSynopsisBits(w.p), forms, w.cells)
+	w.group.checks = binary.LittleEndian.AppendUint32(w.group.checks, blockCheck(k, forms))
+	if k%classGroupBlocks == 0 {
+		return w.queueGroup()
+	}
+	return nil
+}
+
+// queueGroup queues the class index row being filled, if it has blocks.
+// The table keeps its bytes until the statement runs: they are copied.
+func (w *ClassWriter) queueGroup() error {
+	g := w.group
+	if len(g.checks) == 0 {
+		return nil
+	}
+	syn, checks := slices.Clone(g.syn), slices.Clone(g.checks)
+	return w.index.add(g.group, syn, checks, int64(rowCheck(g.group, syn, checks)))
 }
 
 // staged counts what a saved build's staging tables hold.
@@ -120,7 +184,11 @@ func (w *ClassWriter) addBlock(id int64) error {
 	if len(w.block) == 0 {
 		return nil
 	}
-	err := w.classes.add(w.form.blockOf(id), w.block)
+	k := w.form.blockOf(id)
+	if err := w.classes.add(k, w.block); err != nil {
+		return err
+	}
+	err := w.indexBlock(k, w.block)
 	w.block = make([]byte, 0, w.form.perBlock*w.form.size)
 	return err
 }
@@ -201,7 +269,10 @@ func (w *ClassWriter) Commit(rec Record, breakdown ...Breakdown) error {
 	if err := w.addBlock(added); err != nil {
 		return err
 	}
-	if err := w.classes.flush(); err != nil {
+	if err := w.queueGroup(); err != nil {
+		return err
+	}
+	if err := w.flush(); err != nil {
 		return err
 	}
 	var rows, maxID, bytes int64

@@ -25,6 +25,7 @@ type SolutionWriter struct {
 	expected   int64 // the classes the plan expects
 	classes    *table
 	solutions  *table
+	index      *table
 
 	// The block of solutions being filled: it is queued when full and
 	// hashed then, so a unit commit saves whole blocks only.
@@ -32,6 +33,12 @@ type SolutionWriter struct {
 	blockCells     []byte
 	blockSyms      []byte
 	blockClassSyms []int64
+
+	// The block index row being filled: its blocks' entries. It is queued
+	// when full, and before every unit commit, so that a unit's blocks and
+	// their index rows are committed together.
+	groupFirst   int64
+	groupEntries []byte
 
 	seenSolutions    int64 // how far the caller's stream has come
 	blockSolutions   int64 // solutions in the blocks queued by this run
@@ -57,15 +64,18 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w.classTable += stagingSuffix
 	w.blocks = puzzleBlocks(p, classes)
 	w.blocks.Table += stagingSuffix
-	w.perBlock = int64(solutionsPerBlock(p.Len(), w.blocks.Digits, w.blocks.synopsisBytes()))
-	w.maxClass = (pow10(w.blocks.Digits) - 8) / 8
-	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.classTable, readable(p)))
+	w.blocks.Index += stagingSuffix
+	w.perBlock = int64(w.blocks.perBlock())
+	w.maxClass = (int64(1)<<(6*w.blocks.Digits) - 8) / 8
+	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.blocks.Index, w.classTable, readable(p)))
 	if err != nil {
 		return nil, err
 	}
 	w.maxSolutionID, w.resumedSolutions = saved.maxID, saved.solutions
 	w.classes = w.newTable("INSERT INTO "+w.classTable+" (id, canonical, orbit, props) VALUES ", 4, 0)
-	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms, synopsis) VALUES ", 4, blockBatch)
+	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms) VALUES ", 3, blockBatch)
+	w.index = w.newTable("INSERT INTO "+w.blocks.Index+" (first_id, entries, checksum) VALUES ", 3, blockBatch)
+	w.beforeCommit = w.closeGroup
 	if err := w.begin(); err != nil {
 		return nil, err
 	}
@@ -117,7 +127,7 @@ func (w *SolutionWriter) AddSolution(cells []byte, classID int64, symmetry int) 
 	}
 	classSym := classID<<3 | int64(symmetry)
 	w.blockCells = append(w.blockCells, cells...)
-	w.blockSyms = appendDigits(w.blockSyms, classSym, w.blocks.Digits)
+	w.blockSyms = appendDigits64(w.blockSyms, classSym, w.blocks.Digits)
 	w.blockClassSyms = append(w.blockClassSyms, classSym)
 	if id%w.perBlock != 0 {
 		return nil
@@ -141,16 +151,38 @@ func (w *SolutionWriter) closeBlock() error {
 	w.queuedSolutions = w.seenSolutions
 	cols := make([]byte, len(w.blockCells))
 	transpose(cols, w.blockCells, n, size)
-	syn := w.blocks.appendSynopsis(nil, cols, n)
-	if err := w.solutions.add(w.blockFirst, cols, string(w.blockSyms), syn); err != nil {
+	if err := w.solutions.add(w.blockFirst, cols, string(w.blockSyms)); err != nil {
 		return err
 	}
+	if len(w.groupEntries) == 0 {
+		w.groupFirst = w.blockFirst
+	}
+	w.groupEntries = w.blocks.appendIndexEntry(w.groupEntries, w.blockFirst, cols, w.blockSyms, n)
+	if len(w.groupEntries) >= w.blocks.indexPerRow()*w.blocks.indexEntryBytes() {
+		if err := w.closeGroup(); err != nil {
+			return err
+		}
+	}
 	return w.counted(int64(n))
+}
+
+// closeGroup queues the block index row being filled, if any. The table
+// keeps its bytes until the statement runs; the next row gets new ones.
+func (w *SolutionWriter) closeGroup() error {
+	if len(w.groupEntries) == 0 {
+		return nil
+	}
+	entries := w.groupEntries
+	w.groupEntries = nil
+	return w.index.add(w.groupFirst, entries, int64(rowCheck(w.groupFirst, entries)))
 }
 
 // finishBlocks queues the last, partly filled block and writes what is queued.
 func (w *SolutionWriter) finishBlocks() error {
 	if err := w.closeBlock(); err != nil {
+		return err
+	}
+	if err := w.closeGroup(); err != nil {
 		return err
 	}
 	return w.flush()

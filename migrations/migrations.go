@@ -53,10 +53,10 @@ type Readable struct {
 	Solution    func(cell func(i int) string) string
 }
 
-// PuzzleTables returns the DDL that creates one puzzle's class table and
-// solution blocks table under the given names.
-func PuzzleTables(blocks, classes string, r Readable) string {
-	return execute("tables", tableNames{Blocks: blocks, Classes: classes, FormText: r.Form, PropsText: r.Props})
+// PuzzleTables returns the DDL that creates one puzzle's class table,
+// solution blocks table and block index under the given names.
+func PuzzleTables(blocks, index, classes string, r Readable) string {
+	return execute("tables", tableNames{Blocks: blocks, Index: index, Classes: classes, FormText: r.Form, PropsText: r.Props})
 }
 
 // ReadableClassColumns returns the DDL that adds the readable columns to
@@ -72,10 +72,12 @@ func ReadableClassColumns(classes string, r Readable) string {
 
 // SolutionsView returns the DDL of the view that shows a puzzle's solution
 // blocks one row per solution: cellBytes is the length of a solution's
-// cells, digits the width of its class_syms entries; columnar says the
-// blocks hold their cells column by column (the blocks solcat writes), not
-// each solution's in turn (those of catalogs made before).
-func SolutionsView(view, blocks, classes string, cellBytes, digits int, columnar bool, r Readable) string {
+// cells, digits the width of its class_syms entries; layout is the
+// blocks' (3: the blocks solcat writes, column by column with class
+// entries in base 64; 2: column by column, class entries in decimal; 1:
+// each solution's cells in turn, class entries in decimal).
+func SolutionsView(view, blocks, classes string, cellBytes, digits, layout int, r Readable) string {
+	columnar := layout >= 2
 	c := strconv.Itoa(cellBytes)
 	cell := func(i int) string {
 		return "substr(b.cells, k.slot * " + c + " + " + strconv.Itoa(i+1) + ", 1)"
@@ -95,7 +97,18 @@ func SolutionsView(view, blocks, classes string, cellBytes, digits int, columnar
 		}
 		cells = "CAST(" + strings.Join(parts, " || ") + " AS BLOB)"
 	}
-	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits, SolutionText: r.Solution(cell), CellsText: cells})
+	d := strconv.Itoa(digits)
+	entry := "substr(b.class_syms, k.slot * " + d + " + 1, " + d + ")"
+	classSym := "CAST(" + entry + " AS INTEGER)"
+	if layout == 3 {
+		// Base 64: digit j (from 1) is unicode() of its character less 48.
+		terms := make([]string, digits)
+		for j := range terms {
+			terms[j] = "((unicode(substr(b.class_syms, k.slot * " + d + " + " + strconv.Itoa(j+1) + ", 1)) - 48) << " + strconv.Itoa(6*(digits-1-j)) + ")"
+		}
+		classSym = "(" + strings.Join(terms, " | ") + ")"
+	}
+	return execute("solutions view", tableNames{Solutions: view, Blocks: blocks, Classes: classes, CellBytes: cellBytes, Digits: digits, SolutionText: r.Solution(cell), CellsText: cells, ClassSym: classSym})
 }
 
 // ReadableViews returns the DDL of the views SQL users read, which hold no
@@ -109,10 +122,10 @@ func ReadableViews(view, raw, classesView, classes string) string {
 
 // ClassOnlyTables returns the DDL that creates the tables of a puzzle stored
 // as its classes only: packed canonical forms of formBytes each, perBlock
-// to a row, and properties apart; for queens (orbits not empty) the classes
-// with fewer than 8 members apart too.
-func ClassOnlyTables(classes, props, orbits string, perBlock, formBytes int) string {
-	return execute("classes only", tableNames{Classes: classes, Props: props, Orbits: orbits, PerBlock: perBlock, FormBytes: formBytes})
+// to a row, their index, and properties apart; for queens (orbits not
+// empty) the classes with fewer than 8 members apart too.
+func ClassOnlyTables(classes, index, props, orbits string, perBlock, formBytes int) string {
+	return execute("classes only", tableNames{Classes: classes, Index: index, Props: props, Orbits: orbits, PerBlock: perBlock, FormBytes: formBytes})
 }
 
 // PackedClassesView returns the DDL of the view SQL users read of a puzzle
@@ -128,11 +141,12 @@ func PackedClassesView(view, classes, props, orbits string, perBlock, formBytes 
 }
 
 type tableNames struct {
-	Solutions, Blocks, Classes, Props, Orbits string
-	Raw, ClassesView                          string
-	CellBytes, Digits, PerBlock, FormBytes    int
-	FormText, PropsText, SolutionText         string
-	CellsText                                 string
+	Solutions, Blocks, Index, Classes, Props string
+	Orbits, ClassSym                         string
+	Raw, ClassesView                         string
+	CellBytes, Digits, PerBlock, FormBytes   int
+	FormText, PropsText, SolutionText        string
+	CellsText                                string
 }
 
 func execute(part string, names tableNames) string {

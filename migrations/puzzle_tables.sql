@@ -21,16 +21,26 @@ CREATE TABLE {{.Classes}} (
     {{template "readable classes" .}}
 );
 -- A block holds solutions first_id, first_id+1, ...: up to a page's worth
--- (catalog.solutionsPerBlock), starting at IDs 1 more than a multiple of
--- that, except where a shard of a split build begins. Its cells lie column
--- by column, so that a scan testing a few cells reads a few runs of bytes;
--- the synopsis lets it skip a block that cannot match. (Catalogs made
--- before column blocks have no synopsis, and each solution's cells in turn.)
+-- (catalog's blockTable.perBlock), starting at IDs 1 more than a multiple
+-- of that, except where a shard of a split build begins or a build's
+-- saved unit ends. Its cells lie column by column, so that a scan testing
+-- a few cells reads a few runs of bytes. What a scan needs to decide
+-- whether to read a block, its synopsis, and the checksums of its bytes
+-- lie apart, in {{.Index}}, so that a scan reads the pages of only the
+-- blocks that may match. (Catalogs of schema 17 and below have a synopsis
+-- column in the block and decimal class entries, and those of schema 11
+-- and below each solution's cells in turn.)
 CREATE TABLE {{.Blocks}} (
     first_id   INTEGER PRIMARY KEY, -- ID of the block's first solution
     cells      BLOB NOT NULL,       -- column by column: cell 0 of each of its n solutions, then cell 1 of each, ...: cell i of solution first_id + k is byte i·n + k
-    class_syms TEXT NOT NULL,       -- each solution's class_id * 8 + symmetry in turn, in decimal, zero-padded to one width per puzzle
-    synopsis   BLOB NOT NULL        -- bit i·V + v (V values a cell can hold: queens N, magic squares N²+1) set when some solution holds v at cell i; bit b is bit b%8 of byte b/8
+    class_syms TEXT NOT NULL        -- each solution's class_id * 8 + symmetry in turn, in base 64 with the digits '0' (48) to 'o' (111), most significant first, one width per puzzle
+);
+-- One row per group of consecutive blocks (up to a page's worth; a group
+-- never spans two saved units of a build).
+CREATE TABLE {{.Index}} (
+    first_id INTEGER PRIMARY KEY,   -- ID of the first solution of the group's first block
+    entries  BLOB NOT NULL,         -- per block, in ID order: its solutions (2 bytes, little-endian); its synopsis (bit i·V + v set when some solution holds value v at cell i, V values a cell can hold: queens N, magic squares N²+1; bit b is bit b%8 of byte b/8); the CRC-32C of each cell's run and of its class entries (4 bytes each, little-endian), each over the block's first_id (8 bytes), the column's number (4 bytes, the class entries numbered after the cells) and its bytes
+    checksum INTEGER NOT NULL       -- CRC-32C of first_id (8 bytes, little-endian) and entries
 );
 {{end}}
 
@@ -42,12 +52,12 @@ CREATE TABLE {{.Blocks}} (
 CREATE VIEW {{.Solutions}} AS
 SELECT b.first_id + k.slot AS id,                                   -- solution ID: lexicographic rank
        {{.CellsText}} AS cells, -- magic: n² values row by row; queens: 0-based column per row
-       CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) >> 3 AS class_id, -- the class's id in {{.Classes}}
-       CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 AS symmetry,  -- 0..7: carries the canonical form onto this solution
-       CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) AS class_sym,     -- class_id * 8 + symmetry
+       {{.ClassSym}} >> 3 AS class_id, -- the class's id in {{.Classes}}
+       {{.ClassSym}} & 7 AS symmetry,  -- 0..7: carries the canonical form onto this solution
+       {{.ClassSym}} AS class_sym,     -- class_id * 8 + symmetry
        b.first_id AS block, k.slot AS slot,                          -- where it is stored: ORDER BY block, slot is ID order without a sort
        {{.SolutionText}} AS solution, -- as people read it: queens the 1-based column of each row's queen, magic squares the values row by row
-       CASE CAST(substr(b.class_syms, k.slot * {{.Digits}} + 1, {{.Digits}}) AS INTEGER) & 7 WHEN 0 THEN 'identity' WHEN 1 THEN 'mirror-lr' WHEN 2 THEN 'mirror-ud'
+       CASE {{.ClassSym}} & 7 WHEN 0 THEN 'identity' WHEN 1 THEN 'mirror-lr' WHEN 2 THEN 'mirror-ud'
            WHEN 3 THEN 'rot180' WHEN 4 THEN 'transpose' WHEN 5 THEN 'rot90' WHEN 6 THEN 'rot270' ELSE 'anti-transpose' END AS symmetry_name -- as in the symmetries table
 FROM {{.Blocks}} b JOIN block_slots k ON k.slot < length(b.cells) / {{.CellBytes}};
 {{end}}
@@ -86,6 +96,14 @@ SELECT id, form, orbit, properties, props FROM {{.Classes}};
 CREATE TABLE {{.Classes}} (
     block     INTEGER PRIMARY KEY,  -- k holds classes {{.PerBlock}}(k-1)+1 to {{.PerBlock}}k
     forms     BLOB NOT NULL         -- their packed canonical forms in class ID order, {{.FormBytes}} bytes each
+);
+-- One row per group of 8 consecutive blocks: what a scan needs to decide
+-- whether to read them, and the checksums of what it reads.
+CREATE TABLE {{.Index}} (
+    grp       INTEGER PRIMARY KEY,  -- g holds blocks 8(g-1)+1 to 8g
+    synopsis  BLOB NOT NULL,        -- bit i·V + v (V values a cell can hold: queens N, magic squares N²+1) set when some form of the group holds value v at cell i (a magic square's value, a queen's 0-based column); bit b is bit b%8 of byte b/8
+    checks    BLOB NOT NULL,        -- the CRC-32C of each of its blocks (4 bytes each, little-endian), over the block's number (8 bytes, little-endian), 4 zero bytes and its forms
+    checksum  INTEGER NOT NULL      -- CRC-32C of grp (8 bytes, little-endian), synopsis and checks
 );
 CREATE TABLE {{.Props}} (
     id        INTEGER PRIMARY KEY,  -- class ID, for classes with properties only

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"solcat/catalog"
 )
@@ -98,68 +99,94 @@ func countMasks(masks []uint64) int64 {
 	return int64(n)
 }
 
-// blockStats is what a block scan read and skipped.
-type blockStats struct{ read, skipped int64 }
-
-// countBlocks counts the solutions with IDs lo to hi that meet conds,
-// from the blocks alone: no solution is decoded. With seen, a bit per
-// class, it marks their classes too.
-func (t *BoundPuzzle) countBlocks(ctx context.Context, conds []byteCondition, lo, hi int64, st *blockStats, seen []uint64) (int64, error) {
-	masks := make([]uint64, maxBlockWords)
-	var n int64
-	var cells []int
+// conditionCells lists the cells conds test, each once.
+func conditionCells(conds []byteCondition) []int {
+	cells := []int{}
 	for _, c := range conds {
 		if !slices.Contains(cells, c.Pos) {
 			cells = append(cells, c.Pos)
 		}
 	}
-	err := t.store.BlockColumns(ctx, lo, hi, cells, seen != nil, func(b *catalog.Block) error {
-		if !mayMatch(b, conds) {
-			st.skipped++
+	return cells
+}
+
+// paddedCount is one goroutine's running count on a cache line of its
+// own: counts of several goroutines side by side would share a line, and
+// each add of one would take it from the others.
+type paddedCount struct {
+	n int64
+	_ [56]byte
+}
+
+// countBlocks counts the solutions with IDs lo to hi that meet conds,
+// from the blocks alone, on workers goroutines: no solution is decoded.
+// With classes it counts their distinct classes instead.
+func (t *BoundPuzzle) countBlocks(ctx context.Context, conds []byteCondition, lo, hi int64, workers int, classes bool) (int64, catalog.ScanReport, error) {
+	workers = max(workers, 1)
+	counts := make([]paddedCount, workers)
+	masks := make([][]uint64, workers)
+	seen := newClassSets(workers, t.Record.Classes, classes)
+	for w := range workers {
+		masks[w] = make([]uint64, maxBlockWords)
+	}
+	q := catalog.BlockScan{Lo: lo, Hi: hi, Cells: conditionCells(conds), Classes: classes, Workers: workers,
+		Select: func(_ int, b *catalog.Block) bool { return mayMatch(b, conds) }}
+	report, err := t.store.ScanBlocks(ctx, q, func(w int, b *catalog.Block) error {
+		words := matchBlock(b, conds, lo, hi, masks[w])
+		if !classes {
+			counts[w].n += countMasks(masks[w][:words])
 			return nil
 		}
-		st.read++
-		words := matchBlock(b, conds, lo, hi, masks)
-		n += countMasks(masks[:words])
-		if seen == nil {
-			return nil
-		}
-		for j, m := range masks[:words] {
+		for j, m := range masks[w][:words] {
 			for m != 0 {
 				k := 8*j + bits.TrailingZeros64(m)/8
 				m &= m - 1
 				// A damaged entry is no class: verify names it; a count cannot.
-				if id, ok := b.ClassOf(k); ok && id >= 1 && id <= t.Record.Classes {
-					seen[id/64] |= 1 << (id % 64)
+				if id, ok := b.ClassOf(k); ok {
+					seen.mark(w, id)
 				}
 			}
 		}
 		return nil
 	})
-	return n, err
+	if err != nil {
+		return 0, report, err
+	}
+	if classes {
+		return seen.count(), report, nil
+	}
+	var n int64
+	for _, c := range counts {
+		n += c.n
+	}
+	return n, report, nil
 }
 
-// eachMatch calls fn, in ID order, for each solution with an ID lo to hi
-// that meets conds; the solution's cells are valid only during the call.
-func (t *BoundPuzzle) eachMatch(ctx context.Context, conds []byteCondition, lo, hi int64, fn func(catalog.StoredSolution) error) error {
-	masks := make([]uint64, maxBlockWords)
-	cells := make([]byte, t.Puzzle.Len())
-	return t.store.Blocks(ctx, lo, hi, func(b *catalog.Block) error {
-		if !mayMatch(b, conds) {
-			return nil
-		}
-		words := matchBlock(b, conds, lo, hi, masks)
-		for j, m := range masks[:words] {
+// eachMatch calls fn for each solution with an ID lo to hi that meets
+// conds, on workers goroutines, in ID order within each (w); the
+// solution's cells are valid only during the call.
+func (t *BoundPuzzle) eachMatch(ctx context.Context, conds []byteCondition, lo, hi int64, workers int, fn func(w int, s catalog.StoredSolution) error) error {
+	workers = max(workers, 1)
+	masks := make([][]uint64, workers)
+	cells := make([][]byte, workers)
+	for w := range workers {
+		masks[w], cells[w] = make([]uint64, maxBlockWords), make([]byte, t.Puzzle.Len())
+	}
+	q := catalog.BlockScan{Lo: lo, Hi: hi, Workers: workers, Select: func(_ int, b *catalog.Block) bool { return mayMatch(b, conds) }}
+	_, err := t.store.ScanBlocks(ctx, q, func(w int, b *catalog.Block) error {
+		words := matchBlock(b, conds, lo, hi, masks[w])
+		for j, m := range masks[w][:words] {
 			for m != 0 {
 				k := 8*j + bits.TrailingZeros64(m)/8
 				m &= m - 1
-				if err := fn(b.Solution(k, cells)); err != nil {
+				if err := fn(w, b.Solution(k, cells[w])); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	})
+	return err
 }
 
 // ExplainReading is Explain with, for a block scan, how many blocks it
@@ -172,6 +199,12 @@ func (t *BoundPuzzle) ExplainReading(ctx context.Context, p *Plan) PlanReport {
 	switch {
 	case p.Way == ConstrainedCount && p.Question.Ask == AskCount:
 		line = t.estimateLine(ctx, p)
+	case p.Way == ClassScan && t.classesOnly() && (p.Question.Ask == AskCount || p.Question.Ask == AskCountClasses):
+		m, ok := t.packedCountable(p)
+		if !ok {
+			return r
+		}
+		line = t.explainClassBlocks(ctx, p, &m)
 	case p.Way != BlockScan || p.IDs.Len() == 0:
 		return r
 	default:
@@ -186,24 +219,56 @@ func (t *BoundPuzzle) ExplainReading(ctx context.Context, p *Plan) PlanReport {
 }
 
 // explainBlocks says how many blocks a block scan reads and how many their
-// synopses let it skip.
+// synopses let it skip, from the synopses alone.
 func (t *BoundPuzzle) explainBlocks(ctx context.Context, p *Plan) string {
-	var st blockStats
-	err := t.store.BlockColumns(ctx, p.IDs.Lo, p.IDs.Hi, nil, false, func(b *catalog.Block) error {
+	var read, skipped atomic.Int64
+	q := catalog.BlockScan{Lo: p.IDs.Lo, Hi: p.IDs.Hi, Workers: p.Workers, Cells: []int{}, Select: func(_ int, b *catalog.Block) bool {
 		if mayMatch(b, p.rest) {
-			st.read++
+			read.Add(1)
 		} else {
-			st.skipped++
+			skipped.Add(1)
 		}
-		return nil
-	})
-	switch {
+		return false
+	}}
+	_, err := t.store.ScanBlocks(ctx, q, func(int, *catalog.Block) error { return nil })
+	switch layout := t.store.BlockLayout(); {
 	case err != nil:
 		return "blocks: cannot be counted: " + err.Error()
-	case !t.store.ColumnBlocks():
-		return fmt.Sprintf("blocks: %d read, none skipped: they are of an older layout (row-major, without synopses); 'solcat build %s --force' stores them as column blocks", st.read, t.Puzzle)
+	case layout == 1:
+		return fmt.Sprintf("blocks: %d read, none skipped: they are of an older layout (row-major, without synopses); 'solcat build %s --force' stores them anew", read.Load(), t.Puzzle)
 	case len(p.rest) == 0:
-		return fmt.Sprintf("blocks: %d read, none skipped: no cell condition to skip one by", st.read)
+		return fmt.Sprintf("blocks: %d read, none skipped: no cell condition to skip one by", read.Load())
+	case layout == 2:
+		return fmt.Sprintf("blocks: %d read, %d skipped (their synopses show that no solution of theirs matches); the synopses lie in the blocks (an older layout), so every block is read to find them, and the blocks carry no checksums; 'solcat build %s --force' stores them anew", read.Load(), skipped.Load(), t.Puzzle)
 	}
-	return fmt.Sprintf("blocks: %d read, %d skipped (their synopses show that no solution of theirs matches); only the cells the filter names are compared, 8 solutions at a time", st.read, st.skipped)
+	return fmt.Sprintf("blocks: %d read, %d skipped (the block index shows that no solution of theirs matches); only the cells the filter names are read, each run checked against its checksum, and compared 8 solutions at a time", read.Load(), skipped.Load())
+}
+
+// explainClassBlocks says how many class blocks a count over packed forms
+// reads and how many the class index lets it skip, and in how many
+// symmetries' lanes the blocks it reads are compared on average, from the
+// index alone.
+func (t *BoundPuzzle) explainClassBlocks(ctx context.Context, p *Plan, m *packedMatch) string {
+	var read, skipped, lanes atomic.Int64
+	q := catalog.ClassBlockScan{Lo: p.Classes.Lo, Hi: p.Classes.Hi, Workers: p.Workers, Select: func(_ int, g *catalog.ClassGroup) uint32 {
+		blocks := t.store.BlocksOf(g)
+		if l := m.lanesFor(g); l != 0 {
+			read.Add(blocks)
+			lanes.Add(blocks * int64(bits.OnesCount64(l)))
+		} else {
+			skipped.Add(blocks)
+		}
+		return 0
+	}}
+	report, err := t.store.ScanClassBlocks(ctx, q, func(int, int64, []byte, uint32) error { return nil })
+	switch {
+	case err != nil:
+		return "class blocks: cannot be counted: " + err.Error()
+	case !t.store.ClassIndexed():
+		return fmt.Sprintf("class blocks: %d read, none skipped: the puzzle was stored without a class index (an older layout), and its blocks carry no checksums; 'solcat build %s --force' stores it anew", report.Read, t.Puzzle)
+	case read.Load() == 0:
+		return fmt.Sprintf("class blocks: none read, %d skipped (the class index shows that no class of theirs matches)", skipped.Load())
+	}
+	return fmt.Sprintf("class blocks: %d read, %d skipped (the class index shows that no class of theirs matches); each block read is checked against its checksum and its forms compared in %.1f of %d symmetries' lanes on average",
+		read.Load(), skipped.Load(), float64(lanes.Load())/float64(read.Load()), m.syms)
 }

@@ -42,6 +42,10 @@ func classFilter(f Filter) catalog.ClassFilter {
 // countByClasses counts matching solutions (or classes with a matching
 // member) from the classes alone, one range of class IDs per worker.
 func (t *BoundPuzzle) countByClasses(ctx context.Context, p *Plan, classes bool) (int64, error) {
+	if m, ok := t.packedCountable(p); ok {
+		counts, err := t.countPacked(ctx, &m, p.Question.Filter.UpToSymmetry, p.Classes.Lo, p.Classes.Hi, max(p.Workers, 1), classes)
+		return sumCounts(counts), err
+	}
 	counts, err := t.countRanges(ctx, p, p.Classes.Lo, p.Classes.Hi, max(p.Workers, 1), classes)
 	var sum int64
 	for _, c := range counts {
@@ -56,19 +60,33 @@ func (t *BoundPuzzle) countByClasses(ctx context.Context, p *Plan, classes bool)
 func (t *BoundPuzzle) countRanges(ctx context.Context, p *Plan, lo, hi int64, workers int, classes bool) ([]int64, error) {
 	f := p.Question.Filter
 	if m, ok := t.packedCountable(p); ok {
-		return t.countPacked(ctx, &m, f.UpToSymmetry, lo, hi, workers, classes)
+		counts := make([]int64, workers)
+		g, gctx := errgroup.WithContext(ctx)
+		for w := range workers {
+			from, to := splitRange(lo, hi, w, workers)
+			g.Go(func() error {
+				n, err := t.countPacked(gctx, &m, f.UpToSymmetry, from, to, 1, classes)
+				counts[w] = sumCounts(n)
+				return err
+			})
+		}
+		return counts, g.Wait()
 	}
-	counts := make([]int64, workers)
+	parts := make([]paddedCount, workers)
 	err := t.eachClassSplit(ctx, p, lo, hi, workers, func(w int, c catalog.ClassRow) error {
 		switch m := matchingMembers(&p.imageConds, c.Form, int64(c.Orbit), f.UpToSymmetry); {
 		case m == 0:
 		case classes:
-			counts[w]++
+			parts[w].n++
 		default:
-			counts[w] += m
+			parts[w].n += m
 		}
 		return nil
 	})
+	counts := make([]int64, workers)
+	for w := range parts {
+		counts[w] = parts[w].n
+	}
 	return counts, err
 }
 
@@ -86,6 +104,15 @@ func (t *BoundPuzzle) eachClassSplit(ctx context.Context, p *Plan, first, last i
 		})
 	}
 	return g.Wait()
+}
+
+// sumCounts adds up partial counts.
+func sumCounts(counts []int64) int64 {
+	var n int64
+	for _, c := range counts {
+		n += c
+	}
+	return n
 }
 
 // splitRange is range w of workers equal ranges of the IDs first to last,

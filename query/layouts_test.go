@@ -21,6 +21,103 @@ import (
 	"solcat/query/verify"
 )
 
+// toColumnBlocks rewrites the solution blocks of the given stored
+// puzzles of the catalog at path as a solcat of schema 17 wrote them
+// (block layout 2): the synopsis in the block row, class entries in
+// decimal, no block index; and the catalog's schema version is 17.
+func toColumnBlocks(t *testing.T, path string, puzzles []canon.Puzzle) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, p := range puzzles {
+		suffix := strings.NewReplacer(":", "_").Replace(p.String())
+		blocks, view, classes := "solution_blocks_"+suffix, "solutions_"+suffix, "classes_"+suffix
+		var classCount int64
+		if err := db.QueryRow("SELECT count(*) FROM " + classes + "_raw").Scan(&classCount); err != nil {
+			t.Fatal(err)
+		}
+		digits := len(strconv.FormatInt(max(classCount, 1)*8+7, 10))
+		width := 1
+		for v := max(classCount, 1)*8 + 7; v >= 64; v >>= 6 {
+			width++
+		}
+		bits := p.N
+		if p.Kind == canon.Magic {
+			bits = p.N*p.N + 1
+		}
+		c := p.Len()
+		rows, err := db.Query("SELECT first_id, cells, class_syms FROM " + blocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type block struct {
+			first       int64
+			cells, syms []byte
+		}
+		var all []block
+		for rows.Next() {
+			var b block
+			if err := rows.Scan(&b.first, &b.cells, &b.syms); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, b)
+		}
+		rows.Close()
+		if _, err := db.Exec("ALTER TABLE " + blocks + " ADD COLUMN synopsis BLOB NOT NULL DEFAULT x''"); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range all {
+			n := len(b.cells) / c
+			syn := make([]byte, (c*bits+7)/8)
+			for i := range c {
+				for _, v := range b.cells[i*n : (i+1)*n] {
+					bit := i*bits + int(v)
+					syn[bit/8] |= 1 << (bit % 8)
+				}
+			}
+			var decimal strings.Builder
+			for k := range n {
+				var v int64
+				for _, ch := range b.syms[k*width : (k+1)*width] {
+					v = v<<6 | int64(ch-'0')
+				}
+				fmt.Fprintf(&decimal, "%0*d", digits, v)
+			}
+			if _, err := db.Exec("UPDATE "+blocks+" SET synopsis = ?, class_syms = ? WHERE first_id = ?", syn, decimal.String(), b.first); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ddl := "DROP VIEW " + view + "; DROP VIEW " + view + "_raw; DROP VIEW " + classes + "; DROP TABLE block_index_" + suffix + ";" +
+			migrations.SolutionsView(view+"_raw", blocks, classes, c, digits, 2, readableOf(p)) +
+			migrations.ReadableViews(view, view+"_raw", classes, classes+"_raw")
+		if _, err := db.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 17; DELETE FROM block_layouts WHERE layout > 2"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readableOf is the solution as people read it, as catalog's readable
+// writes it.
+func readableOf(p canon.Puzzle) migrations.Readable {
+	return migrations.Readable{Solution: func(cell func(int) string) string {
+		parts := make([]string, p.Len())
+		for i := range parts {
+			v := "coalesce(unicode(" + cell(i) + "), 0)"
+			if p.Kind == canon.Queens {
+				v += " + 1"
+			}
+			parts[i] = "(" + v + ")"
+		}
+		return strings.Join(parts, " || ' ' || ")
+	}}
+}
+
 // toRowMajor rewrites the solution blocks of the given stored puzzles of
 // the catalog at path as a solcat before column blocks wrote them: each
 // solution's cells in turn, no synopsis column, and the view that reads
@@ -28,6 +125,7 @@ import (
 // the classes under classes_<p>, their table's name then.
 func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 	t.Helper()
+	toColumnBlocks(t, path, puzzles)
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -71,21 +169,9 @@ func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 			t.Fatal(err)
 		}
 		digits := len(strconv.FormatInt(max(classCount, 1)*8+7, 10))
-		// The solution as people read it, as catalog's readable writes it.
-		readable := migrations.Readable{Solution: func(cell func(int) string) string {
-			parts := make([]string, c)
-			for i := range parts {
-				v := "coalesce(unicode(" + cell(i) + "), 0)"
-				if p.Kind == canon.Queens {
-					v += " + 1"
-				}
-				parts[i] = "(" + v + ")"
-			}
-			return strings.Join(parts, " || ' ' || ")
-		}}
 		ddl := "DROP VIEW " + view + "; DROP VIEW " + view + "_raw; DROP VIEW " + classes + "; ALTER TABLE " + classes + "_raw RENAME TO " + classes +
 			"; ALTER TABLE " + blocks + " DROP COLUMN synopsis;" +
-			migrations.SolutionsView(view, blocks, classes, c, digits, false, readable)
+			migrations.SolutionsView(view, blocks, classes, c, digits, 1, readableOf(p))
 		if _, err := db.Exec(ddl); err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +280,7 @@ func layoutFilter(r *rand.Rand, p canon.Puzzle) query.Filter {
 func TestLayoutsAnswerAlike(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	newPath, oldPath, classesPath := filepath.Join(dir, "new.db"), filepath.Join(dir, "old.db"), filepath.Join(dir, "classes.db")
+	newPath, oldPath, columnPath, classesPath := filepath.Join(dir, "new.db"), filepath.Join(dir, "old.db"), filepath.Join(dir, "column.db"), filepath.Join(dir, "classes.db")
 	stored := []string{"magic:1", "magic:2", "magic:3", "magic:4"}
 	lastQueens, classQueens := 14, []string{"queens:10", "queens:11", "queens:12", "queens:13"}
 	if testing.Short() {
@@ -230,15 +316,17 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 	cat.Close()
 	copyFile(t, newPath, oldPath)
 	toRowMajor(t, oldPath, puzzles)
+	copyFile(t, newPath, columnPath)
+	toColumnBlocks(t, columnPath, puzzles)
 
 	r := rand.New(rand.NewPCG(27, 1))
 	for _, p := range puzzles {
 		t.Run(p.String(), func(t *testing.T) {
-			newer, older := bind(t, newPath, p.String()), bind(t, oldPath, p.String())
-			if newer.Record.ContentHash != older.Record.ContentHash {
-				t.Fatalf("content hashes %s and %s", newer.Record.ContentHash, older.Record.ContentHash)
+			newer, older, column := bind(t, newPath, p.String()), bind(t, oldPath, p.String()), bind(t, columnPath, p.String())
+			if newer.Record.ContentHash != older.Record.ContentHash || newer.Record.ContentHash != column.Record.ContentHash {
+				t.Fatalf("content hashes %s, %s and %s", newer.Record.ContentHash, column.Record.ContentHash, older.Record.ContentHash)
 			}
-			for name, path := range map[string]string{"column blocks": newPath, "row-major blocks": oldPath} {
+			for name, path := range map[string]string{"indexed blocks": newPath, "column blocks": columnPath, "row-major blocks": oldPath} {
 				c, err := catalog.Open(ctx, path)
 				if err != nil {
 					t.Fatal(err)
@@ -250,15 +338,15 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 					t.Errorf("%s: verify: %v %v", name, problems, err)
 				}
 			}
-			if a, b := viewRows(t, newPath, p), viewRows(t, oldPath, p); a != b || a == "" {
-				t.Errorf("the views differ:\n%.300s\n%.300s", a, b)
+			if a, b, c := viewRows(t, newPath, p), viewRows(t, oldPath, p), viewRows(t, columnPath, p); a != b || a != c || a == "" {
+				t.Errorf("the views differ:\n%.300s\n%.300s\n%.300s", a, c, b)
 			}
 			for range 40 {
 				f := layoutFilter(r, p)
 				page := query.Page{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
-				a, b := answers(t, newer, f, page), answers(t, older, f, page)
-				if a != b {
-					t.Errorf("%s, page %+v: column blocks answer\n%s\nrow-major blocks\n%s", f.String(p), page, a, b)
+				a, b, c := answers(t, newer, f, page), answers(t, older, f, page), answers(t, column, f, page)
+				if a != b || a != c {
+					t.Errorf("%s, page %+v: indexed blocks answer\n%s\ncolumn blocks\n%s\nrow-major blocks\n%s", f.String(p), page, a, c, b)
 				}
 			}
 		})
@@ -418,7 +506,7 @@ func TestOldCatalogTakenOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := older.ExplainReading(ctx, plan).Text(); !strings.Contains(text, "they are of an older layout (row-major, without synopses); 'solcat build queens:10 --force' stores them as column blocks") {
+		if text := older.ExplainReading(ctx, plan).Text(); !strings.Contains(text, "they are of an older layout (row-major, without synopses); 'solcat build queens:10 --force' stores them anew") {
 			t.Errorf("%s: the plan does not say the blocks are of the older layout:\n%s", stage, text)
 		}
 	}
@@ -438,11 +526,11 @@ func TestOldCatalogTakenOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		var version, layouts, synopses int64
+		var version, layouts, indexes int64
 		err = db.QueryRow(`SELECT (SELECT max(version_id) FROM solcat_schema_version), (SELECT count(*) FROM block_layouts),
-			(SELECT count(*) FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.name LIKE 'solution_blocks_%' AND c.name = 'synopsis')`).Scan(&version, &layouts, &synopses)
-		if err != nil || version != migrations.Latest() || layouts != 2 || synopses != 1 {
-			t.Errorf("schema version %d, %d block layouts, %d blocks tables with a synopsis (%v); want %d, 2 and 1 (queens:6's)", version, layouts, synopses, err, migrations.Latest())
+			(SELECT count(*) FROM sqlite_master WHERE name LIKE 'block_index_%')`).Scan(&version, &layouts, &indexes)
+		if err != nil || version != migrations.Latest() || layouts != 3 || indexes != 1 {
+			t.Errorf("schema version %d, %d block layouts, %d block indexes (%v); want %d, 3 and 1 (queens:6's)", version, layouts, indexes, err, migrations.Latest())
 		}
 		tg := bind(t, oldPath, "queens:6")
 		plan, err := tg.Plan(ctx, query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: []query.Cell{{Row: 2, Col: 3, Value: 1}}}})

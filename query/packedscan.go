@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"math/bits"
-
-	"golang.org/x/sync/errgroup"
+	"slices"
+	"sort"
 
 	"solcat/canon"
+	"solcat/catalog"
 )
 
 // A classes-only puzzle's canonical forms are packed 5 bits a cell (magic:
@@ -21,9 +22,10 @@ import (
 // packedMatch is a filter's equality conditions as masks and patterns over
 // packed forms, one per symmetry whose conditions can hold together.
 type packedMatch struct {
-	syms       int // how many of mask, want and weight are used
+	syms       int // how many of mask, want, weight and conds are used
 	mask, want [8][2]uint64
 	weight     [8]int64 // how many symmetries pull the conditions back to these
+	conds      [8][]byteCondition
 	vec        *packedVec
 }
 
@@ -33,7 +35,6 @@ type packedMatch struct {
 type packedVec struct {
 	maskHi, wantHi, maskLo, wantLo [8]uint64
 	weight                         [8]int64
-	lanes                          uint64 // the lanes in use, a bit each
 }
 
 // vector fills m.vec from the masks.
@@ -45,7 +46,6 @@ func (m *packedMatch) vector() {
 			v.maskHi[s], v.wantHi[s], v.maskLo[s], v.wantLo[s], v.weight[s] = swap(m.mask[s][0]), swap(m.want[s][0]), swap(m.mask[s][1]), swap(m.want[s][1]), m.weight[s]
 		}
 	}
-	v.lanes = 1<<m.syms - 1
 	m.vec = v
 }
 
@@ -104,7 +104,7 @@ func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMat
 			m.weight[same]++
 			continue
 		}
-		m.mask[m.syms], m.want[m.syms], m.weight[m.syms] = mask, want, 1
+		m.mask[m.syms], m.want[m.syms], m.weight[m.syms], m.conds[m.syms] = mask, want, 1, conds
 		m.syms++
 	}
 	if packedVector {
@@ -113,11 +113,27 @@ func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMat
 	return m, true
 }
 
-// hits is how many of the symmetries' conditions the form (hi, lo) meets.
-func (m *packedMatch) hits(hi, lo uint64) int64 {
+// allLanes is the lane set of every symmetry's conditions.
+func (m *packedMatch) allLanes() uint64 { return 1<<m.syms - 1 }
+
+// lanesFor is the set of lanes whose conditions some class of a group
+// may meet, by the group's synopsis: 0 when none can.
+func (m *packedMatch) lanesFor(g *catalog.ClassGroup) uint64 {
+	var lanes uint64
+	for s := range m.syms {
+		if !slices.ContainsFunc(m.conds[s], func(c byteCondition) bool { return !g.MayHold(c.Pos, c.Value) }) {
+			lanes |= 1 << s
+		}
+	}
+	return lanes
+}
+
+// hits is how many of the symmetries' conditions in lanes the form (its
+// high and low words) meets.
+func (m *packedMatch) hits(form [2]uint64, lanes uint64) int64 {
 	var n int64
 	for s := range m.syms {
-		if hi&m.mask[s][0] == m.want[s][0] && lo&m.mask[s][1] == m.want[s][1] {
+		if lanes&(1<<s) != 0 && form[0]&m.mask[s][0] == m.want[s][0] && form[1]&m.mask[s][1] == m.want[s][1] {
 			n += m.weight[s]
 		}
 	}
@@ -137,6 +153,12 @@ func loadPacked(form []byte, size int) (hi, lo uint64) {
 	return binary.BigEndian.Uint64(b[:]), binary.BigEndian.Uint64(b[8:])
 }
 
+// loadPackedWords is loadPacked as one value.
+func loadPackedWords(form []byte, size int) [2]uint64 {
+	hi, lo := loadPacked(form, size)
+	return [2]uint64{hi, lo}
+}
+
 // packedCountable reports whether a count over a classes-only puzzle can
 // test packed forms: only equality conditions, and no orbit or property
 // asked of the classes.
@@ -148,89 +170,100 @@ func (t *BoundPuzzle) packedCountable(p *Plan) (packedMatch, bool) {
 	return newPackedMatch(t.Puzzle, &p.imageConds)
 }
 
-// countPacked is countRanges over packed forms: in each of workers equal
-// ranges of the class IDs lo to hi, the matching members (classes with
-// one, if classes is set).
+// countPacked counts, over packed forms, the matching members of the
+// classes lo to hi (classes with one, if classes is set), on workers
+// goroutines, a partial count each: a group of blocks whose synopsis no symmetry's conditions
+// can meet is skipped unread, and the others are compared in the lanes
+// that can.
 func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymmetry bool, lo, hi int64, workers int, classes bool) ([]int64, error) {
 	ids, orbits, err := t.store.SmallOrbits(ctx)
 	if err != nil {
 		return nil, err
 	}
 	size := t.store.PackedFormSize()
-	counts := make([]int64, workers)
-	g, gctx := errgroup.WithContext(ctx)
-	for w := range workers {
-		from, to := splitRange(lo, hi, w, workers)
-		g.Go(func() error {
-			var n int64
-			next := 0 // the next class with fewer than 8 members, in ids
-			for next < len(ids) && ids[next] < from {
-				next++
-			}
-			err := t.store.PackedForms(gctx, from, to, func(first int64, forms []byte) error {
-				k := max(from-first, 0)
-				end := min(int64(len(forms)/size), to-first+1)
-				if next >= len(ids) || ids[next] >= first+end {
-					// Every class here has 8 members.
-					hits, matched := m.sum(forms[k*int64(size):end*int64(size)], size)
-					switch {
-					case classes:
-						n += matched
-					case upToSymmetry:
-						n += 8 * matched
-					default:
-						n += hits
-					}
-					return nil
-				}
-				for ; k < end; k++ {
-					h := m.hits(loadPacked(forms[k*int64(size):], size))
-					for next < len(ids) && ids[next] < first+k {
-						next++
-					}
-					orbit := int64(8)
-					if next < len(ids) && ids[next] == first+k {
-						orbit = int64(orbits[next])
-					}
-					switch {
-					case h == 0:
-					case classes:
-						n++
-					case upToSymmetry:
-						n += orbit
-					default:
-						n += h * orbit / 8
-					}
-				}
-				return nil
-			})
-			counts[w] = n
-			return err
-		})
+	// Each goroutine's count, and its next class with fewer than 8 members
+	// (in ids), on a cache line of its own.
+	type partial struct {
+		n    int64
+		next int
+		_    [48]byte
 	}
-	return counts, g.Wait()
+	parts := make([]partial, workers)
+	q := catalog.ClassBlockScan{Lo: lo, Hi: hi, Workers: workers,
+		Select: func(_ int, g *catalog.ClassGroup) uint32 { return uint32(m.lanesFor(g)) }}
+	_, err = t.store.ScanClassBlocks(ctx, q, func(w int, first int64, forms []byte, tag uint32) error {
+		part := &parts[w]
+		lanes := uint64(tag) & m.allLanes()
+		k := max(lo-first, 0)
+		end := min(int64(len(forms)/size), hi-first+1)
+		// The goroutine's blocks come in ID order, with jumps between
+		// pieces of the range: find the next small orbit from here.
+		if i := part.next; i > 0 && ids[i-1] >= first || i < len(ids) && ids[i] < first {
+			part.next = sort.Search(len(ids), func(j int) bool { return ids[j] >= first })
+		}
+		if part.next >= len(ids) || ids[part.next] >= first+end {
+			// Every class here has 8 members.
+			hits, matched := m.sum(forms[k*int64(size):end*int64(size)], size, lanes)
+			switch {
+			case classes:
+				part.n += matched
+			case upToSymmetry:
+				part.n += 8 * matched
+			default:
+				part.n += hits
+			}
+			return nil
+		}
+		for ; k < end; k++ {
+			h := m.hits(loadPackedWords(forms[k*int64(size):], size), lanes)
+			for part.next < len(ids) && ids[part.next] < first+k {
+				part.next++
+			}
+			orbit := int64(8)
+			if part.next < len(ids) && ids[part.next] == first+k {
+				orbit = int64(orbits[part.next])
+			}
+			switch {
+			case h == 0:
+			case classes:
+				part.n++
+			case upToSymmetry:
+				part.n += orbit
+			default:
+				part.n += h * orbit / 8
+			}
+		}
+		return nil
+	})
+	counts := make([]int64, workers)
+	for w, part := range parts {
+		counts[w] = part.n
+	}
+	return counts, err
 }
 
-// sum is how many symmetries' conditions the forms meet in all, and how
-// many forms meet some.
-func (m *packedMatch) sum(forms []byte, size int) (hits, matched int64) {
+// sum is how many symmetries' conditions in lanes the forms meet in all,
+// and how many forms meet some.
+func (m *packedMatch) sum(forms []byte, size int, lanes uint64) (hits, matched int64) {
 	n := len(forms) / size
 	switch {
 	case m.vec == nil || size != 16 && size != 12 || n == 0:
-		return m.sumGo(forms, size)
+		return m.sumGo(forms, size, lanes)
+	case lanes == 0:
+		return 0, 0
 	case size == 12:
 		// The loop reads 16 bytes of each form: the last is left to Go.
-		hits, matched = packedSumAVX512(&forms[0], n-1, size, m.vec)
-		h, k := m.sumGo(forms[(n-1)*size:n*size], size)
+		hits, matched = packedSumAVX512(&forms[0], n-1, size, m.vec, lanes)
+		h, k := m.sumGo(forms[(n-1)*size:n*size], size, lanes)
 		return hits + h, matched + k
 	}
-	return packedSumAVX512(&forms[0], n, size, m.vec)
+	return packedSumAVX512(&forms[0], n, size, m.vec, lanes)
 }
 
 // sumGo is sum in Go, one symmetry at a time.
-func (m *packedMatch) sumGo(forms []byte, size int) (hits, matched int64) {
+func (m *packedMatch) sumGo(forms []byte, size int, lanes uint64) (hits, matched int64) {
 	for ; len(forms) >= size; forms = forms[size:] {
-		if h := m.hits(loadPacked(forms, size)); h > 0 {
+		if h := m.hits(loadPackedWords(forms, size), lanes); h > 0 {
 			hits, matched = hits+h, matched+1
 		}
 	}

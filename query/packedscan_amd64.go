@@ -6,7 +6,8 @@ import "golang.org/x/sys/cpu"
 // time, on vectors of 512 bits (AVX-512).
 var packedVector = cpu.X86.HasAVX512F
 
-// packedSumAVX512 is packedMatch.sum over n forms of size 12 or 16 bytes.
+// packedSumAVX512 is packedMatch.sum over n forms of size 12 or 16 bytes,
+// comparing the lanes set in lanes.
 //
 //go:noescape
-func packedSumAVX512(forms *byte, n int, size int, v *packedVec) (hits, matched int64)
+func packedSumAVX512(forms *byte, n int, size int, v *packedVec, lanes uint64) (hits, matched int64)

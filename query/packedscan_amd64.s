@@ -10,9 +10,14 @@
 // (R8) and 1 to matched (R9). A 12-byte form's second word takes 4 bytes
 // of the next form, which its masks clear: the caller leaves the last form
 // out.
+//
+// Four forms are tested a turn, with one test and one branch for all four
+// (the least of their lanes' remainders): almost no form meets the
+// conditions, and in a turn where one does, each form's lanes are then
+// read from its own remainders.
 
-// func packedSumAVX512(forms *byte, n int, size int, v *packedVec) (hits, matched int64)
-TEXT ·packedSumAVX512(SB), NOSPLIT, $0-48
+// func packedSumAVX512(forms *byte, n int, size int, v *packedVec, lanes uint64) (hits, matched int64)
+TEXT ·packedSumAVX512(SB), NOSPLIT, $0-56
 	MOVQ forms+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ size+16(FP), DX
@@ -21,28 +26,110 @@ TEXT ·packedSumAVX512(SB), NOSPLIT, $0-48
 	VMOVDQU64 64(DI), Z5  // its patterns
 	VMOVDQU64 128(DI), Z6 // masks of the second word
 	VMOVDQU64 192(DI), Z7 // its patterns
-	MOVQ 320(DI), AX      // the lanes in use
+	MOVQ lanes+32(FP), AX // the lanes to compare
 	KMOVW AX, K3
 	XORQ R8, R8
 	XORQ R9, R9
-	TESTQ CX, CX
-	JZ done
+	LEAQ (DX)(DX*2), R10  // 3 forms
+	MOVQ DX, R11
+	SHLQ $2, R11          // 4 forms
 
-loop:
+four:
+	CMPQ CX, $4
+	JLT tail
+	// Each form's lanes: T = ((hi ^ want_hi) & mask_hi) | ((lo ^ want_lo)
+	// & mask_lo), zero where the form meets the lane's conditions; the
+	// lanes' least T of the four forms is zero where one of them does.
+	VPBROADCASTQ (SI), Z0
+	VPTERNLOGQ $0x28, Z4, Z5, Z0
+	VPXORQ.BCST 8(SI), Z7, Z1
+	VPTERNLOGQ $0xEC, Z6, Z0, Z1
+	VPBROADCASTQ (SI)(DX*1), Z2
+	VPTERNLOGQ $0x28, Z4, Z5, Z2
+	VPXORQ.BCST 8(SI)(DX*1), Z7, Z3
+	VPTERNLOGQ $0xEC, Z6, Z2, Z3
+	VPBROADCASTQ (SI)(DX*2), Z8
+	VPTERNLOGQ $0x28, Z4, Z5, Z8
+	VPXORQ.BCST 8(SI)(DX*2), Z7, Z9
+	VPTERNLOGQ $0xEC, Z6, Z8, Z9
+	VPBROADCASTQ (SI)(R10*1), Z10
+	VPTERNLOGQ $0x28, Z4, Z5, Z10
+	VPXORQ.BCST 8(SI)(R10*1), Z7, Z11
+	VPTERNLOGQ $0xEC, Z6, Z10, Z11
+	VPMINUQ Z1, Z3, Z12
+	VPMINUQ Z9, Z11, Z13
+	VPMINUQ Z12, Z13, Z12
+	VPTESTNMQ Z12, Z12, K3, K1
+	KORTESTW K1, K1
+	JNZ slow
+	ADDQ R11, SI
+	SUBQ $4, CX
+	JMP four
+
+slow:
+	// Some of the four forms meet some lanes: each one's lanes, from its
+	// remainders.
+	VPTESTNMQ Z1, Z1, K3, K1
+	KMOVW K1, AX
+	TESTQ AX, AX
+	JZ w0_done
+	INCQ R9
+w0:
+	BSFQ AX, BX
+	ADDQ 256(DI)(BX*8), R8
+	LEAQ -1(AX), BX
+	ANDQ BX, AX
+	JNZ w0
+w0_done:
+	VPTESTNMQ Z3, Z3, K3, K1
+	KMOVW K1, AX
+	TESTQ AX, AX
+	JZ w1_done
+	INCQ R9
+w1:
+	BSFQ AX, BX
+	ADDQ 256(DI)(BX*8), R8
+	LEAQ -1(AX), BX
+	ANDQ BX, AX
+	JNZ w1
+w1_done:
+	VPTESTNMQ Z9, Z9, K3, K1
+	KMOVW K1, AX
+	TESTQ AX, AX
+	JZ w2_done
+	INCQ R9
+w2:
+	BSFQ AX, BX
+	ADDQ 256(DI)(BX*8), R8
+	LEAQ -1(AX), BX
+	ANDQ BX, AX
+	JNZ w2
+w2_done:
+	VPTESTNMQ Z11, Z11, K3, K1
+	KMOVW K1, AX
+	TESTQ AX, AX
+	JZ w3_done
+	INCQ R9
+w3:
+	BSFQ AX, BX
+	ADDQ 256(DI)(BX*8), R8
+	LEAQ -1(AX), BX
+	ANDQ BX, AX
+	JNZ w3
+w3_done:
+	ADDQ R11, SI
+	SUBQ $4, CX
+	JMP four
+
+// The last forms, fewer than 4, one at a time.
+one:
 	VPXORQ.BCST (SI), Z5, Z0
 	VPXORQ.BCST 8(SI), Z7, Z1
 	VPTESTNMQ Z0, Z4, K3, K1
 	VPTESTNMQ Z1, Z6, K1, K2
 	KMOVW K2, AX
 	TESTQ AX, AX
-	JNZ hit
-next:
-	ADDQ DX, SI
-	DECQ CX
-	JNZ loop
-	JMP done
-
-hit:
+	JZ next
 	INCQ R9
 weigh:
 	BSFQ AX, BX
@@ -50,10 +137,18 @@ weigh:
 	LEAQ -1(AX), BX
 	ANDQ BX, AX
 	JNZ weigh
-	JMP next
+next:
+	ADDQ DX, SI
+	DECQ CX
+	JNZ one
+	JMP done
+
+tail:
+	TESTQ CX, CX
+	JNZ one
 
 done:
 	VZEROUPPER
-	MOVQ R8, hits+32(FP)
-	MOVQ R9, matched+40(FP)
+	MOVQ R8, hits+40(FP)
+	MOVQ R9, matched+48(FP)
 	RET

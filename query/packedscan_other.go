@@ -5,6 +5,6 @@ package query
 // packedVector: the vector compare is written for amd64 only.
 const packedVector = false
 
-func packedSumAVX512(*byte, int, int, *packedVec) (hits, matched int64) {
+func packedSumAVX512(*byte, int, int, *packedVec, uint64) (hits, matched int64) {
 	panic("packedSumAVX512 without AVX-512")
 }

@@ -58,7 +58,7 @@ func TestPackedMatch(t *testing.T) {
 						want++
 					}
 				}
-				if got := m.hits(loadPacked(packed, len(packed))); got != want {
+				if got := m.hits(loadPackedWords(packed, len(packed)), m.allLanes()); got != want {
 					t.Fatalf("form %v, conditions %v: %d symmetries by masks, %d cell by cell", cells, conds, got, want)
 				}
 			}
@@ -104,10 +104,13 @@ func TestPackedSumVector(t *testing.T) {
 			}
 			images := pullBack(p, conds)
 			m, _ := newPackedMatch(p, &images)
-			h, k := m.sum(forms, size)
-			hg, kg := m.sumGo(forms, size)
-			if h != hg || k != kg {
-				t.Fatalf("%s, %d forms, conditions %v: vector %d hits in %d forms, Go %d in %d", p, n, conds, h, k, hg, kg)
+			// Every lane, and a random choice of them.
+			for _, lanes := range []uint64{m.allLanes(), m.allLanes() & r.Uint64()} {
+				h, k := m.sum(forms, size, lanes)
+				hg, kg := m.sumGo(forms, size, lanes)
+				if h != hg || k != kg {
+					t.Fatalf("%s, %d forms, conditions %v, lanes %b: vector %d hits in %d forms, Go %d in %d", p, n, conds, lanes, h, k, hg, kg)
+				}
 			}
 		}
 	}

@@ -222,6 +222,9 @@ var planner = []answer{
 			{[]Ask{AskClasses}, "stored solution by solution, no class asked, and the filter fixes the first cells", func(pl *planning) bool {
 				return pl.bySolutions() && pl.f.Class == 0 && len(pl.prefix) > 0
 			}},
+			{askStats, "stored solution by solution, by a row, a column or a cell, and the filter asks only cells: a histogram of each block that may match, from the cells asked alone", func(pl *planning) bool {
+				return pl.bySolutions() && blockHistogram(pl.p.Question)
+			}},
 			{askStats, "stored solution by solution, no class asked, not the heat map, and the filter fixes first cells that hold at most an eighth as many solutions as the puzzle has classes", func(pl *planning) bool {
 				return pl.bySolutions() && pl.f.Class == 0 && pl.by().Kind != ByHeatmap && len(pl.prefix) > 0 &&
 					pl.span().Len() <= pl.t.Record.Classes/8
@@ -233,8 +236,8 @@ var planner = []answer{
 			if len(pl.prefix) > 0 {
 				pl.p.IDs = pl.span()
 			}
-			if q := pl.p.Question; (q.Ask == AskCount || q.Ask == AskCountClasses) && pl.p.IDs.Len() > 1<<20 {
-				pl.p.Workers = cores() // one range of IDs per core
+			if q := pl.p.Question; (q.Ask == AskCount || q.Ask == AskCountClasses || blockHistogram(q)) && pl.p.IDs.Len() > 1<<20 {
+				pl.p.Workers = cores() // the blocks are shared out among the cores
 			}
 			return nil
 		},

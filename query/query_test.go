@@ -271,7 +271,7 @@ func TestPlans(t *testing.T) {
 		{"queens:8", query.Question{Ask: query.AskList, Page: query.Page{Offset: 90, Limit: 5}}, query.Jump, 0},
 		{"queens:8", query.Question{Ask: query.AskClasses, Page: query.Page{Offset: 3, Limit: 2}}, query.Jump, 0},
 		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByOrbit}}, query.FromRecord, 0},
-		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}, query.ClassScan, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}, query.BlockScan, 0},
 	} {
 		tg := open(t, tc.puzzle)
 		plan, err := tg.Plan(ctx, tc.q)
@@ -448,7 +448,14 @@ func TestStatsOverAPrefix(t *testing.T) {
 		way    query.Way
 	}{
 		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1, 2, 4, 1)}, query.BlockScan},
-		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // a range too large
+		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByCol, Col: 4}, query.Filter{}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 7}, query.Filter{Cells: cells(5, 5, 1)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByCell, Row: 3, Col: 6}, query.Filter{Cells: cells(9, 9, 0)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByCol, Col: 2}, query.Filter{Cells: cells(1, 2, 1)}, query.BlockScan}, // none
+		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 2, Col: 3}, query.Filter{}, query.BlockScan},
+		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 3, Col: 3}, query.Filter{Cells: cells(4, 4, 16)}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByOrbit}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // a range too large
 		{"queens:10", query.StatsBy{Kind: query.ByOrbit}, query.Filter{Cells: cells(1, 3, 1, 2, 5, 1)}, query.BlockScan},
 		{"queens:10", query.StatsBy{Kind: query.ByCell, Row: 5, Col: 5}, query.Filter{Cells: cells(1, 1, 1, 2, 3, 1, 7, 7, 0)}, query.BlockScan},
 		{"queens:10", query.StatsBy{Kind: query.ByProp, Prop: canon.Asymmetric}, query.Filter{Cells: cells(1, 4, 1, 2, 1, 1), Orbit: 8}, query.BlockScan},
@@ -479,6 +486,8 @@ func TestStatsOverAPrefix(t *testing.T) {
 			switch tc.by.Kind {
 			case query.ByRow:
 				v = int(s.cells[tc.by.Row-1]) + 1
+			case query.ByCol:
+				v = bytes.IndexByte(s.cells, byte(tc.by.Col-1)) + 1
 			case query.ByOrbit:
 				v = s.orbit
 			case query.ByGroup:

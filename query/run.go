@@ -9,8 +9,6 @@ import (
 	"slices"
 	"sort"
 
-	"golang.org/x/sync/errgroup"
-
 	"solcat/canon"
 	"solcat/catalog"
 )
@@ -192,38 +190,42 @@ func (sc *blockScan) class(s catalog.StoredSolution, images *canon.Images) class
 	return classInfo{orbit: canon.QueensOrbit(s.Cells)}
 }
 
-// run calls fn, in ID order, for each solution with an ID in [lo, hi]
-// that matches. Runs may go on at once, on ranges of their own.
-func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.StoredSolution, classInfo) error) error {
+// run calls fn for each solution with an ID in [lo, hi] that matches, on
+// workers goroutines, in ID order within each (w).
+func (sc *blockScan) run(ctx context.Context, lo, hi int64, workers int, fn func(w int, s catalog.StoredSolution, c classInfo) error) error {
 	f := sc.p.Question.Filter
-	images := canon.NewImages(sc.t.Puzzle)
+	workers = max(workers, 1)
+	images := make([]*canon.Images, workers)
+	for w := range images {
+		images[w] = canon.NewImages(sc.t.Puzzle)
+	}
 	// The cell conditions are tested a block at a time (eachMatch): test
 	// sees the solutions that meet them.
-	test := func(s catalog.StoredSolution) error {
+	test := func(w int, s catalog.StoredSolution) error {
 		if f.UpToSymmetry && !slices.ContainsFunc(sc.p.imageConds[:], func(conds []byteCondition) bool { return meets(s.Cells, conds) }) {
 			return nil
 		}
 		var c classInfo
 		if !sc.queens || f.Orbit != 0 || f.Props != 0 {
-			c = sc.class(s, images)
+			c = sc.class(s, images[w])
 		}
 		switch stored := f.Props.Stored(); {
 		case f.Orbit != 0 && c.orbit != f.Orbit:
 		case !f.Props.AllowsOrbit(c.orbit):
 		case c.props&stored != stored:
 		default:
-			return fn(s, c)
+			return fn(w, s, c)
 		}
 		return nil
 	}
 	if sc.p.Way != ClassMembers {
-		return sc.t.eachMatch(ctx, sc.p.rest, lo, hi, test)
+		return sc.t.eachMatch(ctx, sc.p.rest, lo, hi, workers, test)
 	}
 	for _, id := range sc.p.Members {
 		if id < lo || id > hi {
 			continue
 		}
-		if err := sc.t.eachMatch(ctx, sc.p.rest, id, id, test); err != nil {
+		if err := sc.t.eachMatch(ctx, sc.p.rest, id, id, 1, test); err != nil {
 			return err
 		}
 	}
@@ -234,91 +236,76 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, fn func(catalog.Stor
 // set, their distinct classes.
 func (t *BoundPuzzle) countStored(ctx context.Context, p *Plan, classes bool) (int64, error) {
 	if f := p.Question.Filter; p.Way == BlockScan && !f.UpToSymmetry && f.Orbit == 0 && f.Props == 0 {
-		return t.countByBlocks(ctx, p, classes)
+		n, _, err := t.countBlocks(ctx, p.rest, p.IDs.Lo, p.IDs.Hi, p.Workers, classes)
+		return n, err
 	}
 	sc, err := t.newBlockScan(ctx, p)
 	if err != nil {
 		return 0, err
 	}
 	workers := max(p.Workers, 1)
-	counts := make([]int64, workers)
-	seen := make([][]uint64, workers) // a bit per class
-	g, gctx := errgroup.WithContext(ctx)
-	for w := range workers {
-		if classes {
-			seen[w] = make([]uint64, t.Record.Classes/64+1)
+	counts := make([]paddedCount, workers)
+	seen := newClassSets(workers, t.Record.Classes, classes)
+	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, workers, func(w int, s catalog.StoredSolution, _ classInfo) error {
+		if !classes {
+			counts[w].n++
+			return nil
 		}
-		lo, hi := splitRange(p.IDs.Lo, p.IDs.Hi, w, workers)
-		g.Go(func() error {
-			return sc.run(gctx, lo, hi, func(s catalog.StoredSolution, _ classInfo) error {
-				if !classes {
-					counts[w]++
-					return nil
-				}
-				id, _, err := s.Class()
-				if err == nil && id >= 1 && id <= t.Record.Classes { // verify names damage; a count cannot
-					seen[w][id/64] |= 1 << (id % 64)
-				}
-				return err
-			})
-		})
-	}
-	if err := g.Wait(); err != nil {
+		id, _, err := s.Class()
+		seen.mark(w, id)
+		return err
+	})
+	if err != nil {
 		return 0, err
 	}
-	var n int64
-	for w := range workers {
-		n += counts[w]
-	}
 	if classes {
-		for i := range seen[0] {
-			var word uint64
-			for w := range workers {
-				word |= seen[w][i]
-			}
-			n += int64(bits.OnesCount64(word))
-		}
+		return seen.count(), nil
+	}
+	var n int64
+	for _, c := range counts {
+		n += c.n
 	}
 	return n, nil
 }
 
-// countByBlocks counts the solutions that meet the plan's cell conditions
-// (or with classes set, their distinct classes) from the blocks alone, one
-// range of IDs per worker.
-func (t *BoundPuzzle) countByBlocks(ctx context.Context, p *Plan, classes bool) (int64, error) {
-	workers := max(p.Workers, 1)
-	counts := make([]int64, workers)
-	stats := make([]blockStats, workers)
-	seen := make([][]uint64, workers) // a bit per class
-	g, gctx := errgroup.WithContext(ctx)
-	for w := range workers {
-		if classes {
-			seen[w] = make([]uint64, t.Record.Classes/64+1)
+// classSets is a set of class IDs per goroutine, a bit a class, for
+// counting distinct classes on several at once.
+type classSets struct {
+	sets    [][]uint64
+	classes int64
+}
+
+// newClassSets makes sets for workers goroutines over classes classes, or
+// empty ones (none asked).
+func newClassSets(workers int, classes int64, asked bool) classSets {
+	cs := classSets{sets: make([][]uint64, workers), classes: classes}
+	for w := range cs.sets {
+		if asked {
+			cs.sets[w] = make([]uint64, classes/64+1)
 		}
-		lo, hi := splitRange(p.IDs.Lo, p.IDs.Hi, w, workers)
-		g.Go(func() (err error) {
-			counts[w], err = t.countBlocks(gctx, p.rest, lo, hi, &stats[w], seen[w])
-			return err
-		})
 	}
-	if err := g.Wait(); err != nil {
-		return 0, err
+	return cs
+}
+
+// mark adds class id to goroutine w's set. An ID no class has (a damaged
+// entry: verify names it) is left out.
+func (cs classSets) mark(w int, id int64) {
+	if id >= 1 && id <= cs.classes {
+		cs.sets[w][id/64] |= 1 << (id % 64)
 	}
-	var sum int64
-	if !classes {
-		for _, c := range counts {
-			sum += c
-		}
-		return sum, nil
-	}
-	for i := range seen[0] {
+}
+
+// count is how many classes the sets hold together.
+func (cs classSets) count() int64 {
+	var n int64
+	for i := range cs.sets[0] {
 		var word uint64
-		for w := range workers {
-			word |= seen[w][i]
+		for _, set := range cs.sets {
+			word |= set[i]
 		}
-		sum += int64(bits.OnesCount64(word))
+		n += int64(bits.OnesCount64(word))
 	}
-	return sum, nil
+	return n
 }
 
 // listStored streams the stored solutions that match in ID order.
@@ -328,7 +315,7 @@ func (t *BoundPuzzle) listStored(ctx context.Context, p *Plan, pg *pager, fn fun
 		return err
 	}
 	images := canon.NewImages(t.Puzzle)
-	return sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
+	return sc.run(ctx, p.IDs.Lo, p.IDs.Hi, 1, func(_ int, s catalog.StoredSolution, c classInfo) error {
 		if pg.skipped() {
 			return nil
 		}
@@ -359,7 +346,7 @@ func (t *BoundPuzzle) classesStored(ctx context.Context, p *Plan, pg *pager, fn 
 		return err
 	}
 	matching := map[int64]int64{}
-	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, _ classInfo) error {
+	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, 1, func(_ int, s catalog.StoredSolution, _ classInfo) error {
 		id, _, err := s.Class()
 		matching[id]++
 		return err

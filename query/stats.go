@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,6 +119,9 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	case ConstrainedCount:
 		return t.statsConstrained(ctx, p)
 	case BlockScan:
+		if blockHistogram(p.Question) {
+			return t.statsByBlocks(ctx, p)
+		}
 		return t.statsStored(ctx, p)
 	case FromRecord, FromBreakdown:
 		return t.statsFromRecord(ctx, p)
@@ -177,6 +181,128 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	return finishStats(acc, by), nil
 }
 
+// blockHistogram reports whether a question is a distribution that
+// statsByBlocks takes: by a row, a column or a cell, under a filter of
+// cells only.
+func blockHistogram(q Question) bool {
+	f := q.Filter
+	k := q.By.Kind
+	return q.Ask == AskStats && (k == ByRow || k == ByCol || k == ByCell) && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry
+}
+
+// statsByBlocks takes a distribution by a row, a column or a cell of a
+// puzzle stored solution by solution from its blocks alone: for each
+// block that may match, the solutions that meet the filter's cells
+// (compared 8 at a time), their values at the cell asked (one column; a
+// queens column asks the column of every row), and their classes, a bit
+// per class and value. The blocks are shared out among the plan's
+// workers, each with a histogram and class bits of its own.
+func (t *BoundPuzzle) statsByBlocks(ctx context.Context, p *Plan) ([]StatsRow, error) {
+	by, n, conds := p.Question.By, t.Puzzle.N, p.rest
+	values := n + 1 // queens by a row or a column: 1 to n
+	var statCells []int
+	switch {
+	case by.Kind == ByRow:
+		statCells = []int{by.Row - 1}
+	case by.Kind == ByCol:
+		for r := range n {
+			statCells = append(statCells, r)
+		}
+	case t.Puzzle.Kind == canon.Queens: // a cell: 1 for a queen there, 0 for none
+		statCells, values = []int{by.Row - 1}, 2
+	default: // a magic square's cell: its value
+		statCells, values = []int{(by.Row-1)*n + by.Col - 1}, n*n+1
+	}
+	// value is the statistic of solution k of a block.
+	value := func(b *catalog.Block, k int) int {
+		switch {
+		case by.Kind == ByRow:
+			return int(b.Column(statCells[0])[k]) + 1
+		case by.Kind == ByCol:
+			for r := range n {
+				if int(b.Column(r)[k]) == by.Col-1 {
+					return r + 1
+				}
+			}
+			return 0 // damaged: no queen in the column
+		case t.Puzzle.Kind == canon.Queens:
+			if int(b.Column(statCells[0])[k]) == by.Col-1 {
+				return 1
+			}
+			return 0
+		}
+		return int(b.Column(statCells[0])[k])
+	}
+	workers := max(p.Workers, 1)
+	type partial struct {
+		hist    []int64
+		classes [][]uint64 // per value, a bit per class
+		masks   []uint64
+	}
+	parts := make([]partial, workers)
+	for w := range parts {
+		parts[w] = partial{hist: make([]int64, values), classes: make([][]uint64, values), masks: make([]uint64, maxBlockWords)}
+	}
+	words := t.Record.Classes/64 + 1
+	cells := conditionCells(conds)
+	for _, c := range statCells {
+		if !slices.Contains(cells, c) {
+			cells = append(cells, c)
+		}
+	}
+	lo, hi := p.IDs.Lo, p.IDs.Hi
+	q := catalog.BlockScan{Lo: lo, Hi: hi, Cells: cells, Classes: true, Workers: workers,
+		Select: func(_ int, b *catalog.Block) bool { return mayMatch(b, conds) }}
+	_, err := t.store.ScanBlocks(ctx, q, func(w int, b *catalog.Block) error {
+		part := &parts[w]
+		nw := matchBlock(b, conds, lo, hi, part.masks)
+		for j, m := range part.masks[:nw] {
+			for m != 0 {
+				k := 8*j + bits.TrailingZeros64(m)/8
+				m &= m - 1
+				v := value(b, k)
+				if v < 0 || v >= values {
+					continue // a damaged cell: verify names it
+				}
+				part.hist[v]++
+				class, ok := b.ClassOf(k)
+				if !ok || class < 1 || class > t.Record.Classes {
+					continue
+				}
+				if part.classes[v] == nil {
+					part.classes[v] = make([]uint64, words)
+				}
+				part.classes[v][class/64] |= 1 << (class % 64)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	acc := map[int][2]int64{}
+	for v := range values {
+		var solutions, classes int64
+		for _, part := range parts {
+			solutions += part.hist[v]
+		}
+		if solutions == 0 {
+			continue
+		}
+		for i := range words {
+			var word uint64
+			for _, part := range parts {
+				if part.classes[v] != nil {
+					word |= part.classes[v][i]
+				}
+			}
+			classes += int64(bits.OnesCount64(word))
+		}
+		acc[v] = [2]int64{solutions, classes}
+	}
+	return finishStats(acc, by), nil
+}
+
 // statsStored reads the statistic off the stored solutions of the plan's
 // range of IDs that match.
 func (t *BoundPuzzle) statsStored(ctx context.Context, p *Plan) ([]StatsRow, error) {
@@ -189,7 +315,7 @@ func (t *BoundPuzzle) statsStored(ctx context.Context, p *Plan) ([]StatsRow, err
 	images := canon.NewImages(t.Puzzle)
 	acc := map[int][2]int64{}
 	var pairs [][2]int64 // (value, class) of each solution: a class counts once a value
-	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, func(s catalog.StoredSolution, c classInfo) error {
+	err = sc.run(ctx, p.IDs.Lo, p.IDs.Hi, 1, func(_ int, s catalog.StoredSolution, c classInfo) error {
 		if c.orbit == 0 && (by.Kind == ByOrbit || by.Kind == ByProp) {
 			c = sc.class(s, images) // a queens solution's orbit, from its images: only when asked for
 		}

@@ -17,9 +17,14 @@
 # SOLCAT_BIN times a solcat built elsewhere (an older one, to compare).
 #
 # For queens, it times a filtered list page and the web's filtered puzzle
-# page too. After solcat's rows, DuckDB answers the same questions over solcat's flat
-# Parquet export of the puzzle (duckdb_side below), so the two are measured
-# in one sitting.
+# page too, and for every puzzle 'stats --by row:1' (queens) or 'stats --by
+# cell:1,1' (magic). After solcat's rows, DuckDB answers the same questions
+# over solcat's flat Parquet export of the puzzle (duckdb_side below), and
+# readlimit (../shared/bench/readlimit.c, built with gcc when it is there;
+# READLIMIT_C names another copy) reads every page of the catalog once on
+# 2 threads, by positioned reads into a buffer that stays in cache: the
+# most a scan that reads every page can do on this machine. All three are
+# measured in one sitting. Peak memory (RSS) is the median of the counts'.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-5}
@@ -36,6 +41,35 @@ if [ -z "$solcat" ]; then
 fi
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# readlimit: the page-cache limit program, built once, or nothing.
+readlimit_c=${READLIMIT_C:-../shared/bench/readlimit.c}
+readlimit=""
+if [ -f "$readlimit_c" ] && command -v gcc >/dev/null && gcc -O3 -march=native -pthread -o "$work/readlimit" "$readlimit_c" 2>/dev/null; then
+  readlimit="$work/readlimit"
+fi
+
+# limit DB: readlimit's median wall time over DB, reading every page once
+# with positioned reads on 2 threads (and, for comparison, through a
+# memory map).
+limit() {
+  local db=$1 mode
+  if [ -z "$readlimit" ]; then
+    echo "  (readlimit skipped: gcc and $readlimit_c are needed)"
+    return
+  fi
+  for mode in r m; do
+    : >"$work/pw"
+    for _ in $(seq "$RUNS"); do
+      /usr/bin/time -f '%e %U' -o "$work/t" "$readlimit" "$db" "$mode" 2 >/dev/null
+      cut -d' ' -f1 "$work/t" >>"$work/pw"
+    done
+    case $mode in
+      r) printf '  %-60s wall %5ss\n' "readlimit: every page once, positioned reads, 2 threads" "$(median <"$work/pw")" ;;
+      m) printf '  %-60s wall %5ss\n' "readlimit: every page once, through a memory map, 2 threads" "$(median <"$work/pw")" ;;
+    esac
+  done
+}
 
 machine() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -154,19 +188,24 @@ bench() {
   local i=0
   while IFS= read -r q; do
     i=$((i + 1))
-    : >"$work/wall$i" && : >"$work/user$i"
+    : >"$work/wall$i" && : >"$work/user$i" && : >"$work/rss$i"
     local n=""
     for _ in $(seq "$RUNS"); do
       # shellcheck disable=SC2086 # q is a list of flags
-      n=$( { /usr/bin/time -f '%e %U' -o "$work/t" "$solcat" --db "$db" count "$puzzle" $q; } 2>/dev/null)
-      read -r wall user <"$work/t"
+      n=$( { /usr/bin/time -f '%e %U %M' -o "$work/t" "$solcat" --db "$db" count "$puzzle" $q; } 2>/dev/null)
+      read -r wall user rss <"$work/t"
       echo "$wall" >>"$work/wall$i"
       echo "$user" >>"$work/user$i"
+      echo "$rss" >>"$work/rss$i"
     done
-    printf '  solcat count %-45s %12s  wall %5ss  user %5ss\n' "$q" "$n" "$(median <"$work/wall$i")" "$(median <"$work/user$i")"
+    printf '  solcat count %-45s %12s  wall %5ss  user %5ss  rss %4s MB\n' "$q" "$n" "$(median <"$work/wall$i")" "$(median <"$work/user$i")" "$(($(median <"$work/rss$i") / 1024))"
     echo "$n" >"$work/count$i"
   done < <(questions "$puzzle")
+  local by="cell:1,1"
+  [[ $puzzle == queens:* ]] && by="row:1"
+  timed "solcat stats $puzzle --by $by" "$solcat" --db "$db" stats "$puzzle" --by "$by"
   [[ $puzzle == queens:* ]] && pages "$puzzle" "$db"
+  limit "$db"
   duckdb_side "$puzzle" "$db"
 }
 

@@ -26,7 +26,7 @@ func unitRows(known canon.Known) int64 {
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) catalog.Layout {
 	known, _ := canon.KnownCounts(p)
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, column blocks", unitRows(known))}
+	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, indexed blocks", unitRows(known))}
 }
 
 // storedSplitLayout names how a stored build is split into shards: merge

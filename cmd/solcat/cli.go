@@ -56,6 +56,9 @@ type env struct {
 	stderr io.Writer
 	cli    *cli
 	args   []string // the command line, for the build lock's holder
+	// readers are the catalogs the command opened to read: if another
+	// program changed one under it, that is the command's outcome.
+	readers []*catalog.Catalog
 }
 
 // usagef is advice.Usagef: a mistake in the command line, exit status 2.
@@ -123,7 +126,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		// Nothing to save: Ctrl-C ends the command even while a write blocks.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
-	err = kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args})
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args}
+	err = kctx.Run(e)
+	for _, r := range e.readers {
+		if r.Changed() {
+			// What was read may not be the catalog's: no answer, and no
+			// damage either, is given from it.
+			err = r.ChangedError()
+		}
+	}
 	if err == nil {
 		return 0
 	}
@@ -178,6 +189,9 @@ func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 // is said as such. puzzle, if not empty, is the one the command asks about.
 func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	if err == nil {
+		e.readers = append(e.readers, cat)
+	}
 	if errors.Is(err, catalog.ErrNoCatalog) || errors.Is(err, catalog.ErrNotCatalog) {
 		if writer, running := catalog.RunningWriter(e.cli.DB); running {
 			if puzzle != "" && writer.Building(puzzle) {

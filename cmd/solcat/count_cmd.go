@@ -187,6 +187,7 @@ func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) erro
 	var n int64
 	kept := false
 	if cat, err := catalog.Open(e.ctx, e.cli.DB); err == nil {
+		e.readers = append(e.readers, cat)
 		a, ok, err := cat.LookUpAnswer(e.ctx, p.String(), s.Question)
 		cat.Close()
 		if err != nil {

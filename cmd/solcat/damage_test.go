@@ -68,8 +68,8 @@ func damageCatalog(t *testing.T) string {
 	}
 	// The writer's own units, of made-up rows: what the builds table is
 	// checked against is how many rows its build tables hold. 46 classes
-	// and a full block of 335 solutions are committed, the rest is not.
-	w, err := cat.BeginSolutions(ctx, canon.Puzzle{Kind: canon.Queens, N: 9}, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 398}, 46)
+	// and a full block of 367 solutions are committed, the rest is not.
+	w, err := cat.BeginSolutions(ctx, canon.Puzzle{Kind: canon.Queens, N: 9}, catalog.BuildPlan{Layout: catalog.Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 426}, 46)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,13 +79,13 @@ func damageCatalog(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	for i := 1; i <= 340; i++ {
+	for i := 1; i <= 380; i++ {
 		if err := w.AddSolution([]byte{0, 0, 0, 0, 0, 0, 0, byte(i >> 8), byte(i)}, int64(1+i%46), i%8); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if done, _ := w.Saved(); done != 46+335 {
-		t.Fatalf("the unfinished build saved %d rows, want 381", done)
+	if done, _ := w.Saved(); done != 46+367 {
+		t.Fatalf("the unfinished build saved %d rows, want 413", done)
 	}
 	return db
 }
@@ -191,7 +191,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 			where: "magic:3", finding: `recorded build time "yesterday" is not an RFC 3339 time`, damaged: []string{"magic:3"},
 			answer: []string{"count", "magic:3"}},
 		{name: "stored recorded as counts", sql: "UPDATE puzzles SET storage = 'counts' WHERE name = 'magic:3'",
-			where: "magic:3", finding: "recorded as counts only, but the tables classes_magic_3, classes_magic_3_raw, solution_blocks_magic_3, solutions_magic_3 are there too", damaged: []string{"magic:3"},
+			where: "magic:3", finding: "recorded as counts only, but the tables block_index_magic_3, classes_magic_3, classes_magic_3_raw, solution_blocks_magic_3, solutions_magic_3 are there too", damaged: []string{"magic:3"},
 			query: []string{"count", "magic:3"}, problem: "recorded as counts only, but the tables"},
 		{name: "solutions recorded as classes", sql: "UPDATE puzzles SET storage = 'classes' WHERE name = 'queens:8'",
 			where: "queens:8", finding: "recorded as stored (classes), but its table props_queens_8 is missing", damaged: []string{"queens:8"},
@@ -201,9 +201,9 @@ func TestVerifyFindsDamage(t *testing.T) {
 			query: []string{"count", "queens:10"}, problem: "recorded as stored (solutions), but its table solutions_queens_10 is missing"},
 
 		// Solution blocks and the view over them.
-		{name: "last block deleted", sql: "DELETE FROM solution_blocks_magic_4 WHERE first_id = 7001",
-			where: "magic:4", finding: "its solution blocks end at solution 7000, 7040 solutions recorded", damaged: []string{"magic:4"},
-			query: []string{"stats", "magic:4", "--by", "cell:1,1"}, problem: "its solution blocks end at solution 7000, 7040 solutions recorded"},
+		{name: "last block deleted", sql: "DELETE FROM solution_blocks_magic_4 WHERE first_id = 6997",
+			where: "magic:4", finding: "its solution blocks end at solution 6996, 7040 solutions recorded", damaged: []string{"magic:4"},
+			query: []string{"stats", "magic:4", "--by", "cell:1,1"}, problem: "its solution blocks end at solution 6996, 7040 solutions recorded"},
 		{name: "raw view replaced", sql: "DROP VIEW solutions_queens_8; DROP VIEW solutions_queens_8_raw; " + viewSQL("queens:8_raw") + " WHERE b.first_id + k.slot <> 5; " + viewSQL("queens:8"),
 			where: "queens:8", finding: "its view solutions_queens_8_raw is not the one solcat makes and differs from its blocks in 1 rows; first: solution 5 is not shown", damaged: []string{"queens:8"},
 			answer: []string{"count", "queens:8"}},
@@ -256,7 +256,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 			where: "catalog", finding: "queens:8: the builds table records an unfinished build (0 classes and 0 solutions saved), but its build tables are missing (it is recorded as finished too)",
 			answer: []string{"count", "queens:8"}},
 		{name: "build row's saved rows", sql: "UPDATE builds SET solutions_done = solutions_done + 1 WHERE puzzle = 'queens:9'",
-			where: "catalog", finding: "queens:9: the builds table says 46 classes and 336 solutions of an unfinished build are saved, its build tables hold 46 and 335 (the next build starts over)",
+			where: "catalog", finding: "queens:9: the builds table says 46 classes and 368 solutions of an unfinished build are saved, its build tables hold 46 and 367 (the next build starts over)",
 			answer: []string{"count", "queens:8"}},
 		{name: "build row's hash state", sql: "UPDATE builds SET hash_state = x'00' WHERE puzzle = 'queens:9'",
 			where: "catalog", finding: "queens:9: the saved content hash state of its unfinished build is damaged (the next build starts over)",

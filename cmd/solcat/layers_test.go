@@ -26,12 +26,13 @@ func TestLayers(t *testing.T) {
 	}
 	// may lists, for each layer, the module's packages it may depend on.
 	may := map[string][]string{
-		"solcat/canon":           {},
-		"solcat/migrations":      {},
-		"solcat/enumerate":       {"solcat/canon"},
-		"solcat/catalog":         {"solcat/canon", "solcat/migrations"},
-		"solcat/catalog/builder": {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/enumerate"},
-		"solcat/query":           {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/enumerate", "solcat/query/"},
+		"solcat/canon":            {},
+		"solcat/migrations":       {},
+		"solcat/enumerate":        {"solcat/canon"},
+		"solcat/catalog/pagefile": {},
+		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile"},
+		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/enumerate"},
+		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/enumerate", "solcat/query/"},
 	}
 	layerOf := func(pkg string) (string, bool) {
 		best := ""

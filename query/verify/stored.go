@@ -119,7 +119,17 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	for _, m := range view {
 		problem("%s", m)
 	}
-	return nil
+	return pz.verifyIndex(ctx, problem)
+}
+
+// verifyIndex checks what the block or class index says of the blocks
+// (what queries read first, and check every block they read against).
+func (pz *puzzle) verifyIndex(ctx context.Context, problem func(string, ...any)) error {
+	index, err := pz.store.CheckIndex(ctx)
+	for _, m := range index {
+		problem("%s", m)
+	}
+	return err
 }
 
 // storedForms holds the classes' canonical forms one after the other.
@@ -481,6 +491,9 @@ func (pz *puzzle) verifyClasses(ctx context.Context, problem func(string, ...any
 	}
 	for _, m := range blockProblems {
 		problem("%s", m)
+	}
+	if err := pz.verifyIndex(ctx, problem); err != nil {
+		return err
 	}
 	members := orbits[1] + 2*orbits[2] + 4*orbits[4] + 8*orbits[8]
 	if count != rec.Classes || members != rec.Solutions || orbits != rec.Orbits() {

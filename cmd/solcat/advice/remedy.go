@@ -35,6 +35,7 @@ func Remedy(err error, files string) error {
 		counts   *query.CountsOnlyError
 		old      *catalog.OldFormatError
 		damaged  *catalog.DamagedError
+		changed  *catalog.ChangedError
 		other    *builder.OtherShardError
 		badPart  *query.FilterError
 		unread   *check.ReadError
@@ -105,6 +106,8 @@ func Remedy(err error, files string) error {
 		return fmt.Errorf("%w; give every shard of one split once, each finished, all made by this solcat with 'solcat build PUZZLE [--count-only] --shard I/K'", err)
 	case errors.Is(err, catalog.ErrShardsApart):
 		return fmt.Errorf("%w; build that shard again with its --shard I/K", err)
+	case errors.As(err, &changed):
+		return fmt.Errorf("%w; run the command again once no other program writes the file ('solcat verify' if it was not meant to change)", err)
 	case errors.Is(err, catalog.ErrNoCatalog):
 		return fmt.Errorf("%w; run 'solcat build' to create it, or %s an existing catalog", err, point)
 	case errors.As(err, &damaged):
