@@ -17,6 +17,9 @@ import (
 // rows in the block_slots table, which the solutions views join with.
 const maxBlockSolutions = 1024
 
+// MaxBlockSolutions is the most solutions a block holds.
+const MaxBlockSolutions = maxBlockSolutions
+
 // columnBlockBytes is how many bytes of cells and class entries a block
 // row of layout 2 or 3 carries: SQLite keeps a row of up to 4,061 bytes on
 // a 4 KiB page, and the row's header and number take under 21 of them.
@@ -319,6 +322,34 @@ func (b *Block) Solution(k int, cells []byte) StoredSolution {
 	}
 	d := b.t.Digits
 	return StoredSolution{ID: b.First + int64(k), Cells: cells, entry: b.syms[k*d : (k+1)*d], t: b.t}
+}
+
+// ClassIDs appends to dst the class of each of the block's solutions, in
+// order, 0 for a class entry that is not a number (verify names it): the
+// scan must have read the class entries.
+func (b *Block) ClassIDs(dst []int64) []int64 {
+	d := b.t.Digits
+	if b.t.Layout != 3 {
+		for k := range b.N {
+			id, _ := b.ClassOf(k)
+			dst = append(dst, id)
+		}
+		return dst
+	}
+	for e := b.syms; len(e) >= d; e = e[d:] {
+		var v int64
+		bad := byte(0)
+		for _, c := range e[:d] {
+			digit := c - base64Zero
+			bad |= digit & 0xc0 // a character outside '0' to 'o'
+			v = v<<6 | int64(digit&63)
+		}
+		if bad != 0 {
+			v = 0
+		}
+		dst = append(dst, v>>3)
+	}
+	return dst
 }
 
 // ClassOf returns the class of the block's solution k (0-based); ok is

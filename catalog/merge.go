@@ -15,9 +15,10 @@ import (
 // shard order, into this catalog: the classes from the first shard, the
 // solutions from each in turn. It checks that the shards' solution IDs
 // run on from one shard to the next, from 1, recomputes the content hash
-// from the merged rows, lets finish complete (and check) the record, and
-// puts the puzzle in place in one transaction.
-func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []string, finish func(rec *Record) error) (err error) {
+// from the merged rows, hands each class to class (for the counts a build
+// records), lets finish complete (and check) the record and give the
+// breakdown, and puts the puzzle in place in one transaction.
+func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []string, class func(form []byte, orbit int, props uint32), finish func(rec *Record) ([]Breakdown, error)) (err error) {
 	conn, err := c.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -91,18 +92,20 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	rec := Record{Name: puzzle, Storage: StorageSolutions, Solutions: total}
 	hash := NewContentHash()
 	var orbits [9]int64
-	rows, err := tx.QueryContext(ctx, "SELECT canonical, orbit FROM "+stCls+" ORDER BY id")
+	rows, err := tx.QueryContext(ctx, "SELECT canonical, orbit, props FROM "+stCls+" ORDER BY id")
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var form []byte
 		var orbit int
-		if err := rows.Scan(&form, &orbit); err != nil {
+		var props uint32
+		if err := rows.Scan(&form, &orbit, &props); err != nil {
 			rows.Close()
 			return err
 		}
 		hash.AddClass(form, orbit)
+		class(form, orbit, props)
 		if orbit == 1 || orbit == 2 || orbit == 4 || orbit == 8 {
 			orbits[orbit]++
 		}
@@ -124,13 +127,17 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	}
 	rec.SetOrbits(orbits)
 	rec.ContentHash = hash.Sum()
-	if err := finish(&rec); err != nil {
+	breakdown, err := finish(&rec)
+	if err != nil {
 		return err
 	}
 	if err := swapIn(ctx, tx, p, staged.Digits); err != nil {
 		return err
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {
+		return err
+	}
+	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -198,9 +198,10 @@ func (w *SolutionWriter) stagedSolutions() (count, minID, maxID int64, err error
 }
 
 // Commit writes what is queued, puts the new tables in place of the
-// puzzle's old ones, records the puzzle (and drops any breakdown recorded
-// for it) and ends the build, all in one transaction.
-func (w *SolutionWriter) Commit(rec Record) error {
+// puzzle's old ones, records the puzzle with its breakdown (counts by cell
+// and property, in place of any recorded before) and ends the build, all in
+// one transaction.
+func (w *SolutionWriter) Commit(rec Record, breakdown ...Breakdown) error {
 	defer func() { w.tx.Rollback() }() // the transaction open at the end: a last unit may commit first
 	if err := w.finishBlocks(); err != nil {
 		return err
@@ -212,7 +213,7 @@ func (w *SolutionWriter) Commit(rec Record) error {
 	if added := max(w.solutionsDone, w.seenSolutions); rows != added || maxID != added || rec.Solutions != added {
 		return fmt.Errorf("%s: %d solutions recorded, %d added, %d stored with highest ID %d; the build is not finished (this is a bug, please report it)", w.name, rec.Solutions, added, rows, maxID)
 	}
-	return w.commit(rec, nil, w.blocks.Digits)
+	return w.commit(rec, breakdown, w.blocks.Digits)
 }
 
 // ErrShardMismatch means a saved shard does not fit the split asked for:

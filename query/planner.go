@@ -85,16 +85,16 @@ var planner = []answer{
 	{
 		way: FromBreakdown,
 		when: []rule{
-			{askCounts, "recorded by its counts or stored as classes, the filter is one cell, and the build recorded the counts by that cell", func(pl *planning) bool {
+			{askCounts, "the filter is one cell, and the build recorded the counts by that cell", func(pl *planning) bool {
 				f := pl.f
 				onlyCells := len(f.Cells) == 1 && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry
-				return pl.buildCounted() && onlyCells && pl.recorded(catalog.StatCell(f.Cells[0].Row, f.Cells[0].Col))
+				return onlyCells && pl.recorded(catalog.StatCell(f.Cells[0].Row, f.Cells[0].Col))
 			}},
 			{askCounts, "recorded by its counts, the filter is properties alone, and the build recorded the counts of that set", func(pl *planning) bool {
 				return pl.countsOnly() && pl.onlyProps() && pl.propsRecorded(pl.f.Props)
 			}},
-			{askStats, "recorded by its counts or stored as classes, no filter, and the build recorded the counts by the cell asked (the heat map: by every cell; by a row or a column: stored as classes, by its cells) or of the property asked", func(pl *planning) bool {
-				if !pl.buildCounted() || !pl.f.IsZero() {
+			{askStats, "no filter, and the build recorded the counts by the cell asked (the heat map: by every cell; by a row or a column: by its cells) or of the property asked", func(pl *planning) bool {
+				if !pl.f.IsZero() {
 					return false
 				}
 				by, n := pl.by(), pl.t.Puzzle.N
@@ -104,9 +104,9 @@ var planner = []answer{
 				case ByCell:
 					return pl.recorded(catalog.StatCell(by.Row, by.Col))
 				case ByRow:
-					return pl.asClasses() && pl.recorded(catalog.StatCell(by.Row, 1))
+					return pl.recorded(catalog.StatCell(by.Row, 1))
 				case ByCol:
-					return pl.asClasses() && pl.recorded(catalog.StatCell(1, by.Col))
+					return pl.recorded(catalog.StatCell(1, by.Col))
 				case ByProp:
 					return pl.propsRecorded(by.Prop)
 				}
@@ -423,10 +423,6 @@ func (pl *planning) bySolutions() bool { return pl.stored() && !pl.asClasses() }
 
 // countsOnly reports whether the puzzle is recorded by its counts only.
 func (pl *planning) countsOnly() bool { return pl.t.countsOnlyRecord() }
-
-// buildCounted reports whether the puzzle's build records counts by cell
-// or property: those recorded by their counts, and those stored as classes.
-func (pl *planning) buildCounted() bool { return pl.countsOnly() || pl.asClasses() }
 
 // onlyProps reports whether the filter asks properties and nothing else.
 func (pl *planning) onlyProps() bool {

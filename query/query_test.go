@@ -260,18 +260,22 @@ func TestPlans(t *testing.T) {
 		{"queens:8", query.Question{Ask: query.AskCount}, query.FromRecord, 92},
 		{"queens:8", query.Question{Ask: query.AskCountClasses}, query.FromRecord, 12},
 		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Orbit: 4}}, query.FromRecord, 4},
-		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.PrefixRange, 4},
-		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(4, 4, 1)}}, query.BlockScan, 8},
-		{"queens:8", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.BlockScan, 2},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.FromBreakdown, 4},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(4, 4, 1)}}, query.FromBreakdown, 8},
+		{"queens:8", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.FromBreakdown, 2},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: append(cell(1, 1, 1), cell(2, 5, 1)...)}}, query.PrefixRange, 1},
+		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: append(cell(4, 4, 1), cell(6, 1, 1)...)}}, query.BlockScan, 2},
+		{"queens:8", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Cells: append(cell(1, 1, 1), cell(4, 4, 0)...)}}, query.BlockScan, 2},
 		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Class: 10}}, query.ClassMembers, 4},
 		{"queens:8", query.Question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Asymmetric}}, query.ClassScan, 88},
-		{"magic:4", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.PrefixRange, 416},
+		{"magic:4", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.FromBreakdown, 416},
 		{"queens:11", query.Question{Ask: query.AskCount}, query.FromRecord, 2680},
 		{"queens:11", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Orbit: 4}}, query.FromRecord, 12},
 		{"queens:8", query.Question{Ask: query.AskList, Page: query.Page{Offset: 90, Limit: 5}}, query.Jump, 0},
 		{"queens:8", query.Question{Ask: query.AskClasses, Page: query.Page{Offset: 3, Limit: 2}}, query.Jump, 0},
 		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByOrbit}}, query.FromRecord, 0},
-		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}, query.BlockScan, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}, query.FromBreakdown, 0},
+		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}, Filter: query.Filter{Cells: cell(4, 4, 1)}}, query.BlockScan, 0},
 	} {
 		tg := open(t, tc.puzzle)
 		plan, err := tg.Plan(ctx, tc.q)
@@ -449,11 +453,11 @@ func TestStatsOverAPrefix(t *testing.T) {
 	}{
 		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1, 2, 4, 1)}, query.BlockScan},
 		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.BlockScan},
-		{"queens:10", query.StatsBy{Kind: query.ByCol, Col: 4}, query.Filter{}, query.BlockScan},
+		{"queens:10", query.StatsBy{Kind: query.ByCol, Col: 4}, query.Filter{}, query.FromBreakdown},
 		{"queens:10", query.StatsBy{Kind: query.ByRow, Row: 7}, query.Filter{Cells: cells(5, 5, 1)}, query.BlockScan},
 		{"queens:10", query.StatsBy{Kind: query.ByCell, Row: 3, Col: 6}, query.Filter{Cells: cells(9, 9, 0)}, query.BlockScan},
 		{"queens:10", query.StatsBy{Kind: query.ByCol, Col: 2}, query.Filter{Cells: cells(1, 2, 1)}, query.BlockScan}, // none
-		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 2, Col: 3}, query.Filter{}, query.BlockScan},
+		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 2, Col: 3}, query.Filter{}, query.FromBreakdown},
 		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 3, Col: 3}, query.Filter{Cells: cells(4, 4, 16)}, query.BlockScan},
 		{"queens:10", query.StatsBy{Kind: query.ByOrbit}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // a range too large
 		{"queens:10", query.StatsBy{Kind: query.ByOrbit}, query.Filter{Cells: cells(1, 3, 1, 2, 5, 1)}, query.BlockScan},

@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -126,41 +127,35 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	case FromRecord, FromBreakdown:
 		return t.statsFromRecord(ctx, p)
 	}
-	n := t.Puzzle.N
-	// where[k] is the cell of C that symmetry k carries onto the asked cell
-	// (used by --by cell; for queens it asks "is the queen of row r in column c").
-	var where [8]int
-	for k, s := range canon.All {
-		r, c := s.Inverse().Map(n, max(by.Row-1, 0), max(by.Col-1, 0))
-		where[k] = r*n + c
+	mv := newMemberValues(t.Puzzle, by)
+	unfiltered := !slices.ContainsFunc(p.imageConds[:], func(c []byteCondition) bool { return len(c) > 0 })
+	// One range of class IDs per worker, each with its own tallies (on a
+	// cache line of its own), added up at the end.
+	type partial struct {
+		solutions, classes [64]int64 // solutions × 8, classes; by value
+		inv                []byte
+		_                  [64]byte
 	}
-	// One range of class IDs per worker; the partial distributions are
-	// added up at the end.
-	partial := make([]map[int][2]int64, max(p.Workers, 1)) // value -> (solutions × 8, classes)
-	for w := range partial {
-		partial[w] = map[int][2]int64{}
-	}
-	err := t.eachClassSplit(ctx, p, p.Classes.Lo, p.Classes.Hi, len(partial), func(w int, c catalog.ClassRow) error {
-		acc := partial[w]
+	parts := make([]partial, max(p.Workers, 1))
+	err := t.eachClassSplit(ctx, p, p.Classes.Lo, p.Classes.Hi, len(parts), func(w int, c catalog.ClassRow) error {
+		part := &parts[w]
 		form, orbit, props := c.Form, int64(c.Orbit), canon.Property(c.Props)
 		if t.Puzzle.Kind == canon.Queens {
 			props |= canon.SymmetryType(int(orbit))
 		}
 		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.imageConds[:], func(c []byteCondition) bool { return meets(form, c) })
-		var seen [8]int // values this class has counted already
-		counted := 0
-		for k, s := range canon.All {
-			if !anyImage && !meets(form, p.imageConds[k]) {
+		part.inv = mv.inverse(form, part.inv)
+		vals := mv.values(form, part.inv, orbit, props)
+		var seen uint64 // the values this class has counted already
+		for k, v := range vals {
+			if !anyImage && !unfiltered && !meets(form, p.imageConds[k]) {
 				continue
 			}
-			v := t.statValue(by, s, form, where[k], orbit, props)
-			a := acc[v]
-			a[0] += orbit
-			if !slices.Contains(seen[:counted], v) {
-				seen[counted], counted = v, counted+1
-				a[1]++
-			}
-			acc[v] = a
+			part.solutions[v] += orbit
+			seen |= 1 << v
+		}
+		for ; seen != 0; seen &= seen - 1 {
+			part.classes[bits.TrailingZeros64(seen)]++
 		}
 		return nil
 	})
@@ -168,17 +163,129 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 		return nil, err
 	}
 	acc := map[int][2]int64{}
-	for _, part := range partial {
-		for v, a := range part {
-			sum := acc[v]
-			acc[v] = [2]int64{sum[0] + a[0], sum[1] + a[1]}
+	for v := range 64 {
+		var a [2]int64
+		for _, part := range parts {
+			a[0] += part.solutions[v]
+			a[1] += part.classes[v]
+		}
+		if a[0] > 0 {
+			a[0] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
+			acc[v] = a
 		}
 	}
-	for v, a := range acc {
-		a[0] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
-		acc[v] = a
-	}
 	return finishStats(acc, by), nil
+}
+
+// memberValues reads a statistic of each member s(C) of a class off its
+// canonical form C: member s(C) holds at a cell what C holds at the cell
+// that s carries there, so each symmetry's source, a cell or a line of C,
+// is worked out once.
+type memberValues struct {
+	by      StatsBy
+	n       int
+	queens  bool
+	cell    [8]int  // by a cell: the cell of C that symmetry k carries there
+	fromRow [8]bool // by a row or a column: the line's queen lies in a row of C (else a column)
+	line    [8]int  // that row or column of C
+	sym     [8]canon.Symmetry
+}
+
+func newMemberValues(p canon.Puzzle, by StatsBy) *memberValues {
+	mv := &memberValues{by: by, n: p.N, queens: p.Kind == canon.Queens}
+	n := p.N
+	for k, s := range canon.All {
+		mv.sym[k] = s
+		inv := s.Inverse()
+		r, c := inv.Map(n, max(by.Row-1, 0), max(by.Col-1, 0))
+		mv.cell[k] = r*n + c
+		// Two cells of the asked line, carried back: a row of C if they
+		// share a row.
+		var r0, c0, r1, c1 int
+		if by.Kind == ByRow {
+			r0, c0 = inv.Map(n, by.Row-1, 0)
+			r1, c1 = inv.Map(n, by.Row-1, min(1, n-1))
+		} else {
+			r0, c0 = inv.Map(n, 0, max(by.Col-1, 0))
+			r1, c1 = inv.Map(n, min(1, n-1), max(by.Col-1, 0))
+		}
+		mv.fromRow[k] = r0 == r1 && (c0 != c1 || n == 1)
+		mv.line[k] = r0
+		if !mv.fromRow[k] {
+			mv.line[k] = c0
+		}
+	}
+	return mv
+}
+
+// inverse is C's inverse permutation (the row of each column's queen),
+// when the statistic needs it: a queens row or column that some symmetry
+// carries from a column.
+func (mv *memberValues) inverse(form, dst []byte) []byte {
+	if !mv.queens || mv.by.Kind != ByRow && mv.by.Kind != ByCol {
+		return dst
+	}
+	dst = growBytes(dst, len(form))
+	for r, c := range form {
+		if int(c) < len(dst) {
+			dst[c] = byte(r)
+		}
+	}
+	return dst
+}
+
+// values is the statistic of each member s(C) (s = canon.All[k]) of the
+// class with canonical form form (inv its inverse, if needed), orbit size
+// and properties, all 8 in one call.
+func (mv *memberValues) values(form, inv []byte, orbit int64, props canon.Property) (vals [8]int) {
+	by := mv.by
+	switch by.Kind {
+	case ByOrbit, ByGroup, ByProp:
+		v := int(orbit)
+		switch {
+		case by.Kind == ByGroup:
+			v = props.DudeneyOf()
+		case by.Kind == ByProp && props&by.Prop != 0:
+			v = 1
+		case by.Kind == ByProp:
+			v = 0
+		}
+		for k := range vals {
+			vals[k] = v
+		}
+	case ByRow, ByCol:
+		// The queen of the asked line of s(C) is the queen of C's source line.
+		for k := range vals {
+			r, c := mv.line[k], 0
+			if mv.fromRow[k] {
+				c = int(form[r])
+			} else {
+				c, r = r, int(inv[r])
+			}
+			r2, c2 := mv.sym[k].Map(mv.n, r, c)
+			vals[k] = r2 + 1
+			if by.Kind == ByRow {
+				vals[k] = c2 + 1
+			}
+		}
+	default:
+		for k, at := range mv.cell {
+			switch {
+			case !mv.queens:
+				vals[k] = int(form[at])
+			case int(form[at/mv.n]) == at%mv.n:
+				vals[k] = 1
+			}
+		}
+	}
+	return vals
+}
+
+func growBytes(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
 }
 
 // blockHistogram reports whether a question is a distribution that
@@ -213,37 +320,19 @@ func (t *BoundPuzzle) statsByBlocks(ctx context.Context, p *Plan) ([]StatsRow, e
 	default: // a magic square's cell: its value
 		statCells, values = []int{(by.Row-1)*n + by.Col - 1}, n*n+1
 	}
-	// value is the statistic of solution k of a block.
-	value := func(b *catalog.Block, k int) int {
-		switch {
-		case by.Kind == ByRow:
-			return int(b.Column(statCells[0])[k]) + 1
-		case by.Kind == ByCol:
-			for r := range n {
-				if int(b.Column(r)[k]) == by.Col-1 {
-					return r + 1
-				}
-			}
-			return 0 // damaged: no queen in the column
-		case t.Puzzle.Kind == canon.Queens:
-			if int(b.Column(statCells[0])[k]) == by.Col-1 {
-				return 1
-			}
-			return 0
-		}
-		return int(b.Column(statCells[0])[k])
-	}
 	workers := max(p.Workers, 1)
 	type partial struct {
 		hist    []int64
-		classes [][]uint64 // per value, a bit per class
+		classes [][]uint64 // per value, a bit per class (made when the value is first met)
 		masks   []uint64
-	}
-	parts := make([]partial, workers)
-	for w := range parts {
-		parts[w] = partial{hist: make([]int64, values), classes: make([][]uint64, values), masks: make([]uint64, maxBlockWords)}
+		vals    []byte // by a column: each solution's value, of the block at hand
+		_       [64]byte
 	}
 	words := t.Record.Classes/64 + 1
+	parts := make([]partial, workers)
+	for w := range parts {
+		parts[w] = partial{hist: make([]int64, values), classes: make([][]uint64, values), masks: make([]uint64, maxBlockWords), vals: make([]byte, catalog.MaxBlockSolutions)}
+	}
 	cells := conditionCells(conds)
 	for _, c := range statCells {
 		if !slices.Contains(cells, c) {
@@ -256,23 +345,47 @@ func (t *BoundPuzzle) statsByBlocks(ctx context.Context, p *Plan) ([]StatsRow, e
 	_, err := t.store.ScanBlocks(ctx, q, func(w int, b *catalog.Block) error {
 		part := &parts[w]
 		nw := matchBlock(b, conds, lo, hi, part.masks)
+		stat := b.Column(statCells[0])
+		if by.Kind == ByCol {
+			// Each solution's value: the row whose queen is in the column,
+			// 8 solutions a word (a row's queen is rarely there).
+			stat = part.vals[:b.N]
+			clear(stat) // 0: no queen in the column (damaged)
+			for r := range n {
+				col := b.Column(r)
+				for j := 0; j < len(col); j += 8 {
+					var w [8]byte
+					copy(w[:], col[j:])
+					for eq := equalLanes(binary.LittleEndian.Uint64(w[:]), byte(by.Col-1)); eq != 0; eq &= eq - 1 {
+						if k := j + bits.TrailingZeros64(eq)/8; k < len(col) {
+							stat[k] = byte(r + 1)
+						}
+					}
+				}
+			}
+		}
 		for j, m := range part.masks[:nw] {
 			for m != 0 {
 				k := 8*j + bits.TrailingZeros64(m)/8
 				m &= m - 1
-				v := value(b, k)
-				if v < 0 || v >= values {
-					continue // a damaged cell: verify names it
+				v := int(stat[k])
+				switch {
+				case by.Kind == ByRow:
+					v++ // the 1-based column
+				case by.Kind == ByCell && t.Puzzle.Kind == canon.Queens:
+					v = int(b2u8(v == by.Col-1))
+				}
+				class, ok := b.ClassOf(k)
+				if v >= values || !ok || class < 1 || class > t.Record.Classes {
+					continue // damaged: verify names it
 				}
 				part.hist[v]++
-				class, ok := b.ClassOf(k)
-				if !ok || class < 1 || class > t.Record.Classes {
-					continue
+				set := part.classes[v]
+				if set == nil {
+					set = make([]uint64, words)
+					part.classes[v] = set
 				}
-				if part.classes[v] == nil {
-					part.classes[v] = make([]uint64, words)
-				}
-				part.classes[v][class/64] |= 1 << (class % 64)
+				set[class/64] |= 1 << (class % 64)
 			}
 		}
 		return nil
@@ -282,7 +395,7 @@ func (t *BoundPuzzle) statsByBlocks(ctx context.Context, p *Plan) ([]StatsRow, e
 	}
 	acc := map[int][2]int64{}
 	for v := range values {
-		var solutions, classes int64
+		var solutions, count int64
 		for _, part := range parts {
 			solutions += part.hist[v]
 		}
@@ -296,11 +409,19 @@ func (t *BoundPuzzle) statsByBlocks(ctx context.Context, p *Plan) ([]StatsRow, e
 					word |= part.classes[v][i]
 				}
 			}
-			classes += int64(bits.OnesCount64(word))
+			count += int64(bits.OnesCount64(word))
 		}
-		acc[v] = [2]int64{solutions, classes}
+		acc[v] = [2]int64{solutions, count}
 	}
 	return finishStats(acc, by), nil
+}
+
+// b2u8 is 1 for true, 0 for false.
+func b2u8(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // statsStored reads the statistic off the stored solutions of the plan's

@@ -177,12 +177,15 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 		rec := mp.rec
 		searchNodes, seconds := mp.shardWork()
 		if mp.stored != nil {
-			err := out.MergeStored(ctx, mp.p, mp.stored, func(r *catalog.Record) error {
+			tally := newStoredTally(mp.p)
+			err := out.MergeStored(ctx, mp.p, mp.stored, func(form []byte, orbit int, props uint32) {
+				tally.add(form, orbit, canon.Property(props))
+			}, func(r *catalog.Record) ([]catalog.Breakdown, error) {
 				r.Kind, r.N, r.SolverVersion, r.SearchNodes = string(mp.p.Kind), mp.p.N, SolverVersion, searchNodes
 				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), seconds+time.Since(start).Seconds()
 				err := checkKnown(mp.p, r)
 				rec = *r
-				return err
+				return tally.breakdown(*r), err
 			})
 			if err != nil {
 				return done, err

@@ -95,6 +95,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
 		BuiltAt: now(), SolverVersion: SolverVersion,
 	}
+	tally := newStoredTally(p)
 	if p.Kind == canon.Queens {
 		// Queens in two bars, a phase each, as their speeds differ (the
 		// search is most of the time on few cores, the writing most of the
@@ -125,13 +126,13 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 				bar.Update(max(resumed, n), solutions)
 			}
 		}
-		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1, found, wrote)
+		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1, tally, found, wrote)
 		endSearch()
 		if err == nil {
 			bar.Update(max(resumed, written), solutions)
 		}
 	} else {
-		err = storeClassified(ctx, w, p, opt, &rec)
+		err = storeClassified(ctx, w, p, opt, &rec, tally)
 	}
 	bar.Finish()
 	switch {
@@ -146,7 +147,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			return rec, err
 		}
 		rec.BuildSeconds = time.Since(start).Seconds()
-		err = w.Commit(rec)
+		err = w.Commit(rec, tally.breakdown(rec)...)
 	}
 	if err != nil {
 		return rec, stoppedStored(ctx, p, w, err, known.Classes, solutions)
@@ -208,7 +209,7 @@ func savedStored(w *catalog.SolutionWriter, classes, solutions int64) (done, tot
 // found and wrote learn how many classes have been found and solutions
 // written, as they grow (from the one goroutine that writes).
 func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool,
-	found, wrote func(int64)) error {
+	tally *storedTally, found, wrote func(int64)) error {
 	var written int64
 	counts, err := enumerate.QueensCatalogPart(ctx, p.N, opt, part,
 		func(id int64, form []byte, orbit int) error {
@@ -216,6 +217,7 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 			if !classes {
 				return nil // a shard after the first: the first writes the classes
 			}
+			tally.add(form, orbit, 0)
 			// The queens properties are the symmetry type, which the orbit gives.
 			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
 		},
@@ -238,7 +240,7 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 
 // storeClassified writes a puzzle from its plain lexicographic enumeration,
 // classifying each solution as it streams in (magic squares).
-func storeClassified(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record) error {
+func storeClassified(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, tally *storedTally) error {
 	classifier := canon.NewClassifier(p)
 	stats, err := enumerate.All(ctx, p, opt, func(sol []byte) error {
 		place, err := classifier.Add(sol)
@@ -246,7 +248,9 @@ func storeClassified(ctx context.Context, w *catalog.SolutionWriter, p canon.Puz
 			return err
 		}
 		if place.NewClass {
-			if err := w.AddClass(place.ClassID, sol, place.Orbit, uint32(p.Properties(sol).Stored())); err != nil {
+			props := p.Properties(sol).Stored()
+			tally.add(sol, place.Orbit, props)
+			if err := w.AddClass(place.ClassID, sol, place.Orbit, uint32(props)); err != nil {
 				return err
 			}
 		}

@@ -232,9 +232,9 @@ func TestVerifyFindsDamage(t *testing.T) {
 			query: []string{"stats", "queens:10", "--by", "cell:1,1"}, problem: "its class blocks end at class 92, 91 classes recorded"},
 
 		// Recorded counts, which count and stats answer from.
-		{name: "counts of a stored puzzle", sql: "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:8', 'cell:1,1', 1, 5, 2)",
-			where: "queens:8", finding: "the table count_breakdown holds 1 counts recorded for it (the first by cell:1,1), but its build records none", damaged: []string{"queens:8"},
-			answer: []string{"count", "queens:8", "--cell", "1,1=1"}},
+		{name: "counts of a stored puzzle", sql: "UPDATE count_breakdown SET solutions = 5 WHERE puzzle = 'queens:8' AND stat = 'cell:1,1' AND value = 1",
+			where: "queens:8", finding: "recorded counts by cell:1,1, value 1: 5 solutions, 2 classes; the classes give 4 and 2", damaged: []string{"queens:8"},
+			answer: []string{"count", "queens:8", "--cell", "1,1=1", "--cell", "2,5=1"}},
 		{name: "counts of a counted puzzle", sql: "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:11', 'props', 64, 5, 5)",
 			where: "queens:11", finding: "the table count_breakdown holds 1 counts recorded for it (the first by props), but its count records none: count and stats would answer from them", damaged: []string{"queens:11"},
 			query: []string{"count", "queens:11", "--prop", "asymmetric"}, problem: "the table count_breakdown holds 1 counts recorded for it"},

@@ -269,7 +269,7 @@ func TestReadmeSQL(t *testing.T) {
 // TestExplainFormats checks --explain in every record format: text lines,
 // one JSON object, one JSON line, a CSV header and row.
 func TestExplainFormats(t *testing.T) {
-	args := []string{"count", "queens:8", "--cell", "4,4=1", "--explain"}
+	args := []string{"count", "queens:8", "--cell", "4,4=1", "--cell", "6,1=1", "--explain"}
 	for format, check := range map[string]func(string) bool{
 		"text": func(out string) bool { return strings.HasPrefix(out, "queens:8: solution block scan\n  storage: ") },
 		"json": func(out string) bool {

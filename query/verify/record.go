@@ -218,19 +218,9 @@ func countsBreakdownProblems(ctx context.Context, cat *catalog.Catalog, p canon.
 	return problems, nil
 }
 
-// verifyNoBreakdown reports counts recorded for a puzzle whose build
-// records none (one stored solution by solution).
-func (pz *puzzle) verifyNoBreakdown(ctx context.Context, problem func(string, ...any)) error {
-	rows, err := pz.cat.Breakdowns(ctx, pz.rec.Name)
-	if len(rows) > 0 {
-		problem("the table count_breakdown holds %d counts recorded for it (the first by %s), but its build records none", len(rows), rows[0].Stat)
-	}
-	return err
-}
-
 // recordedTally works out again, from the canonical forms a verify reads,
-// the counts a build of a puzzle stored as its classes records by cell and
-// by property (count_breakdown), which one-cell counts, stats by cell or row
+// the counts a build of a stored puzzle records by cell and by property
+// (count_breakdown), which one-cell counts, stats by cell, row or column
 // and the heat map answer from.
 //
 // A class with form C has value v at cell x in its member s(C) exactly when

@@ -80,14 +80,13 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	if pz.store.ClassesOnly() {
 		return pz.verifyClasses(ctx, problem)
 	}
-	if err := pz.verifyNoBreakdown(ctx, problem); err != nil {
-		return err
-	}
 	hash := catalog.NewContentHash()
-	classes, err := pz.verifyClassRows(ctx, hash, problem)
+	tally := newRecordedTally(p)
+	classes, err := pz.verifyClassRows(ctx, hash, tally, problem)
 	if err != nil {
 		return err
 	}
+
 	forms, orbits, orbitCounts := classes.forms, classes.orbits, classes.orbitCounts
 
 	// Solutions: IDs 1, 2, ... in increasing order, each in its class.
@@ -119,7 +118,16 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	for _, m := range view {
 		problem("%s", m)
 	}
-	return pz.verifyIndex(ctx, problem)
+	if err := pz.verifyIndex(ctx, problem); err != nil {
+		return err
+	}
+	// Counts by cell and property, recorded by the build (by every build
+	// of schema 18 and later; none by older ones), last: a class that is
+	// wrong makes many of them wrong.
+	if rows, err := pz.cat.Breakdowns(ctx, rec.Name); err != nil || len(rows) == 0 {
+		return err
+	}
+	return tally.check(ctx, pz.cat, rec, problem)
 }
 
 // verifyIndex checks what the block or class index says of the blocks
@@ -165,7 +173,7 @@ type verifiedClasses struct {
 // in increasing order (read in order on one goroutine, with the hash), each
 // form a solution, canonical, with its orbit and properties (checked in
 // batches on every core).
-func (pz *puzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, problem func(string, ...any)) (*verifiedClasses, error) {
+func (pz *puzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash, tally *recordedTally, problem func(string, ...any)) (*verifiedClasses, error) {
 	p := pz.p
 	v := &verifiedClasses{}
 	read := func(ctx context.Context, send func(*verifyBatch) error) error {
@@ -180,6 +188,7 @@ func (pz *puzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash
 				v.orbitCounts[c.Orbit]++
 			}
 			hash.AddClass(c.Form, c.Orbit)
+			tally.add(c.Form, c.Orbit, canon.Property(c.Props))
 			return r.add(c.ID, c.Form, int64(c.Orbit), canon.Symmetry(0), canon.Property(c.Props))
 		}))
 	}
