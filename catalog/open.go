@@ -115,7 +115,12 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 // or a program copying a log in, holds it: the first is refused, the
 // second is waited for.
 func (c *Catalog) takeFile() error {
-	_, statErr := os.Stat(c.file)
+	info, statErr := os.Stat(c.file)
+	// A file no one may write (mode 0444, say) is not written, even by
+	// root, whom the system would let.
+	if statErr == nil && info.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, ErrReadOnlyFile)
+	}
 	f, err := os.OpenFile(c.file, os.O_RDWR|os.O_CREATE, 0o644)
 	switch {
 	case errors.Is(err, fs.ErrPermission):

@@ -108,6 +108,26 @@ func toColumnBlocks(t *testing.T, path string, puzzles []canon.Puzzle) {
 	}
 }
 
+// unindex drops the class index of the given puzzles stored as their
+// classes, as a solcat of schema 17 stored them, and their recorded counts
+// by cell are kept (those builds recorded them too).
+func unindex(t *testing.T, path string, puzzles []string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, name := range puzzles {
+		if _, err := db.Exec("DROP TABLE class_index_" + strings.NewReplacer(":", "_").Replace(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 17; DELETE FROM block_layouts WHERE layout > 2"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // readableOf is the solution as people read it, as catalog's readable
 // writes it.
 func readableOf(p canon.Puzzle) migrations.Readable {
@@ -289,8 +309,11 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 	newPath, oldPath, columnPath, classesPath := filepath.Join(dir, "new.db"), filepath.Join(dir, "old.db"), filepath.Join(dir, "column.db"), filepath.Join(dir, "classes.db")
 	stored := []string{"magic:1", "magic:2", "magic:3", "magic:4"}
 	lastQueens, classQueens := 14, []string{"queens:10", "queens:11", "queens:12", "queens:13"}
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		lastQueens, classQueens = 11, classQueens[:2]
+	case os.Getenv("SOLCAT_LONG") != "":
+		lastQueens = 16 // long: 16.9 million more solutions
 	}
 	for n := 1; n <= lastQueens; n++ {
 		stored = append(stored, fmt.Sprintf("queens:%d", n))
@@ -324,6 +347,11 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 	toRowMajor(t, oldPath, puzzles)
 	copyFile(t, newPath, columnPath)
 	toColumnBlocks(t, columnPath, puzzles)
+	// The classes-only puzzles as a solcat of schema 17 stored them: no
+	// class index.
+	unindexedPath := filepath.Join(dir, "unindexed.db")
+	copyFile(t, classesPath, unindexedPath)
+	unindex(t, unindexedPath, classQueens)
 
 	r := rand.New(rand.NewPCG(27, 1))
 	for _, p := range puzzles {
@@ -359,13 +387,17 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 	}
 	for _, name := range classQueens {
 		t.Run(name+" as classes", func(t *testing.T) {
-			asClasses, bySolutions := bind(t, classesPath, name), bind(t, newPath, name)
+			asClasses, bySolutions, unindexed := bind(t, classesPath, name), bind(t, newPath, name), bind(t, unindexedPath, name)
 			p := asClasses.Puzzle
 			for range 40 {
 				f := layoutFilter(r, p)
+				page := query.Page{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
+				if a, b := answers(t, asClasses, f, page), answers(t, unindexed, f, page); a != b {
+					t.Errorf("%s, page %+v: with a class index\n%s\nwithout\n%s", f.String(p), page, a, b)
+				}
 				for _, ask := range []query.Ask{query.AskCount, query.AskCountClasses} {
-					var got [2]int64
-					for i, tg := range []*query.BoundPuzzle{asClasses, bySolutions} {
+					var got [3]int64
+					for i, tg := range []*query.BoundPuzzle{asClasses, bySolutions, unindexed} {
 						plan, err := tg.Plan(ctx, query.Question{Ask: ask, Filter: f})
 						if err != nil {
 							t.Fatal(err)
@@ -374,8 +406,8 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					if got[0] != got[1] {
-						t.Errorf("%s, %s: %d as classes, %d stored solution by solution", f.String(p), ask, got[0], got[1])
+					if got[0] != got[1] || got[0] != got[2] {
+						t.Errorf("%s, %s: %d as classes, %d stored solution by solution, %d as classes without a class index", f.String(p), ask, got[0], got[1], got[2])
 					}
 				}
 			}

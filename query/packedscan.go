@@ -26,6 +26,7 @@ type packedMatch struct {
 	mask, want [8][2]uint64
 	weight     [8]int64 // how many symmetries pull the conditions back to these
 	conds      [8][]byteCondition
+	of         [8]uint8 // the symmetries (indexes of canon.All, a bit each) that pull back to these
 	vec        *packedVec
 }
 
@@ -65,7 +66,7 @@ func field(k int, v uint64) (hi, lo uint64) {
 // newPackedMatch turns the pulled-back conditions into masks; ok is false
 // when some condition is not an equality, which needs the general path.
 func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMatch, ok bool) {
-	for _, conds := range imageConds {
+	for k, conds := range imageConds {
 		var mask, want [2]uint64
 		possible := true
 		for _, c := range conds {
@@ -102,9 +103,10 @@ func newPackedMatch(p canon.Puzzle, imageConds *[8][]byteCondition) (m packedMat
 		}
 		if same >= 0 {
 			m.weight[same]++
+			m.of[same] |= 1 << k
 			continue
 		}
-		m.mask[m.syms], m.want[m.syms], m.weight[m.syms], m.conds[m.syms] = mask, want, 1, conds
+		m.mask[m.syms], m.want[m.syms], m.weight[m.syms], m.conds[m.syms], m.of[m.syms] = mask, want, 1, conds, 1<<k
 		m.syms++
 	}
 	if packedVector {
@@ -258,6 +260,48 @@ func (m *packedMatch) sum(forms []byte, size int, lanes uint64) (hits, matched i
 		return hits + h, matched + k
 	}
 	return packedSumAVX512(&forms[0], n, size, m.vec, lanes)
+}
+
+// hits appends to out (as hits does: index << 8 | lanes) each of the
+// forms that meets some lanes of lanes.
+func (m *packedMatch) hitList(forms []byte, size int, lanes uint64, out []uint32) []uint32 {
+	n := len(forms) / size
+	out = out[:0]
+	if m.vec != nil && (size == 16 || size == 12) && n > 1 && lanes != 0 {
+		vec := n
+		if size == 12 {
+			vec = n - 1 // the loop reads 16 bytes of each form: the last is left to Go
+		}
+		out = out[:cap(out)]
+		if len(out) < n {
+			out = make([]uint32, n)
+		}
+		out = out[:packedHitsAVX512(&forms[0], vec, size, m.vec, lanes, &out[0])]
+		forms, n = forms[vec*size:], n-vec
+		for k := range n {
+			if l := m.laneSet(loadPackedWords(forms[k*size:], size), lanes); l != 0 {
+				out = append(out, uint32(vec+k)<<8|uint32(l))
+			}
+		}
+		return out
+	}
+	for k := range n {
+		if l := m.laneSet(loadPackedWords(forms[k*size:], size), lanes); l != 0 {
+			out = append(out, uint32(k)<<8|uint32(l))
+		}
+	}
+	return out
+}
+
+// laneSet is the set of lanes of lanes whose conditions form meets.
+func (m *packedMatch) laneSet(form [2]uint64, lanes uint64) uint64 {
+	var set uint64
+	for s := range m.syms {
+		if lanes&(1<<s) != 0 && form[0]&m.mask[s][0] == m.want[s][0] && form[1]&m.mask[s][1] == m.want[s][1] {
+			set |= 1 << s
+		}
+	}
+	return set
 }
 
 // sumGo is sum in Go, one symmetry at a time.

@@ -11,3 +11,10 @@ var packedVector = cpu.X86.HasAVX512F
 //
 //go:noescape
 func packedSumAVX512(forms *byte, n int, size int, v *packedVec, lanes uint64) (hits, matched int64)
+
+// packedHitsAVX512 writes to out (n entries at least) each of the n forms
+// of size 12 or 16 bytes that meets some of the lanes set in lanes, as its
+// index << 8 | its lanes, and returns how many it wrote.
+//
+//go:noescape
+func packedHitsAVX512(forms *byte, n int, size int, v *packedVec, lanes uint64, out *uint32) (count int)

@@ -8,3 +8,7 @@ const packedVector = false
 func packedSumAVX512(*byte, int, int, *packedVec, uint64) (hits, matched int64) {
 	panic("packedSumAVX512 without AVX-512")
 }
+
+func packedHitsAVX512(*byte, int, int, *packedVec, uint64, *uint32) int {
+	panic("packedHitsAVX512 without AVX-512")
+}

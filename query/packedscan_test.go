@@ -2,6 +2,7 @@ package query
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"solcat/canon"
@@ -110,6 +111,18 @@ func TestPackedSumVector(t *testing.T) {
 				hg, kg := m.sumGo(forms, size, lanes)
 				if h != hg || k != kg {
 					t.Fatalf("%s, %d forms, conditions %v, lanes %b: vector %d hits in %d forms, Go %d in %d", p, n, conds, lanes, h, k, hg, kg)
+				}
+				// The forms that meet some lanes, and which: as the Go loop
+				// finds them.
+				got := m.hitList(forms, size, lanes, nil)
+				var want []uint32
+				for i := range n {
+					if l := m.laneSet(loadPackedWords(forms[i*size:], size), lanes); l != 0 {
+						want = append(want, uint32(i)<<8|uint32(l))
+					}
+				}
+				if !slices.Equal(got, want) || int64(len(got)) != k {
+					t.Fatalf("%s, %d forms, conditions %v, lanes %b: hits %x, want %x", p, n, conds, lanes, got, want)
 				}
 			}
 		}

@@ -466,6 +466,10 @@ func TestStatsOverAPrefix(t *testing.T) {
 		{"magic:4", query.StatsBy{Kind: query.ByGroup}, query.Filter{Cells: cells(1, 1, 1, 1, 2, 2)}, query.BlockScan},
 		{"magic:4", query.StatsBy{Kind: query.ByCell, Row: 4, Col: 4}, query.Filter{Cells: cells(1, 1, 2, 1, 2, 3)}, query.BlockScan},
 		{"queens:12", query.StatsBy{Kind: query.ByRow, Row: 3}, query.Filter{Cells: cells(1, 2, 1)}, query.ClassScan}, // stored as its classes
+		{"queens:12", query.StatsBy{Kind: query.ByCol, Col: 5}, query.Filter{Cells: cells(3, 4, 1)}, query.ClassScan},
+		{"queens:12", query.StatsBy{Kind: query.ByCell, Row: 6, Col: 6}, query.Filter{Cells: cells(2, 5, 1, 7, 7, 1)}, query.ClassScan},
+		{"queens:12", query.StatsBy{Kind: query.ByOrbit}, query.Filter{Cells: cells(1, 3, 1)}, query.ClassScan},
+		{"queens:12", query.StatsBy{Kind: query.ByRow, Row: 9}, query.Filter{Cells: cells(4, 4, 0)}, query.ClassScan}, // not an equality: forms unpacked
 	} {
 		tg := open(t, tc.puzzle)
 		plan, err := tg.Plan(ctx, query.Question{Ask: query.AskStats, By: tc.by, Filter: tc.f})

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -128,6 +129,9 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 		return t.statsFromRecord(ctx, p)
 	}
 	mv := newMemberValues(t.Puzzle, by)
+	if m, ok := t.packedCountable(p); ok && by.Kind != ByProp && by.Kind != ByGroup {
+		return t.statsPacked(ctx, p, &m, mv)
+	}
 	unfiltered := !slices.ContainsFunc(p.imageConds[:], func(c []byteCondition) bool { return len(c) > 0 })
 	// One range of class IDs per worker, each with its own tallies (on a
 	// cache line of its own), added up at the end.
@@ -177,6 +181,105 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 	return finishStats(acc, by), nil
 }
 
+// statsPacked takes a distribution over a puzzle stored as its classes
+// from its packed forms: the forms are compared with the filter's
+// conditions pulled back through each symmetry as a count compares them
+// (skipping the groups of blocks no symmetry can meet, comparing only the
+// lanes that can), and only the forms that meet some are unpacked, their
+// matching members' values read off them.
+func (t *BoundPuzzle) statsPacked(ctx context.Context, p *Plan, m *packedMatch, mv *memberValues) ([]StatsRow, error) {
+	ids, orbits, err := t.store.SmallOrbits(ctx)
+	if err != nil {
+		return nil, err
+	}
+	queens, size := t.Puzzle.Kind == canon.Queens, t.store.PackedFormSize()
+	lo, hi := p.Classes.Lo, p.Classes.Hi
+	type partial struct {
+		solutions, classes [64]int64 // solutions × 8, classes; by value
+		hits               []uint32
+		cells, inv         []byte
+		next               int // the next class with fewer than 8 members, in ids
+		_                  [64]byte
+	}
+	parts := make([]partial, max(p.Workers, 1))
+	for w := range parts {
+		parts[w].cells = make([]byte, t.Puzzle.Len())
+	}
+	q := catalog.ClassBlockScan{Lo: lo, Hi: hi, Workers: len(parts),
+		Select: func(_ int, g *catalog.ClassGroup) uint32 { return uint32(m.lanesFor(g)) }}
+	_, err = t.store.ScanClassBlocks(ctx, q, func(w int, first int64, forms []byte, tag uint32) error {
+		part := &parts[w]
+		k0 := max(lo-first, 0)
+		end := min(int64(len(forms)/size), hi-first+1)
+		if k0 >= end {
+			return nil
+		}
+		part.hits = m.hitList(forms[k0*int64(size):end*int64(size)], size, uint64(tag)&m.allLanes(), part.hits)
+		// The goroutine's blocks come in ID order, with jumps between
+		// pieces of the range: find the next small orbit from here.
+		if i := part.next; i > 0 && ids[i-1] >= first || i < len(ids) && ids[i] < first {
+			part.next = sort.Search(len(ids), func(j int) bool { return ids[j] >= first })
+		}
+		for _, h := range part.hits {
+			k := k0 + int64(h>>8)
+			id := first + k
+			for part.next < len(ids) && ids[part.next] < id {
+				part.next++
+			}
+			orbit := int64(8)
+			if part.next < len(ids) && ids[part.next] == id {
+				orbit = int64(orbits[part.next])
+			}
+			var syms uint8
+			for l := h & 0xff; l != 0; l &= l - 1 {
+				syms |= m.of[bits.TrailingZeros32(l)]
+			}
+			if p.Question.Filter.UpToSymmetry {
+				syms = 0xff // a class that matches has all its members match
+			}
+			form := forms[k*int64(size) : (k+1)*int64(size)]
+			var props canon.Property
+			if queens {
+				canon.UnpackQueens(form, part.cells)
+				props = canon.SymmetryType(int(orbit))
+			} else {
+				key, _ := canon.Packed25From(form)
+				canon.Unpack25(key, (*[25]byte)(part.cells))
+			}
+			if syms&mv.fromColumns != 0 {
+				part.inv = mv.inverse(part.cells, part.inv)
+			}
+			vals := mv.values(part.cells, part.inv, orbit, props)
+			var seen uint64
+			for ; syms != 0; syms &= syms - 1 {
+				v := vals[bits.TrailingZeros8(syms)]
+				part.solutions[v] += orbit
+				seen |= 1 << v
+			}
+			for ; seen != 0; seen &= seen - 1 {
+				part.classes[bits.TrailingZeros64(seen)]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	acc := map[int][2]int64{}
+	for v := range 64 {
+		var a [2]int64
+		for _, part := range parts {
+			a[0] += part.solutions[v]
+			a[1] += part.classes[v]
+		}
+		if a[0] > 0 {
+			a[0] /= 8 // each member was met once for each of the 8/orbit symmetries that give it
+			acc[v] = a
+		}
+	}
+	return finishStats(acc, p.Question.By), nil
+}
+
 // memberValues reads a statistic of each member s(C) of a class off its
 // canonical form C: member s(C) holds at a cell what C holds at the cell
 // that s carries there, so each symmetry's source, a cell or a line of C,
@@ -188,7 +291,10 @@ type memberValues struct {
 	cell    [8]int  // by a cell: the cell of C that symmetry k carries there
 	fromRow [8]bool // by a row or a column: the line's queen lies in a row of C (else a column)
 	line    [8]int  // that row or column of C
-	sym     [8]canon.Symmetry
+	// fromColumns is the symmetries (a bit each) whose line comes from a
+	// column of C, which the inverse permutation reads
+	fromColumns uint8
+	sym         [8]canon.Symmetry
 }
 
 func newMemberValues(p canon.Puzzle, by StatsBy) *memberValues {
@@ -213,6 +319,7 @@ func newMemberValues(p canon.Puzzle, by StatsBy) *memberValues {
 		mv.line[k] = r0
 		if !mv.fromRow[k] {
 			mv.line[k] = c0
+			mv.fromColumns |= 1 << k
 		}
 	}
 	return mv
@@ -257,9 +364,12 @@ func (mv *memberValues) values(form, inv []byte, orbit int64, props canon.Proper
 		// The queen of the asked line of s(C) is the queen of C's source line.
 		for k := range vals {
 			r, c := mv.line[k], 0
-			if mv.fromRow[k] {
+			switch {
+			case mv.fromRow[k]:
 				c = int(form[r])
-			} else {
+			case len(inv) == 0:
+				continue // not asked for: inverse was not made
+			default:
 				c, r = r, int(inv[r])
 			}
 			r2, c2 := mv.sym[k].Map(mv.n, r, c)

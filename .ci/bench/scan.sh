@@ -18,7 +18,7 @@
 #
 # For queens, it times a filtered list page and the web's filtered puzzle
 # page too, and for every puzzle 'stats --by row:1' (queens) or 'stats --by
-# cell:1,1' (magic). After solcat's rows, DuckDB answers the same questions
+# cell:1,1' (magic), without a filter and with two cells. After solcat's rows, DuckDB answers the same questions
 # over solcat's flat Parquet export of the puzzle (duckdb_side below), and
 # readlimit (../shared/bench/readlimit.c, built with gcc when it is there;
 # READLIMIT_C names another copy) reads every page of the catalog once on
@@ -201,9 +201,11 @@ bench() {
     printf '  solcat count %-45s %12s  wall %5ss  user %5ss  rss %4s MB\n' "$q" "$n" "$(median <"$work/wall$i")" "$(median <"$work/user$i")" "$(($(median <"$work/rss$i") / 1024))"
     echo "$n" >"$work/count$i"
   done < <(questions "$puzzle")
-  local by="cell:1,1"
-  [[ $puzzle == queens:* ]] && by="row:1"
+  local by="cell:1,1" filter="--cell 1,2=3 --cell 4,5=6"
+  [[ $puzzle == queens:* ]] && by="row:1" filter="--cell 9,5=1 --cell 3,7=1"
   timed "solcat stats $puzzle --by $by" "$solcat" --db "$db" stats "$puzzle" --by "$by"
+  # shellcheck disable=SC2086 # filter is a list of flags
+  timed "solcat stats $puzzle --by $by $filter" "$solcat" --db "$db" stats "$puzzle" --by "$by" $filter
   [[ $puzzle == queens:* ]] && pages "$puzzle" "$db"
   limit "$db"
   duckdb_side "$puzzle" "$db"

@@ -20,14 +20,14 @@ import (
 )
 
 type estimateCmd struct {
-	Puzzle    string        `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:30 or magic:6."`
-	Time      time.Duration `name:"time" placeholder:"D" help:"Stop after this long, for example 30s or 10m (default 10s when no other stop is given)."`
-	Precision string        `name:"precision" placeholder:"P" help:"Stop when the standard error is at most P of the estimate: 0.01 or 1%."`
-	Probes    int64         `name:"probes" placeholder:"K" help:"Stop after K probes; with the same --seed the run is repeated exactly."`
-	Seed      int64         `name:"seed" default:"1" help:"Seed of the probes (0 or more). The same seed draws the same probes; use others for independent runs."`
-	Workers   int           `help:"Probing goroutines, 1 to 1024 (default: one per core). The numbers are the same for any value." default:"0"`
-	Cell      []string      `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
-	Pattern   string        `name:"pattern" placeholder:"GRID" help:"Cells to match, as in count."`
+	Puzzle    string         `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:30 or magic:6."`
+	Time      *time.Duration `name:"time" placeholder:"D" help:"Stop after this long, for example 30s or 10m (default 10s when no other stop is given)."`
+	Precision string         `name:"precision" placeholder:"P" help:"Stop when the standard error is at most P of the estimate: 0.01 or 1%."`
+	Probes    *int64         `name:"probes" placeholder:"K" help:"Stop after K probes; with the same --seed the run is repeated exactly."`
+	Seed      int64          `name:"seed" default:"1" help:"Seed of the probes (0 or more). The same seed draws the same probes; use others for independent runs."`
+	Workers   int            `help:"Probing goroutines, 1 to 1024 (default: one per core). The numbers are the same for any value." default:"0"`
+	Cell      []string       `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
+	Pattern   string         `name:"pattern" placeholder:"GRID" help:"Cells to match, as in count."`
 	cliparse.ExplainFlag
 	cliparse.FormatFlags
 	stop error // set when Ctrl-C ends the run: the estimate so far is kept
@@ -43,12 +43,18 @@ func (c *estimateCmd) interrupted() error { return c.stop }
 const defaultEstimateTime = 10 * time.Second
 
 func (c *estimateCmd) options() (enumerate.EstimateOptions, error) {
-	opt := enumerate.EstimateOptions{Time: c.Time, Probes: c.Probes, Workers: c.Workers}
+	opt := enumerate.EstimateOptions{Workers: c.Workers}
+	if c.Time != nil {
+		opt.Time = *c.Time
+	}
+	if c.Probes != nil {
+		opt.Probes = *c.Probes
+	}
 	switch {
-	case c.Time < 0:
-		return opt, usagef("--time %v is negative; give a duration such as 30s or 10m", c.Time)
-	case c.Probes < 0:
-		return opt, usagef("--probes %d is negative; give a count of 1 or more", c.Probes)
+	case c.Time != nil && opt.Time <= 0:
+		return opt, usagef("--time %v is not a time to run for; give a duration such as 30s or 10m", opt.Time)
+	case c.Probes != nil && opt.Probes <= 0:
+		return opt, usagef("--probes %d is not a number of probes; give 1 or more", opt.Probes)
 	case c.Seed < 0:
 		return opt, usagef("--seed %d is negative; give a seed of 0 or more", c.Seed)
 	case c.Workers < 0 || c.Workers > 1024:

@@ -81,7 +81,8 @@ func TestConstrainedStatsResumes(t *testing.T) {
 	code := run(ctx, []string{"--db", db, "stats", "queens:18", "--by", "row:1"}, &out, &errOut)
 	unitCounted = nil
 	kept, _ := strconv.Atoi(querySQL(t, db, "SELECT count(*) FROM answers"))
-	if code == 0 || out.Len() != 0 || kept == 0 || kept >= 9 || !strings.Contains(errOut.String(), "counted and kept; the same command counts the rest") {
+	if code == 0 || out.Len() != 0 || kept == 0 || kept >= 9 || !strings.Contains(errOut.String(), "counted and kept, and the same command counts the rest") ||
+		strings.Contains(errOut.String(), "nothing was recorded") {
 		t.Fatalf("stopped table: exit %d, %d columns kept, stdout %q, stderr %q", code, kept, out.String(), errOut.String())
 	}
 	if code, got, errOut := solcatDB(db, "stats", "queens:18", "--by", "row:1", "--format", "csv"); code != 0 || got != want || want == "" {

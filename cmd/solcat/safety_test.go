@@ -506,3 +506,25 @@ func TestQueriesLeaveNoFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyFileRefused: a catalog file no one may write (mode 0444) is
+// not written by a build, even by root, whom the system would let: one
+// line, exit 1, and the file's bytes as they were.
+func TestReadOnlyFileRefused(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ro.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:6"); code != 0 {
+		t.Fatal(errOut)
+	}
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(db, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := solcatDB(db, "build", "queens:5")
+	after, _ := os.ReadFile(db)
+	if code != 1 || !strings.Contains(errOut, "the file is read-only; make it writable (chmod u+w)") || strings.Count(errOut, "\n") != 1 || !bytes.Equal(before, after) {
+		t.Errorf("build into a file of mode 0444: exit %d, %q, file changed %v", code, errOut, !bytes.Equal(before, after))
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"solcat/canon"
+	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/console"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -56,11 +58,12 @@ func (s *statsCmd) Run(e *env) error {
 	rows, err := t.Stats(e.ctx, plan)
 	if err != nil {
 		// The columns counted before a Ctrl-C are kept: the same command
-		// counts only the others.
-		if kept := t.Counted(plan); len(kept) > 0 {
+		// counts only the others. It is said once, as what was kept.
+		if kept := t.Counted(plan); len(kept) > 0 && e.ctx.Err() != nil {
 			done()
 			e.keep(kept)
-			fmt.Fprintf(e.stderr, "solcat: %s counted and kept; the same command counts the rest\n", canon.Plural(int64(len(kept)), "column"))
+			console.Interrupted(e.ctx, e.stderr)
+			return fmt.Errorf("%w; %s counted and kept, and the same command counts the rest", advice.ErrInterrupted, canon.Plural(int64(len(kept)), "column"))
 		}
 		return e.stopped(err)
 	}
