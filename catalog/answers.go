@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -17,6 +18,8 @@ type Answer struct {
 	Seconds    float64 `db:"seconds"`
 	Workers    int     `db:"workers"`
 	RecordedAt string  `db:"recorded_at"`
+	Seal       string  `db:"seal"`
+	Unsealed   bool    `db:"-"` // does not match its seal (Answers; LookUpAnswer refuses it)
 }
 
 // RecordAnswer keeps an answer, replacing the one to the same question.
@@ -24,9 +27,14 @@ func (c *Catalog) RecordAnswer(ctx context.Context, a Answer) error {
 	if a.RecordedAt == "" {
 		a.RecordedAt = time.Now().UTC().Format(time.RFC3339)
 	}
+	key, err := puzzleKeyOf(ctx, c.db, a.Puzzle)
+	if err != nil {
+		return err
+	}
+	a.Seal = sealOfAnswer(key, a)
 	defer c.checkpoint.committed()
-	_, err := c.db.NamedExecContext(ctx, `INSERT OR REPLACE INTO answers (puzzle, question, filter, solutions, method, seconds, workers, recorded_at)
-		VALUES (:puzzle, :question, :filter, :solutions, :method, :seconds, :workers, :recorded_at)`, a)
+	_, err = c.db.NamedExecContext(ctx, `INSERT OR REPLACE INTO answers (puzzle, question, filter, solutions, method, seconds, workers, recorded_at, seal)
+		VALUES (:puzzle, :question, :filter, :solutions, :method, :seconds, :workers, :recorded_at, :seal)`, a)
 	return err
 }
 
@@ -43,6 +51,12 @@ func (c *Catalog) LookUpAnswer(ctx context.Context, puzzle string, question []by
 	if len(out) == 0 {
 		return Answer{}, false, nil
 	}
+	if err := c.checkAnswers(ctx, out); err != nil {
+		return Answer{}, false, err
+	}
+	if out[0].Unsealed {
+		return Answer{}, false, &DamagedError{Puzzle: puzzle, Path: c.path, Problem: fmt.Sprintf("the answer kept for %s %s", out[0].Filter, unsealed)}
+	}
 	return out[0], true, nil
 }
 
@@ -53,8 +67,25 @@ func (c *Catalog) Answers(ctx context.Context, puzzle string) ([]Answer, error) 
 	if ok, err := hasTable(ctx, c.db, "answers"); err != nil || !ok {
 		return nil, err
 	}
-	err := c.db.SelectContext(ctx, &out, "SELECT * FROM answers WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter", puzzle, puzzle)
-	return out, err
+	if err := c.db.SelectContext(ctx, &out, "SELECT * FROM answers WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter", puzzle, puzzle); err != nil {
+		return nil, err
+	}
+	return out, c.checkAnswers(ctx, out)
+}
+
+// checkAnswers marks the answers that do not match their seals.
+func (c *Catalog) checkAnswers(ctx context.Context, answers []Answer) error {
+	if !c.sealed(ctx) {
+		return nil
+	}
+	for i, a := range answers {
+		key, err := puzzleKeyOf(ctx, c.db, a.Puzzle)
+		if err != nil {
+			return err
+		}
+		answers[i].Unsealed = a.Seal != sealOfAnswer(key, a)
+	}
+	return nil
 }
 
 // SavedAnswerUnits is the units of a constrained count of question saved by an

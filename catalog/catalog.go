@@ -77,6 +77,8 @@ type Catalog struct {
 	watched        *os.File
 	opened         fileState
 	changedAtClose bool
+
+	hasSeals bool // the rows carry seals (findSeals)
 }
 
 // Remove deletes a closed catalog's file and SQLite's files beside it: for
@@ -284,6 +286,10 @@ type Record struct {
 	BuiltAt        string        `db:"built_at" json:"built_at"`
 	SolverVersion  string        `db:"solver_version" json:"solver_version"`
 	ContentHash    string        `db:"content_hash" json:"content_hash"` // see ContentHash; empty for counts only
+	Seal           string        `db:"seal" json:"-"`                    // see seal.go; empty in catalogs of schema 17 and below
+	// SealProblem says how the record does not match its seal, if it
+	// does not: a query refuses it, verify names it.
+	SealProblem string `db:"-" json:"-"`
 }
 
 // Orbits returns the classes by orbit size, indexed 1, 2, 4 and 8.
@@ -300,7 +306,17 @@ func (r *Record) SetOrbits(o [9]int64) {
 func (c *Catalog) Puzzles(ctx context.Context) ([]Record, error) {
 	var recs []Record
 	err := c.db.SelectContext(ctx, &recs, `SELECT * FROM puzzles ORDER BY kind, n`)
+	for i := range recs {
+		c.checkSeal(ctx, &recs[i])
+	}
 	return recs, err
+}
+
+// checkSeal sets a record's SealProblem if it does not match its seal.
+func (c *Catalog) checkSeal(ctx context.Context, r *Record) {
+	if c.sealed(ctx) && r.Seal != sealOfRecord(*r) {
+		r.SealProblem = "its record " + unsealed
+	}
 }
 
 // Puzzle returns one puzzle's record; ok is false if it is not in the catalog.
@@ -314,5 +330,6 @@ func (c *Catalog) puzzleIn(ctx context.Context, q sqlx.QueryerContext, name stri
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, false, nil
 	}
+	c.checkSeal(ctx, &rec)
 	return rec, err == nil, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -31,22 +30,24 @@ var ErrNotStored = errors.New("stored as counts only")
 // canonical forms in blocks, with tables of the few that have properties
 // and (queens) of the few with fewer than 8 members (StorageClasses).
 type Content struct {
-	c          *Catalog
-	p          canon.Puzzle
-	Record     Record
-	blocks     blockTable // StorageSolutions: the solution blocks
-	classes    string     // the classes table (classTable)
-	props      string     // StorageClasses: the properties table
-	orbits     string     // StorageClasses: the orbits table (queens)
-	form       packedForm // StorageClasses: how forms are packed
-	classIndex string     // StorageClasses: the class index, or "" for a puzzle stored before it
-	throughSQL bool       // read nothing from the file's pages (ReadThroughSQL)
-	propsOnce  sync.Once
-	propsList  []classProps // StorageClasses: the properties table, in ID order
-	propsErr   error
-	orbitsOnce sync.Once
-	orbitsList memberNumbering // StorageClasses: the orbits table, in ID order
-	orbitsErr  error
+	c           *Catalog
+	p           canon.Puzzle
+	Record      Record
+	blocks      blockTable // StorageSolutions: the solution blocks
+	classes     string     // the classes table (classTable)
+	props       string     // StorageClasses: the properties table
+	orbits      string     // StorageClasses: the orbits table (queens)
+	form        packedForm // StorageClasses: how forms are packed
+	classIndex  string     // StorageClasses: the class index, or "" for a puzzle stored before it
+	classChecks string     // StorageSolutions: the class rows' checks, or "" for a puzzle stored before them
+	throughSQL  bool       // read nothing from the file's pages (ReadThroughSQL)
+	unchecked   bool       // read nothing through the indexes, check nothing against them (ReadUnchecked)
+	propsOnce   sync.Once
+	propsList   []classProps // StorageClasses: the properties table, in ID order
+	propsErr    error
+	orbitsOnce  sync.Once
+	orbitsList  memberNumbering // StorageClasses: the orbits table, in ID order
+	orbitsErr   error
 }
 
 // ClassRow is one stored class. Form is its canonical form's cells; it is
@@ -87,6 +88,11 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 		}
 		if s.blocks, err = storedBlocks(ctx, c.db, p, rec.Classes); err != nil {
 			return nil, DamageError(c.path, err)
+		}
+		if has, err := hasTable(ctx, c.db, classChecksTable(rec.Name)); err != nil {
+			return nil, DamageError(c.path, err)
+		} else if has {
+			s.classChecks = classChecksTable(rec.Name)
 		}
 	case StorageClasses:
 		form, err := packedFormOf(p)
@@ -158,27 +164,79 @@ func (s *Content) Classes(ctx context.Context, lo, hi int64, f ClassFilter, fn f
 // of a puzzle stored solution by solution, from the file's pages where it
 // can, and hands over those f keeps.
 func (s *Content) classRowsIn(ctx context.Context, lo, hi int64, ids []int64, f ClassFilter, fn func(ClassRow) error) error {
+	lo, hi = max(lo, 1), min(hi, s.Record.Classes)
+	if lo > hi {
+		return nil
+	}
 	t := &tableRef{name: s.classes, columns: []string{"canonical", "orbit", "props"}}
-	r, err := s.c.openReader(ctx, s.throughSQL, t)
+	checks := &tableRef{name: s.classChecks, columns: []string{"checks", "checksum"}}
+	r, err := s.c.openReader(ctx, s.throughSQL, t, checks)
 	if err != nil {
 		return err
 	}
 	defer r.close()
+	buf := r.pageBuffer()
 	cols := make([]pagefile.Value, 4)
 	var c ClassRow
-	err = r.rows(ctx, r.pageBuffer(), t, max(lo, math.MinInt64+1)-1, hi, ids, cols, func(id int64) error {
-		orbit, ok1 := intColumn(cols[2])
-		props, ok2 := intColumn(cols[3])
-		if !ok1 || !ok2 || cols[1].Null {
-			return s.damaged(fmt.Sprintf("class %d is damaged: its row is not a form, an orbit and properties", id))
+	var want []uint32 // the checks of the classes of the piece at hand
+	var scratch []byte
+	// Pieces of a million classes: their checks take 4 MB.
+	const piece = 1 << 20
+	for a := lo; a <= hi && err == nil; a += piece {
+		b := min(hi, a+piece-1)
+		var only []int64
+		if ids != nil {
+			for _, id := range ids {
+				if id >= a && id <= b {
+					only = append(only, id)
+				}
+			}
+			if len(only) == 0 {
+				continue
+			}
 		}
-		if !f.keeps(int(orbit), uint32(props)) {
-			return nil
+		if s.classChecks != "" && !s.unchecked {
+			want = growChecks(want, int(b-a+1))
+			if err = s.readClassChecks(ctx, r, buf, checks, a, b, want); err != nil {
+				break
+			}
 		}
-		c.ID, c.Form, c.Orbit, c.Props = id, cols[1].Bytes, int(orbit), uint32(props)
-		return fn(c)
-	})
+		expect := a // the next class a full read must meet
+		err = r.rows(ctx, buf, t, a-1, b, only, cols, func(id int64) error {
+			orbit, ok1 := intColumn(cols[2])
+			props, ok2 := intColumn(cols[3])
+			if !ok1 || !ok2 || cols[1].Null {
+				return s.damaged(fmt.Sprintf("class %d is damaged: its row is not a form, an orbit and properties", id))
+			}
+			if s.classChecks != "" && !s.unchecked {
+				var sum uint32
+				sum, scratch = classCheck(id, cols[1].Bytes, orbit, props, scratch)
+				switch {
+				case only == nil && id != expect:
+					return s.damaged(fmt.Sprintf("class %d is missing", expect))
+				case sum != want[id-a]:
+					return s.damaged(fmt.Sprintf("class %d does not match its checksum", id))
+				}
+				expect = id + 1
+			}
+			if !f.keeps(int(orbit), uint32(props)) {
+				return nil
+			}
+			c.ID, c.Form, c.Orbit, c.Props = id, cols[1].Bytes, int(orbit), uint32(props)
+			return fn(c)
+		})
+		if err == nil && s.classChecks != "" && !s.unchecked && only == nil && expect != b+1 {
+			err = s.damaged(fmt.Sprintf("class %d is missing", expect))
+		}
+	}
 	return r.finish(err)
+}
+
+func growChecks(c []uint32, n int) []uint32 {
+	if cap(c) < n {
+		return make([]uint32, n)
+	}
+	return c[:n]
 }
 
 // ClassesByID calls fn, in ID order, for the classes with the given IDs
@@ -378,29 +436,60 @@ func (s *Content) CheckClassBlocks(ctx context.Context) ([]string, error) {
 // Breakdown returns the recorded counts of a puzzle by stat, in value
 // order; nil if the build recorded none.
 func (c *Catalog) Breakdown(ctx context.Context, puzzle string, stat Stat) ([]Breakdown, error) {
+	rows, err := c.breakdownRows(ctx, puzzle, "AND stat = ?", stat.String())
+	for _, r := range rows {
+		if r.Unsealed {
+			return nil, &DamagedError{Puzzle: puzzle, Path: c.path, Problem: fmt.Sprintf("its count recorded by %s, value %d, %s", r.Stat, r.Value, unsealed)}
+		}
+	}
+	return rows, err
+}
+
+// breakdownRows reads the recorded counts of a puzzle that meet where,
+// each checked against its seal.
+func (c *Catalog) breakdownRows(ctx context.Context, puzzle, where string, args ...any) ([]Breakdown, error) {
 	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
 		return nil, err
 	}
-	var rows []Breakdown
-	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? AND stat = ? ORDER BY value`, puzzle, stat.String())
-	return rows, err
+	var rows []struct {
+		Breakdown
+		Seal string `db:"seal"`
+	}
+	seal := "seal"
+	if !c.sealed(ctx) {
+		seal = "'' AS seal"
+	}
+	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes, `+seal+` FROM count_breakdown WHERE puzzle = ? `+where+` ORDER BY stat, value`, append([]any{puzzle}, args...)...)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	key, err := puzzleKeyOf(ctx, c.db, puzzle)
+	out := make([]Breakdown, len(rows))
+	for i, r := range rows {
+		out[i] = r.Breakdown
+		out[i].Unsealed = c.sealed(ctx) && r.Seal != sealOfBreakdown(key, r.Breakdown)
+	}
+	return out, err
 }
 
 // Breakdowns returns every count recorded for a puzzle by any stat, in stat
 // and value order.
+//
+// A row that does not match its seal comes with Unsealed set.
 func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, error) {
-	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
-		return nil, err
-	}
-	var rows []Breakdown
-	err := c.db.SelectContext(ctx, &rows, `SELECT stat, value, solutions, classes FROM count_breakdown WHERE puzzle = ? ORDER BY stat, value`, puzzle)
-	return rows, err
+	return c.breakdownRows(ctx, puzzle, "")
 }
 
 // ReadThroughSQL makes s read everything through SQLite, nothing from
-// the file's pages: verify's reading, which then checks SQLite's reading
+// the file's pages: verify's reading, which checks SQLite's reading
 // against the page reader's.
 func (s *Content) ReadThroughSQL() { s.throughSQL = true }
+
+// ReadUnchecked makes s read the blocks and classes as they are, without
+// their indexes and checksums: verify's reading, which checks the indexes
+// itself (CheckIndex) and names every block and class that does not match
+// them, rather than stop at the first.
+func (s *Content) ReadUnchecked() { s.unchecked = true }
 
 // BlockLayout is the layout of the puzzle's solution blocks: 3 for the
 // blocks this solcat writes, 2 for column blocks with their synopsis in

@@ -160,6 +160,9 @@ type Breakdown struct {
 	Value     int   `db:"value"`
 	Solutions int64 `db:"solutions"`
 	Classes   int64 `db:"classes"`
+	// Unsealed reports a row that does not match its seal (Breakdowns: for
+	// verify to name; Breakdown refuses it).
+	Unsealed bool `db:"-"`
 }
 
 // RecordCounts stores a puzzle known by its counts only (and their
@@ -180,7 +183,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{blocksTable(rec.Name), blockIndexTable(rec.Name), cls, clsRaw, propsTable(rec.Name), orbitsTable(rec.Name), classIndexTable(rec.Name)} {
+	for _, name := range []string{blocksTable(rec.Name), blockIndexTable(rec.Name), cls, clsRaw, propsTable(rec.Name), orbitsTable(rec.Name), classIndexTable(rec.Name), classChecksTable(rec.Name)} {
 		drop += "DROP TABLE IF EXISTS " + name + ";"
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM puzzles WHERE name = ?;"+drop, rec.Name); err != nil {
@@ -189,7 +192,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	if _, err := tx.ExecContext(ctx, "DELETE FROM shards WHERE puzzle = ?", rec.Name); err != nil {
 		return err // the file now holds the puzzle, not a shard of it
 	}
-	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {
+	if err := insertBreakdown(ctx, tx, rec, breakdown); err != nil {
 		return err
 	}
 	if err := insertRecord(ctx, tx, rec); err != nil {
@@ -199,14 +202,16 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	return tx.Commit()
 }
 
-// insertBreakdown replaces the recorded breakdown of a puzzle.
-func insertBreakdown(ctx context.Context, tx *sql.Tx, puzzle string, breakdown []Breakdown) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM count_breakdown WHERE puzzle = ?", puzzle); err != nil {
+// insertBreakdown replaces the recorded breakdown of a puzzle, each row
+// sealed with the puzzle's record.
+func insertBreakdown(ctx context.Context, tx *sql.Tx, rec Record, breakdown []Breakdown) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM count_breakdown WHERE puzzle = ?", rec.Name); err != nil {
 		return err
 	}
+	key := puzzleKey(rec.Name, rec.Solutions, rec.Classes)
 	for _, b := range breakdown {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES (?, ?, ?, ?, ?)",
-			puzzle, b.Stat, b.Value, b.Solutions, b.Classes); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes, seal) VALUES (?, ?, ?, ?, ?, ?)",
+			rec.Name, b.Stat, b.Value, b.Solutions, b.Classes, sealOfBreakdown(key, b)); err != nil {
 			return err
 		}
 	}

@@ -26,6 +26,8 @@ type Estimate struct {
 	Seconds       float64         `db:"seconds"`
 	Workers       int             `db:"workers"`
 	RecordedAt    string          `db:"recorded_at"`
+	Seal          string          `db:"seal"`
+	Unsealed      bool            `db:"-"` // does not match its seal
 }
 
 // RecordEstimate keeps an estimate. One with the same seed is the same
@@ -34,17 +36,18 @@ func (c *Catalog) RecordEstimate(ctx context.Context, e Estimate) error {
 	if e.RecordedAt == "" {
 		e.RecordedAt = time.Now().UTC().Format(time.RFC3339)
 	}
+	e.Seal = sealOfEstimate(e)
 	defer c.checkpoint.committed()
 	_, err := c.db.NamedExecContext(ctx, `INSERT INTO estimates (puzzle, question, filter, solutions, solutions_se, solutions_low, solutions_high,
-			classes, classes_se, classes_low, classes_high, method, seed, probes, seconds, workers, recorded_at)
+			classes, classes_se, classes_low, classes_high, method, seed, probes, seconds, workers, recorded_at, seal)
 		VALUES (:puzzle, :question, :filter, :solutions, :solutions_se, :solutions_low, :solutions_high,
-			:classes, :classes_se, :classes_low, :classes_high, :method, :seed, :probes, :seconds, :workers, :recorded_at)
+			:classes, :classes_se, :classes_low, :classes_high, :method, :seed, :probes, :seconds, :workers, :recorded_at, :seal)
 		ON CONFLICT (puzzle, question, seed) DO UPDATE SET
 			filter = excluded.filter, solutions = excluded.solutions, solutions_se = excluded.solutions_se,
 			solutions_low = excluded.solutions_low, solutions_high = excluded.solutions_high,
 			classes = excluded.classes, classes_se = excluded.classes_se, classes_low = excluded.classes_low,
 			classes_high = excluded.classes_high, method = excluded.method, probes = excluded.probes,
-			seconds = excluded.seconds, workers = excluded.workers, recorded_at = excluded.recorded_at
+			seconds = excluded.seconds, workers = excluded.workers, recorded_at = excluded.recorded_at, seal = excluded.seal
 		WHERE excluded.probes > estimates.probes OR excluded.method <> estimates.method`, e)
 	return err
 }
@@ -57,5 +60,8 @@ func (c *Catalog) Estimates(ctx context.Context, puzzle string) ([]Estimate, err
 		return nil, err
 	}
 	err := c.db.SelectContext(ctx, &out, "SELECT * FROM estimates WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter, seed", puzzle, puzzle)
+	for i, e := range out {
+		out[i].Unsealed = c.sealed(ctx) && e.Seal != sealOfEstimate(e)
+	}
 	return out, err
 }

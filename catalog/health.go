@@ -22,7 +22,7 @@ func (c *Catalog) Integrity(ctx context.Context, limit int) []string {
 
 // puzzleTablePrefixes begin the names of the tables (and view) a stored
 // puzzle owns; the rest of the name is the puzzle's (queens_8).
-var puzzleTablePrefixes = []string{"classes_", "solution_blocks_", "solutions_", "props_", "orbits_", "block_index_", "class_index_"}
+var puzzleTablePrefixes = []string{"classes_", "solution_blocks_", "solutions_", "props_", "orbits_", "block_index_", "class_index_", "class_checks_"}
 
 // Orphans checks that the catalog's puzzle tables and its records agree:
 // it names the tables no record, unfinished build or shard accounts for,

@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -269,6 +271,9 @@ func (s *Content) CheckIndex(ctx context.Context) ([]string, error) {
 	case !s.ClassesOnly() && s.blocks.Layout == 3:
 		err = s.checkBlockIndex(ctx, report)
 	}
+	if err == nil && !s.ClassesOnly() && s.classChecks != "" {
+		err = s.checkClassChecks(ctx, report)
+	}
 	if more > 0 {
 		problems = append(problems, fmt.Sprintf("and %d more problems of its index", more))
 	}
@@ -430,5 +435,70 @@ func (s *Content) checkClassIndex(ctx context.Context, report func(string, ...an
 		}
 	}
 	finish()
+	return rows.Err()
+}
+
+// checkClassChecks is CheckIndex for the class rows of a puzzle stored
+// solution by solution: every checks row's checksum, and each class row
+// against its check.
+func (s *Content) checkClassChecks(ctx context.Context, report func(string, ...any)) error {
+	want := map[int64]uint32{}
+	next := int64(1)
+	rows, err := s.c.db.QueryContext(ctx, "SELECT first_id, checks, checksum FROM "+s.classChecks+" ORDER BY first_id")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var first, sum int64
+		var checks []byte
+		if err := rows.Scan(&first, &checks, &sum); err != nil {
+			rows.Close()
+			return err
+		}
+		if uint32(sum) != rowCheck(first, checks) || sum < 0 || sum > 1<<32-1 || len(checks)%4 != 0 {
+			report("the class checks of class %d are damaged: their checksum does not match", first)
+			continue
+		}
+		if first != next {
+			report("its class checks skip or repeat classes %d to %d", min(first, next), max(first, next)-1)
+		}
+		for i := range len(checks) / 4 {
+			want[first+int64(i)] = binary.LittleEndian.Uint32(checks[4*i:])
+		}
+		next = first + int64(len(checks)/4)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if next != s.Record.Classes+1 {
+		report("its class checks cover classes 1 to %d, %d recorded", next-1, s.Record.Classes)
+	}
+	rows, err = s.c.db.QueryContext(ctx, "SELECT id, canonical, orbit, props FROM "+s.classes+" ORDER BY id")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var scratch []byte
+	for rows.Next() {
+		var id, orbit, props int64
+		var form []byte
+		if err := rows.Scan(&id, &form, &orbit, &props); err != nil {
+			return err
+		}
+		w, ok := want[id]
+		if !ok {
+			report("class %d has no check", id)
+			continue
+		}
+		delete(want, id)
+		var sum uint32
+		if sum, scratch = classCheck(id, form, orbit, props, scratch); sum != w {
+			report("class %d does not match its checksum", id)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(want)) {
+		report("class %d is checked but missing", id)
+	}
 	return rows.Err()
 }

@@ -37,10 +37,10 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	// fails.
 	// Every name in main is qualified: an unqualified one that main lacks
 	// would be looked up in the attached shard.
-	index := blockIndexTable(puzzle)
-	stBlocks, stIndex, stCls := "main."+blocks+stagingSuffix, "main."+index+stagingSuffix, "main."+cls+stagingSuffix
-	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stIndex + "; DROP TABLE IF EXISTS " + stCls + ";"
-	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stIndex, stCls, readable(p))); err != nil {
+	index, checks := blockIndexTable(puzzle), classChecksTable(puzzle)
+	stBlocks, stIndex, stCls, stChecks := "main."+blocks+stagingSuffix, "main."+index+stagingSuffix, "main."+cls+stagingSuffix, "main."+checks+stagingSuffix
+	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stIndex + "; DROP TABLE IF EXISTS " + stCls + "; DROP TABLE IF EXISTS " + stChecks + ";"
+	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stIndex, stCls, stChecks, readable(p))); err != nil {
 		return err
 	}
 	defer func() {
@@ -63,6 +63,9 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 					return err
 				}
 				if _, err := tx.ExecContext(ctx, "INSERT INTO "+stCls+" (id, canonical, orbit, props) SELECT id, canonical, orbit, props FROM shard."+shardCls+" ORDER BY id"); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, "INSERT INTO "+stChecks+" (first_id, checks, checksum) SELECT first_id, checks, checksum FROM shard."+checks+" ORDER BY first_id"); err != nil {
 					return err
 				}
 			}
@@ -137,7 +140,7 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	if err := insertRecord(ctx, tx, rec); err != nil {
 		return err
 	}
-	if err := insertBreakdown(ctx, tx, rec.Name, breakdown); err != nil {
+	if err := insertBreakdown(ctx, tx, rec, breakdown); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -102,6 +102,12 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 	if err == nil {
 		err = c.migrate(ctx)
 	}
+	if err == nil {
+		err = c.sealLegacyRows(ctx)
+	}
+	if err == nil {
+		err = c.findSeals(ctx)
+	}
 	if err != nil {
 		err = createError(path, err)
 		c.Discard()
@@ -254,6 +260,9 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	}
 	if c.immutable {
 		c.watchFile()
+	}
+	if has, err := hasTable(ctx, c.db, "puzzles"); err == nil && has {
+		err = c.findSeals(ctx)
 	}
 	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()

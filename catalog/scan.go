@@ -65,7 +65,7 @@ func (s *Content) ScanBlocks(ctx context.Context, q BlockScan, fn func(w int, b 
 	}
 	drive := data
 	span := int64(maxBlockSolutions)
-	if b.Layout == 3 {
+	if b.Layout == 3 && !s.unchecked {
 		drive, span = index, int64(b.indexPerRow()*maxBlockSolutions)
 	}
 	pieces := workers * scanChunks
@@ -185,7 +185,7 @@ type pickedBlock struct {
 // chunk scans the blocks of the driving table's rowids (a, b], recording
 // the first and end ID of the blocks it met in ends.
 func (sc *chunkScan) chunk(ctx context.Context, a, b int64, ends *[2]int64) error {
-	if sc.s.blocks.Layout == 3 {
+	if sc.s.blocks.Layout == 3 && !sc.s.unchecked {
 		return sc.indexedChunk(ctx, a, b, ends)
 	}
 	return sc.plainChunk(ctx, a, b, ends)
@@ -331,10 +331,14 @@ func (sc *chunkScan) fill(first int64, n int, cells, syms, syn []byte) error {
 // plainChunk reads the blocks (a, b] of an older layout: every block row,
 // its synopsis (column blocks) within it.
 func (sc *chunkScan) plainChunk(ctx context.Context, a, b int64, ends *[2]int64) error {
-	sc.cols = growValues(sc.cols, 4)
+	sc.cols = growValues(sc.cols, len(sc.data.columns)+1)
 	var end int64
 	return sc.r.rows(ctx, sc.buf, sc.data, a, b, nil, sc.cols, func(first int64) error {
-		if err := sc.fill(first, 0, sc.cols[1].Bytes, sc.cols[2].Bytes, sc.cols[3].Bytes); err != nil {
+		var syn []byte // layout 2's, in the row (a scan of layout 3 without its index has none)
+		if len(sc.cols) > 3 {
+			syn = sc.cols[3].Bytes
+		}
+		if err := sc.fill(first, 0, sc.cols[1].Bytes, sc.cols[2].Bytes, syn); err != nil {
 			return err
 		}
 		if end != 0 && first != end {

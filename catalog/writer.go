@@ -243,7 +243,7 @@ func (u *unitWriter) commit(rec Record, breakdown []Breakdown, digits int) error
 	if err := insertRecord(u.ctx, u.tx.Tx, rec); err != nil {
 		return err
 	}
-	if err := insertBreakdown(u.ctx, u.tx.Tx, u.name, breakdown); err != nil {
+	if err := insertBreakdown(u.ctx, u.tx.Tx, rec, breakdown); err != nil {
 		return err
 	}
 	return u.end(u.tx.Commit())
@@ -284,11 +284,11 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	// A shard's mark goes too: the file now holds the puzzle (CommitShard
 	// marks it again).
 	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + drop
-	for _, name := range []string{blocks, index, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle)} {
+	for _, name := range []string{blocks, index, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle), classChecksTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 	}
 	staged := map[string]bool{}
-	for _, name := range []string{blocks, index, cls, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle)} {
+	for _, name := range []string{blocks, index, cls, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle), classChecksTable(puzzle)} {
 		var n int
 		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?", name+stagingSuffix).Scan(&n); err != nil {
 			return err
@@ -375,7 +375,7 @@ func packedView(p canon.Puzzle, schema string) (string, error) {
 func dropStaging(puzzle string) string {
 	sol, cls := puzzleTables(puzzle)
 	var ddl string
-	for _, name := range []string{sol, blocksTable(puzzle), blockIndexTable(puzzle), cls, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle)} {
+	for _, name := range []string{sol, blocksTable(puzzle), blockIndexTable(puzzle), cls, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle), classChecksTable(puzzle)} {
 		ddl += "DROP TABLE IF EXISTS " + name + stagingSuffix + ";"
 	}
 	return ddl
@@ -404,11 +404,11 @@ func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
 func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,
 		orbit1, orbit2, orbit4, orbit8, known_solutions, known_classes, verified, search_nodes,
-		workers, build_seconds, built_at, solver_version, content_hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		workers, build_seconds, built_at, solver_version, content_hash, seal)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rec.Name, rec.Kind, rec.N, rec.Storage, rec.Solutions, rec.Classes,
 		rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8, rec.KnownSolutions, rec.KnownClasses, rec.Verified,
-		rec.SearchNodes, rec.Workers, rec.BuildSeconds, rec.BuiltAt, rec.SolverVersion, rec.ContentHash)
+		rec.SearchNodes, rec.Workers, rec.BuildSeconds, rec.BuiltAt, rec.SolverVersion, rec.ContentHash, sealOfRecord(rec))
 	if err != nil {
 		return fmt.Errorf("cannot record %s: %w", rec.Name, err)
 	}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -26,6 +27,8 @@ type SolutionWriter struct {
 	classes    *table
 	solutions  *table
 	index      *table
+	checks     *table
+	checkTable string
 
 	// The block of solutions being filled: it is queued when full and
 	// hashed then, so a unit commit saves whole blocks only.
@@ -39,6 +42,10 @@ type SolutionWriter struct {
 	// their index rows are committed together.
 	groupFirst   int64
 	groupEntries []byte
+	// The class checks being filled, from class checksFirst on.
+	checksFirst int64
+	classSums   []byte
+	scratch     []byte
 
 	seenSolutions    int64 // how far the caller's stream has come
 	blockSolutions   int64 // solutions in the blocks queued by this run
@@ -67,7 +74,8 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w.blocks.Index += stagingSuffix
 	w.perBlock = int64(w.blocks.perBlock())
 	w.maxClass = (int64(1)<<(6*w.blocks.Digits) - 8) / 8
-	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.blocks.Index, w.classTable, readable(p)))
+	w.checkTable = classChecksTable(w.name) + stagingSuffix
+	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.blocks.Index, w.classTable, w.checkTable, readable(p)))
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +83,8 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w.classes = w.newTable("INSERT INTO "+w.classTable+" (id, canonical, orbit, props) VALUES ", 4, 0)
 	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms) VALUES ", 3, blockBatch)
 	w.index = w.newTable("INSERT INTO "+w.blocks.Index+" (first_id, entries, checksum) VALUES ", 3, blockBatch)
-	w.beforeCommit = w.closeGroup
+	w.checks = w.newTable("INSERT INTO "+w.checkTable+" (first_id, checks, checksum) VALUES ", 3, blockBatch)
+	w.beforeCommit = w.closeRuns
 	if err := w.begin(); err != nil {
 		return nil, err
 	}
@@ -102,7 +111,37 @@ func (w *SolutionWriter) AddClass(id int64, canonical []byte, orbit int, props u
 	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
 		return err
 	}
+	if len(w.classSums) == 0 {
+		w.checksFirst = id
+	}
+	var sum uint32
+	sum, w.scratch = classCheck(id, canonical, int64(orbit), int64(props), w.scratch)
+	w.classSums = binary.LittleEndian.AppendUint32(w.classSums, sum)
+	if len(w.classSums) == 4*classChecksPerRow {
+		if err := w.closeChecks(); err != nil {
+			return err
+		}
+	}
 	return w.counted(1)
+}
+
+// closeChecks queues the class checks being filled, if any.
+func (w *SolutionWriter) closeChecks() error {
+	if len(w.classSums) == 0 {
+		return nil
+	}
+	sums := w.classSums
+	w.classSums = nil
+	return w.checks.add(w.checksFirst, sums, int64(rowCheck(w.checksFirst, sums)))
+}
+
+// closeRuns queues the rows being filled that a unit commits with its
+// blocks and classes: the block index row and the class checks.
+func (w *SolutionWriter) closeRuns() error {
+	if err := w.closeGroup(); err != nil {
+		return err
+	}
+	return w.closeChecks()
 }
 
 // AddSolution adds the next solution; solutions must come in ID order, 1,
@@ -182,7 +221,7 @@ func (w *SolutionWriter) finishBlocks() error {
 	if err := w.closeBlock(); err != nil {
 		return err
 	}
-	if err := w.closeGroup(); err != nil {
+	if err := w.closeRuns(); err != nil {
 		return err
 	}
 	return w.flush()

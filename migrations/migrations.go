@@ -53,10 +53,10 @@ type Readable struct {
 	Solution    func(cell func(i int) string) string
 }
 
-// PuzzleTables returns the DDL that creates one puzzle's class table,
-// solution blocks table and block index under the given names.
-func PuzzleTables(blocks, index, classes string, r Readable) string {
-	return execute("tables", tableNames{Blocks: blocks, Index: index, Classes: classes, FormText: r.Form, PropsText: r.Props})
+// PuzzleTables returns the DDL that creates one puzzle's class table and
+// its checks, solution blocks table and block index under the given names.
+func PuzzleTables(blocks, index, classes, checks string, r Readable) string {
+	return execute("tables", tableNames{Blocks: blocks, Index: index, Classes: classes, Checks: checks, FormText: r.Form, PropsText: r.Props})
 }
 
 // ReadableClassColumns returns the DDL that adds the readable columns to
@@ -142,7 +142,7 @@ func PackedClassesView(view, classes, props, orbits string, perBlock, formBytes 
 
 type tableNames struct {
 	Solutions, Blocks, Index, Classes, Props string
-	Orbits, ClassSym                         string
+	Orbits, ClassSym, Checks                 string
 	Raw, ClassesView                         string
 	CellBytes, Digits, PerBlock, FormBytes   int
 	FormText, PropsText, SolutionText        string

@@ -35,6 +35,13 @@ CREATE TABLE {{.Blocks}} (
     cells      BLOB NOT NULL,       -- column by column: cell 0 of each of its n solutions, then cell 1 of each, ...: cell i of solution first_id + k is byte i·n + k
     class_syms TEXT NOT NULL        -- each solution's class_id * 8 + symmetry in turn, in base 64 with the digits '0' (48) to 'o' (111), most significant first, one width per puzzle
 );
+-- The checksum of each class row, a row per run of up to 1,000 classes (a
+-- run never spans two saved units of a build).
+CREATE TABLE {{.Checks}} (
+    first_id INTEGER PRIMARY KEY,   -- the first class of the run
+    checks   BLOB NOT NULL,         -- per class, 4 bytes little-endian: the low 32 bits of XXH3 of its canonical form, its orbit (1 byte) and its props (4 bytes, little-endian), mixed with its ID
+    checksum INTEGER NOT NULL       -- of first_id and checks
+);
 -- One row per group of consecutive blocks (up to a page's worth; a group
 -- never spans two saved units of a build).
 CREATE TABLE {{.Index}} (

@@ -90,7 +90,7 @@ func toColumnBlocks(t *testing.T, path string, puzzles []canon.Puzzle) {
 				t.Fatal(err)
 			}
 		}
-		ddl := "DROP VIEW " + view + "; DROP VIEW " + view + "_raw; DROP VIEW " + classes + "; DROP TABLE block_index_" + suffix + ";" +
+		ddl := "DROP VIEW " + view + "; DROP VIEW " + view + "_raw; DROP VIEW " + classes + "; DROP TABLE block_index_" + suffix + "; DROP TABLE class_checks_" + suffix + ";" +
 			migrations.SolutionsView(view+"_raw", blocks, classes, c, digits, 2, readableOf(p)) +
 			migrations.ReadableViews(view, view+"_raw", classes, classes+"_raw")
 		if _, err := db.Exec(ddl); err != nil {
@@ -103,8 +103,18 @@ func toColumnBlocks(t *testing.T, path string, puzzles []canon.Puzzle) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 17; DELETE FROM block_layouts WHERE layout > 2"); err != nil {
-		t.Fatal(err)
+	toSchema17(t, db)
+}
+
+// toSchema17 takes back what migration 18 added: its version row, block
+// layout 3, the seals.
+func toSchema17(t *testing.T, db *sql.DB) {
+	t.Helper()
+	for _, stmt := range []string{"DELETE FROM solcat_schema_version WHERE version_id > 17", "DELETE FROM block_layouts WHERE layout > 2",
+		"ALTER TABLE puzzles DROP COLUMN seal", "ALTER TABLE count_breakdown DROP COLUMN seal", "ALTER TABLE answers DROP COLUMN seal", "ALTER TABLE estimates DROP COLUMN seal"} {
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(stmt, err)
+		}
 	}
 }
 
@@ -123,9 +133,7 @@ func unindex(t *testing.T, path string, puzzles []string) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 17; DELETE FROM block_layouts WHERE layout > 2"); err != nil {
-		t.Fatal(err)
-	}
+	toSchema17(t, db)
 }
 
 // readableOf is the solution as people read it, as catalog's readable

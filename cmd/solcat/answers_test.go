@@ -54,8 +54,8 @@ func TestAnswersKept(t *testing.T) {
 		}
 	}
 	// verify counts the kept answers again, and finds one changed.
-	if code, out, errOut := solcatDB(db, "verify"); code != 0 {
-		t.Errorf("verify: exit %d, %s %s", code, out, errOut)
+	if code, out, errOut := solcatDB(db, "verify"); code != 0 || !strings.Contains(out, "queens:12: note: 6 kept answers counted again") {
+		t.Errorf("verify: exit %d, %s %s; want 6 answers counted again", code, out, errOut)
 	}
 	execSQL(t, db, "UPDATE answers SET solutions = 501 WHERE filter = 'cell 1,1=1'")
 	if code, out, _ := solcatDB(db, "verify"); code != 1 || !strings.Contains(out, "the answer kept for cell 1,1=1 is 501 solutions, counted again 500") {

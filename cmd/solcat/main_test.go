@@ -762,11 +762,15 @@ func TestVerifyNamesTampering(t *testing.T) {
 		{"block index row deleted", "DELETE FROM block_index_queens_8",
 			[]string{"queens:8: its block index holds solutions 1 to 0, 92 recorded", "queens:8: solution block 1 is not in the block index"}},
 		{"changed orbit", "UPDATE classes_magic_3_raw SET orbit = 4 WHERE id = 1",
-			[]string{"magic:3: class 1: stored form is not canonical or its orbit 4 is wrong", "class 1: 8 members found, orbit size 4"}},
+			[]string{"magic:3: class 1: stored form is not canonical or its orbit 4 is wrong", "class 1: 8 members found, orbit size 4", "magic:3: class 1 does not match its checksum"}},
 		{"changed count", "UPDATE puzzles SET solutions = 93 WHERE name = 'queens:8'",
-			[]string{"queens:8: recorded counts 93 solutions", "92 solutions stored, 93 recorded"}},
+			[]string{"queens:8: recorded counts 93 solutions", "92 solutions stored, 93 recorded", "queens:8: its record does not match its seal"}},
+		{"changed recorded count", "UPDATE count_breakdown SET solutions = solutions + 1 WHERE puzzle = 'queens:8' AND stat = 'cell:1,1' AND value = 1",
+			[]string{"queens:8: its count recorded by cell:1,1, value 1, does not match its seal", "queens:8: recorded counts by cell:1,1, value 1: 5 solutions"}},
+		{"changed build time", "UPDATE puzzles SET build_seconds = 9 WHERE name = 'queens:8'",
+			[]string{"queens:8: its record does not match its seal"}},
 		{"deleted record", "DELETE FROM puzzles WHERE name = 'queens:8'",
-			[]string{"catalog: queens:8: the tables block_index_queens_8, classes_queens_8, classes_queens_8_raw, solution_blocks_queens_8, solutions_queens_8, solutions_queens_8_raw have no record in puzzles"}},
+			[]string{"catalog: queens:8: the tables block_index_queens_8, class_checks_queens_8, classes_queens_8, classes_queens_8_raw, solution_blocks_queens_8, solutions_queens_8, solutions_queens_8_raw have no record in puzzles"}},
 		{"changed published count", "UPDATE puzzles SET known_solutions = 93 WHERE name = 'queens:8'",
 			[]string{"queens:8: recorded published counts (93 solutions, 12 classes) differ from the published values, 92 and 12"}},
 		{"dropped table", "DROP TABLE classes_magic_3_raw",
@@ -839,7 +843,9 @@ func TestCatalogWithoutDudeneyGroups(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "magic:4"); code != 0 {
 		t.Fatal(errOut)
 	}
-	execSQL(t, db, "UPDATE classes_magic_4_raw SET props = props & 127")
+	// As a solcat before the groups stored it: no group bits, and neither
+	// the class checks nor the counts by property of later solcats.
+	execSQL(t, db, "UPDATE classes_magic_4_raw SET props = props & 127; DROP TABLE class_checks_magic_4; DELETE FROM count_breakdown WHERE puzzle = 'magic:4'")
 	for _, args := range [][]string{{"count", "magic:4", "--prop", "dudeney-I"}, {"stats", "magic:4", "--by", "group"}, {"verify", "magic:4"}} {
 		code, out, errOut := solcatDB(db, args...)
 		if code != 1 || !strings.Contains(out+errOut, "built before Dudeney groups were stored") {

@@ -114,7 +114,7 @@ func PuzzleReportObject(p verify.PuzzleReport, full bool) Object {
 	r := p.Record
 	o := Obj("puzzle", r.Name, "storage", string(r.Storage), "solutions", r.Solutions, "classes", r.Classes, "content_hash", r.ContentHash, "ok", p.OK(), "problem_count", p.ProblemCount)
 	if full {
-		o = append(o, Field{Name: "problems", Value: p.Problems})
+		o = append(o, Field{Name: "problems", Value: p.Problems}, Field{Name: "notes", Value: p.Notes})
 	}
 	return o
 }

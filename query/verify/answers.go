@@ -3,24 +3,37 @@ package verify
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"strings"
 	"time"
 
 	"solcat/catalog"
 	"solcat/enumerate"
 )
 
-// recountUnder is how quick a kept answer's count must have been for
-// verify to count it again: longer ones are checked against the total only.
-const recountUnder = 2 * time.Second
+// recountUnder bounds the time verify spends counting one kept answer
+// again, judged from the time its count took when it was kept (on as many
+// workers as it had): longer ones are checked against the total only, and
+// named in a note.
+const recountUnder = time.Minute
 
-// answers checks the answers kept for a puzzle recorded by its counts: none
-// more than the puzzle has, and the quick ones counted again.
-func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem func(string)) error {
+// answers checks the answers kept for a puzzle recorded by its counts: each
+// against its seal, none more than the puzzle has, and those whose count
+// takes under recountUnder counted again. note names the ones not counted
+// again, and why.
+func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem, note func(string)) error {
 	kept, err := cat.Answers(ctx, rec.Name)
 	if err != nil {
 		return err
 	}
+	var long, upToSymmetry []string
+	recounted := 0
 	for _, a := range kept {
+		// A changed answer is named for what is wrong with it, then for
+		// its seal.
+		if a.Unsealed {
+			defer problem(fmt.Sprintf("the answer kept for %s does not match its seal: a field of it was changed behind solcat's back", a.Filter))
+		}
 		if a.Solutions < 0 || a.Solutions > rec.Solutions {
 			problem(fmt.Sprintf("the answer kept for %s, %d solutions, is not between 0 and the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
 			continue
@@ -29,19 +42,39 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 		if !ok || c.N != rec.N {
 			if len(a.Question) == 0 || a.Question[0] != 'U' {
 				problem(fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter))
+			} else {
+				upToSymmetry = append(upToSymmetry, a.Filter)
 			}
-			continue // up to symmetry: checked against the total only
+			continue
 		}
-		if time.Duration(a.Seconds*float64(time.Second)) >= recountUnder {
+		if recountTime(a) >= recountUnder {
+			long = append(long, a.Filter)
 			continue
 		}
 		n, err := enumerate.CountQueensConstrained(ctx, c, 0)
 		if err != nil {
 			return err
 		}
+		recounted++
 		if n != a.Solutions {
 			problem(fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n))
 		}
 	}
+	if recounted > 0 {
+		note(fmt.Sprintf("%d kept answers counted again", recounted))
+	}
+	if len(long) > 0 {
+		note(fmt.Sprintf("not counted again, each a minute or more to count (checked against the total only): %s", strings.Join(long, "; ")))
+	}
+	if len(upToSymmetry) > 0 {
+		note(fmt.Sprintf("not counted again, counted up to symmetry (checked against the total only): %s", strings.Join(upToSymmetry, "; ")))
+	}
 	return nil
+}
+
+// recountTime is how long counting a kept answer again should take here:
+// the time it took, scaled from the workers it had to this machine's.
+func recountTime(a catalog.Answer) time.Duration {
+	took := time.Duration(a.Seconds * float64(time.Second))
+	return took * time.Duration(max(a.Workers, 1)) / time.Duration(runtime.GOMAXPROCS(0))
 }

@@ -36,31 +36,44 @@ func estimates(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record)
 		}
 		if why := wholeEstimate(e); why != "" {
 			say("%s", why)
-			continue
+		} else {
+			problems = append(problems, estimateOff(e, exact)...)
 		}
-		if e.Filter != "" {
-			continue
-		}
-		var solutions, classes int64
-		if r, ok := exact[e.Puzzle]; ok {
-			solutions, classes = r.Solutions, r.Classes
-		} else if p, err := canon.ParsePuzzle(e.Puzzle); err == nil {
-			if k, ok := canon.KnownCounts(p); ok {
-				solutions, classes = k.Solutions, k.Classes
-			} else {
-				continue
-			}
-		}
-		if off := (e.Solutions - float64(solutions)) / e.SolutionsSE; math.Abs(off) > farOff || e.SolutionsSE == 0 && e.Solutions != float64(solutions) {
-			say("%.6g solutions is %.1f standard errors from the exact %d", e.Solutions, off, solutions)
-		}
-		if e.Classes.Valid && e.ClassesSE.Float64 > 0 {
-			if off := (e.Classes.Float64 - float64(classes)) / e.ClassesSE.Float64; math.Abs(off) > farOff {
-				say("%.6g classes is %.1f standard errors from the exact %d", e.Classes.Float64, off, classes)
-			}
+		if e.Unsealed {
+			say("it does not match its seal: a field of it was changed behind solcat's back")
 		}
 	}
 	return problems, nil
+}
+
+// estimateOff checks an estimate of a count known exactly (recorded in
+// the catalog, or published) against that count.
+func estimateOff(e catalog.Estimate, exact map[string]catalog.Record) (problems []string) {
+	say := func(format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("the estimate kept for %s (seed %d): %s", e.Puzzle, e.Seed, fmt.Sprintf(format, args...)))
+	}
+	if e.Filter != "" {
+		return nil
+	}
+	var solutions, classes int64
+	if r, ok := exact[e.Puzzle]; ok {
+		solutions, classes = r.Solutions, r.Classes
+	} else if p, err := canon.ParsePuzzle(e.Puzzle); err == nil {
+		if k, ok := canon.KnownCounts(p); ok {
+			solutions, classes = k.Solutions, k.Classes
+		} else {
+			return nil
+		}
+	}
+	if off := (e.Solutions - float64(solutions)) / e.SolutionsSE; math.Abs(off) > farOff || e.SolutionsSE == 0 && e.Solutions != float64(solutions) {
+		say("%.6g solutions is %.1f standard errors from the exact %d", e.Solutions, off, solutions)
+	}
+	if e.Classes.Valid && e.ClassesSE.Float64 > 0 {
+		if off := (e.Classes.Float64 - float64(classes)) / e.ClassesSE.Float64; math.Abs(off) > farOff {
+			say("%.6g classes is %.1f standard errors from the exact %d", e.Classes.Float64, off, classes)
+		}
+	}
+	return problems
 }
 
 // wholeEstimate says what is wrong with an estimate's record, or "".

@@ -21,6 +21,11 @@ import (
 // A puzzle that fails it answers nothing, with a *catalog.DamagedError:
 // its answers would come from a record its tables contradict.
 func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record, store *catalog.Content) error {
+	// A record that does not match its seal is said last: what else is
+	// wrong with it says more.
+	sealProblem := rec.SealProblem
+	rec.SealProblem = ""
+	defer func() { rec.SealProblem = sealProblem }()
 	problems := recordProblems(p, rec)
 	if len(problems) == 0 {
 		tables, err := cat.StorageProblems(ctx, rec)
@@ -53,6 +58,9 @@ func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 			problems = []string{slots}
 		}
 	}
+	if len(problems) == 0 && sealProblem != "" {
+		problems = []string{sealProblem}
+	}
 	if len(problems) == 0 {
 		return nil
 	}
@@ -62,9 +70,14 @@ func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 // recordProblems checks a puzzle's record against itself, its name and
 // the published counts, as far as queries answer from it: a query checks
 // this before it answers, verify too.
-func recordProblems(p canon.Puzzle, rec catalog.Record) []string {
-	var problems []string
+func recordProblems(p canon.Puzzle, rec catalog.Record) (problems []string) {
 	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	// Last: what else is wrong with an edited record says more.
+	defer func() {
+		if rec.SealProblem != "" {
+			problems = append(problems, rec.SealProblem)
+		}
+	}()
 	if rec.Name != p.String() {
 		problem("recorded under the name %q, not %s", rec.Name, p)
 	}
@@ -152,13 +165,20 @@ func MatchesPublished(r catalog.Record) bool {
 // centre value (each class counted once by its centre, which the
 // complement x -> 26-x turns into 26 minus it) and for three properties,
 // whose classes are published.
-func countsBreakdownProblems(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) ([]string, error) {
+func countsBreakdownProblems(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (problems []string, err error) {
 	rows, err := cat.Breakdowns(ctx, rec.Name)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	var problems []string
 	problem := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	// Last: what else is wrong with an edited row says more.
+	defer func() {
+		for _, r := range rows {
+			if r.Unsealed {
+				problem("its count recorded by %s, value %d, does not match its seal", r.Stat, r.Value)
+			}
+		}
+	}()
 	if p.Kind != canon.Magic || p.N != 5 {
 		problem("the table count_breakdown holds %d counts recorded for it (the first by %s), but its count records none: count and stats would answer from them", len(rows), rows[0].Stat)
 		return problems, nil
@@ -310,6 +330,9 @@ func (t *recordedTally) check(ctx context.Context, cat *catalog.Catalog, rec cat
 	}
 	recorded := map[catalog.Stat]map[int]catalog.Breakdown{}
 	for _, r := range rows {
+		if r.Unsealed {
+			problem("its count recorded by %s, value %d, does not match its seal", r.Stat, r.Value)
+		}
 		if recorded[r.Stat] == nil {
 			recorded[r.Stat] = map[int]catalog.Breakdown{}
 		}

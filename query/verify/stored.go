@@ -46,6 +46,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 			// verify reads what SQLite reads: a second way to the bytes that
 			// queries read in place from the file's pages.
 			store.ReadThroughSQL()
+			store.ReadUnchecked() // CheckIndex names what does not match the indexes
 			pz.store = store
 		}
 	}

@@ -33,6 +33,7 @@ type PuzzleReport struct {
 	Record       catalog.Record
 	Problems     []string // the first MaxReported
 	ProblemCount int
+	Notes        []string // what was checked less than in full, and why
 }
 
 // OK reports whether the puzzle has no problem.
@@ -120,7 +121,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 		say("catalog: %s", problem)
 	}
 	for _, rec := range recs {
-		pr := PuzzleReport{Record: rec, Problems: []string{}}
+		pr := PuzzleReport{Record: rec, Problems: []string{}, Notes: []string{}}
 		problem := func(text string) {
 			pr.ProblemCount++
 			if pr.ProblemCount <= MaxReported {
@@ -133,7 +134,10 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			err = Puzzle(ctx, cat, p, rec, problem)
 		}
 		if err == nil && rec.Storage == catalog.StorageCounts {
-			err = answers(ctx, cat, rec, problem)
+			err = answers(ctx, cat, rec, problem, func(text string) {
+				pr.Notes = append(pr.Notes, text)
+				say("%s: note: %s", rec.Name, text)
+			})
 		}
 		if ctx.Err() != nil {
 			return report, ctx.Err()

@@ -70,6 +70,22 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 	if c.Estimates, err = cat.Estimates(ctx, ""); err != nil {
 		return c, err
 	}
+	// A row that does not match its seal is never shown as a count.
+	for _, r := range c.Records {
+		if r.SealProblem != "" {
+			return c, &catalog.DamagedError{Puzzle: r.Name, Path: path, Problem: r.SealProblem}
+		}
+	}
+	for _, a := range c.Answers {
+		if a.Unsealed {
+			return c, &catalog.DamagedError{Puzzle: a.Puzzle, Path: path, Problem: "the answer kept for " + a.Filter + " does not match its seal"}
+		}
+	}
+	for _, e := range c.Estimates {
+		if e.Unsealed {
+			return c, &catalog.DamagedError{Puzzle: e.Puzzle, Path: path, Problem: "the estimate kept for " + e.Filter + " does not match its seal"}
+		}
+	}
 	c.Writer, c.Running = catalog.RunningWriter(path)
 	return c, nil
 }
