@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
@@ -128,5 +130,5 @@ func (b *buildCmd) interrupted() error {
 // "14,772,512 solutions", "1 class".
 func counted(n int64, noun string) string {
 	_, word, _ := strings.Cut(canon.Plural(n, noun), " ")
-	return canon.Thousands(n) + " " + word
+	return humanize.Comma(n) + " " + word
 }

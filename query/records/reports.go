@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
@@ -181,7 +183,7 @@ func WriteRecordTable(w io.Writer, recs []catalog.Record, headers bool) error {
 		if r.Workers > 0 {
 			workers = fmt.Sprint(r.Workers)
 		}
-		th := canon.Thousands
+		th := humanize.Comma
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s/%s/%s/%s\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, th(r.Solutions), th(r.Classes),
 			th(r.Orbit1), th(r.Orbit2), th(r.Orbit4), th(r.Orbit8), check, r.BuildSeconds, workers, content)
 	}

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
@@ -57,7 +59,7 @@ func line(u builder.Unfinished) string {
 	state := fmt.Sprintf("%d%% saved", u.Percent)
 	switch {
 	case u.Stored != nil && u.Total > 0:
-		state = fmt.Sprintf("%d%% saved (%s of %s %s)", u.Percent, canon.Thousands(u.Done), canon.Thousands(u.Total), u.What)
+		state = fmt.Sprintf("%d%% saved (%s of %s %s)", u.Percent, humanize.Comma(u.Done), humanize.Comma(u.Total), u.What)
 	case u.Search:
 		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
 	case u.CountOnly:

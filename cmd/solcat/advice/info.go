@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query/records"
@@ -71,7 +73,7 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			fmt.Fprintln(stdout, "answers kept from counts under a filter:")
 		}
 		for _, a := range c.Answers {
-			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, canon.Thousands(a.Solutions)+" solutions",
+			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, humanize.Comma(a.Solutions)+" solutions",
 				a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine"), a.RecordedAt)
 		}
 		if len(c.Estimates) > 0 {
@@ -134,7 +136,7 @@ func EstimateLine(e catalog.Estimate) string {
 	if e.Classes.Valid {
 		line += fmt.Sprintf(", about %.5g classes (%.2g%%)", e.Classes.Float64, 100*relative(e.ClassesSE.Float64, e.Classes.Float64))
 	}
-	return line + fmt.Sprintf("; %s probes, %.1f s on %s, seed %d, %s", canon.Thousands(e.Probes), e.Seconds,
+	return line + fmt.Sprintf("; %s probes, %.1f s on %s, seed %d, %s", humanize.Comma(e.Probes), e.Seconds,
 		canon.Plural(int64(e.Workers), "goroutine"), e.Seed, e.RecordedAt)
 }
 

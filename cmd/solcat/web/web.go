@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"golang.org/x/sync/semaphore"
 
 	"solcat/canon"
@@ -575,4 +576,4 @@ var funcs = template.FuncMap{
 }
 
 // comma writes a count with thousands separators.
-func comma(v int64) string { return canon.Thousands(v) }
+func comma(v int64) string { return humanize.Comma(v) }
