@@ -875,7 +875,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 func TestExportPartitioned(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "magic4")
 	code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--partition-by", "cell:1,1", "--output", dir)
-	if code != 0 || !strings.Contains(errOut, "wrote 7040 rows to") || !strings.Contains(errOut, "16 partitions by r1c1") {
+	if code != 0 || !strings.Contains(errOut, "wrote 7,040 rows to") || !strings.Contains(errOut, "16 partitions by r1c1") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
 	byID := map[int64]string{}
@@ -921,7 +921,7 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m4.parquet")
 	code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--output", path)
-	if code != 0 || !strings.Contains(errOut, "wrote 7040 rows to") || !strings.Contains(errOut, "sha256 ") {
+	if code != 0 || !strings.Contains(errOut, "wrote 7,040 rows to") || !strings.Contains(errOut, "sha256 ") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	_, csvText, _ := solcat("export", "magic:4")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
@@ -57,7 +58,7 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, r := range merged {
-		fmt.Fprintf(w, "%s\t%s, %s\tmatches OEIS\tmerged from %d shards\n", r.Record.Name, counted(r.Record.Solutions, "solution"), counted(r.Record.Classes, "class"), r.Shards)
+		fmt.Fprintf(w, "%s\t%s, %s\tmatches OEIS\tmerged from %d shards\n", r.Record.Name, canon.Plural(r.Record.Solutions, "solution"), canon.Plural(r.Record.Classes, "class"), r.Shards)
 	}
 	w.Flush()
 	return err

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
@@ -208,7 +210,7 @@ func place(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
 	for k, sol := range found {
 		res := &rep.Results[at[k]]
 		if sol == nil { // every solution is stored: a right one not found means damage
-			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %d solutions the catalog stores; run 'solcat verify %s'", t.Record.Solutions, rep.Puzzle)}
+			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %s the catalog stores; run 'solcat verify %s'", canon.Plural(t.Record.Solutions, "solution"), rep.Puzzle)}
 			continue
 		}
 		res.Stored, res.Props = sol, sol.Props
@@ -229,7 +231,7 @@ func judgeTotal(p canon.Puzzle, t *query.BoundPuzzle, total Total) *TotalResult 
 		}
 	}
 	if tr.Known && total.Value != tr.Count {
-		tr.Problems = []string{fmt.Sprintf("%s has %d solutions, not %d (%s)", p, tr.Count, total.Value, tr.Source)}
+		tr.Problems = []string{fmt.Sprintf("%s has %s, not %s (%s)", p, canon.Plural(tr.Count, "solution"), humanize.Comma(total.Value), tr.Source)}
 	}
 	return tr
 }
@@ -261,7 +263,7 @@ func usacoOrder(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
 	}
 	if tr := rep.Total; tr.Known && tr.Problems == nil {
 		if want := min(3, tr.Count); int64(len(rep.Results)) != want {
-			tr.Problems = append(tr.Problems, fmt.Sprintf("the answer lists %d %s; a USACO answer lists the first %d (of %d)", len(rep.Results), plural(len(rep.Results), "solution", "solutions"), want, tr.Count))
+			tr.Problems = append(tr.Problems, fmt.Sprintf("the answer lists %s; a USACO answer lists the first %s (of %s)", canon.Plural(int64(len(rep.Results)), "solution"), humanize.Comma(want), humanize.Comma(tr.Count)))
 		}
 	}
 	return nil

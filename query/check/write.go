@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/query/records"
 )
@@ -133,14 +135,14 @@ func writeText(w io.Writer, rep Report) error {
 		fmt.Fprintf(&b, ", orbit %d, %s of the canonical form %s, %s\n", res.Orbit, sym, numbersText(p, res.Canonical), res.Props)
 	}
 	if tr := rep.Total; tr != nil {
-		fmt.Fprintf(&b, "line %d: total %d: ", tr.Line, tr.Value)
+		fmt.Fprintf(&b, "line %d: total %s: ", tr.Line, humanize.Comma(tr.Value))
 		switch {
 		case !tr.Known:
 			fmt.Fprintf(&b, "not checked: no count of %s is known (not in the catalog, not published)\n", p)
 		case len(tr.Problems) > 0:
 			fmt.Fprintf(&b, "wrong: %s\n", strings.Join(tr.Problems, "; "))
 		default:
-			fmt.Fprintf(&b, "right: %s has %d solutions (%s)\n", p, tr.Count, tr.Source)
+			fmt.Fprintf(&b, "right: %s has %s (%s)\n", p, canon.Plural(tr.Count, "solution"), tr.Source)
 		}
 	}
 	valid := 0
@@ -149,7 +151,7 @@ func writeText(w io.Writer, rep Report) error {
 			valid++
 		}
 	}
-	fmt.Fprintf(&b, "%s: %d of %d %s", p, valid, len(rep.Results), plural(len(rep.Results), "answer is right", "answers are right"))
+	fmt.Fprintf(&b, "%s: %s of %s %s", p, humanize.Comma(int64(valid)), humanize.Comma(int64(len(rep.Results))), plural(len(rep.Results), "answer is right", "answers are right"))
 	if rep.Unstored != "" {
 		fmt.Fprintf(&b, "; %s: no solution IDs or classes", rep.Unstored)
 	}

@@ -155,9 +155,9 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		}
 		classes := "-" // not counted
 		if r.Classes >= 0 {
-			classes = strconv.FormatInt(r.Classes, 10)
+			classes = humanize.Comma(r.Classes)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f%%\t\t%s\n", value, r.Solutions, classes, 100*r.Share, bar)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%\t\t%s\n", value, humanize.Comma(r.Solutions), classes, 100*r.Share, bar)
 	}
 	return tw.Flush()
 }

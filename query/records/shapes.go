@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
@@ -141,12 +143,12 @@ func ShownText(s query.Shown, ascii bool) string {
 	var b strings.Builder
 	p := s.Puzzle
 	if sol := s.Solution; sol != nil {
-		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
+		fmt.Fprintf(&b, "%s solution %d of %s: class %d, %s of its canonical form\n\n", p, sol.ID, humanize.Comma(s.Solutions), sol.ClassID, sol.Symmetry)
 		b.WriteString(grid(p, sol.Cells, ascii))
 		sums(&b, p, sol.Cells)
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), propsText(props(s.Class.Props)))
+	fmt.Fprintf(&b, "%s class %d of %s: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, humanize.Comma(s.Classes), s.Class.Orbit, strings.Join(s.FixedBy, ", "), propsText(props(s.Class.Props)))
 	b.WriteString(grid(p, s.Class.Canonical, ascii))
 	sums(&b, p, s.Class.Canonical)
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))
