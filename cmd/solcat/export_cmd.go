@@ -20,7 +20,7 @@ type exportCmd struct {
 	cliparse.ExplainFlag
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (${export_extensions}) decides."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
-	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell: r1 .. rN for queens, c1_1 .. cN_N for magic squares) or list (one list column, cells)."`
+	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell, as in CSV: row1 .. rowN for queens, r1c1 .. rNcN for magic squares) or list (one list column, cells)."`
 }
 
 func (x *exportCmd) Help() string { return exporter.Help(helpText("export")) }

@@ -882,7 +882,7 @@ func TestExportPartitioned(t *testing.T) {
 	folders, _ := os.ReadDir(dir)
 	for _, folder := range folders {
 		names, rows := readParquet(t, filepath.Join(dir, folder.Name(), "part-0.parquet"))
-		if names[0] != "id" || names[5] != "c1_1" {
+		if names[0] != "id" || names[5] != "r1c1" {
 			t.Fatalf("columns %v", names)
 		}
 		for _, r := range rows {
@@ -933,7 +933,7 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 			t.Fatalf("--parquet-cells %s: %s", layout, errOut)
 		}
 		names, rows := readParquet(t, file)
-		want := "id class orbit symmetry props c1_1 c1_2 c1_3 c1_4 c2_1 c2_2 c2_3 c2_4 c3_1 c3_2 c3_3 c3_4 c4_1 c4_2 c4_3 c4_4"
+		want := "id class orbit symmetry props r1c1 r1c2 r1c3 r1c4 r2c1 r2c2 r2c3 r2c4 r3c1 r3c2 r3c3 r3c4 r4c1 r4c2 r4c3 r4c4"
 		if layout == "list" {
 			want = "id class orbit symmetry props cells"
 		}
@@ -949,7 +949,11 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 					withProp[p]++
 				}
 			}
-			got := strings.Join(r[:5], ",") + "," + strings.ReplaceAll(strings.Join(r[5:], ","), " ", ",")
+			props := strings.ReplaceAll(r[4], " ", ",") // a list; one text in CSV
+			if strings.Contains(props, ",") {
+				props = `"` + props + `"`
+			}
+			got := strings.Join(r[:4], ",") + "," + props + "," + strings.ReplaceAll(strings.Join(r[5:], ","), " ", ",")
 			if got != lines[i] {
 				t.Fatalf("--parquet-cells %s, row %d: Parquet %s, CSV %s", layout, i+1, got, lines[i])
 			}

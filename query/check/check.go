@@ -61,7 +61,8 @@ func Do(ctx context.Context, c Call) error {
 // Result is what check says of one entry.
 type Result struct {
 	Entry    Entry
-	Problems []string // empty: a right answer
+	Problems []string // empty: a right answer; at most maxProblems of them
+	More     int      // problems found beyond those in Problems
 	// For a solution (Problems may still hold what is wrong with it as an
 	// answer, such as a USACO answer's order): its cells as stored, its
 	// class's canonical form, the symmetry that carries that form onto it,
@@ -164,7 +165,7 @@ func Run(ctx context.Context, store Store, in Input) (Report, error) {
 			rep.Results = append(rep.Results, res)
 			continue
 		}
-		res.Problems, res.Cells = problems(p, e.Numbers)
+		res.Problems, res.More, res.Cells = problems(p, e.Numbers)
 		if res.Cells != nil {
 			form := canonicalizer.Canonical(res.Cells)
 			res.Canonical = bytes.Clone(form.Canonical)

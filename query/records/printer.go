@@ -20,9 +20,11 @@ import (
 //     numbers or strings, such as a solution's cells, stay on one line);
 //   - jsonl: one compact object per line;
 //   - csv: a header row (unless headers are off), then a row per record,
-//     lists written as their items separated by spaces;
+//     lists written as their items separated by spaces, a missing value
+//     (nil) as an empty field;
 //   - text: for people: a line per record (solutions, classes) or an
-//     aligned table with a header (unless headers are off).
+//     aligned table with a header (unless headers are off), aligned in
+//     blocks of rows by text/tabwriter.
 //
 // An empty answer is "[]" in json, nothing in jsonl, and the header alone
 // in csv and text tables (given by Columns).
@@ -150,14 +152,33 @@ func (p *Printer) Write(o Object) error {
 	}
 	if wide {
 		p.endBlock()
+		p.writeWideRow(o)
+		return nil
 	}
 	p.writeRow(o)
 	p.blockRows++
 	p.blockBytes += size(o)
-	if wide || p.blockRows >= textBlock || p.blockBytes > textBlockBytes {
+	if p.blockRows >= textBlock || p.blockBytes > textBlockBytes {
 		p.endBlock()
 	}
 	return nil
+}
+
+// writeWideRow writes a row of a value wider than widestColumn on its own,
+// its values two spaces apart and written as they are, without a copy (a
+// value may be a blob of many megabytes).
+func (p *Printer) writeWideRow(o Object) {
+	for i, f := range o {
+		if i > 0 {
+			p.out.WriteString("  ")
+		}
+		if b, ok := f.Value.([]byte); ok {
+			p.writeBytes(b, " ")
+			continue
+		}
+		p.out.WriteString(textOf(f.Value))
+	}
+	p.out.WriteByte('\n')
 }
 
 // startTable starts a text table, with its header row unless headers are
@@ -293,8 +314,9 @@ func textCells(texts []string) Object {
 
 // writeCSV writes a record as a CSV row (RFC 4180, as encoding/csv does):
 // a field is quoted when it holds a comma, a quote or a line break, or
-// begins with a space, with its quotes doubled. A blob's numbers need no
-// quotes and are written without a copy.
+// begins with a space, with its quotes doubled; nil (a missing value) is
+// an empty field, as pandas, DuckDB and sqlite3 write and read it. A
+// blob's numbers need no quotes and are written without a copy.
 func (p *Printer) writeCSV(o Object) error {
 	for i, f := range o {
 		if i > 0 {
@@ -302,6 +324,9 @@ func (p *Printer) writeCSV(o Object) error {
 		}
 		if b, ok := f.Value.([]byte); ok {
 			p.writeBytes(b, " ")
+			continue
+		}
+		if f.Value == nil {
 			continue
 		}
 		text := textOf(f.Value)
@@ -477,7 +502,7 @@ func names(o Object) []string {
 }
 
 // textOf writes a value for a CSV cell or a text table: lists as their items
-// separated by spaces, nil as NULL.
+// separated by spaces, nil as NULL (CSV writes it as an empty field).
 func textOf(v any) string {
 	switch v := v.(type) {
 	case nil:

@@ -157,11 +157,14 @@ func clip(s string) string {
 	return s
 }
 
-// texts is a record's values as textOf writes them.
+// texts is a record's values as a CSV row has them: as textOf writes
+// them, nil as an empty field.
 func texts(o Object) []string {
 	out := make([]string, len(o))
 	for i, f := range o {
-		out[i] = textOf(f.Value)
+		if f.Value != nil {
+			out[i] = textOf(f.Value)
+		}
 	}
 	return out
 }

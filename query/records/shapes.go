@@ -32,8 +32,8 @@ func cellsText(p canon.Puzzle, cells []byte) string {
 
 // cellFields are a solution's (or canonical form's) cells as fields: for
 // JSON one field, "grid" (a magic square's rows) or "queens" (the 1-based
-// column of each row's queen); flat (CSV), one field per cell, r1c1..rNcN
-// or row1..rowN.
+// column of each row's queen); flat (CSV), one field per cell, named as
+// canon.CellName names them: row1..rowN or r1c1..rNcN.
 func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 	if p.Kind == canon.Queens {
 		cols := make([]int, len(cells))
@@ -45,14 +45,14 @@ func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 		}
 		out := make([]Field, len(cols))
 		for r, c := range cols {
-			out[r] = Field{"row" + strconv.Itoa(r+1), c}
+			out[r] = Field{canon.CellName(p, r), c}
 		}
 		return out
 	}
 	if flat {
 		out := make([]Field, len(cells))
 		for i, v := range cells {
-			out[i] = Field{fmt.Sprintf("r%dc%d", i/p.N+1, i%p.N+1), int(v)}
+			out[i] = Field{canon.CellName(p, i), int(v)}
 		}
 		return out
 	}
@@ -66,8 +66,12 @@ func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 	return []Field{{"grid", grid}}
 }
 
-// props is a property set as a list of names (never null in JSON).
-func props(ps canon.Property) []string {
+// props is a property set as a list of names (never null in JSON), or
+// flat (CSV, text) as PropsField writes it.
+func props(ps canon.Property, flat bool) any {
+	if flat {
+		return PropsField(ps)
+	}
 	names := ps.Names()
 	if names == nil {
 		names = []string{}
@@ -75,11 +79,29 @@ func props(ps canon.Property) []string {
 	return names
 }
 
+// PropsSeparator joins a class's property names wherever they are one
+// text: in CSV, in text output, on web pages, and in the SQL views'
+// properties column.
+const PropsSeparator = ","
+
+// PropsField is a property set as one CSV field: its names joined by
+// PropsSeparator, empty for none.
+func PropsField(ps canon.Property) string { return strings.Join(ps.Names(), PropsSeparator) }
+
+// PropsText is a property set as text output writes it: as PropsField,
+// "-" for none.
+func PropsText(ps canon.Property) string {
+	if len(ps.Names()) == 0 {
+		return "-"
+	}
+	return PropsField(ps)
+}
+
 // SolutionObject is a solution as every command prints it: id, class,
 // orbit, symmetry (from the class's canonical form), props (its class's),
 // and its cells (see cellFields).
 func SolutionObject(p canon.Puzzle, s query.Solution, flat bool) Object {
-	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props)}}
+	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props, flat)}}
 	return append(o, cellFields(p, s.Cells, flat)...)
 }
 
@@ -87,7 +109,7 @@ func SolutionObject(p canon.Puzzle, s query.Solution, flat bool) Object {
 // matching (members that matched the filter), props and its canonical
 // form's cells.
 func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
-	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props)}}
+	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props, flat)}}
 	return append(o, cellFields(p, c.Canonical, flat)...)
 }
 
@@ -148,7 +170,7 @@ func ShownText(s query.Shown, ascii bool) string {
 		sums(&b, p, sol.Cells)
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%s class %d of %s: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, humanize.Comma(s.Classes), s.Class.Orbit, strings.Join(s.FixedBy, ", "), propsText(props(s.Class.Props)))
+	fmt.Fprintf(&b, "%s class %d of %s: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, humanize.Comma(s.Classes), s.Class.Orbit, strings.Join(s.FixedBy, ", "), PropsText(s.Class.Props))
 	b.WriteString(grid(p, s.Class.Canonical, ascii))
 	sums(&b, p, s.Class.Canonical)
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))

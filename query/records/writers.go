@@ -56,9 +56,10 @@ func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64, h
 	}}
 }
 
+// propsText is a flat record's props field as text writes it.
 func propsText(v any) string {
-	if names, ok := v.([]string); ok && len(names) > 0 {
-		return strings.Join(names, ", ") // for reading: CSV and JSON keep their own forms
+	if names, _ := v.(string); names != "" {
+		return names
 	}
 	return "-"
 }

@@ -94,9 +94,9 @@ type propBox struct {
 }
 
 // readForm reads the filter of a puzzle page from its query string (as
-// params checked it): board squares (queens: qR = the queen's column;
-// magic: cR_C = the value), cell, pattern, prop, orbit, sym, class, view,
-// page, size.
+// params checked it): board squares (queens: rowR = the queen's column;
+// magic: rRcC = the value; or their older names), cell, pattern, prop,
+// orbit, sym, class, view, page, size. The form names the squares anew.
 func readForm(p canon.Puzzle, q url.Values) (form, error) {
 	sym, err := choice(q, "sym", "on")
 	if err != nil {
@@ -144,11 +144,17 @@ func readForm(p canon.Puzzle, q url.Values) (form, error) {
 		return f, err
 	}
 	n := p.N
+	given := map[[2]int]string{} // a square's value, by whichever of its names
+	for name, values := range q {
+		if r, c, ok := canon.ParseCellName(p.Kind, name); ok {
+			given[[2]int{r, c}] = values[0]
+		}
+	}
 	for r := 1; r <= n; r++ {
 		var row []boardCell
 		if f.Queens {
-			name := fmt.Sprintf("q%d", r)
-			chosen := q.Get(name)
+			name := canon.CellName(p, r-1)
+			chosen := given[[2]int{r, 0}]
 			if chosen != "" {
 				f.Text.Cells = append(f.Text.Cells, fmt.Sprintf("%d,%s=1", r, chosen))
 			}
@@ -158,8 +164,8 @@ func readForm(p canon.Puzzle, q url.Values) (form, error) {
 			row = append(row, boardCell{Name: name, Value: "", Checked: chosen == "", Any: true})
 		} else {
 			for c := 1; c <= n; c++ {
-				name := fmt.Sprintf("c%d_%d", r, c)
-				v := q.Get(name)
+				name := canon.CellName(p, (r-1)*n+c-1)
+				v := given[[2]int{r, c}]
 				if v != "" {
 					f.Text.Cells = append(f.Text.Cells, fmt.Sprintf("%d,%d=%s", r, c, v))
 				}
@@ -438,13 +444,13 @@ func magicConstant(p canon.Puzzle) int {
 	return canon.MagicConstant(p.N)
 }
 
-// propList names a class's properties for reading: "self-complementary,
-// dudeney-VI" as "self-complementary, dudeney-VI", none as "none".
+// propList names a class's properties as the CLI writes them
+// ("self-complementary,dudeney-VI"), none as "none".
 func propList(ps canon.Property) string {
-	if names := ps.Names(); len(names) > 0 {
-		return strings.Join(names, ", ")
+	if len(ps.Names()) == 0 {
+		return "none"
 	}
-	return "none"
+	return records.PropsText(ps)
 }
 
 type statsData struct {

@@ -114,9 +114,9 @@ func TestPages(t *testing.T) {
 	}{
 		{"catalog", "/", 200, `(?s)<table class="puzzles">.*</table>`},
 		{"catalog-json", "/catalog.json", 200, ""},
-		{"puzzle-queens8-cell", "/puzzle/queens:8?q1=3", 200, `(?s)<p class="count".*?</ol>`},
-		{"puzzle-queens8-json", "/puzzle/queens:8.json?q1=3&size=3", 200, ""},
-		{"puzzle-magic4-classes", "/puzzle/magic:4?c1_1=1&c4_4=16&view=classes", 200, `(?s)<p class="count".*?</p>`},
+		{"puzzle-queens8-cell", "/puzzle/queens:8?row1=3", 200, `(?s)<p class="count".*?</ol>`},
+		{"puzzle-queens8-json", "/puzzle/queens:8.json?row1=3&size=3", 200, ""},
+		{"puzzle-magic4-classes", "/puzzle/magic:4?r1c1=1&r4c4=16&view=classes", 200, `(?s)<p class="count".*?</p>`},
 		{"puzzle-magic4-pattern-json", "/puzzle/magic:4.json?pattern=1+.+.+.+%2F+.+.+.+.+%2F+.+.+.+.+%2F+.+.+.+.&sym=on&view=classes&size=2", 200, ""},
 		{"puzzle-page-2", "/puzzle/queens:10?page=2&size=5", 200, `(?s)<ol class="items".*?</nav>`},
 		{"puzzle-page-2-links-json", "/puzzle/queens:10.json?page=2&size=5", 200, `(?s)"prev".*"next": "[^"]*"`},
@@ -436,8 +436,8 @@ func TestBrowser(t *testing.T) {
 		{"save it", shot("catalog")},
 		{"follow the link to queens:8", chromedp.Click(`a[href="/puzzle/queens:8"]`)},
 		{"see the board", chromedp.WaitVisible(`#board`)},
-		{"fix a queen in row 1, column 3", chromedp.Click(`#board input[name="q1"][value="3"]`)},
-		{"fix a queen in row 2, column 5", chromedp.Click(`#board input[name="q2"][value="5"]`)},
+		{"fix a queen in row 1, column 3", chromedp.Click(`#board input[name="row1"][value="3"]`)},
+		{"fix a queen in row 2, column 5", chromedp.Click(`#board input[name="row2"][value="5"]`)},
 		{"submit", chromedp.Click(`#submit`)},
 		{"see the count of the new page", chromedp.WaitVisible(`#count em`)}, // the unfiltered page has no filter to show
 	} {
@@ -451,7 +451,7 @@ func TestBrowser(t *testing.T) {
 	}
 	filter, _ := chromedp.Run(ctx, chromedp.Text(`#count em`))
 	address, _ := chromedp.Run(ctx, chromedp.Location())
-	if filter != "cell 1,3=1; cell 2,5=1" || !strings.Contains(address, "q1=3&q2=5") {
+	if filter != "cell 1,3=1; cell 2,5=1" || !strings.Contains(address, "row1=3&row2=5") {
 		t.Errorf("the page after submitting shows the filter %q at %s", filter, address)
 	}
 	if err := chromedp.Do(ctx, shot("puzzle")); err != nil {
