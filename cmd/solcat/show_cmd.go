@@ -116,9 +116,7 @@ func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, show
 		}
 		_, err := fmt.Fprintln(w, draw.Solution(p, cells, draw.Options{Title: showWhat(p, shown), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}))
 		return err
-	case records.JSON:
-		return records.WriteOne(w, format, true, records.ShownObject(shown))
-	case records.JSONL, records.CSV:
+	case records.JSON, records.JSONL, records.CSV:
 		// The members, as list prints solutions.
 		sw := records.NewSolutionWriter(w, format, p, !s.NoHeaders)
 		for _, m := range shown.Members {

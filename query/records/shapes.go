@@ -113,10 +113,11 @@ func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
 	return append(o, cellFields(p, c.Canonical, flat)...)
 }
 
-// RecordObject is a puzzle's record as info, build and merge print it.
-// known_solutions and known_classes are the published counts the build
-// checked against; verified says whether the counts still equal solcat's
-// own table of published values.
+// RecordObject is a puzzle's record as info, build, merge and the web
+// print it. known_solutions and known_classes are the published counts the
+// build checked against; verified says whether the counts still equal
+// solcat's own table of published values; oeis_solutions and oeis_classes
+// name the OEIS entries of those counts (OEISObject).
 func RecordObject(r catalog.Record) Object {
 	var knownSolutions, knownClasses any // null when not recorded
 	if r.KnownSolutions.Valid {
@@ -125,11 +126,23 @@ func RecordObject(r catalog.Record) Object {
 	if r.KnownClasses.Valid {
 		knownClasses = r.KnownClasses.Int64
 	}
-	return Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
+	return append(Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
 		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
 		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", verify.MatchesPublished(r),
 		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
-		"solver_version", r.SolverVersion, "content_hash", r.ContentHash)
+		"solver_version", r.SolverVersion, "content_hash", r.ContentHash), OEISObject(canon.Kind(r.Kind))...)
+}
+
+// OEISObject is the keys that name the OEIS entries a kind's counts are
+// checked against: oeis_solutions (null where OEIS counts the classes
+// alone) and oeis_classes.
+func OEISObject(k canon.Kind) Object {
+	seq := canon.OEIS(k)
+	var solutions any
+	if seq.Solutions != "" {
+		solutions = seq.Solutions
+	}
+	return Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)
 }
 
 // PuzzleReportObject is a puzzle's verify report as a record; full adds
@@ -143,20 +156,16 @@ func PuzzleReportObject(p verify.PuzzleReport, full bool) Object {
 	return o
 }
 
-// ShownObject is a class shown with its members: its fields, the
-// symmetries that fix it, its members and (if asked for) the solution, as
-// show prints them in JSON.
-func ShownObject(s query.Shown) Object {
-	o := append(Obj("puzzle", s.Puzzle.String()), ClassObject(s.Puzzle, s.Class, false)...)
-	members := make([]Object, len(s.Members))
+// ShownMembers are a class's members as show writes them in every
+// format but text and SVG, and the web's class and solution pages give
+// them as JSON: the solutions as list writes them (the member whose
+// symmetry is identity is the canonical form).
+func ShownMembers(s query.Shown) []Object {
+	out := make([]Object, len(s.Members))
 	for i, m := range s.Members {
-		members[i] = SolutionObject(s.Puzzle, m, false)
+		out[i] = SolutionObject(s.Puzzle, m, false)
 	}
-	o = append(o, Obj("fixed_by", s.FixedBy, "members", members)...)
-	if s.Solution != nil {
-		o = append(o, Field{Name: "solution", Value: SolutionObject(s.Puzzle, *s.Solution, false)})
-	}
-	return o
+	return out
 }
 
 // ShownText draws the solution asked for, the class's canonical form and

@@ -22,9 +22,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := records.NewPrinter(stdout, format, headers).Columns(WithOEIS(catalog.Record{}))
+		out := records.NewPrinter(stdout, format, headers).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(WithOEIS(r))
+			out.Write(records.RecordObject(r))
 		}
 		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
@@ -98,24 +98,6 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	}
 	_, err = fmt.Fprintln(stdout, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562")
 	return err
-}
-
-// WithOEIS is a puzzle's record with the OEIS entries its counts are
-// checked against, as info and the web's JSON show it.
-func WithOEIS(r catalog.Record) records.Object {
-	return append(records.RecordObject(r), OEIS(canon.Kind(r.Kind))...)
-}
-
-// OEIS is the keys that name the OEIS entries a kind's counts are checked
-// against: oeis_solutions (null where OEIS counts the classes alone) and
-// oeis_classes.
-func OEIS(k canon.Kind) records.Object {
-	seq := canon.OEIS(k)
-	var solutions any
-	if seq.Solutions != "" {
-		solutions = seq.Solutions
-	}
-	return records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)
 }
 
 // answerJSON is a kept answer as info's JSON lists it, told apart by its

@@ -15,7 +15,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/release"
 	"solcat/query"
 	"solcat/query/draw"
@@ -50,7 +49,7 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 	for _, rec := range recs {
 		row := puzzleRow{Record: rec, Matches: verify.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
 		d.Puzzles = append(d.Puzzles, row)
-		objs = append(objs, advice.WithOEIS(rec)) // as info shows it
+		objs = append(objs, records.RecordObject(rec)) // as info shows it
 	}
 	underway, err := s.builds.UnderWay(r.ctx)
 	if err != nil {
@@ -337,7 +336,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if objs == nil {
 		objs = []records.Object{}
 	}
-	j := append(records.Obj("puzzle", d.Puzzle), advice.OEIS(t.Puzzle.Kind)...) // as info names them
+	j := append(records.Obj("puzzle", d.Puzzle), records.OEISObject(t.Puzzle.Kind)...) // as info names them
 	j = append(j, records.Obj("filter", d.Filter, "of", d.Of)...)
 	if d.Counted {
 		j = append(j, records.Obj("count", d.Count)...)
@@ -381,8 +380,8 @@ func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, 
 func (s *Server) solutionPage(r *request) (*page, error) { return s.showPage(r, true) }
 
 // showPage draws the class whose ID the address names or, for a solution
-// page, the solution and its class. Its JSON is show's: the class, its
-// members and (on a solution page) the solution.
+// page, the solution and its class. Its JSON is show's: the class's
+// members, as list prints solutions.
 func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	t, err := s.target(r)
 	if err != nil {
@@ -403,7 +402,7 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: records.ShownObject(shown)}
+	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: records.ShownMembers(shown)}
 	if solution {
 		pg.Title = fmt.Sprintf("%s solution %d", t.Puzzle, n)
 	}
