@@ -102,7 +102,7 @@ func (b *buildCmd) Run(e *env) error {
 		built = append(built, rec)
 	}
 	if format != records.Text {
-		p := records.NewPrinter(e.stdout, format, !b.NoHeaders)
+		p := records.NewPrinter(e.stdout, format, !b.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range built {
 			p.Write(records.RecordObject(r))
 		}

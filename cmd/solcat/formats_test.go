@@ -62,6 +62,7 @@ func TestGoldenFormats(t *testing.T) {
 		}
 	}
 	records := []string{"text", "json", "jsonl", "csv"}
+	exports := []string{"csv", "json", "jsonl", "parquet"}
 	cases := []struct {
 		name    string
 		args    []string
@@ -74,9 +75,9 @@ func TestGoldenFormats(t *testing.T) {
 		{"classes", []string{"classes", "magic:4", "--prop", "pandiagonal", "--limit", "3"}, records},
 		{"show", []string{"show", "queens:6", "1"}, records},
 		{"show-solution", []string{"show", "magic:3", "--solution", "8"}, records},
-		{"export", []string{"export", "queens:6"}, []string{"csv", "json", "jsonl", "parquet"}},
-		{"export-classes", []string{"export", "magic:3", "--classes"}, []string{"csv", "json", "jsonl", "parquet"}},
-		{"export-range", []string{"export", "queens:4-6"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export", []string{"export", "queens:6"}, exports},
+		{"export-classes", []string{"export", "magic:3", "--classes"}, exports},
+		{"export-range", []string{"export", "queens:4-6"}, exports},
 		{"export-magic4-filtered", []string{"export", "magic:4", "--cell", "1,1=16", "--prop", "pandiagonal"}, []string{"csv", "parquet"}},
 		{"info", []string{"info"}, records},
 		{"sql", []string{"sql", "SELECT name, solutions, classes, 0.5 AS half, NULL AS empty, x'0102' AS blob FROM puzzles WHERE name IN ('queens:6', 'magic:3')"}, records},
@@ -88,6 +89,16 @@ func TestGoldenFormats(t *testing.T) {
 		{"bench", []string{"bench", "queens:6", "--runs", "1", "--methods", "bitmask,join"}, records},
 		{"merge", []string{"merge", filepath.Join(dir, "merged-FORMAT.db"), filepath.Join(dir, "s1.db"), filepath.Join(dir, "s2.db")}, records},
 		{"version", []string{"version"}, records},
+		// Empty answers: the header alone in CSV and text tables, [] in JSON,
+		// nothing in JSON lines, the schema in Parquet.
+		{"list-empty", []string{"list", "queens:2"}, records},
+		{"list-magic-empty", []string{"list", "magic:2"}, records},
+		{"classes-empty", []string{"classes", "queens:3"}, records},
+		{"export-empty", []string{"export", "queens:2"}, exports},
+		{"export-classes-empty", []string{"export", "magic:2", "--classes"}, exports},
+		{"export-range-empty", []string{"export", "queens:2-3"}, exports},
+		{"stats-empty", []string{"stats", "queens:8", "--by", "row:1", "--cell", "1,1=1", "--cell", "2,2=1"}, records},
+		{"sql-empty", []string{"sql", "SELECT name, solutions FROM puzzles WHERE 0"}, records},
 	}
 	for _, tc := range cases {
 		for _, format := range tc.formats {

@@ -47,7 +47,7 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.holder(nil))
 	if format != records.Text {
-		p := records.NewPrinter(e.stdout, format, !m.NoHeaders)
+		p := records.NewPrinter(e.stdout, format, !m.NoHeaders).Columns(append(records.RecordObject(catalog.Record{}), records.Field{Name: "shards"}))
 		for _, r := range merged {
 			p.Write(append(records.RecordObject(r.Record), records.Field{Name: "shards", Value: r.Shards}))
 		}

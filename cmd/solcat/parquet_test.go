@@ -407,3 +407,30 @@ func TestOneExplainShape(t *testing.T) {
 		t.Errorf("verify json puzzles %v, jsonl line %v", whole["puzzles"], puzzle)
 	}
 }
+
+// TestEmptyParquetKeepsItsSchema: an export with no rows is a Parquet file
+// of no rows with every column, in both layouts, as CSV keeps its header.
+func TestEmptyParquetKeepsItsSchema(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "queens:2"}, "id class orbit symmetry props row1 row2"},
+		{[]string{"export", "queens:2", "--parquet-cells", "list"}, "id class orbit symmetry props cells"},
+		{[]string{"export", "magic:2", "--classes"}, "class orbit matching props r1c1 r1c2 r2c1 r2c2"},
+		{[]string{"export", "queens:2-3"}, "puzzle id class orbit symmetry props row1 row2 row3"},
+		{[]string{"export", "queens:8", "--cell", "1,1=1", "--cell", "2,2=1"}, "id class orbit symmetry props row1 row2 row3 row4 row5 row6 row7 row8"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			file := filepath.Join(dir, strings.NewReplacer(" ", "_", ":", "", ",", "", "=", "").Replace(strings.Join(tc.args, " "))+".parquet")
+			if code, _, errOut := solcat(append(tc.args, "--output", file)...); code != 0 || !strings.Contains(errOut, "wrote 0 rows") {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			names, rows := readParquet(t, file)
+			if got := strings.Join(names, " "); got != tc.want || len(rows) != 0 {
+				t.Errorf("columns %s and %d rows; want %s and none", got, len(rows), tc.want)
+			}
+		})
+	}
+}

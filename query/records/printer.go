@@ -93,8 +93,12 @@ func NewPrinter(w io.Writer, format Format, headers bool) *Printer {
 
 // Columns gives a CSV or a text table its header even when no record
 // comes: the names of o's fields.
-func (p *Printer) Columns(o Object) *Printer {
-	p.columns = names(o)
+func (p *Printer) Columns(o Object) *Printer { return p.ColumnNames(names(o)) }
+
+// ColumnNames gives a CSV or a text table its header even when no record
+// comes.
+func (p *Printer) ColumnNames(names []string) *Printer {
+	p.columns = names
 	return p
 }
 

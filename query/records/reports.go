@@ -76,7 +76,7 @@ func WriteVerifyReport(w io.Writer, format Format, headers bool, path string, r 
 		}
 		return WriteOne(w, format, headers, Obj("catalog", path, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
 	}
-	p := NewPrinter(w, format, headers)
+	p := NewPrinter(w, format, headers).Columns(PuzzleReportObject(verify.PuzzleReport{}, false))
 	if format == JSONL {
 		p.Write(Obj("catalog", path, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
 	}
@@ -123,7 +123,7 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		}
 		return WriteOne(w, format, true, Obj("puzzle", s.Puzzle.String(), "by", s.Given, "filter", s.Filter, "matching", total, "rows", objs))
 	case JSONL, CSV:
-		p := NewPrinter(w, format, s.Headers)
+		p := NewPrinter(w, format, s.Headers).Columns(row(query.StatsRow{}, true))
 		for _, r := range s.Rows {
 			p.Write(row(r, true))
 		}
