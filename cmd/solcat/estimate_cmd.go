@@ -125,7 +125,7 @@ func (c *estimateCmd) Run(e *env) error {
 		}
 		c.stop = fmt.Errorf("%w after %s probes: the estimate so far is printed above", advice.ErrInterrupted, humanize.Comma(got.Probes))
 	}
-	if got.Elapsed >= keepAfter {
+	if got.Elapsed >= keepAfter && e.mayKeep() {
 		e.keepEstimate(got.Record)
 	}
 	if err := c.print(e, format, p, f, got); err != nil {
@@ -243,12 +243,14 @@ func sigmasOff(q enumerate.Quantity, exact float64) string {
 	return fmt.Sprintf("the estimate is %.1f standard errors off", (q.Mean-exact)/q.StdErr)
 }
 
-// keepEstimate records an estimate in the catalog, creating it if need be.
-// The estimate is printed already: a catalog that cannot be written is
-// only noted.
+// keepEstimate records an estimate in the catalog, creating it if need be,
+// and says where. The estimate is printed already: a catalog that cannot
+// be written is only noted.
 func (e *env) keepEstimate(rec catalog.Estimate) {
 	err := e.writeCatalog(rec.Puzzle, func(ctx context.Context, cat *catalog.Catalog) error { return cat.RecordEstimate(ctx, rec) })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solcat: the estimate was not kept in the catalog (%v)\n", err)
+		return
 	}
+	fmt.Fprintf(e.stderr, "solcat: the estimate is kept in %s ('solcat info' lists it)\n", e.cli.DB)
 }
