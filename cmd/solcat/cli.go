@@ -112,6 +112,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "solcat: %s\n", console.ErrorLine(msg, inputs))
 		return code
 	}
+	var perr *kong.ParseError
+	if err != nil && noCommand(args) && errors.As(err, &perr) {
+		// solcat alone: its usage and commands, as git and go print theirs.
+		perr.Context.PrintUsage(false)
+		return 2
+	}
 	if err != nil {
 		return fail(2, cliparse.Mistake(err, args))
 	}
@@ -142,7 +148,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if err == nil {
 		return 0
 	}
-	var perr *kong.ParseError
 	if errors.As(err, &perr) { // 'solcat help nosuch': the command line of the help asked for
 		return fail(2, cliparse.Mistake(err, nil))
 	}
@@ -160,6 +165,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		files = "files"
 	}
 	return fail(code, advice.Remedy(err, files).Error())
+}
+
+// noCommand reports whether args name no command: solcat alone, or with
+// its --db flag only.
+func noCommand(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--db":
+			i++ // its value
+		case strings.HasPrefix(args[i], "--db="):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // dbNamed reports whether the command line or the environment named the

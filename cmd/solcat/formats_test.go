@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/json"
@@ -170,6 +172,15 @@ func TestVersionAndHelp(t *testing.T) {
 	if code, out, _ := solcat("help"); code != 0 || !strings.Contains(out, "Commands:") {
 		t.Errorf("help: exit %d, %q", code, out)
 	}
+	// solcat alone prints its usage, as git does, with the exit status of an
+	// incomplete command line.
+	for _, args := range [][]string{nil, {"--db", catalogPath}} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), args, &out, &errOut)
+		if code != 2 || !strings.HasPrefix(out.String(), "Usage: solcat <command> [flags]") || !strings.Contains(out.String(), "Commands:") || errOut.Len() != 0 {
+			t.Errorf("solcat %v: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
 	for args, want := range map[string]string{
 		"count queens:8 --frob": "see 'solcat count --help'",
 		"export":                "see 'solcat export --help'",
@@ -221,6 +232,23 @@ func TestCompletion(t *testing.T) {
 		out, err := exec.Command(bin, "completion", shell, "--code").Output()
 		if err != nil || !strings.Contains(string(out), want) {
 			t.Errorf("completion %s --code: %v, %q; want %q", shell, err, out, want)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string // the start of stdout
+		err  string // stderr
+	}{
+		{[]string{"completion", "bash"}, 0, "To turn on tab completion for solcat in this bash, run\n\n    source <(solcat completion bash --code)\n", ""},
+		{[]string{"completion", "fish"}, 0, "To turn on tab completion for solcat in this fish, run\n\n    solcat completion fish --code | source\n", ""},
+		{[]string{"completion", "powershell"}, 2, "", "solcat: completion: \"powershell\" is not a shell solcat completes in; use bash, zsh or fish\n"},
+		{[]string{"completion", "powershell", "--code"}, 2, "", "solcat: completion: \"powershell\" is not a shell solcat completes in; use bash, zsh or fish\n"},
+		{[]string{"help", "completion"}, 0, "Usage: solcat completion", ""},
+	} {
+		code, out, errOut := solcat(tc.args...)
+		if code != tc.code || !strings.HasPrefix(out, tc.out) || errOut != tc.err || strings.Contains(out, "in order activate") || strings.Contains(out, "Execute the following") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
 		}
 	}
 	// Bash takes the script as it is.
