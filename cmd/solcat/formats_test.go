@@ -305,6 +305,43 @@ func TestReadmeSQL(t *testing.T) {
 	}
 }
 
+// TestSQLExamplesReadable runs every 'solcat sql "..."' example of the
+// docs and the help, in solcat and in the sqlite3 shell: each answers, and
+// prints no control byte (a blob of cells would, in sqlite3).
+func TestSQLExamplesReadable(t *testing.T) {
+	example := regexp.MustCompile(`solcat sql "([^"]+)"`)
+	var stmts []string
+	for _, doc := range []string{"../../README.md", "../../docs/commands.md", "help/sql.txt"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range example.FindAllStringSubmatch(string(text), -1) {
+			stmts = append(stmts, m[1])
+		}
+	}
+	if len(stmts) < 8 {
+		t.Fatalf("%d examples found", len(stmts))
+	}
+	sqlite3, _ := exec.LookPath("sqlite3")
+	control := regexp.MustCompile(`[\x00-\x08\x0b-\x1f\x7f]`)
+	for _, stmt := range stmts {
+		t.Run(stmt, func(t *testing.T) {
+			code, out, errOut := solcat("sql", stmt)
+			if code != 0 || out == "" || control.MatchString(out) {
+				t.Errorf("solcat sql: exit %d, %q %s", code, out, errOut)
+			}
+			if sqlite3 == "" {
+				return
+			}
+			shell, err := exec.Command(sqlite3, "-readonly", catalogPath, stmt).CombinedOutput()
+			if err != nil || control.Match(shell) {
+				t.Errorf("sqlite3: %v, %q", err, shell)
+			}
+		})
+	}
+}
+
 // TestExplainFormats checks --explain in every record format: text lines,
 // one JSON object, one JSON line, a CSV header and row.
 func TestExplainFormats(t *testing.T) {
