@@ -164,6 +164,7 @@ func TestGolden(t *testing.T) {
 		{"show-queens4-1-json", []string{"show", "queens:4", "1", "--format", "json"}},
 		{"show-magic3-1-svg", []string{"show", "magic:3", "1", "--format", "svg"}},
 		{"show-queens4-solution-svg", []string{"show", "queens:4", "--solution", "2", "--format", "svg"}},
+		{"show-magic4-3-svg", []string{"show", "magic:4", "3", "--format", "svg"}}, // the grid, and beside it the complementary pairs
 		{"export-queens6-csv", []string{"export", "queens:6"}},
 		{"export-magic3-jsonl", []string{"export", "magic:3", "--format", "jsonl"}},
 		{"export-queens8-classes", []string{"export", "queens:8", "--classes"}},

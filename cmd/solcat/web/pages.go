@@ -428,7 +428,12 @@ func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 			Caption: fmt.Sprintf("%d · %s", sol.ID, sol.Symmetry)})
 	}
 	if sol := shown.Solution; sol != nil {
-		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}),
+		o := draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Coords: true}
+		svg := draw.Solution(p, sol.Cells, o)
+		if p.Kind == canon.Magic && p.N == 4 {
+			svg = draw.GridAndPairs(p, sol.Cells, o) // its grid, and beside it its complementary pairs
+		}
+		d.Solution = &item{ID: sol.ID, SVG: svg,
 			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
 		d.SolSums = records.LineSumsText(p, sol.Cells)
 	}
