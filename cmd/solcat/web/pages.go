@@ -198,6 +198,7 @@ type puzzleData struct {
 	Count    int64
 	Counted  bool
 	CountURL string // a scan too long to run unasked: the link that runs it
+	Kept     bool   // the count was worked out by an earlier page
 	Of       string
 	Plan     query.PlanReport
 	Elapsed  string
@@ -272,13 +273,29 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		return nil, err
 	}
 	// A count that reads millions of rows, or counts again, runs when asked
-	// for.
-	count := !s.bigScan(countPlan, r, f.q, "count")
-	if countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
+	// for, unless an earlier page worked it out.
+	key := answerKey(t.Record, "count", countAsk, d.Filter)
+	n, known := s.answers.lookup(key)
+	d.Kept = known
+	count := known || !s.bigScan(countPlan, r, f.q, "count")
+	if !known && countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
 		count = false // seconds to hours
 	}
 	if !count {
 		d.CountURL = base + with(f.q, "count", "1")
+	}
+	if count && !known {
+		n, err = s.answers.do(r, key, func() (any, error) {
+			var n int64
+			err := r.query(func() (err error) { n, err = t.Count(r.ctx, countPlan); return err }, countPlan)
+			return n, err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if count {
+		d.Count, d.Counted = n.(int64), true
 	}
 	// The rows are read first, in places for scans if need be, and drawn
 	// after.
@@ -286,19 +303,9 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if listPlan != nil {
 		run = append(run, listPlan)
 	}
-	if count {
-		run = append(run, countPlan)
-	}
 	var classes []query.Class
 	var solutions []query.Solution
 	err = r.query(func() error {
-		if count {
-			n, err := t.Count(r.ctx, countPlan)
-			if err != nil {
-				return err
-			}
-			d.Count, d.Counted = n, true
-		}
 		switch {
 		case listPlan == nil:
 			return nil // recorded by its counts: nothing to list
@@ -469,6 +476,7 @@ type statsData struct {
 	Choices []string
 	Hidden  []hiddenField // the filter, kept when another statistic is chosen
 	RunURL  string        // set when the statistic needs a scan that has not run
+	Kept    bool          // worked out by an earlier page
 }
 
 // bigScan reports whether a plan reads millions of rows: a page that
@@ -522,15 +530,25 @@ func (s *Server) statsPage(r *request) (*page, error) {
 		return nil, err
 	}
 	d := statsData{Puzzle: t.Puzzle.String(), By: byText, Filter: filter.String(t.Puzzle), Plan: t.Explain(plan), Hidden: hidden(f.q, "by", "run")}
-	if s.bigScan(plan, r, f.q, "run") {
+	key := answerKey(t.Record, "stats", d.Filter, by)
+	rows, known := s.answers.lookup(key)
+	d.Kept = known
+	switch {
+	case !known && s.bigScan(plan, r, f.q, "run"):
 		d.RunURL = "/puzzle/" + d.Puzzle + "/stats" + with(f.q, "run", "1")
-	} else {
-		var rows []query.StatsRow
-		err := r.query(func() (err error) { rows, err = t.Stats(r.ctx, plan); return err }, plan)
+	case !known:
+		rows, err = s.answers.do(r, key, func() (any, error) {
+			var rows []query.StatsRow
+			err := r.query(func() (err error) { rows, err = t.Stats(r.ctx, plan); return err }, plan)
+			return rows, err
+		})
 		if err != nil {
 			return nil, err
 		}
-		d.Rows, d.Chart = rows, draw.Bars(rows, draw.Options{Title: t.Puzzle.String() + " by " + byText})
+	}
+	if rows != nil {
+		d.Rows = rows.([]query.StatsRow)
+		d.Chart = draw.Bars(d.Rows, draw.Options{Title: t.Puzzle.String() + " by " + byText})
 	}
 	d.Elapsed = took(start)
 	for _, row := range d.Rows {
@@ -553,14 +571,13 @@ func (s *Server) statsPage(r *request) (*page, error) {
 			d.Choices = append(d.Choices, "group")
 		}
 	}
-	rows := d.Rows
 	for _, name := range canon.PropertyNames(t.Puzzle.Kind) {
 		if prop, _ := canon.ParseProperty(t.Puzzle.Kind, name); prop.DudeneyOf() == 0 {
 			d.Choices = append(d.Choices, "prop:"+name)
 		}
 	}
-	objs := make([]records.Object, len(rows))
-	for i, row := range rows {
+	objs := make([]records.Object, len(d.Rows))
+	for i, row := range d.Rows {
 		objs[i] = records.Obj("value", row.Value, "label", row.Label, "solutions", row.Solutions, "classes", row.Classes, "share", row.Share)
 	}
 	j := records.Obj("puzzle", d.Puzzle, "by", byText, "filter", d.Filter, "matching", d.Total, "rows", objs)
@@ -574,6 +591,7 @@ type heatData struct {
 	Plan    query.PlanReport
 	Elapsed string
 	RunURL  string // set when the map needs a scan that has not run
+	Kept    bool   // worked out by an earlier page
 }
 
 type heatMap struct {
@@ -596,16 +614,25 @@ func (s *Server) heatPage(r *request) (*page, error) {
 	}
 	p := t.Puzzle
 	d := heatData{Puzzle: p.String(), Filter: filter.String(p), Plan: t.Explain(plan)}
-	if s.bigScan(plan, r, f.q, "run") {
+	key := answerKey(t.Record, "heatmap", d.Filter)
+	v, known := s.answers.lookup(key)
+	d.Kept = known
+	if !known && s.bigScan(plan, r, f.q, "run") {
 		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(f.q, "run", "1")
 		d.Elapsed = took(start)
 		return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d}, nil
 	}
-	var counts [][]int64
-	err = r.query(func() (err error) { counts, err = t.Heatmap(r.ctx, plan); return err }, plan)
-	if err != nil {
-		return nil, err
+	if !known {
+		v, err = s.answers.do(r, key, func() (any, error) {
+			var counts [][]int64
+			err := r.query(func() (err error) { counts, err = t.Heatmap(r.ctx, plan); return err }, plan)
+			return counts, err
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
+	counts := v.([][]int64)
 	// One shape in the CLI (stats --by cell) and here.
 	h := records.Heatmap{Puzzle: p, Filter: d.Filter, Counts: counts}
 	rows, cols, grid := h.Grid()

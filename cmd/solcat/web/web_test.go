@@ -511,3 +511,93 @@ func withBuilds(o web.Options, cat *catalog.Catalog) web.Options {
 	o.Builds = advice.Builds{Cat: cat, Path: testCatalog}
 	return o
 }
+
+// scanPages are pages whose answers scan the test catalog (class and
+// block scans of queens:14 and magic:4), as HTML and as JSON.
+var scanPages = []string{
+	"/puzzle/queens:14/heatmap?row3=5",
+	"/puzzle/queens:14/heatmap.json?row3=5&row7=7",
+	"/puzzle/queens:14/stats?by=row:2&row7=7",
+	"/puzzle/queens:14/stats.json?by=orbit&row2=4",
+	"/puzzle/queens:14?row3=5&row7=7",
+	"/puzzle/queens:14.json?row1=2&row3=5&view=classes",
+	"/puzzle/magic:4/heatmap?r2c2=7",
+	"/puzzle/magic:4/stats?by=group&r1c1=16",
+	"/puzzle/magic:4.json?r1c1=1&r2c2=7",
+	"/puzzle/magic:4/stats.json?by=cell:1,1&c2_2=7",
+}
+
+// TestScanAnswersKept: a statistic, heat map or count that scans is
+// worked out once, and a page asked again says it is drawn from what was
+// kept, with the same answer.
+func TestScanAnswersKept(t *testing.T) {
+	srv := serve(t, 30*time.Second)
+	elapsed := regexp.MustCompile(`"elapsed_ms": [0-9.e-]+|in [0-9.]+(µs|ms|s)\b`)
+	for _, path := range scanPages {
+		t.Run(path, func(t *testing.T) {
+			status, first := get(t, srv.URL+path, "")
+			status2, again := get(t, srv.URL+path, "")
+			if status != 200 || status2 != 200 {
+				t.Fatalf("status %d, then %d", status, status2)
+			}
+			if strings.Contains(first, "kept from an earlier page") {
+				t.Errorf("the first page says it was kept")
+			}
+			if !strings.Contains(path, ".json") && !strings.Contains(again, "kept from an earlier page") {
+				t.Errorf("the page asked again does not say it was kept:\n%.2000s", again)
+			}
+			strip := func(s string) string {
+				return strings.ReplaceAll(elapsed.ReplaceAllString(s, ""), " (kept from an earlier page)", "")
+			}
+			if strings.Contains(path, ".json") && strip(first) != strip(again) {
+				t.Errorf("another answer when asked again:\n%s\n%s", first, again)
+			}
+		})
+	}
+}
+
+// TestBurstOfScanPages: 500 requests at once on scan pages, with one place
+// for scans, all get their answer: each waits its turn, and the scans of
+// the same question are one. The bound: a page whose scan cannot start
+// within the time limit gets 503; this burst's distinct scans take well
+// under it.
+func TestBurstOfScanPages(t *testing.T) {
+	cat, err := catalog.Open(context.Background(), testCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(cat, testCatalog, withBuilds(web.Options{Timeout: 30 * time.Second, Concurrent: 1, Version: "test"}, cat)))
+	t.Cleanup(func() { srv.Close(); cat.Close() })
+	var wg sync.WaitGroup
+	failures := make(chan string, 500)
+	start := time.Now()
+	for i := range 500 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := scanPages[i%len(scanPages)]
+			resp, err := http.Get(srv.URL + path)
+			if err != nil {
+				failures <- err.Error()
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				failures <- fmt.Sprintf("%s: %d", path, resp.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	close(failures)
+	n := 0
+	for f := range failures {
+		if n++; n <= 10 {
+			t.Error(f)
+		}
+	}
+	if n > 0 {
+		t.Errorf("%d of 500 requests failed", n)
+	}
+	t.Logf("500 requests on %d scan pages in %v", len(scanPages), time.Since(start).Round(time.Millisecond))
+}
