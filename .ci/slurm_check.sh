@@ -6,11 +6,12 @@
 #   count   queens:15 --count-only, --array=1-4 -c 1 (same counts)
 #   stored  STORED=1 queens:13, --array=1-3 -c 1 (same counts, content hash
 #           and export bytes)
-#   requeue queens:18 --count-only, --array=1-3 -c 1; task 1 is requeued
-#           mid-run with 'scontrol requeue': it resumes from its saved units
-#           and the merge runs after it
-#   cancel  the same with task 2 cancelled mid-run: the merge can never
-#           start until the task is requeued and the merge pointed at it
+#   requeue queens:18 --count-only, --array=1-3 -c 1; task 1 is paused
+#           mid-run and requeued with 'scontrol requeue': it resumes from
+#           its saved units and the merge runs after it
+#   cancel  the same with task 2 paused and cancelled mid-run: the merge
+#           can never start until the task is requeued and the merge
+#           pointed at it
 # The daemons are stopped by their process IDs on exit.
 #
 # SLURM_CHECK=require (set by .ci/run): install slurmctld, slurmd,
@@ -201,7 +202,8 @@ echo "Slurm check: queens:13 stored, 3 tasks + merge: ok, content hash $(hash "$
 
 # 3. Tasks that fail, in queens:18 split in three (a few seconds a task).
 # mid_run DIR I: until array task I runs and its shard has saved 20 of its
-# 257 units (the test acts then, well before the task ends).
+# 257 units. What a reader sees lags the task by at most one checkpoint of
+# its log (200 ms), so the task still has most of its units to do.
 mid_run() {
   local end=$((SECONDS + 60)) n=0
   while [ $SECONDS -lt $end ]; do
@@ -213,18 +215,50 @@ mid_run() {
   done
   fail "task ${array}_$2 is $(state "${array}_$2") with ${n:-0} saved units, want RUNNING with 20"
 }
+# build_pid DIR I: the process ID of array task I's 'solcat build' (the
+# batch script execs it), found by its shard's file, under this check's
+# own folder, in its command line.
+build_pid() {
+  local want="--db $d/$1/shards/shard-$2-of-3.db build " p cmd
+  for p in /proc/[0-9]*; do
+    cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+    case $cmd in
+      solcat\ "$want"* | */solcat\ "$want"*)
+        echo "${p#/proc/}"
+        return 0
+        ;;
+    esac
+  done
+  return 1
+}
+# pause DIR I: mid_run, then stop array task I's solcat (SIGSTOP) where it
+# stands, and check that it is stopped, not ended. A stopped task does no
+# more work, so whatever Slurm does next (requeue, cancel) finds it with
+# units left, however long the order takes to reach the node: Slurm ends a
+# job's processes with SIGCONT and SIGTERM (solcat then stops between units
+# and exits, its units saved) or, KillWait later, SIGKILL. A task left
+# running may finish its shard before the order reaches it, and its rerun
+# then has nothing to resume.
+pause() {
+  local pid
+  mid_run "$1" "$2"
+  pid=$(build_pid "$1" "$2") || fail "task ${array}_$2: its solcat build is not running"
+  kill -STOP "$pid" || fail "task ${array}_$2: its solcat (pid $pid) ended before it could be paused"
+  [ "$(sed -E 's/.*\) (.).*/\1/' "/proc/$pid/stat" 2>/dev/null)" = T ] ||
+    fail "task ${array}_$2: its solcat (pid $pid) is not stopped"
+}
 # resumed DIR I: the rerun of array task I says it resumed from saved units.
 resumed() {
-  grep -oE 'resuming, [1-9][0-9]* of [0-9]+ units' "$d/$1/slurm-${array}_$2.out" ||
+  grep -oE 'resuming, [1-9][0-9,]* of [0-9,]+ units' "$d/$1/slurm-${array}_$2.out" ||
     fail "task ${array}_$2 did not resume from its saved units"
 }
 solcat --db "$d/one18.db" build queens:18 --count-only --workers "$cpus" >/dev/null
 
-# 3a. 'scontrol requeue' of a running task: it is stopped and queued again,
-# resumes, and the merge starts after it as before.
+# 3a. 'scontrol requeue' of a running task (paused first): it is ended and
+# queued again, resumes, and the merge starts after it as before.
 t=$SECONDS
 PUZZLE=queens:18 submit requeue --array=1-3 -c 1
-mid_run requeue 1
+pause requeue 1
 scontrol requeue "${array}_1"
 wait_done "$merge" 300
 r=$(resumed requeue 1)
@@ -234,10 +268,11 @@ echo "Slurm check: queens:18 --count-only, 3 tasks, task 1 requeued mid-run ($r)
 # 3b. A task cancelled mid-run (as a crash, a time limit or a lost node
 # would end it): the merge can never start ('afterok'), and Slurm says
 # DependencyNeverSatisfied once the other tasks are done. Requeue the task
-# and make the merge wait for it: the task resumes and the merge runs.
+# and make the merge wait for it: the task resumes and the merge runs. The
+# task is paused first, so that it is cancelled, not done.
 t=$SECONDS
 PUZZLE=queens:18 submit cancel --array=1-3 -c 1
-mid_run cancel 2
+pause cancel 2
 scancel "${array}_2"
 end=$((SECONDS + 120))
 until scontrol show job -o "$merge" | grep -q 'Reason=DependencyNeverSatisfied'; do
