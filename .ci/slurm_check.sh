@@ -200,52 +200,61 @@ solcat --db "$d/stored/catalog.db" export queens:13 --output "$d/stored.csv" 2>/
 cmp "$d/one13.csv" "$d/stored.csv" || fail "stored: the exports differ"
 echo "Slurm check: queens:13 stored, 3 tasks + merge: ok, content hash $(hash "$d/one13.db" | tail -n 1 | cut -c1-12)... ($((SECONDS - t)) s)"
 
-# 3. Tasks that fail, in queens:18 split in three (a few seconds a task).
-# mid_run DIR I: until array task I runs and its shard has saved 20 of its
-# 257 units. What a reader sees lags the task by at most one checkpoint of
-# its log (200 ms), so the task still has most of its units to do.
-mid_run() {
-  local end=$((SECONDS + 60)) n=0
-  while [ $SECONDS -lt $end ]; do
-    if [ "$(state "${array}_$2")" = RUNNING ]; then
-      n=$(solcat --db "$d/$1/shards/shard-$2-of-3.db" sql "SELECT count(*) FROM count_units" 2>/dev/null | tail -n 1) || n=0
-      [ "${n:-0}" -lt 20 ] || return 0
-    fi
-    sleep 0.1
-  done
-  fail "task ${array}_$2 is $(state "${array}_$2") with ${n:-0} saved units, want RUNNING with 20"
-}
+# 3. Tasks that fail, in queens:18 split in three (1 to a few seconds a
+# task, 257 units each).
+#
+# A task is requeued or cancelled while it has units left to do, never by
+# racing it: it is stopped (SIGSTOP) the moment its solcat starts, then let
+# run in slices of 50 ms, stopped between them, until its shard shows a
+# saved unit. A stopped task does no more work, however long Slurm takes to
+# reach it; Slurm then ends it with SIGCONT and SIGTERM (solcat stops between
+# units and exits, its units saved) or, KillWait later, SIGKILL, and its
+# rerun resumes. A reader sees the units the task's log has copied into the
+# file (within a commit or so of running), so when the first shows, the
+# task has run a fraction of a second of its shard; the shard must take
+# longer than that to count (queens:18's third takes 1.2 s on 2 cores with
+# AVX-512, the fastest here).
+#
 # build_pid DIR I: the process ID of array task I's 'solcat build' (the
-# batch script execs it), found by its shard's file, under this check's
-# own folder, in its command line.
+# batch script execs it), found by its shard's file, under this check's own
+# folder, in its command line (read with builtins: no process a candidate).
 build_pid() {
-  local want="--db $d/$1/shards/shard-$2-of-3.db build " p cmd
+  local want="$d/$1/shards/shard-$2-of-3.db" p args
   for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
-    case $cmd in
-      solcat\ "$want"* | */solcat\ "$want"*)
-        echo "${p#/proc/}"
-        return 0
-        ;;
-    esac
+    mapfile -d '' -t args 2>/dev/null <"$p/cmdline" || continue
+    if [ "${#args[@]}" -ge 4 ] && [ "${args[0]##*/}" = solcat ] && [ "${args[1]}" = --db ] &&
+      [ "${args[2]}" = "$want" ] && [ "${args[3]}" = build ]; then
+      echo "${p#/proc/}"
+      return 0
+    fi
   done
   return 1
 }
-# pause DIR I: mid_run, then stop array task I's solcat (SIGSTOP) where it
-# stands, and check that it is stopped, not ended. A stopped task does no
-# more work, so whatever Slurm does next (requeue, cancel) finds it with
-# units left, however long the order takes to reach the node: Slurm ends a
-# job's processes with SIGCONT and SIGTERM (solcat then stops between units
-# and exits, its units saved) or, KillWait later, SIGKILL. A task left
-# running may finish its shard before the order reaches it, and its rerun
-# then has nothing to resume.
+# saved DIR I: the units array task I's shard shows saved (0 if it cannot be
+# read within 2 s: a task stopped while it copied its log holds the file).
+saved() {
+  local n
+  n=$(timeout 2 solcat --db "$d/$1/shards/shard-$2-of-3.db" sql "SELECT count(*) FROM count_units" 2>/dev/null | tail -n 1) || n=0
+  echo "${n:-0}"
+}
+# pause DIR I: stop array task I as above; fails if it ends first.
 pause() {
-  local pid
-  mid_run "$1" "$2"
-  pid=$(build_pid "$1" "$2") || fail "task ${array}_$2: its solcat build is not running"
-  kill -STOP "$pid" || fail "task ${array}_$2: its solcat (pid $pid) ended before it could be paused"
+  local end=$((SECONDS + 60)) pid="" slices=0
+  until pid=$(build_pid "$1" "$2"); do
+    [ $SECONDS -lt $end ] || fail "task ${array}_$2 is $(state "${array}_$2"), its solcat build never started"
+    sleep 0.02
+  done
+  kill -STOP "$pid" 2>/dev/null || fail "task ${array}_$2: its solcat (pid $pid) ended before it could be stopped"
+  until [ "$(saved "$1" "$2")" -ge 1 ]; do
+    [ $slices -lt 1200 ] || fail "task ${array}_$2: no unit saved after $slices slices of 50 ms"
+    kill -CONT "$pid" 2>/dev/null || fail "task ${array}_$2: its solcat (pid $pid) ended"
+    sleep 0.05
+    kill -STOP "$pid" 2>/dev/null || fail "task ${array}_$2: its solcat (pid $pid) ended before a unit showed"
+    slices=$((slices + 1))
+  done
   [ "$(sed -E 's/.*\) (.).*/\1/' "/proc/$pid/stat" 2>/dev/null)" = T ] ||
     fail "task ${array}_$2: its solcat (pid $pid) is not stopped"
+  echo "Slurm check: task ${array}_$2 stopped with $(saved "$1" "$2") units saved, after $slices slices"
 }
 # resumed DIR I: the rerun of array task I says it resumed from saved units.
 resumed() {
