@@ -2,6 +2,7 @@ package web
 
 import (
 	"container/list"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -44,6 +45,9 @@ type kept struct {
 	value any
 }
 
+// errNotWorkedOut is a flight's error until its answer is worked out.
+var errNotWorkedOut = errors.New("the answer was not worked out")
+
 // flight is an answer being worked out: done closes when it is.
 type flight struct {
 	done  chan struct{}
@@ -82,17 +86,19 @@ func (a *answers) do(r *request, key string, compute func() (any, error)) (any, 
 		}
 		f, waiting := a.flying[key]
 		if !waiting {
-			f = &flight{done: make(chan struct{})}
+			f = &flight{done: make(chan struct{}), err: errNotWorkedOut}
 			a.flying[key] = f
 			a.mu.Unlock()
+			defer func() { // even if compute panics: the others must not wait for it
+				a.mu.Lock()
+				delete(a.flying, key)
+				if f.err == nil {
+					a.keep(key, f.value)
+				}
+				a.mu.Unlock()
+				close(f.done)
+			}()
 			f.value, f.err = compute()
-			a.mu.Lock()
-			delete(a.flying, key)
-			if f.err == nil {
-				a.keep(key, f.value)
-			}
-			a.mu.Unlock()
-			close(f.done)
 			return f.value, f.err
 		}
 		a.mu.Unlock()
