@@ -254,7 +254,7 @@ pause() {
   done
   [ "$(sed -E 's/.*\) (.).*/\1/' "/proc/$pid/stat" 2>/dev/null)" = T ] ||
     fail "task ${array}_$2: its solcat (pid $pid) is not stopped"
-  echo "Slurm check: task ${array}_$2 stopped with $(saved "$1" "$2") units saved, after $slices slices"
+  echo "Slurm check: task ${array}_$2 stopped after $slices slices of 50 ms, saved units: $(saved "$1" "$2")"
 }
 # resumed DIR I: the rerun of array task I says it resumed from saved units.
 resumed() {
