@@ -61,6 +61,8 @@ check('range by puzzle: magic:4 rows', await count(`${mr} WHERE puzzle = 'magic:
 check('classes by orbit', await count("read_parquet('q10cpart/*/*.parquet', hive_partitioning = true) WHERE orbit = 4"), want.q10_orbit4_classes);
 const part = "read_parquet('m4part/*/*.parquet', hive_partitioning = true)";
 check('partitions together', await count(part), want.m4);
+check('no rows, every column', [await count("'q2.parquet'"), Object.keys(await types('q2.parquet'))],
+  ['0', ['id', 'class', 'orbit', 'symmetry', 'props', 'row1', 'row2']]);
 check('partition key as a column', (await rows(`SELECT r1c1, count(*) AS n FROM ${part} WHERE r1c1 = 1 GROUP BY r1c1`))[0].n, want.corner1);
 if (failed) {
   console.log(`DuckDB check: ${failed} failed`);
