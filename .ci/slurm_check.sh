@@ -6,11 +6,12 @@
 #   count   queens:15 --count-only, --array=1-4 -c 1 (same counts)
 #   stored  STORED=1 queens:13, --array=1-3 -c 1 (same counts, content hash
 #           and export bytes)
-#   requeue queens:18 --count-only, --array=1-3 -c 1; task 1 is requeued
-#           mid-run with 'scontrol requeue': it resumes from its saved units
-#           and the merge runs after it
-#   cancel  the same with task 2 cancelled mid-run: the merge can never
-#           start until the task is requeued and the merge pointed at it
+#   requeue queens:18 --count-only, --array=1-3 -c 1; task 1 is paused
+#           mid-run and requeued with 'scontrol requeue': it resumes from
+#           its saved units and the merge runs after it
+#   cancel  the same with task 2 paused and cancelled mid-run: the merge
+#           can never start until the task is requeued and the merge
+#           pointed at it
 # The daemons are stopped by their process IDs on exit.
 #
 # SLURM_CHECK=require (set by .ci/run): install slurmctld, slurmd,
@@ -199,32 +200,74 @@ solcat --db "$d/stored/catalog.db" export queens:13 --output "$d/stored.csv" 2>/
 cmp "$d/one13.csv" "$d/stored.csv" || fail "stored: the exports differ"
 echo "Slurm check: queens:13 stored, 3 tasks + merge: ok, content hash $(hash "$d/one13.db" | tail -n 1 | cut -c1-12)... ($((SECONDS - t)) s)"
 
-# 3. Tasks that fail, in queens:18 split in three (a few seconds a task).
-# mid_run DIR I: until array task I runs and its shard has saved 20 of its
-# 257 units (the test acts then, well before the task ends).
-mid_run() {
-  local end=$((SECONDS + 60)) n=0
-  while [ $SECONDS -lt $end ]; do
-    if [ "$(state "${array}_$2")" = RUNNING ]; then
-      n=$(solcat --db "$d/$1/shards/shard-$2-of-3.db" sql "SELECT count(*) FROM count_units" 2>/dev/null | tail -n 1) || n=0
-      [ "${n:-0}" -lt 20 ] || return 0
+# 3. Tasks that fail, in queens:18 split in three (1 to a few seconds a
+# task, 257 units each).
+#
+# A task is requeued or cancelled while it has units left to do, never by
+# racing it: it is stopped (SIGSTOP) the moment its solcat starts, then let
+# run in slices of 50 ms, stopped between them, until its shard shows a
+# saved unit. A stopped task does no more work, however long Slurm takes to
+# reach it; Slurm then ends it with SIGCONT and SIGTERM (solcat stops between
+# units and exits, its units saved) or, KillWait later, SIGKILL, and its
+# rerun resumes. A reader sees the units the task's log has copied into the
+# file (within a commit or so of running), so when the first shows, the
+# task has run a fraction of a second of its shard; the shard must take
+# longer than that to count (queens:18's third takes 1.2 s on 2 cores with
+# AVX-512, the fastest here).
+#
+# build_pid DIR I: the process ID of array task I's 'solcat build' (the
+# batch script execs it), found by its shard's file, under this check's own
+# folder, in its command line (read with builtins: no process a candidate).
+build_pid() {
+  local want="$d/$1/shards/shard-$2-of-3.db" p args
+  for p in /proc/[0-9]*; do
+    mapfile -d '' -t args 2>/dev/null <"$p/cmdline" || continue
+    if [ "${#args[@]}" -ge 4 ] && [ "${args[0]##*/}" = solcat ] && [ "${args[1]}" = --db ] &&
+      [ "${args[2]}" = "$want" ] && [ "${args[3]}" = build ]; then
+      echo "${p#/proc/}"
+      return 0
     fi
-    sleep 0.1
   done
-  fail "task ${array}_$2 is $(state "${array}_$2") with ${n:-0} saved units, want RUNNING with 20"
+  return 1
+}
+# saved DIR I: the units array task I's shard shows saved (0 if it cannot be
+# read within 2 s: a task stopped while it copied its log holds the file).
+saved() {
+  local n
+  n=$(timeout 2 solcat --db "$d/$1/shards/shard-$2-of-3.db" sql "SELECT count(*) FROM count_units" 2>/dev/null | tail -n 1) || n=0
+  echo "${n:-0}"
+}
+# pause DIR I: stop array task I as above; fails if it ends first.
+pause() {
+  local end=$((SECONDS + 60)) pid="" slices=0
+  until pid=$(build_pid "$1" "$2"); do
+    [ $SECONDS -lt $end ] || fail "task ${array}_$2 is $(state "${array}_$2"), its solcat build never started"
+    sleep 0.02
+  done
+  kill -STOP "$pid" 2>/dev/null || fail "task ${array}_$2: its solcat (pid $pid) ended before it could be stopped"
+  until [ "$(saved "$1" "$2")" -ge 1 ]; do
+    [ $slices -lt 1200 ] || fail "task ${array}_$2: no unit saved after $slices slices of 50 ms"
+    kill -CONT "$pid" 2>/dev/null || fail "task ${array}_$2: its solcat (pid $pid) ended"
+    sleep 0.05
+    kill -STOP "$pid" 2>/dev/null || fail "task ${array}_$2: its solcat (pid $pid) ended before a unit showed"
+    slices=$((slices + 1))
+  done
+  [ "$(sed -E 's/.*\) (.).*/\1/' "/proc/$pid/stat" 2>/dev/null)" = T ] ||
+    fail "task ${array}_$2: its solcat (pid $pid) is not stopped"
+  echo "Slurm check: task ${array}_$2 stopped after $slices slices of 50 ms, saved units: $(saved "$1" "$2")"
 }
 # resumed DIR I: the rerun of array task I says it resumed from saved units.
 resumed() {
-  grep -oE 'resuming, [1-9][0-9]* of [0-9]+ units' "$d/$1/slurm-${array}_$2.out" ||
+  grep -oE 'resuming, [1-9][0-9,]* of [0-9,]+ units' "$d/$1/slurm-${array}_$2.out" ||
     fail "task ${array}_$2 did not resume from its saved units"
 }
 solcat --db "$d/one18.db" build queens:18 --count-only --workers "$cpus" >/dev/null
 
-# 3a. 'scontrol requeue' of a running task: it is stopped and queued again,
-# resumes, and the merge starts after it as before.
+# 3a. 'scontrol requeue' of a running task (paused first): it is ended and
+# queued again, resumes, and the merge starts after it as before.
 t=$SECONDS
 PUZZLE=queens:18 submit requeue --array=1-3 -c 1
-mid_run requeue 1
+pause requeue 1
 scontrol requeue "${array}_1"
 wait_done "$merge" 300
 r=$(resumed requeue 1)
@@ -234,10 +277,11 @@ echo "Slurm check: queens:18 --count-only, 3 tasks, task 1 requeued mid-run ($r)
 # 3b. A task cancelled mid-run (as a crash, a time limit or a lost node
 # would end it): the merge can never start ('afterok'), and Slurm says
 # DependencyNeverSatisfied once the other tasks are done. Requeue the task
-# and make the merge wait for it: the task resumes and the merge runs.
+# and make the merge wait for it: the task resumes and the merge runs. The
+# task is paused first, so that it is cancelled, not done.
 t=$SECONDS
 PUZZLE=queens:18 submit cancel --array=1-3 -c 1
-mid_run cancel 2
+pause cancel 2
 scancel "${array}_2"
 end=$((SECONDS + 120))
 until scontrol show job -o "$merge" | grep -q 'Reason=DependencyNeverSatisfied'; do

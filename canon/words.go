@@ -1,32 +1,17 @@
 package canon
 
-import "strconv"
+import "github.com/dustin/go-humanize"
 
 // Thousands writes a count with commas between its groups of three
-// digits: 14,772,512.
-func Thousands(v int64) string {
-	s := strconv.FormatInt(v, 10)
-	digits := s
-	if v < 0 {
-		digits = s[1:]
-	}
-	out := make([]byte, 0, len(s)+len(s)/3)
-	if v < 0 {
-		out = append(out, '-')
-	}
-	for i := range len(digits) {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, digits[i])
-	}
-	return string(out)
-}
+// digits: 14,772,512. It is humanize.Comma, kept under this name for the
+// build engine's messages.
+func Thousands(v int64) string { return humanize.Comma(v) }
 
-// Plural writes a count and its noun, singular for one: "1 class",
-// "4 solutions", "2 goroutines". Nouns that end in s take -es.
+// Plural writes a count, its digits grouped by thousands, and its noun,
+// singular for one: "1 class", "7,040 solutions", "2 goroutines". Nouns
+// that end in s take -es.
 func Plural(n int64, noun string) string {
-	s := strconv.FormatInt(n, 10) + " " + noun
+	s := humanize.Comma(n) + " " + noun
 	switch {
 	case n == 1 || n == -1:
 		return s

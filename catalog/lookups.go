@@ -13,8 +13,9 @@ import (
 // The schema versions that made the lookup tables: a catalog from before
 // lacks them until its next build (a read-only open migrates nothing).
 const (
-	blockSlotsVersion = 9
-	lookupsVersion    = 10
+	blockSlotsVersion    = 9
+	lookupsVersion       = 10
+	symmetryOrderVersion = 19 // symmetries.tie_break
 )
 
 // blockSlotsProblem checks that block_slots holds exactly the slots 0 to
@@ -50,17 +51,20 @@ func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
 // version, run on an empty database in memory.
 var lookupDefinitions struct {
 	sync.Mutex
-	byVersion map[int64]map[string]map[string][]string // version -> table -> key -> the row's values as SQL literals
+	byVersion map[int64][]map[string][]string // version -> lookupTables[i] -> key -> the row's values as SQL literals
 }
 
 // lookupTables are the lookup tables verify compares with their
-// definitions: their columns, the key first.
+// definitions: their columns, the key first, from the schema version that
+// made them (a table may be listed again with the columns a later version
+// added).
 var lookupTables = []struct {
 	name    string
 	columns []string
 	version int64
 }{
 	{"symmetries", []string{"id", "name", "maps"}, lookupsVersion},
+	{"symmetries", []string{"id", "tie_break"}, symmetryOrderVersion},
 	{"properties", []string{"name", "kind", "bit", "orbits", "definition"}, lookupsVersion},
 }
 
@@ -90,7 +94,7 @@ func lookupRows(ctx context.Context, db sqlx.QueryerContext, table string, colum
 // definedLookups returns the lookup tables as the migrations up to
 // version make them: what a catalog of that version holds, whatever later
 // versions change.
-func definedLookups(ctx context.Context, version int64) (map[string]map[string][]string, error) {
+func definedLookups(ctx context.Context, version int64) ([]map[string][]string, error) {
 	d := &lookupDefinitions
 	d.Lock()
 	defer d.Unlock()
@@ -107,20 +111,20 @@ func definedLookups(ctx context.Context, version int64) (map[string]map[string][
 	if err == nil {
 		_, err = provider.UpTo(ctx, version)
 	}
-	rows := map[string]map[string][]string{}
-	for _, t := range lookupTables {
+	rows := make([]map[string][]string, len(lookupTables))
+	for i, t := range lookupTables {
 		if err != nil {
 			return nil, err
 		}
 		if version >= t.version {
-			rows[t.name], err = lookupRows(ctx, db, t.name, t.columns)
+			rows[i], err = lookupRows(ctx, db, t.name, t.columns)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	if d.byVersion == nil {
-		d.byVersion = map[int64]map[string]map[string][]string{}
+		d.byVersion = map[int64][]map[string][]string{}
 	}
 	d.byVersion[version] = rows
 	return rows, nil
@@ -159,8 +163,15 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 			problems = append(problems, slots)
 		}
 	}
-	for _, t := range lookupTables {
-		has, err := present(t.name, t.version)
+	for i, t := range lookupTables {
+		more := i > 0 && lookupTables[i-1].name == t.name // columns a later version added
+		if more && version < t.version {
+			continue
+		}
+		has, err := hasTable(ctx, c.db, t.name)
+		if !more {
+			has, err = present(t.name, t.version)
+		}
 		if err != nil {
 			return nil, DamageError(c.path, err)
 		}
@@ -171,7 +182,7 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return nil, DamageError(c.path, err)
 		}
-		problems = append(problems, lookupDifferences(t.name, t.columns, got, defined[t.name])...)
+		problems = append(problems, lookupDifferences(t.name, t.columns, got, defined[i])...)
 	}
 	return problems, nil
 }

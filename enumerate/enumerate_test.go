@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"solcat/canon"
@@ -473,6 +474,19 @@ func TestSupported(t *testing.T) {
 		}
 		if _, ok := canon.KnownCounts(tc.p); tc.countOnly && !ok {
 			t.Errorf("%s is counted but has no published counts to check against", tc.p)
+		}
+	}
+}
+
+// TestMethodsSayWhatTheyAre: bench prints each method's About to users,
+// so it says what the method does, not where it came from in the
+// project's notes.
+func TestMethodsSayWhatTheyAre(t *testing.T) {
+	for _, kind := range []canon.Kind{canon.Magic, canon.Queens} {
+		for _, m := range Methods(kind) {
+			if m.About == "" || strings.Contains(m.About, "seed") || strings.Contains(m.About, "section") {
+				t.Errorf("%s %s: %q", kind, m.Name, m.About)
+			}
 		}
 	}
 }

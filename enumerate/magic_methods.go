@@ -13,7 +13,7 @@ func checkMagicOrder(n int) error {
 	return nil
 }
 
-// magicCellDFS is seed 000's search: cells in row-major order, the last cell
+// magicCellDFS is the plain search: cells in row-major order, the last cell
 // of each row and the last cell of the anti-diagonal forced by their sums,
 // partial column and diagonal sums kept at or below the magic constant.
 // (The seed never checks the main diagonal; it is checked here at the end.)
@@ -86,7 +86,7 @@ func magicCellDFS(ctx context.Context, n int, emit Emit) (Stats, error) {
 	return st, err
 }
 
-// magicRowSets is seed 003's divide and conquer: choose for each row a set
+// magicRowSets is a divide and conquer: choose for each row a set
 // of n unused numbers summing to the magic constant, then try every order
 // of each row. The last row's order is forced here by the column sums.
 func magicRowSets(ctx context.Context, n int, emit Emit) (Stats, error) {

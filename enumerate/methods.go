@@ -25,17 +25,17 @@ type Method struct {
 func Methods(kind canon.Kind) []Method {
 	if kind == canon.Magic {
 		return []Method{
-			{"celldfs", "cell-order DFS, forced last cells of rows and the anti-diagonal (seed 000)", magicCellDFS},
-			{"rowset", "rows chosen as sets summing to the magic constant, then permuted; last row forced (seed 003)", magicRowSets},
+			{"celldfs", "cell-order DFS, forced last cells of rows and the anti-diagonal", magicCellDFS},
+			{"rowset", "rows chosen as sets summing to the magic constant, then permuted; last row forced", magicRowSets},
 			{"solcat", "fill order that completes lines early, forced cells, sum bounds", func(ctx context.Context, n int, emit Emit) (Stats, error) {
 				return Magic(ctx, n, Options{}, orDiscard(emit))
 			}},
 		}
 	}
 	return []Method{
-		{"array", "backtracking with column and diagonal arrays (seed 004)", queensArray},
-		{"bitmask", "bitmask backtracking (seed 004, section 4.3)", queensBitmask},
-		{"textbook", "bitmask backtracking with first-row mirror halving, one thread (seed 004, 4.1 + 4.3)", queensTextbook},
+		{"array", "backtracking with column and diagonal arrays, one thread", queensArray},
+		{"bitmask", "bitmask backtracking, one thread", queensBitmask},
+		{"textbook", "bitmask backtracking with first-row mirror halving, one thread", queensTextbook},
 		{"symmetric", "symmetry-reduced search of canonical forms, one thread", func(ctx context.Context, n int, emit Emit) (Stats, error) {
 			return queensSymmetric(ctx, n, 1, emit)
 		}},
@@ -102,7 +102,7 @@ func queensArray(ctx context.Context, n int, emit Emit) (Stats, error) {
 	return st, err
 }
 
-// bitmaskSearch is the plain recursive bitmask backtracking of seed 004.
+// bitmaskSearch is the plain recursive bitmask backtracking.
 type bitmaskSearch struct {
 	n    int
 	all  uint32

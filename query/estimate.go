@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/enumerate"
@@ -169,7 +171,7 @@ func ExplainEstimate(q EstimateQuestion, opt enumerate.EstimateOptions) PlanRepo
 		stops = append(stops, fmt.Sprintf("at a standard error of %.3g%%", 100*opt.Precision))
 	}
 	if opt.Probes > 0 {
-		stops = append(stops, fmt.Sprintf("after %s probes", canon.Thousands(opt.Probes)))
+		stops = append(stops, fmt.Sprintf("after %s probes", humanize.Comma(opt.Probes)))
 	}
 	r.Detail = append(r.Detail, fmt.Sprintf("stops: %s, whichever comes first (or at Ctrl-C, keeping the probes so far); seed %d", strings.Join(stops, " or "), opt.Seed))
 	return r

@@ -179,8 +179,52 @@ func FuzzParseStatsBy(f *testing.F) {
 	})
 }
 
+// TestParsePartition checks the names --partition-by takes, the old
+// column names among them, and the folder key each gives: a cell's column
+// name, as in CSV and Parquet.
+func TestParsePartition(t *testing.T) {
+	m4, q8 := canon.Puzzle{Kind: canon.Magic, N: 4}, canon.Puzzle{Kind: canon.Queens, N: 8}
+	sol := Solution{Cells: []byte{3, 7, 0, 5, 2, 4, 6, 1, 9, 10, 11, 12, 13, 14, 15, 16}, Orbit: 8, Symmetry: 5}
+	for _, tc := range []struct {
+		p      canon.Puzzle
+		text   string
+		folder string // "" for refused
+	}{
+		{m4, "orbit", "orbit=8"},
+		{m4, "symmetry", "symmetry=rot90"},
+		{m4, "cell:1,2", "r1c2=7"},
+		{m4, "r1c2", "r1c2=7"},
+		{m4, "c1_2", "r1c2=7"},
+		{m4, "cell:4,4", "r4c4=16"},
+		{m4, "cell:5,1", ""},
+		{m4, "r5c1", ""},
+		{m4, "row:1", ""},
+		{m4, "row1", ""},
+		{q8, "row:2", "row2=8"},
+		{q8, "row2", "row2=8"},
+		{q8, "r2", "row2=8"},
+		{q8, "row:9", ""},
+		{q8, "row9", ""},
+		{q8, "cell:1,1", ""},
+		{q8, "r1c1", ""},
+		{q8, "class", ""},
+	} {
+		t.Run(tc.p.String()+" "+tc.text, func(t *testing.T) {
+			pt, err := ParsePartition(tc.p, tc.text)
+			switch {
+			case tc.folder == "" && err == nil:
+				t.Errorf("taken, folder %q", pt.Folder(sol))
+			case tc.folder != "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case err == nil && pt.Folder(sol) != tc.folder:
+				t.Errorf("folder %q, want %q", pt.Folder(sol), tc.folder)
+			}
+		})
+	}
+}
+
 func FuzzParsePartition(f *testing.F) {
-	for _, s := range []string{"orbit", "symmetry", "cell:1,1", "cell:4,4", "row:1", "row:8", "cell:0,1", "row:", "class", "cell:1,1,1"} {
+	for _, s := range []string{"orbit", "symmetry", "cell:1,1", "cell:4,4", "row:1", "row:8", "cell:0,1", "row:", "class", "cell:1,1,1", "r1c1", "row3", "c2_2", "r3"} {
 		f.Add(s)
 	}
 	puzzles := []canon.Puzzle{{Kind: canon.Magic, N: 4}, {Kind: canon.Queens, N: 8}}

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -10,15 +9,17 @@ import (
 
 // A Partition names the column a partitioned export splits its files by.
 type Partition struct {
-	Key string                 // the Hive-style folder key: orbit, symmetry, r1c1 (magic), row1 (queens)
+	Key string                 // the Hive-style folder key: orbit, symmetry, or a cell's name (canon.CellName: r1c1, row1)
 	of  func(s Solution) int64 // the value of a solution
 }
 
 // ParsePartition reads --partition-by: orbit, symmetry, cell:R,C (magic
 // squares: the cell's value) or row:R (queens: the 1-based column of the
-// queen in row R).
+// queen in row R), or a cell's column name (r1c1, row1, or the older c1_1
+// and r1).
 func ParsePartition(p canon.Puzzle, text string) (Partition, error) {
 	what, arg, _ := strings.Cut(text, ":")
+	row, col := 0, 0
 	switch {
 	case text == "orbit":
 		return Partition{"orbit", func(s Solution) int64 { return int64(s.Orbit) }}, nil
@@ -26,19 +27,27 @@ func ParsePartition(p canon.Puzzle, text string) (Partition, error) {
 		return Partition{"symmetry", func(s Solution) int64 { return int64(s.Symmetry) }}, nil
 	case what == "cell" && p.Kind == canon.Magic:
 		c, err := parseCell(arg + "=1")
-		if err != nil || c.Row < 1 || c.Row > p.N || c.Col < 1 || c.Col > p.N {
+		if err != nil {
 			break
 		}
-		at := (c.Row-1)*p.N + c.Col - 1
-		return Partition{fmt.Sprintf("r%dc%d", c.Row, c.Col), func(s Solution) int64 { return int64(s.Cells[at]) }}, nil
+		row, col = c.Row, c.Col
 	case what == "row" && p.Kind == canon.Queens:
-		r, err := strconv.Atoi(arg)
-		if err != nil || r < 1 || r > p.N {
-			break
+		row, _ = strconv.Atoi(arg)
+		col = 1
+	default:
+		var ok bool
+		if row, col, ok = canon.ParseCellName(p.Kind, text); ok && p.Kind == canon.Queens {
+			col = 1
 		}
-		return Partition{fmt.Sprintf("row%d", r), func(s Solution) int64 { return int64(s.Cells[r-1]) + 1 }}, nil
 	}
-	return Partition{}, badFilter("partition", strconv.Quote(text), "use orbit, symmetry, cell:R,C (magic squares) or row:R (queens) within %s", p)
+	if row < 1 || row > p.N || col < 1 || col > p.N {
+		return Partition{}, badFilter("partition", strconv.Quote(text), "use orbit, symmetry, cell:R,C (magic squares) or row:R (queens), or a cell's column name (r1c1, row1), within %s", p)
+	}
+	if p.Kind == canon.Queens {
+		return Partition{canon.CellName(p, row-1), func(s Solution) int64 { return int64(s.Cells[row-1]) + 1 }}, nil
+	}
+	at := (row-1)*p.N + col - 1
+	return Partition{canon.CellName(p, at), func(s Solution) int64 { return int64(s.Cells[at]) }}, nil
 }
 
 // Folder is the Hive-style folder of the partition a solution falls in,

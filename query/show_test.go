@@ -21,7 +21,7 @@ func TestShow(t *testing.T) {
 		{"queens:8", 1, 0, []string{"identity"}, "queens:8 class 1 of 12: orbit 8, fixed by identity"},
 		{"queens:8", 0, 92, []string{"identity"}, "queens:8 solution 92 of 92: class "},
 		{"magic:3", 1, 0, []string{"identity"}, "  2 7 6"},
-		{"magic:4", 0, 1, []string{"identity"}, "magic:4 solution 1 of 7040: class "},
+		{"magic:4", 0, 1, []string{"identity"}, "magic:4 solution 1 of 7,040: class "},
 	}
 	for _, c := range cases {
 		t.Run(c.puzzle, func(t *testing.T) {

@@ -118,8 +118,9 @@ timed() {
   fi
   end=$(date +%s.%N)
   echo "$end - $start" | bc -l >>"$work/$name.times"
+  # (solcat's text writes counts with thousands separators: 14,772,512)
   echo "$out" | sed -n -e 's/^Result: \([0-9]*\).*/\1/p' -e 's/^\([0-9][0-9]*\)$/\1/p' \
-    -e 's/^queens:[0-9]*  \([0-9]*\) solutions.*/\1/p' | head -1 >"$work/$name.count"
+    -e 's/^queens:[0-9]*  *\([0-9,]*\) solutions.*/\1/p' | head -1 | tr -d , >"$work/$name.count"
   # solcat's own time for the count, from its start to its record.
   echo "$out" | sed -n 's/^queens:[0-9]*  .*  \([0-9.]*\)s  counts$/\1/p' >>"$work/$name.own"
 }
@@ -131,7 +132,7 @@ looptime() {
   out=$("$work/solcat" bench "queens:$1" --methods solcat --runs 1)
   t=$(echo "$out" | awk '$1 == "solcat" { if ($5 == "ms") print $4 / 1000; else if ($5 == "s") print $4; else if ($5 == "min") print $4 * 60 }')
   echo "$t" >>"$work/loop2.times"
-  echo "$out" | awk '$1 == "solcat" { print $2 }' >"$work/loop2.count"
+  echo "$out" | awk '$1 == "solcat" { gsub(",", "", $2); print $2 }' >"$work/loop2.count"
 }
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)

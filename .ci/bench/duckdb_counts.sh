@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # DuckDB's side of the scan benchmark: counts over a Parquet file (solcat's
-# flat export, one column per cell: r1 .. rN, c1_1 .. cN_N), each a whole
+# flat export, one column per cell: row1 .. rowN, r1c1 .. rNcN), each a whole
 # `node` process running DuckDB (npm package @duckdb/node-api) from start
 # to answer, as a user pays it; the median of RUNS runs.
 #
 # Run it:
-#   .ci/bench/duckdb_counts.sh FILE.parquet 'r9 = 5' 'r9 = 5 AND r3 = 7' ...
+#   .ci/bench/duckdb_counts.sh FILE.parquet 'row9 = 5' 'row9 = 5 AND row3 = 7' ...
 # prints a line per condition: the condition, the count, the median
 # seconds and every run's seconds. Or source it and call
-#   duckdb_count FILE.parquet 'r9 = 5'      (prints: COUNT MEDIAN_SECONDS)
+#   duckdb_count FILE.parquet 'row9 = 5'    (prints: COUNT MEDIAN_SECONDS)
 # as .ci/bench/scan.sh does, for its table beside solcat's own counts.
 #
 # Settings: RUNS (5), DUCKDB_THREADS (2), DUCKDB_NODE_DIR (where

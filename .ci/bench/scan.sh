@@ -94,8 +94,8 @@ where() {
   for cell in $(echo "$1" | sed 's/--cell //g'); do
     r=${cell%%,*} c=${cell#*,} c=${c%%=*} v=${cell#*=}
     case $puzzle in
-      queens:*) out="$out${out:+ AND }r$r = $c" ;;
-      *) out="$out${out:+ AND }c${r}_$c = $v" ;;
+      queens:*) out="$out${out:+ AND }row$r = $c" ;;
+      *) out="$out${out:+ AND }r${r}c$c = $v" ;;
     esac
   done
   echo "$out"
@@ -115,7 +115,9 @@ duckdb_side() {
     echo "  (DuckDB side skipped: the flat export of a puzzle stored as classes has every member, billions of rows; DUCKDB_CLASSES=1 writes it)"
     return
   fi
-  local file="$DB_DIR/${puzzle/:/}.parquet"
+  # Named after its cell columns (row1, r1c1), so that a file of other
+  # column names left in DB_DIR is not read.
+  local file="$DB_DIR/${puzzle/:/}-cells.parquet"
   [ -s "$file" ] || "$solcat" --db "$db" export "$puzzle" --output "$file" >/dev/null
   # shellcheck source=duckdb_counts.sh
   source .ci/bench/duckdb_counts.sh

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
@@ -71,7 +73,7 @@ func (b *benchCmd) Run(e *env) error {
 		fmt.Fprintln(w, "method\tsolutions\tnodes\ttime\tratio\t")
 	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%d\t%d\t%s\t%.1fx\t\n", r.Method, r.Solutions, r.Nodes, formatSeconds(r.Seconds), r.Ratio)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%.1fx\t\n", r.Method, humanize.Comma(r.Solutions), humanize.Comma(r.Nodes), formatSeconds(r.Seconds), r.Ratio)
 	}
 	return w.Flush()
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"text/tabwriter"
 
 	"solcat/canon"
@@ -94,16 +93,16 @@ func (b *buildCmd) Run(e *env) error {
 			continue
 		case !text:
 		case res.Outcome == builder.AlreadyBuilt:
-			fmt.Fprintf(out, "%s\talready built: %s, %s; use --force to rebuild\n", p, counted(rec.Solutions, "solution"), counted(rec.Classes, "class"))
+			fmt.Fprintf(out, "%s\talready built: %s, %s; use --force to rebuild\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"))
 		case rec.Storage == catalog.StorageShard:
 			fmt.Fprintf(out, "%s\tshard %s done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard, rec.BuildSeconds, shard.Of)
 		default:
-			fmt.Fprintf(out, "%s\t%s, %s\tmatches OEIS\t%.2fs\t%s\n", p, counted(rec.Solutions, "solution"), counted(rec.Classes, "class"), rec.BuildSeconds, rec.Storage)
+			fmt.Fprintf(out, "%s\t%s, %s\tmatches OEIS\t%.2fs\t%s\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"), rec.BuildSeconds, rec.Storage)
 		}
 		built = append(built, rec)
 	}
 	if format != records.Text {
-		p := records.NewPrinter(e.stdout, format, !b.NoHeaders)
+		p := records.NewPrinter(e.stdout, format, !b.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range built {
 			p.Write(records.RecordObject(r))
 		}
@@ -122,11 +121,4 @@ func nothingSaved(err error) bool {
 // saved.
 func (b *buildCmd) interrupted() error {
 	return fmt.Errorf("%w; what was finished is saved: run the same command to go on", advice.ErrInterrupted)
-}
-
-// counted writes a count with separators and its noun, singular for one:
-// "14,772,512 solutions", "1 class".
-func counted(n int64, noun string) string {
-	_, word, _ := strings.Cut(canon.Plural(n, noun), " ")
-	return canon.Thousands(n) + " " + word
 }

@@ -218,3 +218,56 @@ func TestCheckCountsOnly(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout\n%s\nwant\n%s", code, errOut, out, want)
 	}
 }
+
+// TestCheckReadsItsOwnOutput: check's CSV, JSON and JSON lines, read back
+// by check, give the same verdicts on the same numbers, entries of the
+// wrong length among them (CSV gives them a column per number, on past
+// the board).
+func TestCheckReadsItsOwnOutput(t *testing.T) {
+	type verdict struct {
+		Valid        bool    `json:"valid"`
+		ProblemCount int     `json:"problem_count"`
+		ID           int64   `json:"id"` // 0 for null
+		Queens       []int   `json:"queens"`
+		Grid         [][]int `json:"grid"`
+	}
+	verdicts := func(t *testing.T, args []string, input string) []verdict {
+		t.Helper()
+		stdin = strings.NewReader(input)
+		defer func() { stdin = os.Stdin }()
+		code, out, errOut := solcat(append([]string{"check", "--format", "jsonl"}, args...)...)
+		if code > 1 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var vs []verdict
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var v verdict
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatal(err)
+			}
+			vs = append(vs, v)
+		}
+		return vs
+	}
+	inputs := map[string]string{
+		"queens:8": "1 5 8 6 3 7 2 4\n1 5 8 6 3 7 2\n1 5 8 6 3 7 2 4 1\n1 2 3 4 5 6 7 8\n8 4 1 3 6 2 7 5\n",
+		"magic:3":  "2 7 6 9 5 1 4 3 8\n2 7 6 9 5 1 4 3\n1 2 3 4 5 6 7 8 9\n",
+	}
+	for puzzle, input := range inputs {
+		want := verdicts(t, []string{puzzle}, input)
+		for _, format := range []string{"csv", "json", "jsonl"} {
+			t.Run(puzzle+" "+format, func(t *testing.T) {
+				stdin = strings.NewReader(input)
+				code, out, errOut := solcat("check", puzzle, "--format", format)
+				stdin = os.Stdin
+				if code != 1 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				got := verdicts(t, nil, out)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("read back:\n%v\nwant\n%v\nfrom\n%s", got, want, out)
+				}
+			})
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -47,6 +48,8 @@ type cli struct {
 	VersionCmd versionCmd         `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
 	Help       helpCmd            `cmd:"" help:"Show the help of a command: solcat help count."`
 	Completion completion.Command `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
+
+	dbNamed bool // the catalog was named (--db, SOLCAT_DB), not left to the default
 }
 
 // env is what every command's Run receives.
@@ -109,6 +112,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "solcat: %s\n", console.ErrorLine(msg, inputs))
 		return code
 	}
+	var perr *kong.ParseError
+	if err != nil && noCommand(args) && errors.As(err, &perr) {
+		// solcat alone: its usage and commands, as git and go print theirs.
+		perr.Context.PrintUsage(false)
+		return 2
+	}
 	if err != nil {
 		return fail(2, cliparse.Mistake(err, args))
 	}
@@ -118,6 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if c.DB == "" { // SOLCAT_DB set to nothing
 		return fail(2, "--db is empty (or SOLCAT_DB is set to nothing); name the catalog file")
 	}
+	c.dbNamed = dbNamed(kctx)
 	var saver savesWork
 	if node := kctx.Selected(); node != nil && node.Target.CanAddr() {
 		saver, _ = node.Target.Addr().Interface().(savesWork)
@@ -138,7 +148,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if err == nil {
 		return 0
 	}
-	var perr *kong.ParseError
 	if errors.As(err, &perr) { // 'solcat help nosuch': the command line of the help asked for
 		return fail(2, cliparse.Mistake(err, nil))
 	}
@@ -156,6 +165,47 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		files = "files"
 	}
 	return fail(code, advice.Remedy(err, files).Error())
+}
+
+// noCommand reports whether args name no command: solcat alone, or with
+// its --db flag only.
+func noCommand(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--db":
+			i++ // its value
+		case strings.HasPrefix(args[i], "--db="):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dbNamed reports whether the command line or the environment named the
+// catalog (--db, SOLCAT_DB), rather than leaving it to the default.
+func dbNamed(kctx *kong.Context) bool {
+	if _, ok := os.LookupEnv("SOLCAT_DB"); ok {
+		return true
+	}
+	for _, p := range kctx.Path {
+		if p.Flag != nil && p.Flag.Name == "db" {
+			return true
+		}
+	}
+	return false
+}
+
+// mayKeep reports whether a command that reads may keep what it worked
+// out (an estimate, a long count) in the catalog: only in a catalog the
+// user named, or the default one if it exists. A question asked with no
+// catalog at hand creates no file.
+func (e *env) mayKeep() bool {
+	if e.cli.dbNamed {
+		return true
+	}
+	_, err := os.Stat(e.cli.DB)
+	return err == nil
 }
 
 // target opens the catalog read-only and binds the named stored puzzle.

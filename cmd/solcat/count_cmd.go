@@ -210,7 +210,7 @@ func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) erro
 		if n, a, err = s.Run(e.ctx, progress); err != nil {
 			return e.stopped(err)
 		}
-		if a.Seconds >= keepAfter.Seconds() {
+		if a.Seconds >= keepAfter.Seconds() && e.mayKeep() {
 			e.keep([]catalog.Answer{a})
 		}
 	}

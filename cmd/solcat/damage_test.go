@@ -159,6 +159,9 @@ func TestVerifyFindsDamage(t *testing.T) {
 		{name: "symmetry's map", sql: "UPDATE symmetries SET maps = '(r, c)' WHERE id = 5",
 			where: "lookups", finding: "the table symmetries gives id 5 the maps '(r, c)'; solcat defines '(c, n-1-r)'",
 			answer: []string{"list", "queens:8", "--limit", "2"}},
+		{name: "symmetry's place", sql: "UPDATE symmetries SET tie_break = 9 WHERE id = 7",
+			where: "lookups", finding: "the table symmetries gives id 7 the tie_break 9; solcat defines 8",
+			answer: []string{"list", "queens:8", "--limit", "2"}},
 
 		// A puzzle's record against its name, itself and its tables.
 		{name: "record's name", sql: "UPDATE puzzles SET name = 'Queens:8' WHERE name = 'queens:8'",
@@ -473,6 +476,57 @@ func BenchmarkQueryCheck(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSymmetriesInTieBreakOrder checks that the symmetries table lists
+// the symmetries in the README's order, the one that breaks ties, and
+// numbers them so (tie_break), each with the id solutions store; and that
+// a catalog made before tie_break (schema version 18) reads and verifies
+// as it is, and gets the column at its next build.
+func TestSymmetriesInTieBreakOrder(t *testing.T) {
+	check := func(t *testing.T, db string, tieBreak bool) {
+		t.Helper()
+		code, out, errOut := solcatDB(db, "sql", "SELECT * FROM symmetries", "--format", "csv")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		header, _, _ := strings.Cut(out, "\n")
+		rows := csvRows(t, out)
+		want := "id,name,maps"
+		if tieBreak {
+			want += ",tie_break"
+		}
+		if header != want || len(rows) != 8 {
+			t.Fatalf("SELECT * FROM symmetries:\n%s", out)
+		}
+		if !tieBreak {
+			return
+		}
+		for k, s := range canon.All {
+			if row := rows[k]; row["name"] != s.String() || row["id"] != strconv.Itoa(int(s)) || row["tie_break"] != strconv.Itoa(k+1) {
+				t.Errorf("row %d: %v; want %s, id %d, tie_break %d", k+1, row, s, s, k+1)
+			}
+		}
+	}
+	check(t, catalogPath, true)
+
+	old := filepath.Join(t.TempDir(), "v18.db")
+	if code, _, errOut := solcatDB(old, "build", "queens:6"); code != 0 {
+		t.Fatal(errOut)
+	}
+	execSQL(t, old, `CREATE TABLE symmetries_by_id (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, maps TEXT NOT NULL);
+		INSERT INTO symmetries_by_id SELECT id, name, maps FROM symmetries;
+		DROP TABLE symmetries;
+		ALTER TABLE symmetries_by_id RENAME TO symmetries;
+		DELETE FROM solcat_schema_version WHERE version_id = 19`)
+	check(t, old, false)
+	if code, out, errOut := solcatDB(old, "verify"); code != 0 {
+		t.Fatalf("verify of a catalog of schema version 18: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := solcatDB(old, "build", "queens:7"); code != 0 {
+		t.Fatal(errOut)
+	}
+	check(t, old, true)
 }
 
 // TestLookupTablesMatchCanon: the lookup tables a build writes, which

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
@@ -109,7 +111,7 @@ func (c *estimateCmd) Run(e *env) error {
 	status := console.NewStatusLine(e.stderr)
 	opt.Progress = func(r enumerate.EstimateResult) {
 		status.Show(fmt.Sprintf("estimating %s: %s ± %.2g%%, %s probes, %s", p, estimateNumber(r.Solutions), 100*r.Solutions.Relative(),
-			canon.Thousands(r.Probes), r.Elapsed.Round(time.Second)))
+			humanize.Comma(r.Probes), r.Elapsed.Round(time.Second)))
 	}
 	got, err := query.Estimate(e.ctx, q, opt)
 	status.Finish()
@@ -121,9 +123,9 @@ func (c *estimateCmd) Run(e *env) error {
 		if got.Probes < 2 {
 			return fmt.Errorf("%w before two probes were done; nothing was recorded", advice.ErrInterrupted)
 		}
-		c.stop = fmt.Errorf("%w after %s probes: the estimate so far is printed above", advice.ErrInterrupted, canon.Thousands(got.Probes))
+		c.stop = fmt.Errorf("%w after %s probes: the estimate so far is printed above", advice.ErrInterrupted, humanize.Comma(got.Probes))
 	}
-	if got.Elapsed >= keepAfter {
+	if got.Elapsed >= keepAfter && e.mayKeep() {
 		e.keepEstimate(got.Record)
 	}
 	if err := c.print(e, format, p, f, got); err != nil {
@@ -163,11 +165,11 @@ func (c *estimateCmd) print(e *env, format records.Format, p canon.Puzzle, f que
 	if got.HasClasses {
 		fmt.Fprintf(w, "  classes    %s\n", describeQuantity(got.Classes))
 	}
-	fmt.Fprintf(w, "  from %s probes in %s on %s, seed %d: %s\n", canon.Thousands(got.Probes), got.Elapsed.Round(time.Millisecond),
+	fmt.Fprintf(w, "  from %s probes in %s on %s, seed %d: %s\n", humanize.Comma(got.Probes), got.Elapsed.Round(time.Millisecond),
 		canon.Plural(int64(got.Workers), "worker"), got.Seed, got.Method)
 	fmt.Fprintf(w, "  the same numbers again: solcat estimate %s --seed %d --probes %d\n", strings.Join(estimateArgs(p, c), " "), got.Seed, got.Probes)
 	if hasKnown {
-		fmt.Fprintf(w, "  published  %s solutions, %s classes (%s)\n", canon.Thousands(known.Solutions), canon.Thousands(known.Classes), sigmasOff(got.Solutions, float64(known.Solutions)))
+		fmt.Fprintf(w, "  published  %s solutions, %s classes (%s)\n", humanize.Comma(known.Solutions), humanize.Comma(known.Classes), sigmasOff(got.Solutions, float64(known.Solutions)))
 	}
 	if pub, ok := publishedEstimates[p.String()]; ok && f.IsZero() && got.HasClasses {
 		off := (got.Classes.Mean - pub.classes) / math.Hypot(got.Classes.StdErr, pub.stdErr)
@@ -223,7 +225,7 @@ func digits(v, se float64) string {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
 	if se == 0 || math.Abs(v) < 1e15 && se < 0.5 {
-		return canon.Thousands(int64(math.Round(v)))
+		return humanize.Comma(int64(math.Round(v)))
 	}
 	sig := int(math.Floor(math.Log10(math.Abs(v)))-math.Floor(math.Log10(se))) + 2
 	sig = max(2, min(sig, 15))
@@ -241,12 +243,14 @@ func sigmasOff(q enumerate.Quantity, exact float64) string {
 	return fmt.Sprintf("the estimate is %.1f standard errors off", (q.Mean-exact)/q.StdErr)
 }
 
-// keepEstimate records an estimate in the catalog, creating it if need be.
-// The estimate is printed already: a catalog that cannot be written is
-// only noted.
+// keepEstimate records an estimate in the catalog, creating it if need be,
+// and says where. The estimate is printed already: a catalog that cannot
+// be written is only noted.
 func (e *env) keepEstimate(rec catalog.Estimate) {
 	err := e.writeCatalog(rec.Puzzle, func(ctx context.Context, cat *catalog.Catalog) error { return cat.RecordEstimate(ctx, rec) })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solcat: the estimate was not kept in the catalog (%v)\n", err)
+		return
 	}
+	fmt.Fprintf(e.stderr, "solcat: the estimate is kept in %s ('solcat info' lists it)\n", e.cli.DB)
 }

@@ -115,6 +115,41 @@ func TestEstimateKept(t *testing.T) {
 	}
 }
 
+// TestEstimateKeptOnlyInACatalog: without --db or SOLCAT_DB, an estimate
+// is kept only in a default catalog that exists, and says where; none is
+// created for it.
+func TestEstimateKeptOnlyInACatalog(t *testing.T) {
+	was := keepAfter
+	keepAfter = 0
+	t.Cleanup(func() { keepAfter = was })
+	t.Setenv("SOLCAT_DB", "")
+	os.Unsetenv("SOLCAT_DB")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	estimate := func() (string, string) {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), []string{"estimate", "queens:20", "--probes", "500", "--format", "json"}, &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		return out.String(), errOut.String()
+	}
+	if out, errOut := estimate(); !strings.Contains(out, `"exact": false`) || errOut != "" {
+		t.Errorf("no catalog: stdout %q, stderr %q", out, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("an estimate without a catalog left %v", entries)
+	}
+	if code, _, errOut := solcatDB("solcat.db", "build", "queens:4"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, errOut := estimate(); errOut != "solcat: the estimate is kept in ./solcat.db ('solcat info' lists it)\n" {
+		t.Errorf("default catalog: stderr %q", errOut)
+	}
+	if n := querySQL(t, "solcat.db", "SELECT count(*) FROM estimates"); n != "1" {
+		t.Errorf("%s estimates kept, want 1", n)
+	}
+}
+
 // TestEstimateBadInput: one line on stderr, exit 2, and no file written.
 func TestEstimateBadInput(t *testing.T) {
 	cases := []struct {

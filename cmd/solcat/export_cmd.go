@@ -15,12 +15,12 @@ type exportCmd struct {
 	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes   bool   `help:"One row per class (with its matching members) instead of one per solution."`
 	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output); the file appears only when complete, its format follows its name (${export_extensions}) unless --format says."`
-	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens); with --classes orbit or a cell; for a range (queens:4-6) puzzle."`
+	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens), or a cell's column (r1c1, row1); with --classes orbit or a cell; for a range (queens:4-6) puzzle."`
 	cliparse.FilterFlags
 	cliparse.ExplainFlag
 	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (${export_extensions}) decides."`
 	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
-	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell: r1 .. rN for queens, c1_1 .. cN_N for magic squares) or list (one list column, cells)."`
+	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell, as in CSV: row1 .. rowN for queens, r1c1 .. rNcN for magic squares) or list (one list column, cells)."`
 }
 
 func (x *exportCmd) Help() string { return exporter.Help(helpText("export")) }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/json"
@@ -62,6 +64,7 @@ func TestGoldenFormats(t *testing.T) {
 		}
 	}
 	records := []string{"text", "json", "jsonl", "csv"}
+	exports := []string{"csv", "json", "jsonl", "parquet"}
 	cases := []struct {
 		name    string
 		args    []string
@@ -74,9 +77,9 @@ func TestGoldenFormats(t *testing.T) {
 		{"classes", []string{"classes", "magic:4", "--prop", "pandiagonal", "--limit", "3"}, records},
 		{"show", []string{"show", "queens:6", "1"}, records},
 		{"show-solution", []string{"show", "magic:3", "--solution", "8"}, records},
-		{"export", []string{"export", "queens:6"}, []string{"csv", "json", "jsonl", "parquet"}},
-		{"export-classes", []string{"export", "magic:3", "--classes"}, []string{"csv", "json", "jsonl", "parquet"}},
-		{"export-range", []string{"export", "queens:4-6"}, []string{"csv", "json", "jsonl", "parquet"}},
+		{"export", []string{"export", "queens:6"}, exports},
+		{"export-classes", []string{"export", "magic:3", "--classes"}, exports},
+		{"export-range", []string{"export", "queens:4-6"}, exports},
 		{"export-magic4-filtered", []string{"export", "magic:4", "--cell", "1,1=16", "--prop", "pandiagonal"}, []string{"csv", "parquet"}},
 		{"info", []string{"info"}, records},
 		{"sql", []string{"sql", "SELECT name, solutions, classes, 0.5 AS half, NULL AS empty, x'0102' AS blob FROM puzzles WHERE name IN ('queens:6', 'magic:3')"}, records},
@@ -88,6 +91,16 @@ func TestGoldenFormats(t *testing.T) {
 		{"bench", []string{"bench", "queens:6", "--runs", "1", "--methods", "bitmask,join"}, records},
 		{"merge", []string{"merge", filepath.Join(dir, "merged-FORMAT.db"), filepath.Join(dir, "s1.db"), filepath.Join(dir, "s2.db")}, records},
 		{"version", []string{"version"}, records},
+		// Empty answers: the header alone in CSV and text tables, [] in JSON,
+		// nothing in JSON lines, the schema in Parquet.
+		{"list-empty", []string{"list", "queens:2"}, records},
+		{"list-magic-empty", []string{"list", "magic:2"}, records},
+		{"classes-empty", []string{"classes", "queens:3"}, records},
+		{"export-empty", []string{"export", "queens:2"}, exports},
+		{"export-classes-empty", []string{"export", "magic:2", "--classes"}, exports},
+		{"export-range-empty", []string{"export", "queens:2-3"}, exports},
+		{"stats-empty", []string{"stats", "queens:8", "--by", "row:1", "--cell", "1,1=1", "--cell", "2,2=1"}, records},
+		{"sql-empty", []string{"sql", "SELECT name, solutions FROM puzzles WHERE 0"}, records},
 	}
 	for _, tc := range cases {
 		for _, format := range tc.formats {
@@ -159,6 +172,15 @@ func TestVersionAndHelp(t *testing.T) {
 	if code, out, _ := solcat("help"); code != 0 || !strings.Contains(out, "Commands:") {
 		t.Errorf("help: exit %d, %q", code, out)
 	}
+	// solcat alone prints its usage, as git does, with the exit status of an
+	// incomplete command line.
+	for _, args := range [][]string{nil, {"--db", catalogPath}} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), args, &out, &errOut)
+		if code != 2 || !strings.HasPrefix(out.String(), "Usage: solcat <command> [flags]") || !strings.Contains(out.String(), "Commands:") || errOut.Len() != 0 {
+			t.Errorf("solcat %v: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
 	for args, want := range map[string]string{
 		"count queens:8 --frob": "see 'solcat count --help'",
 		"export":                "see 'solcat export --help'",
@@ -212,6 +234,23 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("completion %s --code: %v, %q; want %q", shell, err, out, want)
 		}
 	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string // the start of stdout
+		err  string // stderr
+	}{
+		{[]string{"completion", "bash"}, 0, "To turn on tab completion for solcat in this bash, run\n\n    source <(solcat completion bash --code)\n", ""},
+		{[]string{"completion", "fish"}, 0, "To turn on tab completion for solcat in this fish, run\n\n    solcat completion fish --code | source\n", ""},
+		{[]string{"completion", "powershell"}, 2, "", "solcat: completion: \"powershell\" is not a shell solcat completes in; use bash, zsh or fish\n"},
+		{[]string{"completion", "powershell", "--code"}, 2, "", "solcat: completion: \"powershell\" is not a shell solcat completes in; use bash, zsh or fish\n"},
+		{[]string{"help", "completion"}, 0, "Usage: solcat completion", ""},
+	} {
+		code, out, errOut := solcat(tc.args...)
+		if code != tc.code || !strings.HasPrefix(out, tc.out) || errOut != tc.err || strings.Contains(out, "in order activate") || strings.Contains(out, "Execute the following") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
+		}
+	}
 	// Bash takes the script as it is.
 	if bash, err := exec.LookPath("bash"); err == nil {
 		out, err := exec.Command(bash, "-c", "source <("+bin+" completion bash --code) && complete -p solcat").CombinedOutput()
@@ -263,6 +302,43 @@ func TestReadmeSQL(t *testing.T) {
 		if err1 != nil || err2 != nil || fmt.Sprint(theirs) != fmt.Sprint(ours) || len(ours) < 2 {
 			t.Errorf("%s:\nsqlite3 prints\n%ssolcat sql prints\n%s", stmt, out, mine)
 		}
+	}
+}
+
+// TestSQLExamplesReadable runs every 'solcat sql "..."' example of the
+// docs and the help, in solcat and in the sqlite3 shell: each answers, and
+// prints no control byte (a blob of cells would, in sqlite3).
+func TestSQLExamplesReadable(t *testing.T) {
+	example := regexp.MustCompile(`solcat sql "([^"]+)"`)
+	var stmts []string
+	for _, doc := range []string{"../../README.md", "../../docs/commands.md", "help/sql.txt"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range example.FindAllStringSubmatch(string(text), -1) {
+			stmts = append(stmts, m[1])
+		}
+	}
+	if len(stmts) < 8 {
+		t.Fatalf("%d examples found", len(stmts))
+	}
+	sqlite3, _ := exec.LookPath("sqlite3")
+	control := regexp.MustCompile(`[\x00-\x08\x0b-\x1f\x7f]`)
+	for _, stmt := range stmts {
+		t.Run(stmt, func(t *testing.T) {
+			code, out, errOut := solcat("sql", stmt)
+			if code != 0 || out == "" || control.MatchString(out) {
+				t.Errorf("solcat sql: exit %d, %q %s", code, out, errOut)
+			}
+			if sqlite3 == "" {
+				return
+			}
+			shell, err := exec.Command(sqlite3, "-readonly", catalogPath, stmt).CombinedOutput()
+			if err != nil || control.Match(shell) {
+				t.Errorf("sqlite3: %v, %q", err, shell)
+			}
+		})
 	}
 }
 

@@ -164,6 +164,7 @@ func TestGolden(t *testing.T) {
 		{"show-queens4-1-json", []string{"show", "queens:4", "1", "--format", "json"}},
 		{"show-magic3-1-svg", []string{"show", "magic:3", "1", "--format", "svg"}},
 		{"show-queens4-solution-svg", []string{"show", "queens:4", "--solution", "2", "--format", "svg"}},
+		{"show-magic4-3-svg", []string{"show", "magic:4", "3", "--format", "svg"}}, // the grid, and beside it the complementary pairs
 		{"export-queens6-csv", []string{"export", "queens:6"}},
 		{"export-magic3-jsonl", []string{"export", "magic:3", "--format", "jsonl"}},
 		{"export-queens8-classes", []string{"export", "queens:8", "--classes"}},
@@ -881,14 +882,14 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 func TestExportPartitioned(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "magic4")
 	code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--partition-by", "cell:1,1", "--output", dir)
-	if code != 0 || !strings.Contains(errOut, "wrote 7040 rows to") || !strings.Contains(errOut, "16 partitions by r1c1") {
+	if code != 0 || !strings.Contains(errOut, "wrote 7,040 rows to") || !strings.Contains(errOut, "16 partitions by r1c1") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
 	byID := map[int64]string{}
 	folders, _ := os.ReadDir(dir)
 	for _, folder := range folders {
 		names, rows := readParquet(t, filepath.Join(dir, folder.Name(), "part-0.parquet"))
-		if names[0] != "id" || names[5] != "c1_1" {
+		if names[0] != "id" || names[5] != "r1c1" {
 			t.Fatalf("columns %v", names)
 		}
 		for _, r := range rows {
@@ -927,7 +928,7 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m4.parquet")
 	code, _, errOut := solcat("export", "magic:4", "--format", "parquet", "--output", path)
-	if code != 0 || !strings.Contains(errOut, "wrote 7040 rows to") || !strings.Contains(errOut, "sha256 ") {
+	if code != 0 || !strings.Contains(errOut, "wrote 7,040 rows to") || !strings.Contains(errOut, "sha256 ") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	_, csvText, _ := solcat("export", "magic:4")
@@ -939,7 +940,7 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 			t.Fatalf("--parquet-cells %s: %s", layout, errOut)
 		}
 		names, rows := readParquet(t, file)
-		want := "id class orbit symmetry props c1_1 c1_2 c1_3 c1_4 c2_1 c2_2 c2_3 c2_4 c3_1 c3_2 c3_3 c3_4 c4_1 c4_2 c4_3 c4_4"
+		want := "id class orbit symmetry props r1c1 r1c2 r1c3 r1c4 r2c1 r2c2 r2c3 r2c4 r3c1 r3c2 r3c3 r3c4 r4c1 r4c2 r4c3 r4c4"
 		if layout == "list" {
 			want = "id class orbit symmetry props cells"
 		}
@@ -955,7 +956,11 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 					withProp[p]++
 				}
 			}
-			got := strings.Join(r[:5], ",") + "," + strings.ReplaceAll(strings.Join(r[5:], ","), " ", ",")
+			props := strings.ReplaceAll(r[4], " ", ",") // a list; one text in CSV
+			if strings.Contains(props, ",") {
+				props = `"` + props + `"`
+			}
+			got := strings.Join(r[:4], ",") + "," + props + "," + strings.ReplaceAll(strings.Join(r[5:], ","), " ", ",")
 			if got != lines[i] {
 				t.Fatalf("--parquet-cells %s, row %d: Parquet %s, CSV %s", layout, i+1, got, lines[i])
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
@@ -46,7 +47,7 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.holder(nil))
 	if format != records.Text {
-		p := records.NewPrinter(e.stdout, format, !m.NoHeaders)
+		p := records.NewPrinter(e.stdout, format, !m.NoHeaders).Columns(append(records.RecordObject(catalog.Record{}), records.Field{Name: "shards"}))
 		for _, r := range merged {
 			p.Write(append(records.RecordObject(r.Record), records.Field{Name: "shards", Value: r.Shards}))
 		}
@@ -57,7 +58,7 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, r := range merged {
-		fmt.Fprintf(w, "%s\t%s, %s\tmatches OEIS\tmerged from %d shards\n", r.Record.Name, counted(r.Record.Solutions, "solution"), counted(r.Record.Classes, "class"), r.Shards)
+		fmt.Fprintf(w, "%s\t%s, %s\tmatches OEIS\tmerged from %d shards\n", r.Record.Name, canon.Plural(r.Record.Solutions, "solution"), canon.Plural(r.Record.Classes, "class"), r.Shards)
 	}
 	w.Flush()
 	return err

@@ -285,7 +285,7 @@ func TestExportPartitionedClasses(t *testing.T) {
 			n := 0
 			for _, part := range parts {
 				names, rows := readParquet(t, filepath.Join(folder, part.Name(), "part-0.parquet"))
-				col := slices.Index(names, map[string]string{"row1": "r1", "orbit": "orbit"}[c.key])
+				col := slices.Index(names, c.key)
 				for _, r := range rows {
 					n++
 					if part.Name() != c.key+"="+r[col] {
@@ -405,5 +405,32 @@ func TestOneExplainShape(t *testing.T) {
 	}
 	if ps, _ := whole["puzzles"].([]any); len(ps) != 1 || !slices.Equal(keys(ps[0].(map[string]any), ""), keys(puzzle, "")) {
 		t.Errorf("verify json puzzles %v, jsonl line %v", whole["puzzles"], puzzle)
+	}
+}
+
+// TestEmptyParquetKeepsItsSchema: an export with no rows is a Parquet file
+// of no rows with every column, in both layouts, as CSV keeps its header.
+func TestEmptyParquetKeepsItsSchema(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "queens:2"}, "id class orbit symmetry props row1 row2"},
+		{[]string{"export", "queens:2", "--parquet-cells", "list"}, "id class orbit symmetry props cells"},
+		{[]string{"export", "magic:2", "--classes"}, "class orbit matching props r1c1 r1c2 r2c1 r2c2"},
+		{[]string{"export", "queens:2-3"}, "puzzle id class orbit symmetry props row1 row2 row3"},
+		{[]string{"export", "queens:8", "--cell", "1,1=1", "--cell", "2,2=1"}, "id class orbit symmetry props row1 row2 row3 row4 row5 row6 row7 row8"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			file := filepath.Join(dir, strings.NewReplacer(" ", "_", ":", "", ",", "", "=", "").Replace(strings.Join(tc.args, " "))+".parquet")
+			if code, _, errOut := solcat(append(tc.args, "--output", file)...); code != 0 || !strings.Contains(errOut, "wrote 0 rows") {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			names, rows := readParquet(t, file)
+			if got := strings.Join(names, " "); got != tc.want || len(rows) != 0 {
+				t.Errorf("columns %s and %d rows; want %s and none", got, len(rows), tc.want)
+			}
+		})
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"solcat/canon"
+	"github.com/dustin/go-humanize"
+
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/query"
@@ -53,7 +54,7 @@ func (e *env) saveUnits(t *query.BoundPuzzle, plan *query.Plan) (*unitSaver, err
 	}
 	s.saved = len(saved)
 	if s.saved > 0 {
-		fmt.Fprintf(e.stderr, "solcat: resuming the count: %s of %s units were saved by a run that stopped\n", canon.Thousands(int64(s.saved)), canon.Thousands(int64(units)))
+		fmt.Fprintf(e.stderr, "solcat: resuming the count: %s of %s units were saved by a run that stopped\n", humanize.Comma(int64(s.saved)), humanize.Comma(int64(units)))
 	}
 	plan.SaveUnit = s.add
 	return s, nil
@@ -99,7 +100,7 @@ func (s *unitSaver) stopped() error {
 		return fmt.Errorf("%w; the units counted could not be saved (%v)", advice.ErrInterrupted, s.err)
 	}
 	return fmt.Errorf("%w; %s of %s units are saved: the same command resumes the count", advice.ErrInterrupted,
-		canon.Thousands(int64(s.saved)), canon.Thousands(int64(s.units)))
+		humanize.Comma(int64(s.saved)), humanize.Comma(int64(s.units)))
 }
 
 // keep records the finished count's answer and drops its saved units.

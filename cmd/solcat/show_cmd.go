@@ -109,16 +109,20 @@ func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, show
 	switch format {
 	case svgFormat:
 		// The solution asked for, else the class's canonical form; an order-4
-		// square with its complementary pairs (Dudeney's pattern).
+		// square as its grid and, beside it, its complementary pairs
+		// (Dudeney's pattern).
 		cells := shown.Class.Canonical
 		if sol := shown.Solution; sol != nil {
 			cells = sol.Cells
 		}
-		_, err := fmt.Fprintln(w, draw.Solution(p, cells, draw.Options{Title: showWhat(p, shown), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}))
+		o := draw.Options{Title: showWhat(p, shown), Coords: true}
+		svg := draw.Solution(p, cells, o)
+		if p.Kind == canon.Magic && p.N == 4 {
+			svg = draw.GridAndPairs(p, cells, o)
+		}
+		_, err := fmt.Fprintln(w, svg)
 		return err
-	case records.JSON:
-		return records.WriteOne(w, format, true, records.ShownObject(shown))
-	case records.JSONL, records.CSV:
+	case records.JSON, records.JSONL, records.CSV:
 		// The members, as list prints solutions.
 		sw := records.NewSolutionWriter(w, format, p, !s.NoHeaders)
 		for _, m := range shown.Members {

@@ -38,7 +38,7 @@ func (s *sqlCmd) Run(e *env) error {
 	}
 	// Rows are written as they come: memory stays flat however many there
 	// are, and the first appear at once.
-	out := records.NewPrinter(e.stdout, format, !s.NoHeaders)
+	out := records.NewPrinter(e.stdout, format, !s.NoHeaders).ColumnNames(cols)
 	if len(cols) == 0 {
 		return out.Close()
 	}

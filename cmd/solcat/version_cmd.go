@@ -46,7 +46,7 @@ func (c *versionCmd) Run(e *env) error {
 
 // helpCmd is 'solcat help CMD': the help of CMD, as 'solcat CMD --help'.
 type helpCmd struct {
-	Command []string `arg:"" optional:"" help:"The command."`
+	Command []string `arg:"" optional:"" predictor:"command" help:"The command."`
 }
 
 func (h *helpCmd) Run(app *kong.Kong) error {

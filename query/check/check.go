@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
@@ -59,7 +61,8 @@ func Do(ctx context.Context, c Call) error {
 // Result is what check says of one entry.
 type Result struct {
 	Entry    Entry
-	Problems []string // empty: a right answer
+	Problems []string // empty: a right answer; at most maxProblems of them
+	More     int      // problems found beyond those in Problems
 	// For a solution (Problems may still hold what is wrong with it as an
 	// answer, such as a USACO answer's order): its cells as stored, its
 	// class's canonical form, the symmetry that carries that form onto it,
@@ -162,7 +165,7 @@ func Run(ctx context.Context, store Store, in Input) (Report, error) {
 			rep.Results = append(rep.Results, res)
 			continue
 		}
-		res.Problems, res.Cells = problems(p, e.Numbers)
+		res.Problems, res.More, res.Cells = problems(p, e.Numbers)
 		if res.Cells != nil {
 			form := canonicalizer.Canonical(res.Cells)
 			res.Canonical = bytes.Clone(form.Canonical)
@@ -208,7 +211,7 @@ func place(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
 	for k, sol := range found {
 		res := &rep.Results[at[k]]
 		if sol == nil { // every solution is stored: a right one not found means damage
-			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %d solutions the catalog stores; run 'solcat verify %s'", t.Record.Solutions, rep.Puzzle)}
+			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %s the catalog stores; run 'solcat verify %s'", canon.Plural(t.Record.Solutions, "solution"), rep.Puzzle)}
 			continue
 		}
 		res.Stored, res.Props = sol, sol.Props
@@ -229,7 +232,7 @@ func judgeTotal(p canon.Puzzle, t *query.BoundPuzzle, total Total) *TotalResult 
 		}
 	}
 	if tr.Known && total.Value != tr.Count {
-		tr.Problems = []string{fmt.Sprintf("%s has %d solutions, not %d (%s)", p, tr.Count, total.Value, tr.Source)}
+		tr.Problems = []string{fmt.Sprintf("%s has %s, not %s (%s)", p, canon.Plural(tr.Count, "solution"), humanize.Comma(total.Value), tr.Source)}
 	}
 	return tr
 }
@@ -261,7 +264,7 @@ func usacoOrder(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
 	}
 	if tr := rep.Total; tr.Known && tr.Problems == nil {
 		if want := min(3, tr.Count); int64(len(rep.Results)) != want {
-			tr.Problems = append(tr.Problems, fmt.Sprintf("the answer lists %d %s; a USACO answer lists the first %d (of %d)", len(rep.Results), plural(len(rep.Results), "solution", "solutions"), want, tr.Count))
+			tr.Problems = append(tr.Problems, fmt.Sprintf("the answer lists %s; a USACO answer lists the first %s (of %s)", canon.Plural(int64(len(rep.Results)), "solution"), humanize.Comma(want), humanize.Comma(tr.Count)))
 		}
 	}
 	return nil

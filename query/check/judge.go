@@ -13,16 +13,17 @@ import (
 // rest are counted. queens:8's "1 2 3 4 5 6 7 8" has 28 attacking pairs.
 const maxProblems = 8
 
-// problems says what is wrong with numbers as a solution of p: every
-// reason, in the order of the board (rows, then columns, then
-// diagonals), or none. cells is the solution as stored when there is none.
-func problems(p canon.Puzzle, numbers []int) (out []string, cells []byte) {
+// problems says what is wrong with numbers as a solution of p: the first
+// maxProblems reasons, in the order of the board (rows, then columns, then
+// diagonals), and how many more there are; or none, and cells, the
+// solution as stored.
+func problems(p canon.Puzzle, numbers []int) (out []string, more int, cells []byte) {
 	if len(numbers) != p.Len() {
 		what := "one column per row"
 		if p.Kind == canon.Magic {
 			what = fmt.Sprintf("%d rows of %d", p.N, p.N)
 		}
-		return []string{fmt.Sprintf("%d numbers; %s needs %d (%s)", len(numbers), p, p.Len(), what)}, nil
+		return []string{fmt.Sprintf("%d numbers; %s needs %d (%s)", len(numbers), p, p.Len(), what)}, 0, nil
 	}
 	if p.Kind == canon.Queens {
 		out = queensProblems(p, numbers)
@@ -30,10 +31,10 @@ func problems(p canon.Puzzle, numbers []int) (out []string, cells []byte) {
 		out = magicProblems(p, numbers)
 	}
 	if len(out) > maxProblems {
-		out = append(out[:maxProblems-1:maxProblems-1], fmt.Sprintf("and %d more", len(out)-maxProblems+1))
+		out, more = out[:maxProblems:maxProblems], len(out)-maxProblems
 	}
 	if len(out) > 0 {
-		return out, nil
+		return out, more, nil
 	}
 	cells = make([]byte, len(numbers))
 	for i, v := range numbers {
@@ -43,9 +44,9 @@ func problems(p canon.Puzzle, numbers []int) (out []string, cells []byte) {
 		cells[i] = byte(v)
 	}
 	if err := p.Check(cells); err != nil { // the rules once more, as the catalog's builds apply them
-		return []string{err.Error()}, nil
+		return []string{err.Error()}, 0, nil
 	}
-	return nil, cells
+	return nil, 0, cells
 }
 
 // queensProblems: columns off the board, then each attacking pair, named

@@ -317,26 +317,25 @@ func squares(p canon.Puzzle, para []numberLine) []Entry {
 }
 
 // cellColumns finds the cell columns of a solcat CSV header: row1..rowN
-// (queens) or r1c1..rNcN (magic), or one column "queens" or "grid" of
-// numbers separated by spaces (check's own CSV).
+// (queens) or r1c1..rNcN (magic), as list, export and check write them, or
+// the older names rN and cR_C (of Parquet files written as CSV), or one
+// column "queens" or "grid" of numbers separated by spaces (check's CSV
+// of earlier solcats).
 func cellColumns(header []string) (kind canon.Kind, cols []int, n int) {
 	for i, h := range header {
 		h = strings.TrimSpace(strings.ToLower(h))
-		switch {
-		case h == "queens" || h == "grid":
+		if h == "queens" || h == "grid" {
 			kind = canon.Queens
 			if h == "grid" {
 				kind = canon.Magic
 			}
 			return kind, []int{i}, 0
-		case strings.HasPrefix(h, "row") && isDigits(h[3:]):
-			kind = canon.Queens
-			cols = append(cols, i)
-		case strings.HasPrefix(h, "r") && strings.Contains(h, "c") && kind != canon.Queens:
-			r, c, _ := strings.Cut(h[1:], "c")
-			if isDigits(r) && isDigits(c) {
-				kind = canon.Magic
+		}
+		for _, k := range []canon.Kind{canon.Queens, canon.Magic} {
+			if _, _, ok := canon.ParseCellName(k, h); ok && (kind == "" || kind == k) {
+				kind = k
 				cols = append(cols, i)
+				break
 			}
 		}
 	}
@@ -345,18 +344,6 @@ func cellColumns(header []string) (kind canon.Kind, cols []int, n int) {
 		n = int(math.Sqrt(float64(len(cols))))
 	}
 	return kind, cols, n
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // parseCSV reads solcat's CSV: a header naming the cell columns (or, with

@@ -5,22 +5,33 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/query/records"
 )
 
 // Write prints a report: in text a line for each entry and the total, then
 // a summary; in json, jsonl and csv one record each, with the same fields
-// (those that do not apply are null), so that check reads its own output
-// back.
+// (those that do not apply are null, or empty in CSV), so that check reads
+// its own output back. The cells are as list writes them: "queens" or
+// "grid" in JSON, a column each in CSV (row1..rowN, r1c1..rNcN, and on in
+// the same order for an entry of more numbers than a solution has).
 func Write(w io.Writer, format records.Format, headers bool, rep Report) error {
 	if format == records.Text {
 		return writeText(w, rep)
 	}
-	flat := format == records.CSV
-	out := records.NewPrinter(w, format, headers)
+	r := recordOf{p: rep.Puzzle, flat: format == records.CSV, cells: rep.Puzzle.Len()}
 	for _, res := range rep.Results {
-		if err := out.Write(resultObject(rep.Puzzle, res, flat)); err != nil {
+		r.cells = max(r.cells, len(res.Entry.Numbers))
+	}
+	out := records.NewPrinter(w, format, headers).Columns(r.object(0, nil, nil, 0, nil, nil, nil, nil))
+	for _, res := range rep.Results {
+		given := res.Entry.Numbers
+		if given == nil {
+			given = []int{} // an entry, if an empty one: not the total's null
+		}
+		if err := out.Write(r.object(res.Entry.Line, res.Valid(), res.Problems, res.More, &res, given, nil, nil)); err != nil {
 			return err
 		}
 	}
@@ -29,55 +40,67 @@ func Write(w io.Writer, format records.Format, headers bool, rep Report) error {
 		if tr.Known {
 			valid, count = len(tr.Problems) == 0, tr.Count
 		}
-		if err := out.Write(object(rep.Puzzle, tr.Line, valid, tr.Problems, nil, nil, tr.Value, count, flat)); err != nil {
+		if err := out.Write(r.object(tr.Line, valid, tr.Problems, 0, nil, nil, tr.Value, count)); err != nil {
 			return err
 		}
 	}
 	return out.Close()
 }
 
-// object is one record of check: line, puzzle, valid, problems, the
-// solution's id, class, orbit, symmetry and props (from the catalog where
-// it is stored), its cells as given (queens or grid, as list prints them)
-// and its class's canonical form, and for the total row the total given
-// and the count.
-func object(p canon.Puzzle, line int, valid any, problems []string, res *Result, given []int, total, count any, flat bool) records.Object {
+// recordOf makes the records of a report on p: flat for CSV, with cells
+// cell columns.
+type recordOf struct {
+	p     canon.Puzzle
+	flat  bool
+	cells int
+}
+
+// object is one record of check: line, puzzle, valid, problems (the first
+// maxProblems) and problem_count (all of them), the solution's id, class,
+// orbit, symmetry and props (from the catalog where it is stored), its
+// cells as given (as list prints a solution's) and its class's canonical
+// form, and for the total row the total given and the count.
+func (r recordOf) object(line int, valid any, problems []string, more int, res *Result, given []int, total, count any) records.Object {
+	p := r.p
 	var why any = problems
 	switch {
-	case flat: // a CSV joins a list's items with spaces: the problems' own hold them apart no more
+	case r.flat: // a CSV joins a list's items with spaces: the problems' own hold them apart no more
 		why = strings.Join(problems, "; ")
 	case problems == nil:
 		why = []string{}
 	}
 	var id, class, orbit, symmetry, props, canonical any
 	if res != nil && res.Cells != nil {
-		orbit, symmetry, props, canonical = res.Orbit, res.Symmetry.String(), propNames(res.Props), cellsOf(p, res.Canonical, flat)
+		orbit, symmetry, props, canonical = res.Orbit, res.Symmetry.String(), propNames(res.Props, r.flat), cellsOf(p, res.Canonical, r.flat)
 		if s := res.Stored; s != nil {
 			id, class, symmetry = s.ID, s.ClassID, s.Symmetry.String()
 		}
 	}
-	key := "queens"
-	if p.Kind == canon.Magic {
-		key = "grid"
+	o := records.Obj("line", line, "puzzle", p.String(), "valid", valid, "problems", why, "problem_count", len(problems)+more,
+		"id", id, "class", class, "orbit", orbit, "symmetry", symmetry, "props", props)
+	switch {
+	case r.flat:
+		for i := range r.cells {
+			var v any // empty: the entry has no number here
+			if i < len(given) {
+				v = given[i]
+			}
+			o = append(o, records.Field{Name: canon.CellName(p, i), Value: v})
+		}
+	case p.Kind == canon.Queens:
+		o = append(o, records.Field{Name: "queens", Value: numbersOf(p, given, false)})
+	default:
+		o = append(o, records.Field{Name: "grid", Value: numbersOf(p, given, false)})
 	}
-	var cells any
-	if given != nil {
-		cells = numbersOf(p, given, flat)
-	}
-	return records.Obj("line", line, "puzzle", p.String(), "valid", valid, "problems", why,
-		"id", id, "class", class, "orbit", orbit, "symmetry", symmetry, "props", props,
-		key, cells, "canonical", canonical, "total", total, "count", count)
+	return append(o, records.Obj("canonical", canonical, "total", total, "count", count)...)
 }
 
-func resultObject(p canon.Puzzle, res Result, flat bool) records.Object {
-	given := res.Entry.Numbers
-	if given == nil {
-		given = []int{} // an entry, if an empty one: not the total's null
+// propNames are a class's properties as list writes them: a list, or in
+// CSV one field.
+func propNames(ps canon.Property, flat bool) any {
+	if flat {
+		return records.PropsField(ps)
 	}
-	return object(p, res.Entry.Line, res.Valid(), res.Problems, &res, given, nil, nil, flat)
-}
-
-func propNames(ps canon.Property) []string {
 	names := ps.Names()
 	if names == nil {
 		names = []string{}
@@ -86,8 +109,11 @@ func propNames(ps canon.Property) []string {
 }
 
 // numbersOf is a list of numbers as list prints cells: a queens line, or a
-// magic square's rows (flat, for CSV, one list).
+// magic square's rows (flat, for CSV, one list); nil stays nil (null).
 func numbersOf(p canon.Puzzle, nums []int, flat bool) any {
+	if nums == nil {
+		return nil
+	}
 	if p.Kind == canon.Queens || flat {
 		return nums
 	}
@@ -117,11 +143,11 @@ func writeText(w io.Writer, rep Report) error {
 	for _, res := range rep.Results {
 		fmt.Fprintf(&b, "line %d: %s: ", res.Entry.Line, givenText(p, res.Entry.Numbers))
 		if res.Cells == nil {
-			fmt.Fprintf(&b, "not a %s solution: %s\n", p, strings.Join(res.Problems, "; "))
+			fmt.Fprintf(&b, "not a %s solution: %s\n", p, problemsText(res))
 			continue
 		}
 		if !res.Valid() {
-			fmt.Fprintf(&b, "wrong: %s\n", strings.Join(res.Problems, "; "))
+			fmt.Fprintf(&b, "wrong: %s\n", problemsText(res))
 			continue
 		}
 		b.WriteString("valid")
@@ -130,17 +156,17 @@ func writeText(w io.Writer, rep Report) error {
 			fmt.Fprintf(&b, ", %s solution %d, class %d", p, s.ID, s.ClassID)
 			sym = s.Symmetry
 		}
-		fmt.Fprintf(&b, ", orbit %d, %s of the canonical form %s, %s\n", res.Orbit, sym, numbersText(p, res.Canonical), res.Props)
+		fmt.Fprintf(&b, ", orbit %d, %s of the canonical form %s, %s\n", res.Orbit, sym, numbersText(p, res.Canonical), records.PropsText(res.Props))
 	}
 	if tr := rep.Total; tr != nil {
-		fmt.Fprintf(&b, "line %d: total %d: ", tr.Line, tr.Value)
+		fmt.Fprintf(&b, "line %d: total %s: ", tr.Line, humanize.Comma(tr.Value))
 		switch {
 		case !tr.Known:
 			fmt.Fprintf(&b, "not checked: no count of %s is known (not in the catalog, not published)\n", p)
 		case len(tr.Problems) > 0:
 			fmt.Fprintf(&b, "wrong: %s\n", strings.Join(tr.Problems, "; "))
 		default:
-			fmt.Fprintf(&b, "right: %s has %d solutions (%s)\n", p, tr.Count, tr.Source)
+			fmt.Fprintf(&b, "right: %s has %s (%s)\n", p, canon.Plural(tr.Count, "solution"), tr.Source)
 		}
 	}
 	valid := 0
@@ -149,13 +175,23 @@ func writeText(w io.Writer, rep Report) error {
 			valid++
 		}
 	}
-	fmt.Fprintf(&b, "%s: %d of %d %s", p, valid, len(rep.Results), plural(len(rep.Results), "answer is right", "answers are right"))
+	fmt.Fprintf(&b, "%s: %s of %s %s", p, humanize.Comma(int64(valid)), humanize.Comma(int64(len(rep.Results))), plural(len(rep.Results), "answer is right", "answers are right"))
 	if rep.Unstored != "" {
 		fmt.Fprintf(&b, "; %s: no solution IDs or classes", rep.Unstored)
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// problemsText is an entry's problems in a sentence, those not told
+// counted.
+func problemsText(res Result) string {
+	text := strings.Join(res.Problems, "; ")
+	if res.More > 0 {
+		text += fmt.Sprintf("; and %s more", humanize.Comma(int64(res.More)))
+	}
+	return text
 }
 
 func plural(n int, one, many string) string {

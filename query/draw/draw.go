@@ -102,6 +102,28 @@ func Solution(p canon.Puzzle, cells []byte, o Options) string {
 	return b.String()
 }
 
+// GridAndPairs draws a magic square twice, side by side in one drawing:
+// its plain grid of values, then the same grid with its complementary
+// pairs joined (o.Pairs is ignored), so that the values read clear of the
+// arcs on the left.
+func GridAndPairs(p canon.Puzzle, cells []byte, o Options) string {
+	plain, paired := o, o
+	plain.Pairs, paired.Pairs = false, true
+	plain.Title, paired.Title, plain.Scale, paired.Scale = "", "", 1, 1
+	side := p.N * cell
+	if o.Coords {
+		side += coordMargin
+	}
+	const gap = cell / 2
+	var b strings.Builder
+	open(&b, 2*side+gap, side, o)
+	// Nested drawings, each placed by its x.
+	b.WriteString(strings.Replace(Solution(p, cells, plain), "<svg ", `<svg x="0" `, 1))
+	b.WriteString(strings.Replace(Solution(p, cells, paired), "<svg ", fmt.Sprintf(`<svg x="%d" `, side+gap), 1))
+	b.WriteString("</svg>")
+	return b.String()
+}
+
 // digitSize is the font size of a magic square's values.
 const digitSize = cell * 9 / 20
 

@@ -48,6 +48,8 @@ func TestDrawings(t *testing.T) {
 			map[string]int{"svg": 1, "title": 1, "polygon": 8, "circle": 8, "path": 2}},
 		{"magic grid", Solution(magic3, []byte{2, 7, 6, 9, 5, 1, 4, 3, 8}, Options{}), map[string]int{"svg": 1, "text": 9, "path": 1}},
 		{"order-4 pairs", Solution(magic4, square4, Options{Pairs: true}), map[string]int{"text": 16, "g": 8, "circle": 16, "path": 9}},
+		{"order-4 grid and pairs", GridAndPairs(magic4, square4, Options{Title: "class 1", Coords: true}),
+			map[string]int{"svg": 3, "title": 1, "text": 2 * (16 + 8), "g": 2 + 8, "circle": 16, "path": 1 + 9}},
 		{"bars", Bars([]query.StatsRow{{Value: 1, Solutions: 3, Share: 0.75}, {Value: 2, Label: "II", Solutions: 1, Share: 0.25}}, Options{}),
 			map[string]int{"rect": 2, "title": 2, "text": 4}},
 		{"heat map", Heat([]string{"1", "2"}, []string{"a", "b", "c"}, [][]int64{{0, 1, 2}, {3, 4, 5}}, Options{}),

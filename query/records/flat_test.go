@@ -190,7 +190,7 @@ func TestFlatParquetClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	names, rows, _ := readFlat(t, buf.Bytes())
-	if got := strings.Join(names, " "); got != "class orbit matching props c1_1 c1_2 c1_3 c2_1 c2_2 c2_3 c3_1 c3_2 c3_3" {
+	if got := strings.Join(names, " "); got != "class orbit matching props r1c1 r1c2 r1c3 r2c1 r2c2 r2c3 r3c1 r3c2 r3c3" {
 		t.Errorf("columns %s", got)
 	}
 	if len(rows) != 1 || rows[0] != "1,8,3,associative,2,7,6,9,5,1,4,3,8" {

@@ -58,10 +58,10 @@ type Dataset struct {
 type CellLayout string
 
 const (
-	// CellColumns, the default: one column per cell, r1 .. rN (queens: the
-	// 1-based column of the queen in row i) or c1_1 .. cN_N (magic squares:
-	// the value in row i, column j), the smallest unsigned integer type
-	// that holds them.
+	// CellColumns, the default: one column per cell, named as in CSV
+	// (canon.CellName): row1 .. rowN (queens: the 1-based column of the
+	// queen in row i) or r1c1 .. rNcN (magic squares: the value in row i,
+	// column j), the smallest unsigned integer type that holds them.
 	CellColumns CellLayout = "columns"
 	// CellList: one list column, cells, row by row.
 	CellList CellLayout = "list"
@@ -71,22 +71,8 @@ const (
 var CellLayouts = []CellLayout{CellColumns, CellList}
 
 // CellColumnNames are the names of the cell columns of p in the flat
-// layout.
-func CellColumnNames(p canon.Puzzle) []string {
-	var out []string
-	if p.Kind == canon.Queens {
-		for r := 1; r <= p.N; r++ {
-			out = append(out, "r"+strconv.Itoa(r))
-		}
-		return out
-	}
-	for r := 1; r <= p.N; r++ {
-		for c := 1; c <= p.N; c++ {
-			out = append(out, "c"+strconv.Itoa(r)+"_"+strconv.Itoa(c))
-		}
-	}
-	return out
-}
+// layout: those of CSV.
+func CellColumnNames(p canon.Puzzle) []string { return canon.CellNames(p) }
 
 // columnNotes describe the columns of the two kinds of rows.
 var columnNotes = map[string]string{
@@ -106,12 +92,10 @@ func (d Dataset) columnNote(name string) string {
 	if note, ok := columnNotes[name]; ok {
 		return note
 	}
-	var r, c int
+	r, c, _ := canon.ParseCellName(d.Puzzle.Kind, name)
 	if d.Puzzle.Kind == canon.Queens {
-		fmt.Sscanf(name, "r%d", &r)
 		return fmt.Sprintf("the 1-based column of the queen in row %d", r)
 	}
-	fmt.Sscanf(name, "c%d_%d", &r, &c)
 	return fmt.Sprintf("the value in row %d, column %d", r, c)
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
 )
@@ -19,9 +20,14 @@ import (
 //     numbers or strings, such as a solution's cells, stay on one line);
 //   - jsonl: one compact object per line;
 //   - csv: a header row (unless headers are off), then a row per record,
-//     lists written as their items separated by spaces;
+//     lists written as their items separated by spaces, a missing value
+//     (nil) as an empty field;
 //   - text: for people: a line per record (solutions, classes) or an
-//     aligned table with a header (unless headers are off).
+//     aligned table with a header (unless headers are off), aligned in
+//     blocks of rows by text/tabwriter.
+//
+// An empty answer is "[]" in json, nothing in jsonl, and the header alone
+// in csv and text tables (given by Columns).
 
 // Field is one named value of a record: a number, a string, a bool, a
 // list of them, a list of lists, nil, or an Object.
@@ -62,23 +68,21 @@ type Printer struct {
 	headers bool
 	line    func(Object) string // text: one line per record; nil for a table
 	n       int
-	// text tables: the first rows are held to set the column widths, then
-	// every row is written padded to them (a wider value pushes its row only).
-	held     []Object
-	heldSize int
-	widths   []int
-	names    []string
-	columns  []string // a CSV's header when no record comes (Columns)
+	columns []string // the header when no record comes (Columns)
+	// text tables: rows go through a tabwriter, which pads each column to
+	// its widest value in a block of rows. A block ends after textBlock
+	// rows or textBlockBytes of values, so that memory stays bounded
+	// whatever the table's length, and around a row with a value wider than
+	// widestColumn, which pushes its own row only.
+	tw         *tabwriter.Writer
+	blockRows  int
+	blockBytes int
 }
 
 const (
-	// textSample is how many rows set the widths of a text table, at most
-	// textSampleBytes of their values: rows of large values are not held.
-	textSample      = 200
-	textSampleBytes = 1 << 20
-	// widestColumn is the widest a text column is padded to: a longer
-	// value pushes its own row only, never every row after it.
-	widestColumn = 1000
+	textBlock      = 200
+	textBlockBytes = 1 << 20
+	widestColumn   = 1000
 )
 
 // NewPrinter starts printing records to w. headers says whether CSV and
@@ -87,10 +91,14 @@ func NewPrinter(w io.Writer, format Format, headers bool) *Printer {
 	return &Printer{out: bufio.NewWriterSize(w, 1<<16), format: format, headers: headers}
 }
 
-// Columns gives a CSV its header even when no record comes: the names of
-// o's fields.
-func (p *Printer) Columns(o Object) *Printer {
-	p.columns = names(o)
+// Columns gives a CSV or a text table its header even when no record
+// comes: the names of o's fields.
+func (p *Printer) Columns(o Object) *Printer { return p.ColumnNames(names(o)) }
+
+// ColumnNames gives a CSV or a text table its header even when no record
+// comes.
+func (p *Printer) ColumnNames(names []string) *Printer {
+	p.columns = names
 	return p
 }
 
@@ -139,16 +147,57 @@ func (p *Printer) Write(o Object) error {
 		_, err := p.out.WriteString(p.line(o) + "\n")
 		return err
 	}
-	if p.widths == nil {
-		p.held = append(p.held, o)
-		p.heldSize += size(o)
-		if len(p.held) == textSample || p.heldSize > textSampleBytes {
-			p.flushHeld()
-		}
+	if p.tw == nil {
+		p.startTable(names(o))
+	}
+	wide := false
+	for _, f := range o {
+		wide = wide || textWidth(f.Value) > widestColumn
+	}
+	if wide {
+		p.endBlock()
+		p.writeWideRow(o)
 		return nil
 	}
 	p.writeRow(o)
+	p.blockRows++
+	p.blockBytes += size(o)
+	if p.blockRows >= textBlock || p.blockBytes > textBlockBytes {
+		p.endBlock()
+	}
 	return nil
+}
+
+// writeWideRow writes a row of a value wider than widestColumn on its own,
+// its values two spaces apart and written as they are, without a copy (a
+// value may be a blob of many megabytes).
+func (p *Printer) writeWideRow(o Object) {
+	for i, f := range o {
+		if i > 0 {
+			p.out.WriteString("  ")
+		}
+		if b, ok := f.Value.([]byte); ok {
+			p.writeBytes(b, " ")
+			continue
+		}
+		p.out.WriteString(textOf(f.Value))
+	}
+	p.out.WriteByte('\n')
+}
+
+// startTable starts a text table, with its header row unless headers are
+// off.
+func (p *Printer) startTable(header []string) {
+	p.tw = tabwriter.NewWriter(p.out, 0, 0, 2, ' ', tabwriter.StripEscape)
+	if p.headers {
+		p.writeRow(textCells(header))
+	}
+}
+
+// endBlock writes the rows held, aligned, and starts a new block.
+func (p *Printer) endBlock() {
+	p.tw.Flush()
+	p.blockRows, p.blockBytes = 0, 0
 }
 
 // Close ends the document and flushes it.
@@ -165,8 +214,11 @@ func (p *Printer) Close() error {
 			p.writeCSV(textCells(p.columns))
 		}
 	case Text:
-		if p.line == nil && p.widths == nil {
-			p.flushHeld()
+		if p.line == nil && p.tw == nil && p.headers && p.columns != nil {
+			p.startTable(p.columns)
+		}
+		if p.tw != nil {
+			p.tw.Flush()
 		}
 	}
 	return p.out.Flush()
@@ -198,55 +250,34 @@ func (p *Printer) writeIndented(o Object, prefix string) error {
 	return err
 }
 
-func (p *Printer) flushHeld() {
-	if len(p.held) > 0 {
-		p.names = names(p.held[0])
-	}
-	p.widths = make([]int, len(p.names))
-	rows := make([]Object, 0, len(p.held)+1)
-	if p.headers {
-		rows = append(rows, textCells(p.names))
-	}
-	rows = append(rows, p.held...)
-	for _, r := range rows {
-		for i, f := range r {
-			if w := textWidth(f.Value); i < len(p.widths) && w <= widestColumn {
-				p.widths[i] = max(p.widths[i], w)
-			}
-		}
-	}
-	for _, r := range rows {
-		p.writeRow(r)
-	}
-	p.held, p.heldSize = nil, 0
-}
-
+// writeRow writes a record as a row of a text table: each value (as
+// textOf writes it, invalid UTF-8 as U+FFFD) escaped, so that a tab or a
+// line break in it is text, not the table's.
 func (p *Printer) writeRow(o Object) {
 	for i, f := range o {
-		p.writeText(f.Value)
-		if i < len(o)-1 && i < len(p.widths) {
-			p.writeSpaces(max(p.widths[i]-textWidth(f.Value), 0) + 2)
+		if i > 0 {
+			p.tw.Write(tab)
 		}
+		if b, ok := f.Value.([]byte); ok {
+			for k, c := range b { // numbers: nothing to escape
+				if k > 0 {
+					p.tw.Write(space)
+				}
+				io.WriteString(p.tw, byteText[c])
+			}
+			continue
+		}
+		p.tw.Write(escape)
+		io.WriteString(p.tw, strings.ToValidUTF8(textOf(f.Value), "\uFFFD"))
+		p.tw.Write(escape)
 	}
-	p.out.WriteByte('\n')
+	p.tw.Write(newline)
 }
 
-func (p *Printer) writeSpaces(n int) {
-	const spaces = "                                                                "
-	for ; n > len(spaces); n -= len(spaces) {
-		p.out.WriteString(spaces)
-	}
-	p.out.WriteString(spaces[:n])
-}
-
-// writeText writes a value as textOf does, a blob without a copy.
-func (p *Printer) writeText(v any) {
-	if b, ok := v.([]byte); ok {
-		p.writeBytes(b, " ")
-		return
-	}
-	p.out.WriteString(textOf(v))
-}
+var (
+	tab, space, newline = []byte{'\t'}, []byte{' '}, []byte{'\n'}
+	escape              = []byte{tabwriter.Escape}
+)
 
 // textWidth is the width of textOf(v) in characters.
 func textWidth(v any) int {
@@ -287,8 +318,9 @@ func textCells(texts []string) Object {
 
 // writeCSV writes a record as a CSV row (RFC 4180, as encoding/csv does):
 // a field is quoted when it holds a comma, a quote or a line break, or
-// begins with a space, with its quotes doubled. A blob's numbers need no
-// quotes and are written without a copy.
+// begins with a space, with its quotes doubled; nil (a missing value) is
+// an empty field, as pandas, DuckDB and sqlite3 write and read it. A
+// blob's numbers need no quotes and are written without a copy.
 func (p *Printer) writeCSV(o Object) error {
 	for i, f := range o {
 		if i > 0 {
@@ -296,6 +328,9 @@ func (p *Printer) writeCSV(o Object) error {
 		}
 		if b, ok := f.Value.([]byte); ok {
 			p.writeBytes(b, " ")
+			continue
+		}
+		if f.Value == nil {
 			continue
 		}
 		text := textOf(f.Value)
@@ -471,7 +506,7 @@ func names(o Object) []string {
 }
 
 // textOf writes a value for a CSV cell or a text table: lists as their items
-// separated by spaces, nil as NULL.
+// separated by spaces, nil as NULL (CSV writes it as an empty field).
 func textOf(v any) string {
 	switch v := v.(type) {
 	case nil:

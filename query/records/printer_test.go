@@ -106,25 +106,48 @@ func TestPrinterStreamsAsBefore(t *testing.T) {
 	}
 }
 
-// TestTextTableOfLargeValues checks that a value wider than a column may
-// be pushes its own row only, and that rows of large values are not held
-// to set the widths.
-func TestTextTableOfLargeValues(t *testing.T) {
+// TestTextTable checks a text table's alignment: values padded to their
+// column's widest in a block of rows, a value wider than a column may be
+// on a row of its own (the rows around it aligned apart), a tab or a line
+// break in a value kept as text, and a block that ends after textBlock
+// rows.
+func TestTextTable(t *testing.T) {
 	wide := strings.Repeat("w", widestColumn+1)
-	var b bytes.Buffer
-	p := NewPrinter(&b, Text, true)
-	p.Write(Obj("a", "x", "b", 1))
-	p.Write(Obj("a", wide, "b", 2))
-	p.Write(Obj("a", "yy", "b", 3))
-	p.Close()
-	if want := "a   b\nx   1\n" + wide + "  2\nyy  3\n"; b.String() != want {
-		t.Errorf("%q, want %q", clip(b.String()), clip(want))
+	cases := []struct {
+		name string
+		rows []Object
+		want string
+	}{
+		{"aligned", []Object{Obj("a", "x", "b", 1), Obj("a", "yyy", "b", 22)}, "a    b\nx    1\nyyy  22\n"},
+		{"wide value", []Object{Obj("a", "x", "b", 1), Obj("a", wide, "b", 2), Obj("a", "yy", "b", 3)}, "a  b\nx  1\n" + wide + "  2\nyy  3\n"},
+		{"tab and line break", []Object{Obj("a", "x\ty", "b", 1), Obj("a", "p\nq", "b", 2)}, "a    b\nx\ty  1\np\nq  2\n"},
+		{"invalid UTF-8", []Object{Obj("a", "x\xffy", "b", 1)}, "a    b\nx\uFFFDy  1\n"},
 	}
-	p = NewPrinter(&bytes.Buffer{}, Text, true)
-	p.Write(Obj("a", make([]byte, textSampleBytes)))
-	if p.held != nil || p.widths == nil {
-		t.Errorf("a row of %d bytes is held: %d rows", textSampleBytes, len(p.held))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			p := NewPrinter(&b, Text, true)
+			for _, r := range tc.rows {
+				p.Write(r)
+			}
+			p.Close()
+			if b.String() != tc.want {
+				t.Errorf("%q, want %q", clip(b.String()), clip(tc.want))
+			}
+		})
 	}
+	t.Run("blocks", func(t *testing.T) {
+		var b bytes.Buffer
+		p := NewPrinter(&b, Text, false)
+		for i := range textBlock + 1 {
+			p.Write(Obj("a", strings.Repeat("x", 1+i/textBlock*5), "b", i))
+		}
+		p.Close()
+		lines := strings.Split(b.String(), "\n")
+		if lines[0] != "x  0" || lines[textBlock] != "xxxxxx  200" {
+			t.Errorf("first and last rows %q, %q", lines[0], lines[textBlock])
+		}
+	})
 }
 
 func clip(s string) string {
@@ -134,11 +157,14 @@ func clip(s string) string {
 	return s
 }
 
-// texts is a record's values as textOf writes them.
+// texts is a record's values as a CSV row has them: as textOf writes
+// them, nil as an empty field.
 func texts(o Object) []string {
 	out := make([]string, len(o))
 	for i, f := range o {
-		out[i] = textOf(f.Value)
+		if f.Value != nil {
+			out[i] = textOf(f.Value)
+		}
 	}
 	return out
 }

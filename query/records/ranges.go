@@ -33,9 +33,9 @@ func StreamRange(ctx context.Context, parts []RangePart, w io.Writer, format For
 		rw := newRangeParquet(w, d, parts, classes)
 		write, close = rw.write, rw.f.close
 	} else {
-		pr := NewPrinter(w, format, headers)
 		flat := format == CSV
 		cellNames := Columns(widest, classes, CSV, "")
+		pr := NewPrinter(w, format, headers).ColumnNames(append([]string{"puzzle"}, cellNames...))
 		cellNames = cellNames[len(cellNames)-widest.Len():]
 		write = func(part int, r rangeRow) error {
 			p := parts[part].T.Puzzle
@@ -53,7 +53,7 @@ func StreamRange(ctx context.Context, parts []RangePart, w io.Writer, format For
 			cells := o[len(o)-p.Len():]
 			out = append(out, o[:len(o)-p.Len()]...)
 			for _, name := range cellNames {
-				var v any = ""
+				var v any // empty
 				if i := slices.IndexFunc(cells, func(f Field) bool { return f.Name == name }); i >= 0 {
 					v = cells[i].Value
 				}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
@@ -74,7 +76,7 @@ func WriteVerifyReport(w io.Writer, format Format, headers bool, path string, r 
 		}
 		return WriteOne(w, format, headers, Obj("catalog", path, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems, "puzzles", objs))
 	}
-	p := NewPrinter(w, format, headers)
+	p := NewPrinter(w, format, headers).Columns(PuzzleReportObject(verify.PuzzleReport{}, false))
 	if format == JSONL {
 		p.Write(Obj("catalog", path, "integrity", r.Integrity, "lookups", r.Lookups, "problems", r.Problems))
 	}
@@ -121,7 +123,7 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		}
 		return WriteOne(w, format, true, Obj("puzzle", s.Puzzle.String(), "by", s.Given, "filter", s.Filter, "matching", total, "rows", objs))
 	case JSONL, CSV:
-		p := NewPrinter(w, format, s.Headers)
+		p := NewPrinter(w, format, s.Headers).Columns(row(query.StatsRow{}, true))
 		for _, r := range s.Rows {
 			p.Write(row(r, true))
 		}
@@ -153,9 +155,9 @@ func WriteStats(w io.Writer, format Format, s StatsTable) error {
 		}
 		classes := "-" // not counted
 		if r.Classes >= 0 {
-			classes = strconv.FormatInt(r.Classes, 10)
+			classes = humanize.Comma(r.Classes)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f%%\t\t%s\n", value, r.Solutions, classes, 100*r.Share, bar)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%\t\t%s\n", value, humanize.Comma(r.Solutions), classes, 100*r.Share, bar)
 	}
 	return tw.Flush()
 }
@@ -181,7 +183,7 @@ func WriteRecordTable(w io.Writer, recs []catalog.Record, headers bool) error {
 		if r.Workers > 0 {
 			workers = fmt.Sprint(r.Workers)
 		}
-		th := canon.Thousands
+		th := humanize.Comma
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s/%s/%s/%s\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, th(r.Solutions), th(r.Classes),
 			th(r.Orbit1), th(r.Orbit2), th(r.Orbit4), th(r.Orbit8), check, r.BuildSeconds, workers, content)
 	}

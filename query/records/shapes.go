@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
@@ -30,8 +32,8 @@ func cellsText(p canon.Puzzle, cells []byte) string {
 
 // cellFields are a solution's (or canonical form's) cells as fields: for
 // JSON one field, "grid" (a magic square's rows) or "queens" (the 1-based
-// column of each row's queen); flat (CSV), one field per cell, r1c1..rNcN
-// or row1..rowN.
+// column of each row's queen); flat (CSV), one field per cell, named as
+// canon.CellName names them: row1..rowN or r1c1..rNcN.
 func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 	if p.Kind == canon.Queens {
 		cols := make([]int, len(cells))
@@ -43,14 +45,14 @@ func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 		}
 		out := make([]Field, len(cols))
 		for r, c := range cols {
-			out[r] = Field{"row" + strconv.Itoa(r+1), c}
+			out[r] = Field{canon.CellName(p, r), c}
 		}
 		return out
 	}
 	if flat {
 		out := make([]Field, len(cells))
 		for i, v := range cells {
-			out[i] = Field{fmt.Sprintf("r%dc%d", i/p.N+1, i%p.N+1), int(v)}
+			out[i] = Field{canon.CellName(p, i), int(v)}
 		}
 		return out
 	}
@@ -64,8 +66,12 @@ func cellFields(p canon.Puzzle, cells []byte, flat bool) []Field {
 	return []Field{{"grid", grid}}
 }
 
-// props is a property set as a list of names (never null in JSON).
-func props(ps canon.Property) []string {
+// props is a property set as a list of names (never null in JSON), or
+// flat (CSV, text) as PropsField writes it.
+func props(ps canon.Property, flat bool) any {
+	if flat {
+		return PropsField(ps)
+	}
 	names := ps.Names()
 	if names == nil {
 		names = []string{}
@@ -73,11 +79,29 @@ func props(ps canon.Property) []string {
 	return names
 }
 
+// PropsSeparator joins a class's property names wherever they are one
+// text: in CSV, in text output, on web pages, and in the SQL views'
+// properties column.
+const PropsSeparator = ","
+
+// PropsField is a property set as one CSV field: its names joined by
+// PropsSeparator, empty for none.
+func PropsField(ps canon.Property) string { return strings.Join(ps.Names(), PropsSeparator) }
+
+// PropsText is a property set as text output writes it: as PropsField,
+// "-" for none.
+func PropsText(ps canon.Property) string {
+	if len(ps.Names()) == 0 {
+		return "-"
+	}
+	return PropsField(ps)
+}
+
 // SolutionObject is a solution as every command prints it: id, class,
 // orbit, symmetry (from the class's canonical form), props (its class's),
 // and its cells (see cellFields).
 func SolutionObject(p canon.Puzzle, s query.Solution, flat bool) Object {
-	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props)}}
+	o := Object{{"id", s.ID}, {"class", s.ClassID}, {"orbit", s.Orbit}, {"symmetry", s.Symmetry.String()}, {"props", props(s.Props, flat)}}
 	return append(o, cellFields(p, s.Cells, flat)...)
 }
 
@@ -85,14 +109,15 @@ func SolutionObject(p canon.Puzzle, s query.Solution, flat bool) Object {
 // matching (members that matched the filter), props and its canonical
 // form's cells.
 func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
-	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props)}}
+	o := Object{{"class", c.ID}, {"orbit", c.Orbit}, {"matching", c.Matching}, {"props", props(c.Props, flat)}}
 	return append(o, cellFields(p, c.Canonical, flat)...)
 }
 
-// RecordObject is a puzzle's record as info, build and merge print it.
-// known_solutions and known_classes are the published counts the build
-// checked against; verified says whether the counts still equal solcat's
-// own table of published values.
+// RecordObject is a puzzle's record as info, build, merge and the web
+// print it. known_solutions and known_classes are the published counts the
+// build checked against; verified says whether the counts still equal
+// solcat's own table of published values; oeis_solutions and oeis_classes
+// name the OEIS entries of those counts (OEISObject).
 func RecordObject(r catalog.Record) Object {
 	var knownSolutions, knownClasses any // null when not recorded
 	if r.KnownSolutions.Valid {
@@ -101,11 +126,23 @@ func RecordObject(r catalog.Record) Object {
 	if r.KnownClasses.Valid {
 		knownClasses = r.KnownClasses.Int64
 	}
-	return Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
+	return append(Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
 		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
 		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", verify.MatchesPublished(r),
 		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
-		"solver_version", r.SolverVersion, "content_hash", r.ContentHash)
+		"solver_version", r.SolverVersion, "content_hash", r.ContentHash), OEISObject(canon.Kind(r.Kind))...)
+}
+
+// OEISObject is the keys that name the OEIS entries a kind's counts are
+// checked against: oeis_solutions (null where OEIS counts the classes
+// alone) and oeis_classes.
+func OEISObject(k canon.Kind) Object {
+	seq := canon.OEIS(k)
+	var solutions any
+	if seq.Solutions != "" {
+		solutions = seq.Solutions
+	}
+	return Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)
 }
 
 // PuzzleReportObject is a puzzle's verify report as a record; full adds
@@ -119,20 +156,16 @@ func PuzzleReportObject(p verify.PuzzleReport, full bool) Object {
 	return o
 }
 
-// ShownObject is a class shown with its members: its fields, the
-// symmetries that fix it, its members and (if asked for) the solution, as
-// show prints them in JSON.
-func ShownObject(s query.Shown) Object {
-	o := append(Obj("puzzle", s.Puzzle.String()), ClassObject(s.Puzzle, s.Class, false)...)
-	members := make([]Object, len(s.Members))
+// ShownMembers are a class's members as show writes them in every
+// format but text and SVG, and the web's class and solution pages give
+// them as JSON: the solutions as list writes them (the member whose
+// symmetry is identity is the canonical form).
+func ShownMembers(s query.Shown) []Object {
+	out := make([]Object, len(s.Members))
 	for i, m := range s.Members {
-		members[i] = SolutionObject(s.Puzzle, m, false)
+		out[i] = SolutionObject(s.Puzzle, m, false)
 	}
-	o = append(o, Obj("fixed_by", s.FixedBy, "members", members)...)
-	if s.Solution != nil {
-		o = append(o, Field{Name: "solution", Value: SolutionObject(s.Puzzle, *s.Solution, false)})
-	}
-	return o
+	return out
 }
 
 // ShownText draws the solution asked for, the class's canonical form and
@@ -141,12 +174,12 @@ func ShownText(s query.Shown, ascii bool) string {
 	var b strings.Builder
 	p := s.Puzzle
 	if sol := s.Solution; sol != nil {
-		fmt.Fprintf(&b, "%s solution %d of %d: class %d, %s of its canonical form\n\n", p, sol.ID, s.Solutions, sol.ClassID, sol.Symmetry)
+		fmt.Fprintf(&b, "%s solution %d of %s: class %d, %s of its canonical form\n\n", p, sol.ID, humanize.Comma(s.Solutions), sol.ClassID, sol.Symmetry)
 		b.WriteString(grid(p, sol.Cells, ascii))
 		sums(&b, p, sol.Cells)
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%s class %d of %d: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, s.Classes, s.Class.Orbit, strings.Join(s.FixedBy, ", "), propsText(props(s.Class.Props)))
+	fmt.Fprintf(&b, "%s class %d of %s: orbit %d, fixed by %s\nproperties: %s\n\n", p, s.Class.ID, humanize.Comma(s.Classes), s.Class.Orbit, strings.Join(s.FixedBy, ", "), PropsText(s.Class.Props))
 	b.WriteString(grid(p, s.Class.Canonical, ascii))
 	sums(&b, p, s.Class.Canonical)
 	fmt.Fprintf(&b, "\nmembers (%d): id, symmetry from the canonical form, solution\n", len(s.Members))

@@ -28,7 +28,7 @@ func (w *itemWriter[T]) Close() error    { return w.p.Close() }
 
 // NewSolutionWriter streams solutions: in text one line each (see cellsText).
 func NewSolutionWriter(out io.Writer, format Format, p canon.Puzzle, headers bool) RowWriter[query.Solution] {
-	pr := NewPrinter(out, format, headers).lines(func(o Object) string { return cellsFrom(o, 5) })
+	pr := NewPrinter(out, format, headers).lines(func(o Object) string { return cellsFrom(o, 5) }).ColumnNames(Columns(p, false, CSV, ""))
 	return &itemWriter[query.Solution]{p: pr, flat: format == CSV || format == Text, object: func(s query.Solution, flat bool) Object {
 		return SolutionObject(p, s, flat)
 	}}
@@ -50,15 +50,16 @@ func NewClassWriter(out io.Writer, format Format, p canon.Puzzle, maxID int64, h
 	width := len(strconv.FormatInt(max(maxID, 10), 10))
 	pr := NewPrinter(out, format, headers).lines(func(o Object) string {
 		return fmt.Sprintf("%*d  %d  %d  %s  %s", width, o[0].Value, o[1].Value, o[2].Value, cellsFrom(o, 4), propsText(o[3].Value))
-	})
+	}).ColumnNames(Columns(p, true, CSV, ""))
 	return &itemWriter[query.Class]{p: pr, flat: format == CSV || format == Text, object: func(c query.Class, flat bool) Object {
 		return ClassObject(p, c, flat)
 	}}
 }
 
+// propsText is a flat record's props field as text writes it.
 func propsText(v any) string {
-	if names, ok := v.([]string); ok && len(names) > 0 {
-		return strings.Join(names, ", ") // for reading: CSV and JSON keep their own forms
+	if names, _ := v.(string); names != "" {
+		return names
 	}
 	return "-"
 }

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
@@ -57,11 +59,11 @@ func line(u builder.Unfinished) string {
 	state := fmt.Sprintf("%d%% saved", u.Percent)
 	switch {
 	case u.Stored != nil && u.Total > 0:
-		state = fmt.Sprintf("%d%% saved (%s of %s %s)", u.Percent, canon.Thousands(u.Done), canon.Thousands(u.Total), u.What)
+		state = fmt.Sprintf("%d%% saved (%s of %s %s)", u.Percent, humanize.Comma(u.Done), humanize.Comma(u.Total), u.What)
 	case u.Search:
-		state = fmt.Sprintf("its class search is %d%% done (%d of %d units), then the classes are written", u.Percent, u.Done, u.Total)
+		state = fmt.Sprintf("its class search is %d%% done (%s of %s units), then the classes are written", u.Percent, humanize.Comma(u.Done), humanize.Comma(u.Total))
 	case u.CountOnly:
-		state = fmt.Sprintf("%d%% counted (%d of %d work units)", u.Percent, u.Done, u.Total)
+		state = fmt.Sprintf("%d%% counted (%s of %s work units)", u.Percent, humanize.Comma(u.Done), humanize.Comma(u.Total))
 	case u.Running && u.Total == 0:
 		state = "just begun"
 	}
@@ -118,8 +120,8 @@ func ShardProgress(ctx context.Context, cat *catalog.Catalog, s catalog.Shard) (
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%d%% counted (%d of %d work units); 'solcat build %s --count-only --shard %d/%d' resumes it",
-		100*len(units)/max(s.Units, 1), len(units), s.Units, s.Puzzle, s.Shard, s.Of), nil
+	return fmt.Sprintf("%d%% counted (%s of %s work units); 'solcat build %s --count-only --shard %d/%d' resumes it",
+		100*len(units)/max(s.Units, 1), humanize.Comma(int64(len(units))), humanize.Comma(int64(s.Units)), s.Puzzle, s.Shard, s.Of), nil
 }
 
 // NotBuilt explains why p has no record in the catalog at path: a build of

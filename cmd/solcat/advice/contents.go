@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/query/records"
@@ -42,7 +44,7 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 	for _, s := range shards {
 		sh := Shard{Shard: s, JSON: records.Obj("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard, "of", s.Of, "units", s.Units, "done", s.Done)}
 		if s.Done {
-			sh.Line = fmt.Sprintf("%s: shard %d/%d (%d work units, finished); combine the shards with 'solcat merge OUT SHARD...'", s.Puzzle, s.Shard, s.Of, s.Units)
+			sh.Line = fmt.Sprintf("%s: shard %d/%d (%s work units, finished); combine the shards with 'solcat merge OUT SHARD...'", s.Puzzle, s.Shard, s.Of, humanize.Comma(int64(s.Units)))
 		} else {
 			units, err := cat.DoneUnits(ctx, s.Puzzle)
 			if err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query/records"
@@ -20,9 +22,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	if format != records.Text {
 		// Puzzles first, then shards and unfinished builds, told apart by
 		// storage.
-		out := records.NewPrinter(stdout, format, headers).Columns(WithOEIS(catalog.Record{}))
+		out := records.NewPrinter(stdout, format, headers).Columns(records.RecordObject(catalog.Record{}))
 		for _, r := range recs {
-			out.Write(WithOEIS(r))
+			out.Write(records.RecordObject(r))
 		}
 		if format == records.CSV {
 			// A CSV has one set of columns; say what it leaves out
@@ -71,7 +73,7 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			fmt.Fprintln(stdout, "answers kept from counts under a filter:")
 		}
 		for _, a := range c.Answers {
-			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, canon.Thousands(a.Solutions)+" solutions",
+			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, humanize.Comma(a.Solutions)+" solutions",
 				a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine"), a.RecordedAt)
 		}
 		if len(c.Estimates) > 0 {
@@ -98,24 +100,6 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	return err
 }
 
-// WithOEIS is a puzzle's record with the OEIS entries its counts are
-// checked against, as info and the web's JSON show it.
-func WithOEIS(r catalog.Record) records.Object {
-	return append(records.RecordObject(r), OEIS(canon.Kind(r.Kind))...)
-}
-
-// OEIS is the keys that name the OEIS entries a kind's counts are checked
-// against: oeis_solutions (null where OEIS counts the classes alone) and
-// oeis_classes.
-func OEIS(k canon.Kind) records.Object {
-	seq := canon.OEIS(k)
-	var solutions any
-	if seq.Solutions != "" {
-		solutions = seq.Solutions
-	}
-	return records.Obj("oeis_solutions", solutions, "oeis_classes", seq.Classes)
-}
-
 // answerJSON is a kept answer as info's JSON lists it, told apart by its
 // storage.
 func answerJSON(a catalog.Answer) records.Object {
@@ -134,7 +118,7 @@ func EstimateLine(e catalog.Estimate) string {
 	if e.Classes.Valid {
 		line += fmt.Sprintf(", about %.5g classes (%.2g%%)", e.Classes.Float64, 100*relative(e.ClassesSE.Float64, e.Classes.Float64))
 	}
-	return line + fmt.Sprintf("; %s probes, %.1f s on %s, seed %d, %s", canon.Thousands(e.Probes), e.Seconds,
+	return line + fmt.Sprintf("; %s probes, %.1f s on %s, seed %d, %s", humanize.Comma(e.Probes), e.Seconds,
 		canon.Plural(int64(e.Workers), "goroutine"), e.Seed, e.RecordedAt)
 }
 

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -16,6 +19,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/cmd/solcat/advice"
 	"solcat/enumerate"
 )
 
@@ -104,10 +108,27 @@ func properties(a complete.Args) []string {
 }
 
 // statistics are stats --by's choices for the puzzle on the line: the
-// Dudeney group is magic:4's alone.
+// Dudeney group is magic:4's alone. Once a choice that goes on is typed
+// (row:, col:, prop:), its values: the rows or columns of the puzzle on
+// the line, or its properties.
 func statistics(a complete.Args) []string {
+	p, ok := puzzleOnLine(a)
+	switch {
+	case ok && (strings.HasPrefix(a.Last, "row:") || strings.HasPrefix(a.Last, "col:")):
+		var out []string
+		for i := 1; i <= p.N; i++ {
+			out = append(out, a.Last[:4]+strconv.Itoa(i))
+		}
+		return out
+	case strings.HasPrefix(a.Last, "prop:"):
+		var out []string
+		for _, name := range properties(a) {
+			out = append(out, "prop:"+name)
+		}
+		return out
+	}
 	out := []string{"cell:", "row:", "col:", "orbit", "prop:"}
-	if p, ok := puzzleOnLine(a); !ok || p.Kind == canon.Magic && p.N == 4 {
+	if !ok || p.Kind == canon.Magic && p.N == 4 {
 		out = append(out, "group")
 	}
 	return out
@@ -124,7 +145,13 @@ func Register(parser *kong.Kong, args []string) {
 	if !ok || line == "" {
 		return
 	}
-	cmd, err := kongcompletion.Command(parser, Predictors()...)
+	var commands []string
+	for _, n := range parser.Model.Children {
+		if !n.Hidden {
+			commands = append(commands, n.Name)
+		}
+	}
+	cmd, err := kongcompletion.Command(parser, append(Predictors(), kongcompletion.WithPredictor("command", complete.PredictSet(commands...)))...)
 	if err != nil {
 		parser.Errorf("completion: %v", err)
 		parser.Exit(1)
@@ -163,31 +190,75 @@ func (t *trimmed) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Command is 'solcat completion SHELL': kong-completion's, but for bash a
-// function (bash passes it the words and it passes them on, as the tests
-// call it) rather than a command, in the same -o default way.
+// Shells are the shells solcat completes in.
+var Shells = []string{"bash", "zsh", "fish"}
+
+// Command is 'solcat completion [SHELL]': the code that turns completion
+// on, with --code; otherwise how to turn it on. Bash's code is a function
+// (bash passes it the words and it passes them on, as the tests call it)
+// that keeps the cursor after a value that goes on (row:, cell:), the
+// others kong-completion's.
 type Command struct {
-	kongcompletion.Completion
+	Shell string `arg:"" optional:"" placeholder:"SHELL" help:"bash, zsh or fish (default: the shell of $SHELL)."`
+	Code  bool   `short:"c" help:"Print the code itself, to source."`
 }
 
-// bashCode is bash's: COMPREPLY from solcat's answers, one a line.
+// Help is the command's long help.
+func (c *Command) Help() string {
+	return `Without --code, says how to turn tab completion on in SHELL; with it,
+prints the code that does, for the shell to source. Add the line to the
+shell's startup file (~/.bashrc, ~/.zshrc, ~/.config/fish/config.fish) to
+keep completion on.
+
+Examples:
+  source <(solcat completion bash --code)
+  source <(solcat completion zsh --code)
+  solcat completion fish --code | source`
+}
+
+// bashCode is bash's: COMPREPLY from solcat's answers, one a line, and no
+// space after a lone answer that ends in a colon (row:, so that the row
+// follows).
 const bashCode = `_solcat_complete() {
     local IFS=$'\n'
     COMPREPLY=($(COMP_LINE="$COMP_LINE" COMP_POINT="$COMP_POINT" %s "$1" "$2" "$3"))
+    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *: ]]; then
+        compopt -o nospace 2>/dev/null
+    fi
 }
 complete -o default -o bashdefault -F _solcat_complete %s
 `
 
-// Run prints the shell's code.
+// Run prints the shell's code, or how to turn completion on.
 func (c *Command) Run(ctx *kong.Context) error {
-	if c.Shell != "bash" || !c.Code {
-		return c.Completion.Run(ctx)
+	shell := c.Shell
+	if shell == "" {
+		shell = filepath.Base(os.Getenv("SHELL"))
+		if !slices.Contains(Shells, shell) {
+			return advice.Usagef("completion needs a shell ($SHELL is %q): solcat completion bash, zsh or fish", os.Getenv("SHELL"))
+		}
+	}
+	if !slices.Contains(Shells, shell) {
+		return advice.Usagef("completion: %q is not a shell solcat completes in; use bash, zsh or fish", shell)
+	}
+	name := ctx.Model.Name
+	if !c.Code {
+		source := "source <(" + name + " completion " + shell + " --code)"
+		if shell == "fish" {
+			source = name + " completion fish --code | source"
+		}
+		fmt.Fprintf(ctx.Stdout, "To turn on tab completion for %s in this %s, run\n\n    %s\n\nand add that line to %s to keep it on.\n", name, shell, source,
+			map[string]string{"bash": "~/.bashrc", "zsh": "~/.zshrc", "fish": "~/.config/fish/config.fish"}[shell])
+		return nil
+	}
+	if shell != "bash" {
+		lib := kongcompletion.Completion{Shell: shell, Code: true}
+		return lib.Run(ctx)
 	}
 	bin, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ctx.Stdout, bashCode, "'"+strings.ReplaceAll(bin, "'", `'\''`)+"'", ctx.Model.Name)
-	ctx.Exit(0)
+	fmt.Fprintf(ctx.Stdout, bashCode, "'"+strings.ReplaceAll(bin, "'", `'\''`)+"'", name)
 	return nil
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
-
-	"solcat/canon"
 )
 
 // Progress draws a bar on stderr for builds and exports that last over
@@ -76,7 +76,7 @@ func (p *Progress) describe(done, total int64) string {
 	if rate > 0 {
 		left = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
 	}
-	return fmt.Sprintf("%s: %s of %s %s, %s %s/s, %s left", p.label, Thousands(done), Thousands(total), p.unit, human(rate), p.unit, left)
+	return fmt.Sprintf("%s: %s of %s %s, %s %s/s, %s left", p.label, humanize.Comma(done), humanize.Comma(total), p.unit, humanize.Comma(int64(math.Round(rate))), p.unit, left)
 }
 
 // Finish clears the bar, and leaves the cursor at the beginning of the
@@ -125,20 +125,6 @@ func (w *rateWindow) perSecond() float64 {
 	}
 	return float64(w.done[last]-w.done[0]) / secs
 }
-
-// human writes a rate with a k or M suffix.
-func human(v float64) string {
-	switch {
-	case v >= 1e6:
-		return fmt.Sprintf("%.1fM", v/1e6)
-	case v >= 1e4:
-		return fmt.Sprintf("%.0fk", v/1e3)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-// Thousands writes a count with commas between its groups of three digits.
-func Thousands(v int64) string { return canon.Thousands(v) }
 
 // Hide keeps the bar from being drawn: for an output that goes to the
 // terminal the bar would be drawn over.

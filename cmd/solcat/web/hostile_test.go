@@ -115,7 +115,7 @@ func TestHostileRequests(t *testing.T) {
 		return addrs[server]
 	}
 	queensProps := strings.Join(canon.PropertyNames(canon.Queens), ", ")
-	queensPage := "it takes q1 to q8, cell, pattern, prop, orbit, class, sym, view, page, size, count"
+	queensPage := "it takes row1 to row8, cell, pattern, prop, orbit, class, sym, view, page, size, count"
 	offBoard := func(param string) string { return param + ": off the board; queens:8 has rows and columns 1 to 8" }
 	offMagic := func(param string) string { return param + ": off the board; magic:4 has rows and columns 1 to 4" }
 	local := "only to localhost and loopback addresses; start it with --allowed-host "
@@ -147,6 +147,13 @@ func TestHostileRequests(t *testing.T) {
 		{name: "queen row zero-padded", path: "/puzzle/queens:8?q01=1", status: 400, msg: `"q01": not a parameter of a puzzle page; ` + queensPage},
 		{name: "magic square on queens", path: "/puzzle/queens:8?c1_1=1", status: 400, msg: `"c1_1": not a parameter of a puzzle page; ` + queensPage},
 		{name: "unknown parameter", path: "/puzzle/queens:8?utm_source=x", status: 400, msg: `"utm_source": not a parameter of a puzzle page; ` + queensPage},
+		// The board's squares by the CLI's column names, and by the older ones.
+		{name: "queen by row name", path: "/puzzle/queens:8.json?row1=1", status: 200, body: `"count": 4`},
+		{name: "queen by row name off the board", path: "/puzzle/queens:8?row9=1", status: 400, msg: offBoard("row9=1")},
+		{name: "queen by two names", path: "/puzzle/queens:8?q1=1&row1=2", status: 400, msg: "q1 and row1 name the same square; give one"},
+		{name: "magic cell by name", path: "/puzzle/magic:4.json?r1c1=1", status: 200, body: `"count": 416`},
+		{name: "magic cell by two names", path: "/puzzle/magic:4?c1_1=1&r1c1=1", status: 400, msg: "c1_1 and r1c1 name the same square; give one"},
+		{name: "queens row on magic", path: "/puzzle/magic:4?row1=1", status: 400, msg: `"row1": not a parameter of a puzzle page; it takes r1c1 to r4c4, cell, pattern, prop, orbit, class, sym, view, page, size, count`},
 		// The rest of a puzzle page's form.
 		{name: "orbit 3", path: "/puzzle/queens:8?orbit=3", status: 400, msg: "orbit 3: orbit sizes are 1, 2, 4 or 8"},
 		{name: "orbit twice", path: "/puzzle/queens:8?orbit=1&orbit=2", status: 400, msg: "orbit is given 2 times (1, 2); give it once"},
@@ -170,20 +177,20 @@ func TestHostileRequests(t *testing.T) {
 		{name: "magic value 0", path: "/puzzle/magic:4?c1_1=0", status: 400, msg: "c1_1=0: magic:4 holds the values 1 to 16"},
 		{name: "magic value a word", path: "/puzzle/magic:4?c1_1=x", status: 400, msg: `c1_1="x": the value is not a whole number; magic:4 holds the values 1 to 16`},
 		{name: "magic cell twice", path: "/puzzle/magic:4?c1_1=1&c1_1=2", status: 400, msg: "c1_1 is given 2 times (1, 2); give it once"},
-		{name: "queen on a magic square", path: "/puzzle/magic:4?q1=1", status: 400, msg: `"q1": not a parameter of a puzzle page; it takes c1_1 to c4_4, cell, pattern, prop, orbit, class, sym, view, page, size, count`},
+		{name: "queen on a magic square", path: "/puzzle/magic:4?q1=1", status: 400, msg: `"q1": not a parameter of a puzzle page; it takes r1c1 to r4c4, cell, pattern, prop, orbit, class, sym, view, page, size, count`},
 		{name: "magic cell as JSON", path: "/puzzle/magic:4.json?c5_5=1", json: true, status: 400, msg: offMagic("c5_5=1")},
 		{name: "magic cell good", path: "/puzzle/magic:4.json?c1_1=1", status: 200, body: `"count": 416`},
 		// Statistics, heat maps, downloads, classes and the catalog.
 		{name: "stats by colour", path: "/puzzle/queens:8/stats?by=colour", status: 400, msg: `by "colour": use cell (every cell, as a grid), cell:R,C, row:R or col:C (queens), orbit, prop:NAME or group (magic:4)`},
 		{name: "stats by twice", path: "/puzzle/queens:8/stats?by=orbit&by=row:1", status: 400, msg: "by is given 2 times (orbit, row:1); give it once"},
-		{name: "stats page", path: "/puzzle/queens:8/stats?page=2", status: 400, msg: `"page": not a parameter of a statistics page; it takes q1 to q8, cell, pattern, prop, orbit, class, sym, by, run`},
+		{name: "stats page", path: "/puzzle/queens:8/stats?page=2", status: 400, msg: `"page": not a parameter of a statistics page; it takes row1 to row8, cell, pattern, prop, orbit, class, sym, by, run`},
 		{name: "stats queen off the board", path: "/puzzle/queens:8/stats?q9=1", status: 400, msg: offBoard("q9=1")},
 		{name: "stats run yes", path: "/puzzle/queens:8/stats?run=yes", status: 400, msg: `run="yes": give run=1, or leave it out`},
 		{name: "heat map cell off the board", path: "/puzzle/magic:4/heatmap?c5_5=1", status: 400, msg: offMagic("c5_5=1")},
-		{name: "heat map by", path: "/puzzle/queens:8/heatmap?by=orbit", status: 400, msg: `"by": not a parameter of a heat map page; it takes q1 to q8, cell, pattern, prop, orbit, class, sym, run`},
+		{name: "heat map by", path: "/puzzle/queens:8/heatmap?by=orbit", status: 400, msg: `"by": not a parameter of a heat map page; it takes row1 to row8, cell, pattern, prop, orbit, class, sym, run`},
 		{name: "heat map bad escape", path: "/puzzle/queens:8/heatmap.json?q1=%zz", json: true, status: 400, msg: `the address's parameters are not URL-encoded (invalid escape "%zz"); write a % in a value as %25`},
 		{name: "download queen off the board", path: "/puzzle/queens:8/export/rows.csv?q9=1", status: 400, msg: offBoard("q9=1")},
-		{name: "download page", path: "/puzzle/queens:8/export/rows.csv?page=2", status: 400, msg: `"page": not a parameter of a download; it takes q1 to q8, cell, pattern, prop, orbit, class, sym, view`},
+		{name: "download page", path: "/puzzle/queens:8/export/rows.csv?page=2", status: 400, msg: `"page": not a parameter of a download; it takes row1 to row8, cell, pattern, prop, orbit, class, sym, view`},
 		{name: "download queen twice", path: "/puzzle/queens:8/export/rows.jsonl?q1=1&q1=2", status: 400, msg: "q1 is given 2 times (1, 2); give it once"},
 		{name: "download magic value 17", path: "/puzzle/magic:4/export/rows.csv?c1_1=17", status: 400, msg: "c1_1=17: magic:4 holds the values 1 to 16"},
 		{name: "download not a file", path: "/puzzle/queens:8/export/rows.txt", status: 404, msg: "rows.txt: downloads are rows.csv, rows.jsonl or rows.parquet"},

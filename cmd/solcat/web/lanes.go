@@ -132,6 +132,7 @@ func (r *request) query(fn func() error, plans ...*query.Plan) error {
 		return fn()
 	}
 	r.leave()
+	r.s.scans.Add(1)
 	if r.s.reads.Acquire(r.ctx, int64(width)) != nil {
 		return errorf(http.StatusServiceUnavailable, "the server is busy: every place for scans (%d) is taken, and this page's scan could not start within %s; try again, or narrow the filter (a prefix of fixed first cells, or a class)", r.s.readers, r.s.timeout)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/release"
 	"solcat/query"
 	"solcat/query/draw"
@@ -50,7 +49,7 @@ func (s *Server) catalogPage(r *request) (*page, error) {
 	for _, rec := range recs {
 		row := puzzleRow{Record: rec, Matches: verify.MatchesPublished(rec), Hash: rec.ContentHash[:min(16, len(rec.ContentHash))], Link: "/puzzle/" + rec.Name}
 		d.Puzzles = append(d.Puzzles, row)
-		objs = append(objs, advice.WithOEIS(rec)) // as info shows it
+		objs = append(objs, records.RecordObject(rec)) // as info shows it
 	}
 	underway, err := s.builds.UnderWay(r.ctx)
 	if err != nil {
@@ -94,9 +93,9 @@ type propBox struct {
 }
 
 // readForm reads the filter of a puzzle page from its query string (as
-// params checked it): board squares (queens: qR = the queen's column;
-// magic: cR_C = the value), cell, pattern, prop, orbit, sym, class, view,
-// page, size.
+// params checked it): board squares (queens: rowR = the queen's column;
+// magic: rRcC = the value; or their older names), cell, pattern, prop,
+// orbit, sym, class, view, page, size. The form names the squares anew.
 func readForm(p canon.Puzzle, q url.Values) (form, error) {
 	sym, err := choice(q, "sym", "on")
 	if err != nil {
@@ -144,11 +143,17 @@ func readForm(p canon.Puzzle, q url.Values) (form, error) {
 		return f, err
 	}
 	n := p.N
+	given := map[[2]int]string{} // a square's value, by whichever of its names
+	for name, values := range q {
+		if r, c, ok := canon.ParseCellName(p.Kind, name); ok {
+			given[[2]int{r, c}] = values[0]
+		}
+	}
 	for r := 1; r <= n; r++ {
 		var row []boardCell
 		if f.Queens {
-			name := fmt.Sprintf("q%d", r)
-			chosen := q.Get(name)
+			name := canon.CellName(p, r-1)
+			chosen := given[[2]int{r, 0}]
 			if chosen != "" {
 				f.Text.Cells = append(f.Text.Cells, fmt.Sprintf("%d,%s=1", r, chosen))
 			}
@@ -158,8 +163,8 @@ func readForm(p canon.Puzzle, q url.Values) (form, error) {
 			row = append(row, boardCell{Name: name, Value: "", Checked: chosen == "", Any: true})
 		} else {
 			for c := 1; c <= n; c++ {
-				name := fmt.Sprintf("c%d_%d", r, c)
-				v := q.Get(name)
+				name := canon.CellName(p, (r-1)*n+c-1)
+				v := given[[2]int{r, c}]
 				if v != "" {
 					f.Text.Cells = append(f.Text.Cells, fmt.Sprintf("%d,%d=%s", r, c, v))
 				}
@@ -193,6 +198,7 @@ type puzzleData struct {
 	Count    int64
 	Counted  bool
 	CountURL string // a scan too long to run unasked: the link that runs it
+	Kept     bool   // the count was worked out by an earlier page
 	Of       string
 	Plan     query.PlanReport
 	Elapsed  string
@@ -267,13 +273,29 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		return nil, err
 	}
 	// A count that reads millions of rows, or counts again, runs when asked
-	// for.
-	count := !s.bigScan(countPlan, r, f.q, "count")
-	if countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
+	// for, unless an earlier page worked it out.
+	key := answerKey(t.Record, "count", countAsk, d.Filter)
+	n, known := s.answers.lookup(key)
+	d.Kept = known
+	count := known || !s.bigScan(countPlan, r, f.q, "count")
+	if !known && countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
 		count = false // seconds to hours
 	}
 	if !count {
 		d.CountURL = base + with(f.q, "count", "1")
+	}
+	if count && !known {
+		n, err = s.answers.do(r, key, func() (any, error) {
+			var n int64
+			err := r.query(func() (err error) { n, err = t.Count(r.ctx, countPlan); return err }, countPlan)
+			return n, err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if count {
+		d.Count, d.Counted = n.(int64), true
 	}
 	// The rows are read first, in places for scans if need be, and drawn
 	// after.
@@ -281,19 +303,9 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if listPlan != nil {
 		run = append(run, listPlan)
 	}
-	if count {
-		run = append(run, countPlan)
-	}
 	var classes []query.Class
 	var solutions []query.Solution
 	err = r.query(func() error {
-		if count {
-			n, err := t.Count(r.ctx, countPlan)
-			if err != nil {
-				return err
-			}
-			d.Count, d.Counted = n, true
-		}
 		switch {
 		case listPlan == nil:
 			return nil // recorded by its counts: nothing to list
@@ -331,7 +343,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 	if objs == nil {
 		objs = []records.Object{}
 	}
-	j := append(records.Obj("puzzle", d.Puzzle), advice.OEIS(t.Puzzle.Kind)...) // as info names them
+	j := append(records.Obj("puzzle", d.Puzzle), records.OEISObject(t.Puzzle.Kind)...) // as info names them
 	j = append(j, records.Obj("filter", d.Filter, "of", d.Of)...)
 	if d.Counted {
 		j = append(j, records.Obj("count", d.Count)...)
@@ -375,8 +387,8 @@ func (s *Server) classPage(r *request) (*page, error)    { return s.showPage(r, 
 func (s *Server) solutionPage(r *request) (*page, error) { return s.showPage(r, true) }
 
 // showPage draws the class whose ID the address names or, for a solution
-// page, the solution and its class. Its JSON is show's: the class, its
-// members and (on a solution page) the solution.
+// page, the solution and its class. Its JSON is show's: the class's
+// members, as list prints solutions.
 func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	t, err := s.target(r)
 	if err != nil {
@@ -397,7 +409,7 @@ func (s *Server) showPage(r *request, solution bool) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: records.ShownObject(shown)}
+	pg := &page{Template: "class.html", Title: fmt.Sprintf("%s class %d", t.Puzzle, n), Data: drawClass(t, shown), JSON: records.ShownMembers(shown)}
 	if solution {
 		pg.Title = fmt.Sprintf("%s solution %d", t.Puzzle, n)
 	}
@@ -423,7 +435,12 @@ func drawClass(t *query.BoundPuzzle, shown query.Shown) classData {
 			Caption: fmt.Sprintf("%d · %s", sol.ID, sol.Symmetry)})
 	}
 	if sol := shown.Solution; sol != nil {
-		d.Solution = &item{ID: sol.ID, SVG: draw.Solution(p, sol.Cells, draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Pairs: p.Kind == canon.Magic && p.N == 4, Coords: true}),
+		o := draw.Options{Title: fmt.Sprintf("solution %d", sol.ID), Coords: true}
+		svg := draw.Solution(p, sol.Cells, o)
+		if p.Kind == canon.Magic && p.N == 4 {
+			svg = draw.GridAndPairs(p, sol.Cells, o) // its grid, and beside it its complementary pairs
+		}
+		d.Solution = &item{ID: sol.ID, SVG: svg,
 			Caption: fmt.Sprintf("solution %d of %s: class %d, %s of its canonical form", sol.ID, comma(t.Record.Solutions), sol.ClassID, sol.Symmetry)}
 		d.SolSums = records.LineSumsText(p, sol.Cells)
 	}
@@ -438,13 +455,13 @@ func magicConstant(p canon.Puzzle) int {
 	return canon.MagicConstant(p.N)
 }
 
-// propList names a class's properties for reading: "self-complementary,
-// dudeney-VI" as "self-complementary, dudeney-VI", none as "none".
+// propList names a class's properties as the CLI writes them
+// ("self-complementary,dudeney-VI"), none as "none".
 func propList(ps canon.Property) string {
-	if names := ps.Names(); len(names) > 0 {
-		return strings.Join(names, ", ")
+	if len(ps.Names()) == 0 {
+		return "none"
 	}
-	return "none"
+	return records.PropsText(ps)
 }
 
 type statsData struct {
@@ -459,6 +476,7 @@ type statsData struct {
 	Choices []string
 	Hidden  []hiddenField // the filter, kept when another statistic is chosen
 	RunURL  string        // set when the statistic needs a scan that has not run
+	Kept    bool          // worked out by an earlier page
 }
 
 // bigScan reports whether a plan reads millions of rows: a page that
@@ -512,15 +530,25 @@ func (s *Server) statsPage(r *request) (*page, error) {
 		return nil, err
 	}
 	d := statsData{Puzzle: t.Puzzle.String(), By: byText, Filter: filter.String(t.Puzzle), Plan: t.Explain(plan), Hidden: hidden(f.q, "by", "run")}
-	if s.bigScan(plan, r, f.q, "run") {
+	key := answerKey(t.Record, "stats", d.Filter, by)
+	rows, known := s.answers.lookup(key)
+	d.Kept = known
+	switch {
+	case !known && s.bigScan(plan, r, f.q, "run"):
 		d.RunURL = "/puzzle/" + d.Puzzle + "/stats" + with(f.q, "run", "1")
-	} else {
-		var rows []query.StatsRow
-		err := r.query(func() (err error) { rows, err = t.Stats(r.ctx, plan); return err }, plan)
+	case !known:
+		rows, err = s.answers.do(r, key, func() (any, error) {
+			var rows []query.StatsRow
+			err := r.query(func() (err error) { rows, err = t.Stats(r.ctx, plan); return err }, plan)
+			return rows, err
+		})
 		if err != nil {
 			return nil, err
 		}
-		d.Rows, d.Chart = rows, draw.Bars(rows, draw.Options{Title: t.Puzzle.String() + " by " + byText})
+	}
+	if rows != nil {
+		d.Rows = rows.([]query.StatsRow)
+		d.Chart = draw.Bars(d.Rows, draw.Options{Title: t.Puzzle.String() + " by " + byText})
 	}
 	d.Elapsed = took(start)
 	for _, row := range d.Rows {
@@ -543,14 +571,13 @@ func (s *Server) statsPage(r *request) (*page, error) {
 			d.Choices = append(d.Choices, "group")
 		}
 	}
-	rows := d.Rows
 	for _, name := range canon.PropertyNames(t.Puzzle.Kind) {
 		if prop, _ := canon.ParseProperty(t.Puzzle.Kind, name); prop.DudeneyOf() == 0 {
 			d.Choices = append(d.Choices, "prop:"+name)
 		}
 	}
-	objs := make([]records.Object, len(rows))
-	for i, row := range rows {
+	objs := make([]records.Object, len(d.Rows))
+	for i, row := range d.Rows {
 		objs[i] = records.Obj("value", row.Value, "label", row.Label, "solutions", row.Solutions, "classes", row.Classes, "share", row.Share)
 	}
 	j := records.Obj("puzzle", d.Puzzle, "by", byText, "filter", d.Filter, "matching", d.Total, "rows", objs)
@@ -564,6 +591,7 @@ type heatData struct {
 	Plan    query.PlanReport
 	Elapsed string
 	RunURL  string // set when the map needs a scan that has not run
+	Kept    bool   // worked out by an earlier page
 }
 
 type heatMap struct {
@@ -586,16 +614,25 @@ func (s *Server) heatPage(r *request) (*page, error) {
 	}
 	p := t.Puzzle
 	d := heatData{Puzzle: p.String(), Filter: filter.String(p), Plan: t.Explain(plan)}
-	if s.bigScan(plan, r, f.q, "run") {
+	key := answerKey(t.Record, "heatmap", d.Filter)
+	v, known := s.answers.lookup(key)
+	d.Kept = known
+	if !known && s.bigScan(plan, r, f.q, "run") {
 		d.RunURL = "/puzzle/" + d.Puzzle + "/heatmap" + with(f.q, "run", "1")
 		d.Elapsed = took(start)
 		return &page{Template: "heatmap.html", Title: d.Puzzle + " heat map", Data: d}, nil
 	}
-	var counts [][]int64
-	err = r.query(func() (err error) { counts, err = t.Heatmap(r.ctx, plan); return err }, plan)
-	if err != nil {
-		return nil, err
+	if !known {
+		v, err = s.answers.do(r, key, func() (any, error) {
+			var counts [][]int64
+			err := r.query(func() (err error) { counts, err = t.Heatmap(r.ctx, plan); return err }, plan)
+			return counts, err
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
+	counts := v.([][]int64)
 	// One shape in the CLI (stats --by cell) and here.
 	h := records.Heatmap{Puzzle: p, Filter: d.Filter, Counts: counts}
 	rows, cols, grid := h.Grid()

@@ -15,9 +15,11 @@ import (
 )
 
 // A page's parameters: each page takes its own, a puzzle's pages also the
-// squares of its board (qR, cR_C), and any other name is refused, as the
-// CLI refuses a flag it does not know. Only cell and prop may be given
-// more than once; a repeated one would otherwise be half ignored.
+// squares of its board, named as the CLI's CSV names the cells (rowR for
+// queens, rRcC for magic squares; the older qR and cR_C are read too), and
+// any other name is refused, as the CLI refuses a flag it does not know.
+// Only cell and prop may be given more than once; a repeated one would
+// otherwise be half ignored.
 var (
 	filterParams = []string{"cell", "pattern", "prop", "orbit", "class", "sym"}
 	repeatable   = []string{"cell", "prop"}
@@ -27,7 +29,7 @@ var (
 type pageParams struct {
 	page  string // the page, as the refusal names it
 	names []string
-	board bool // the puzzle's squares: qR (queens) or cR_C (magic)
+	board bool // the puzzle's squares: rowR (queens) or rRcC (magic)
 }
 
 var (
@@ -42,7 +44,7 @@ var (
 // params reads the query string of a request for a page of kind pp (of
 // puzzle p, if the page has a board): 400 for what is not URL-encoded
 // text, a name the page does not take, a square off the board, or a name
-// given twice that may be given once.
+// (or a square, by two of its names) given twice that may be given once.
 func params(r *http.Request, pp pageParams, p canon.Puzzle) (url.Values, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
@@ -55,6 +57,7 @@ func params(r *http.Request, pp pageParams, p canon.Puzzle) (url.Values, error) 
 			}
 		}
 	})
+	square := map[[2]int]string{} // the name each square was given by
 	for _, name := range names {
 		values := q[name]
 		if !utf8.ValidString(name) {
@@ -77,6 +80,13 @@ func params(r *http.Request, pp pageParams, p canon.Puzzle) (url.Values, error) 
 		case len(values) > 1 && !slices.Contains(repeatable, name):
 			return nil, errorf(http.StatusBadRequest, "%s is given %d times (%s); give it once", name, len(values), strings.Join(values, ", "))
 		}
+		if isBoard {
+			row, col, _ := canon.ParseCellName(p.Kind, name)
+			if other, ok := square[[2]int{row, col}]; ok {
+				return nil, errorf(http.StatusBadRequest, "%s and %s name the same square; give one", other, name)
+			}
+			square[[2]int{row, col}] = name
+		}
 	}
 	return q, nil
 }
@@ -94,11 +104,7 @@ func unquoteErr(err error) string {
 func takes(pp pageParams, p canon.Puzzle) string {
 	names := pp.names
 	if pp.board {
-		n := p.N
-		board := fmt.Sprintf("q1 to q%d", n)
-		if p.Kind == canon.Magic {
-			board = fmt.Sprintf("c1_1 to c%d_%d", n, n)
-		}
+		board := canon.CellName(p, 0) + " to " + canon.CellName(p, p.Len()-1)
 		names = append([]string{board}, names...)
 	}
 	if len(names) == 0 {
@@ -107,13 +113,13 @@ func takes(pp pageParams, p canon.Puzzle) string {
 	return "it takes " + strings.Join(names, ", ")
 }
 
-// boardParam reports whether name is a square of p's board (qR: the
-// column of row R's queen; cR_C: the value in row R, column C), and
+// boardParam reports whether name is a square of p's board (rowR: the
+// column of row R's queen; rRcC: the value in row R, column C), and
 // checks it and its value as the CLI checks --cell: an error names the
 // parameter. A name of a square's shape that is off the board is refused
 // here too, not as an unknown name.
 func boardParam(p canon.Puzzle, name, value string) (bool, error) {
-	row, col, ok := squareOf(p.Kind, name)
+	row, col, ok := canon.ParseCellName(p.Kind, name)
 	if !ok {
 		return false, nil
 	}
@@ -143,25 +149,6 @@ func boardParam(p canon.Puzzle, name, value string) (bool, error) {
 		return true, paramError(name, value, err)
 	}
 	return true, nil
-}
-
-// squareOf reads a square's parameter name: qR (queens) or cR_C (magic),
-// numbers written as the form writes them (q1, not q01).
-func squareOf(k canon.Kind, name string) (row, col int, ok bool) {
-	number := func(s string) (int, bool) {
-		v, err := strconv.Atoi(s)
-		return v, err == nil && strconv.Itoa(v) == s
-	}
-	if k == canon.Queens {
-		rest, found := strings.CutPrefix(name, "q")
-		row, ok = number(rest)
-		return row, 0, found && ok
-	}
-	rest, found := strings.CutPrefix(name, "c")
-	r, c, two := strings.Cut(rest, "_")
-	row, ok1 := number(r)
-	col, ok2 := number(c)
-	return row, col, found && two && ok1 && ok2
 }
 
 func squareHint(p canon.Puzzle) string {

@@ -27,8 +27,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"golang.org/x/sync/semaphore"
 
 	"solcat/canon"
@@ -77,6 +79,8 @@ type Server struct {
 	public  bool
 	hosts   []string
 	running sync.WaitGroup // requests being answered
+	answers *answers       // of scans, kept by the puzzle's content and the question
+	scans   atomic.Int64   // scans run, for the tests
 
 	downloadTimeout time.Duration
 }
@@ -120,7 +124,7 @@ type Builds interface {
 // New serves the catalog cat, whose file is path.
 func New(cat *catalog.Catalog, path string, o Options) *Server {
 	s := &Server{cat: cat, path: path, builds: o.Builds, timeout: o.Timeout, client: o.ClientTimeout, version: o.Version, scan: o.ScanRows, public: o.Public,
-		gate: newGate(pagesAtOnce), readers: o.Concurrent}
+		gate: newGate(pagesAtOnce), readers: o.Concurrent, answers: newAnswers(maxAnswers)}
 	if s.readers <= 0 {
 		// The catalog reads on one connection per core: long reads get all
 		// but one, which the quick reads of pages always find free.
@@ -575,4 +579,4 @@ var funcs = template.FuncMap{
 }
 
 // comma writes a count with thousands separators.
-func comma(v int64) string { return canon.Thousands(v) }
+func comma(v int64) string { return humanize.Comma(v) }
