@@ -345,6 +345,11 @@ func foldLog(ctx context.Context, file string) bool {
 		return false
 	}
 	defer locks.unlock(readByte)
+	dropEmptyLog(file)
+	if !logLeft(file) {
+		removeStaleLock(file)
+		return true
+	}
 	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)")
 	if err != nil {
 		return false
@@ -417,16 +422,23 @@ func (c *Catalog) closeWriter() error {
 		// The connection is held by a transaction left open: database/sql
 		// closes it only when that ends. What was committed is copied in
 		// from a connection of its own, so the file holds it all.
-		if ok, _ := c.locks.exclusiveRead(10*time.Second, nil); ok {
+		// No connection could be opened at all on a full disk; then the
+		// log files SQLite made are empty and go.
+		ok, _ := c.locks.exclusiveRead(10*time.Second, nil)
+		if ok {
 			if dsn, err := fileURI(c.file, "_pragma=busy_timeout(10000)"); err == nil {
 				if db, err := sql.Open("sqlite", dsn); err == nil {
 					db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 					db.Close()
 				}
 			}
+		}
+		err := c.db.Close()
+		if ok {
+			dropEmptyLog(c.file)
 			c.locks.unlock(readByte)
 		}
-		return c.db.Close()
+		return err
 	}
 	patience := time.Duration(0) // wait for the queries of other processes, however long
 	if readersInProcess(c.file) {
@@ -447,8 +459,31 @@ func (c *Catalog) closeWriter() error {
 	}
 	conn.ExecContext(context.Background(), "PRAGMA wal_checkpoint(TRUNCATE)")
 	conn.Close()
-	return c.db.Close()
+	err = c.db.Close()
+	if ok {
+		dropEmptyLog(c.file)
+	}
+	return err
 }
+
+// dropEmptyLog removes a -wal that holds no frames, and the -shm beside
+// it. SQLite removes both as its last connection closes, but not when the
+// disk is full; left behind, a -shm too short to map makes every later
+// open fail ("disk I/O error") until space is freed. With no frames there
+// is nothing in the log to lose. The caller holds the read byte
+// exclusively, so no reader has the files open.
+func dropEmptyLog(file string) {
+	info, err := os.Lstat(file + "-wal")
+	if err != nil || !info.Mode().IsRegular() || info.Size() > walHeaderSize {
+		return
+	}
+	os.Remove(file + "-wal")
+	os.Remove(file + "-shm")
+}
+
+// walHeaderSize is the size of a write-ahead log's header; a log no longer
+// than it holds no frames.
+const walHeaderSize = 32
 
 // release drops a writer's locks, and removes the file if it made it and
 // nothing was written into it.
