@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -29,18 +30,28 @@ type Call struct {
 
 // Do reads, judges and prints. Its error is a *ReadError (or a notation
 // error of the puzzle) when the input cannot be read, nothing printed;
-// ErrWrong when an answer is wrong, the report printed.
+// ErrWrong when an answer is wrong, the report printed. The input is read
+// twice, as a stream: once whole, so that one that cannot be read prints
+// nothing, then to judge it a batch at a time.
 func Do(ctx context.Context, c Call) error {
 	hint, file, err := Arguments(c.First, c.Second)
 	if err != nil {
 		return err
 	}
-	data, err := Read(file, c.Stdin)
+	src, err := openInput(file, c.Stdin)
 	if err != nil {
 		return err
 	}
-	in, err := Parse(data, hint)
+	defer src.Close()
+	widest := 0
+	in, err := Scan(src, hint, func(e Entry) error {
+		widest = max(widest, len(e.Numbers))
+		return nil
+	})
 	if err != nil {
+		return err
+	}
+	if err := src.rewind(); err != nil {
 		return err
 	}
 	store, err := Open(ctx, c.DB, in.Puzzle)
@@ -48,15 +59,41 @@ func Do(ctx context.Context, c Call) error {
 		return err
 	}
 	defer store.Close()
-	rep, err := Run(ctx, store, in)
+	j := newJudge(store, in)
+	w := newWriter(c.Stdout, c.Format, c.Headers, in.Puzzle, widest)
+	batch := make([]Entry, 0, batchSize)
+	flush := func() error {
+		results, err := j.judge(ctx, batch)
+		if err == nil {
+			err = w.results(results)
+		}
+		batch = batch[:0]
+		return err
+	}
+	if _, err := Scan(src, hint, func(e Entry) error {
+		if batch = append(batch, e); len(batch) == batchSize {
+			return flush()
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	total, err := j.total(ctx)
 	if err != nil {
 		return err
 	}
-	if err := Write(c.Stdout, c.Format, c.Headers, rep); err != nil {
+	if err := w.finish(total, j.unstored); err != nil {
 		return err
 	}
-	return rep.Err()
+	return j.err()
 }
+
+// batchSize is how many entries are judged, looked up in the catalog and
+// printed at a time.
+const batchSize = 4096
 
 // Result is what check says of one entry.
 type Result struct {
@@ -154,52 +191,113 @@ func Open(ctx context.Context, path string, p canon.Puzzle) (Store, error) {
 // Run judges every entry of in, and its total, against the rules and
 // what store holds.
 func Run(ctx context.Context, store Store, in Input) (Report, error) {
-	p := in.Puzzle
-	rep := Report{Puzzle: p, Form: in.Form, Unstored: store.Why}
-	canonicalizer := canon.NewCanonicalizer(p)
-	t := store.Bound
-	for _, e := range in.Entries {
+	j := newJudge(store, in)
+	results, err := j.judge(ctx, in.Entries)
+	if err != nil {
+		return Report{}, err
+	}
+	total, err := j.total(ctx)
+	if err != nil {
+		return Report{}, err
+	}
+	return Report{Puzzle: in.Puzzle, Form: in.Form, Results: results, Total: total, Unstored: j.unstored}, nil
+}
+
+// judge judges an input's entries a batch at a time, in order, and keeps
+// the tally its summary needs.
+type judge struct {
+	p             canon.Puzzle
+	t             *query.BoundPuzzle // nil: the catalog does not store the solutions
+	bound         *query.BoundPuzzle // the puzzle's record, if the catalog has one: its count
+	unstored      string
+	canonicalizer *canon.Canonicalizer
+	given         *Total
+	usaco         bool   // a USACO answer: its lines must be the first solutions in order
+	seen          int64  // entries judged so far
+	prev          []byte // the last entry's cells, for a USACO answer's order
+	wrong         []int  // the lines of the first wrong entries
+	wrongMore     int    // wrong entries beyond those
+	totalWrong    bool
+	totalLine     int
+}
+
+func newJudge(store Store, in Input) *judge {
+	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, canonicalizer: canon.NewCanonicalizer(in.Puzzle), given: in.Total,
+		usaco: in.Form == Lines && in.Total != nil && in.Puzzle.Kind == canon.Queens}
+}
+
+// judge judges the next entries.
+func (j *judge) judge(ctx context.Context, entries []Entry) ([]Result, error) {
+	p := j.p
+	results := make([]Result, 0, len(entries))
+	for _, e := range entries {
 		res := Result{Entry: e}
 		if e.Shape != "" {
 			res.Problems = []string{e.Shape}
-			rep.Results = append(rep.Results, res)
+			results = append(results, res)
 			continue
 		}
 		res.Problems, res.More, res.Cells = problems(p, e.Numbers)
 		if res.Cells != nil {
-			form := canonicalizer.Canonical(res.Cells)
+			form := j.canonicalizer.Canonical(res.Cells)
 			res.Canonical = bytes.Clone(form.Canonical)
 			res.Symmetry, res.Orbit = form.From, form.Orbit
 			res.Props = p.Properties(res.Canonical)
 		}
-		rep.Results = append(rep.Results, res)
+		results = append(results, res)
 	}
-	if t != nil {
-		if err := place(ctx, &rep, t); err != nil {
+	if j.t != nil {
+		if err := place(ctx, results, j.t, p); err != nil {
 			var counts *query.CountsOnlyError
 			if !errors.As(err, &counts) {
-				return Report{}, err
+				return nil, err
 			}
-			t, rep.Unstored = nil, fmt.Sprintf("%s is recorded by its counts only", p)
+			j.t, j.unstored = nil, fmt.Sprintf("%s is recorded by its counts only", p)
 		}
 	}
-	if in.Total != nil {
-		rep.Total = judgeTotal(p, store.Bound, *in.Total)
-	}
-	if in.Form == Lines && in.Total != nil && p.Kind == canon.Queens {
-		if err := usacoOrder(ctx, &rep, t); err != nil {
-			return Report{}, err
+	if j.usaco {
+		if err := j.usacoOrder(ctx, results); err != nil {
+			return nil, err
 		}
 	}
-	return rep, nil
+	for _, res := range results {
+		if !res.Valid() {
+			if len(j.wrong) < maxWrongLines {
+				j.wrong = append(j.wrong, res.Entry.Line)
+			} else {
+				j.wrongMore++
+			}
+		}
+	}
+	j.seen += int64(len(results))
+	return results, nil
 }
+
+// total judges the answer's total, if it gives one, once every entry is
+// judged.
+func (j *judge) total(ctx context.Context) (*TotalResult, error) {
+	if j.given == nil {
+		return nil, nil
+	}
+	tr := judgeTotal(j.p, j.bound, *j.given)
+	if j.usaco && tr.Known && tr.Problems == nil {
+		if want := min(3, tr.Count); j.seen != want {
+			tr.Problems = append(tr.Problems, fmt.Sprintf("the answer lists %s; a USACO answer lists the first %s (of %s)", canon.Plural(j.seen, "solution"), humanize.Comma(want), humanize.Comma(tr.Count)))
+		}
+	}
+	j.totalWrong, j.totalLine = len(tr.Problems) > 0, tr.Line
+	return tr, nil
+}
+
+// maxWrongLines is how many wrong lines check's error names.
+const maxWrongLines = 10
 
 // place finds the right solutions among those the catalog stores: their
 // IDs, classes and symmetries, and their classes' properties as stored.
-func place(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
+func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.Puzzle) error {
 	var cells [][]byte
 	var at []int
-	for i, res := range rep.Results {
+	for i, res := range results {
 		if res.Cells != nil {
 			cells, at = append(cells, res.Cells), append(at, i)
 		}
@@ -209,9 +307,9 @@ func place(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
 		return err
 	}
 	for k, sol := range found {
-		res := &rep.Results[at[k]]
+		res := &results[at[k]]
 		if sol == nil { // every solution is stored: a right one not found means damage
-			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %s the catalog stores; run 'solcat verify %s'", canon.Plural(t.Record.Solutions, "solution"), rep.Puzzle)}
+			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %s the catalog stores; run 'solcat verify %s'", canon.Plural(t.Record.Solutions, "solution"), p)}
 			continue
 		}
 		res.Stored, res.Props = sol, sol.Props
@@ -240,32 +338,27 @@ func judgeTotal(p canon.Puzzle, t *query.BoundPuzzle, total Total) *TotalResult 
 // usacoOrder holds a USACO Checker Challenge answer to its task: the first
 // solutions in lexicographic order (at most 3), then their number. Where
 // the catalog holds the puzzle the k-th line must be solution k; where it
-// does not, the lines must at least rise.
-func usacoOrder(ctx context.Context, rep *Report, t *query.BoundPuzzle) error {
-	var prev []byte
-	for i := range rep.Results {
-		res := &rep.Results[i]
+// does not, the lines must at least rise. The count is held to the task
+// by total.
+func (j *judge) usacoOrder(ctx context.Context, results []Result) error {
+	for i := range results {
+		res := &results[i]
 		if res.Cells == nil {
-			prev = nil
+			j.prev = nil
 			continue
 		}
-		switch want := int64(i + 1); {
+		switch want := j.seen + int64(i) + 1; {
 		case res.Stored != nil && res.Stored.ID != want:
-			first, err := t.Solution(ctx, want)
+			first, err := j.t.Solution(ctx, want)
 			if err != nil {
 				return err
 			}
 			res.Problems = append(res.Problems, fmt.Sprintf("a solution, but the answer lists the first ones in lexicographic order: this is solution %d, solution %d is %s",
-				res.Stored.ID, want, numbersText(rep.Puzzle, first.Cells)))
-		case res.Stored == nil && prev != nil && bytes.Compare(res.Cells, prev) <= 0:
+				res.Stored.ID, want, numbersText(j.p, first.Cells)))
+		case res.Stored == nil && j.prev != nil && bytes.Compare(res.Cells, j.prev) <= 0:
 			res.Problems = append(res.Problems, "a solution, but not after the line above in lexicographic order, as the answer lists them")
 		}
-		prev = res.Cells
-	}
-	if tr := rep.Total; tr.Known && tr.Problems == nil {
-		if want := min(3, tr.Count); int64(len(rep.Results)) != want {
-			tr.Problems = append(tr.Problems, fmt.Sprintf("the answer lists %s; a USACO answer lists the first %s (of %s)", canon.Plural(int64(len(rep.Results)), "solution"), humanize.Comma(want), humanize.Comma(tr.Count)))
-		}
+		j.prev = res.Cells
 	}
 	return nil
 }
@@ -305,21 +398,107 @@ var ErrWrong = errors.New("wrong answer")
 
 // Err says which lines are wrong, or is nil when every answer is right.
 func (r Report) Err() error {
-	wrong := r.Wrong()
-	if len(wrong) == 0 {
+	j := judge{seen: int64(len(r.Results))}
+	for _, res := range r.Results {
+		if !res.Valid() {
+			if len(j.wrong) < maxWrongLines {
+				j.wrong = append(j.wrong, res.Entry.Line)
+			} else {
+				j.wrongMore++
+			}
+		}
+	}
+	if r.Total != nil {
+		j.given, j.totalWrong, j.totalLine = &r.Total.Total, len(r.Total.Problems) > 0, r.Total.Line
+	}
+	return j.err()
+}
+
+// err says which lines are wrong (the first maxWrongLines of them), or is
+// nil when every answer is right.
+func (j *judge) err() error {
+	lines := make([]string, 0, len(j.wrong)+1)
+	for _, l := range j.wrong {
+		lines = append(lines, fmt.Sprint(l))
+	}
+	wrong, n := len(j.wrong)+j.wrongMore, j.seen
+	if j.given != nil {
+		n++
+		if j.totalWrong {
+			wrong++
+			if len(lines) < maxWrongLines {
+				lines = append(lines, fmt.Sprint(j.totalLine))
+			} else {
+				j.wrongMore++
+			}
+		}
+	}
+	if wrong == 0 {
 		return nil
 	}
-	lines := make([]string, len(wrong))
-	for i, l := range wrong {
-		lines[i] = fmt.Sprint(l)
-	}
-	n := len(r.Results)
-	if r.Total != nil {
-		n++
+	list := strings.Join(lines, ", ")
+	if j.wrongMore > 0 {
+		list += fmt.Sprintf(" and %s more", humanize.Comma(int64(j.wrongMore)))
 	}
 	what := "lines"
-	if len(wrong) == 1 {
+	if wrong == 1 {
 		what = "line"
 	}
-	return fmt.Errorf("%w: %d of %d checked (%s %s); the output says why", ErrWrong, len(wrong), n, what, strings.Join(lines, ", "))
+	return fmt.Errorf("%w: %s of %s checked (%s %s); the output says why", ErrWrong, humanize.Comma(int64(wrong)), humanize.Comma(n), what, list)
+}
+
+// input is check's input, read twice: a file, or the standard input kept
+// meanwhile in a temporary file (removed as it is opened).
+type input struct {
+	f     *os.File
+	close bool
+}
+
+// openInput opens the input named by file ("-": stdin).
+func openInput(file string, stdin io.Reader) (*input, error) {
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, &ReadError{Problem: fmt.Sprintf("cannot read %s: %v; name a file of solutions, or - for the standard input", file, errors.Unwrap(err))}
+		}
+		return &input{f: f, close: true}, nil
+	}
+	if f, ok := stdin.(*os.File); ok {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && pos == 0 {
+				return &input{f: f}, nil
+			}
+		}
+	}
+	spool, err := os.CreateTemp("", "solcat-check-*")
+	if err != nil {
+		return nil, &ReadError{Problem: fmt.Sprintf("cannot keep the standard input to read it twice: %v; name a file instead", err)}
+	}
+	os.Remove(spool.Name())
+	if _, err := io.Copy(spool, stdin); err != nil {
+		spool.Close()
+		return nil, &ReadError{Problem: fmt.Sprintf("cannot read the standard input: %v", err)}
+	}
+	in := &input{f: spool, close: true}
+	if err := in.rewind(); err != nil {
+		in.Close()
+		return nil, err
+	}
+	return in, nil
+}
+
+func (in *input) Read(p []byte) (int, error) { return in.f.Read(p) }
+
+// rewind goes back to the input's start.
+func (in *input) rewind() error {
+	if _, err := in.f.Seek(0, io.SeekStart); err != nil {
+		return &ReadError{Problem: fmt.Sprintf("cannot read the input again: %v", err)}
+	}
+	return nil
+}
+
+func (in *input) Close() {
+	if in.close {
+		in.f.Close()
+	}
 }

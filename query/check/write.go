@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -18,33 +19,76 @@ import (
 // "grid" in JSON, a column each in CSV (row1..rowN, r1c1..rNcN, and on in
 // the same order for an entry of more numbers than a solution has).
 func Write(w io.Writer, format records.Format, headers bool, rep Report) error {
+	widest := 0
+	for _, res := range rep.Results {
+		widest = max(widest, len(res.Entry.Numbers))
+	}
+	out := newWriter(w, format, headers, rep.Puzzle, widest)
+	if err := out.results(rep.Results); err != nil {
+		return err
+	}
+	return out.finish(rep.Total, rep.Unstored)
+}
+
+// writer prints a report as its entries are judged: widest is the most
+// numbers an entry has (CSV has a column for each).
+type writer struct {
+	p            canon.Puzzle
+	text         *bufio.Writer // for the text format
+	out          *records.Printer
+	r            recordOf
+	valid, count int64
+}
+
+func newWriter(w io.Writer, format records.Format, headers bool, p canon.Puzzle, widest int) *writer {
 	if format == records.Text {
-		return writeText(w, rep)
+		return &writer{p: p, text: bufio.NewWriter(w)}
 	}
-	r := recordOf{p: rep.Puzzle, flat: format == records.CSV, cells: rep.Puzzle.Len()}
-	for _, res := range rep.Results {
-		r.cells = max(r.cells, len(res.Entry.Numbers))
-	}
-	out := records.NewPrinter(w, format, headers).Columns(r.object(0, nil, nil, 0, nil, nil, nil, nil))
-	for _, res := range rep.Results {
+	r := recordOf{p: p, flat: format == records.CSV, cells: max(p.Len(), widest)}
+	return &writer{p: p, r: r, out: records.NewPrinter(w, format, headers).Columns(r.object(0, nil, nil, 0, nil, nil, nil, nil))}
+}
+
+// results prints the next entries' results.
+func (w *writer) results(results []Result) error {
+	for _, res := range results {
+		w.count++
+		if res.Valid() {
+			w.valid++
+		}
+		if w.text != nil {
+			writeText(w.text, w.p, res)
+			continue
+		}
 		given := res.Entry.Numbers
 		if given == nil {
 			given = []int{} // an entry, if an empty one: not the total's null
 		}
-		if err := out.Write(r.object(res.Entry.Line, res.Valid(), res.Problems, res.More, &res, given, nil, nil)); err != nil {
+		if err := w.out.Write(w.r.object(res.Entry.Line, res.Valid(), res.Problems, res.More, &res, given, nil, nil)); err != nil {
 			return err
 		}
 	}
-	if tr := rep.Total; tr != nil {
+	if w.text != nil && w.text.Buffered() > 1<<20 {
+		return w.text.Flush()
+	}
+	return nil
+}
+
+// finish prints the total's result, if any, and in text the summary.
+func (w *writer) finish(tr *TotalResult, unstored string) error {
+	if w.text != nil {
+		writeSummary(w.text, w.p, tr, w.valid, w.count, unstored)
+		return w.text.Flush()
+	}
+	if tr != nil {
 		var valid, count any // null: no count is known to check against
 		if tr.Known {
 			valid, count = len(tr.Problems) == 0, tr.Count
 		}
-		if err := out.Write(r.object(tr.Line, valid, tr.Problems, 0, nil, nil, tr.Value, count)); err != nil {
+		if err := w.out.Write(w.r.object(tr.Line, valid, tr.Problems, 0, nil, nil, tr.Value, count)); err != nil {
 			return err
 		}
 	}
-	return out.Close()
+	return w.out.Close()
 }
 
 // recordOf makes the records of a report on p: flat for CSV, with cells
@@ -135,53 +179,54 @@ func cellsOf(p canon.Puzzle, cells []byte, flat bool) any {
 	return numbersOf(p, nums, flat)
 }
 
-// writeText prints a line for each entry: its line number, the numbers,
-// and either what the catalog knows of it or why it is wrong.
-func writeText(w io.Writer, rep Report) error {
-	var b strings.Builder
-	p := rep.Puzzle
-	for _, res := range rep.Results {
-		fmt.Fprintf(&b, "line %d: %s: ", res.Entry.Line, givenText(p, res.Entry.Numbers))
-		if res.Cells == nil {
-			fmt.Fprintf(&b, "not a %s solution: %s\n", p, problemsText(res))
-			continue
-		}
-		if !res.Valid() {
-			fmt.Fprintf(&b, "wrong: %s\n", problemsText(res))
-			continue
-		}
-		b.WriteString("valid")
-		sym := res.Symmetry
-		if s := res.Stored; s != nil {
-			fmt.Fprintf(&b, ", %s solution %d, class %d", p, s.ID, s.ClassID)
-			sym = s.Symmetry
-		}
-		fmt.Fprintf(&b, ", orbit %d, %s of the canonical form %s, %s\n", res.Orbit, sym, numbersText(p, res.Canonical), records.PropsText(res.Props))
+// writeText prints an entry's line: its line number, the numbers (their
+// first maxEcho characters), and either what the catalog knows of it or
+// why it is wrong.
+func writeText(b *bufio.Writer, p canon.Puzzle, res Result) {
+	given := givenText(p, res.Entry.Numbers)
+	if len(given) > maxEcho {
+		given = given[:maxEcho] + "..."
 	}
-	if tr := rep.Total; tr != nil {
-		fmt.Fprintf(&b, "line %d: total %s: ", tr.Line, humanize.Comma(tr.Value))
+	fmt.Fprintf(b, "line %d: %s: ", res.Entry.Line, given)
+	if res.Cells == nil {
+		fmt.Fprintf(b, "not a %s solution: %s\n", p, problemsText(res))
+		return
+	}
+	if !res.Valid() {
+		fmt.Fprintf(b, "wrong: %s\n", problemsText(res))
+		return
+	}
+	b.WriteString("valid")
+	sym := res.Symmetry
+	if s := res.Stored; s != nil {
+		fmt.Fprintf(b, ", %s solution %d, class %d", p, s.ID, s.ClassID)
+		sym = s.Symmetry
+	}
+	fmt.Fprintf(b, ", orbit %d, %s of the canonical form %s, %s\n", res.Orbit, sym, numbersText(p, res.Canonical), records.PropsText(res.Props))
+}
+
+// maxEcho is how much of an entry's numbers a text line echoes.
+const maxEcho = 200
+
+// writeSummary prints the total's line, if any, and the count of right
+// answers.
+func writeSummary(b *bufio.Writer, p canon.Puzzle, tr *TotalResult, valid, count int64, unstored string) {
+	if tr != nil {
+		fmt.Fprintf(b, "line %d: total %s: ", tr.Line, humanize.Comma(tr.Value))
 		switch {
 		case !tr.Known:
-			fmt.Fprintf(&b, "not checked: no count of %s is known (not in the catalog, not published)\n", p)
+			fmt.Fprintf(b, "not checked: no count of %s is known (not in the catalog, not published)\n", p)
 		case len(tr.Problems) > 0:
-			fmt.Fprintf(&b, "wrong: %s\n", strings.Join(tr.Problems, "; "))
+			fmt.Fprintf(b, "wrong: %s\n", strings.Join(tr.Problems, "; "))
 		default:
-			fmt.Fprintf(&b, "right: %s has %s (%s)\n", p, canon.Plural(tr.Count, "solution"), tr.Source)
+			fmt.Fprintf(b, "right: %s has %s (%s)\n", p, canon.Plural(tr.Count, "solution"), tr.Source)
 		}
 	}
-	valid := 0
-	for _, res := range rep.Results {
-		if res.Valid() {
-			valid++
-		}
-	}
-	fmt.Fprintf(&b, "%s: %s of %s %s", p, humanize.Comma(int64(valid)), humanize.Comma(int64(len(rep.Results))), plural(len(rep.Results), "answer is right", "answers are right"))
-	if rep.Unstored != "" {
-		fmt.Fprintf(&b, "; %s: no solution IDs or classes", rep.Unstored)
+	fmt.Fprintf(b, "%s: %s of %s %s", p, humanize.Comma(valid), humanize.Comma(count), plural(int(min(count, 2)), "answer is right", "answers are right"))
+	if unstored != "" {
+		fmt.Fprintf(b, "; %s: no solution IDs or classes", unstored)
 	}
 	b.WriteString("\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // problemsText is an entry's problems in a sentence, those not told
