@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"solcat/canon"
@@ -34,7 +35,14 @@ func (v *verifyCmd) Run(e *env) error {
 			names = append(names, p.String())
 		}
 	}
+	tell := func(string) {}
+	if format == records.Text {
+		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
+	}
 	cat, err := e.open("")
+	if errors.Is(err, catalog.ErrDamaged) {
+		return v.salvage(e, format, err, tell)
+	}
 	if err != nil {
 		return err
 	}
@@ -50,10 +58,6 @@ func (v *verifyCmd) Run(e *env) error {
 			return advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
 		}
 		recs = append(recs, rec)
-	}
-	tell := func(string) {}
-	if format == records.Text {
-		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
 	}
 	report, err := verify.Catalog(e.ctx, cat, recs, tell)
 	if err != nil {
@@ -73,4 +77,18 @@ func (v *verifyCmd) Run(e *env) error {
 		return err
 	}
 	return advice.VerifyRemedy(e.ctx, cat, report)
+}
+
+// salvage reports on a catalog SQLite cannot open: which puzzles it lists
+// can still be read page by page and which cannot.
+func (v *verifyCmd) salvage(e *env, format records.Format, openErr error, tell func(string)) error {
+	s, err := catalog.SalvageFile(e.cli.DB)
+	if err != nil {
+		return openErr
+	}
+	report := verify.Salvaged(s, "the database disk image is malformed", tell)
+	if err := records.WriteVerifyReport(e.stdout, format, !v.NoHeaders, e.cli.DB, report); err != nil {
+		return err
+	}
+	return advice.SalvageRemedy(e.cli.DB, report)
 }

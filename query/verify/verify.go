@@ -188,3 +188,31 @@ func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Reco
 	}
 	return problems, nil
 }
+
+// Salvaged is the report on a catalog SQLite cannot open, from what the
+// page reader could still read of it (catalog.SalvageFile): why SQLite
+// cannot, what of the file is lost, and each puzzle it lists, readable
+// page by page or not. tell gets each line, as Catalog's.
+func Salvaged(s catalog.Salvage, why string, tell func(line string)) Report {
+	report := Report{Integrity: why, Lookups: []string{}, Problems: append([]string{}, s.Problems...), Puzzles: []PuzzleReport{}}
+	tell("catalog: SQLite cannot open it: " + why)
+	for _, problem := range report.Problems {
+		tell("catalog: " + problem)
+	}
+	for _, sp := range s.Puzzles {
+		pr := PuzzleReport{Record: catalog.Record{Name: sp.Name, Storage: sp.Storage, Solutions: sp.Solutions, Classes: sp.Classes}, Problems: []string{}, Notes: []string{}}
+		if sp.Lost != "" {
+			pr.Problems, pr.ProblemCount = []string{"cannot be read: " + sp.Lost}, 1
+			tell(sp.Name + ": cannot be read: " + sp.Lost)
+		} else {
+			note := fmt.Sprintf("readable: the %s of its tables are all in the file (not checked further, as SQLite cannot open the catalog)", canon.Plural(int64(sp.Pages), "page"))
+			if sp.Storage == catalog.StorageCounts {
+				note = "readable: its record is in the file (not checked further, as SQLite cannot open the catalog)"
+			}
+			pr.Notes = append(pr.Notes, note)
+			tell(sp.Name + ": " + note)
+		}
+		report.Puzzles = append(report.Puzzles, pr)
+	}
+	return report
+}

@@ -80,3 +80,24 @@ func buildCommands(ctx context.Context, cat *catalog.Catalog, build, tail string
 	}
 	return strings.Join(out, " and ")
 }
+
+// SalvageRemedy is verify's last line on a catalog SQLite cannot open:
+// how many of its puzzles are readable, and to build them all into a new
+// catalog (a file SQLite cannot open is not written to).
+func SalvageRemedy(path string, report verify.Report) error {
+	var names []string
+	readable := 0
+	for _, p := range report.Puzzles {
+		names = append(names, p.Record.Name)
+		if p.OK() {
+			readable++
+		}
+	}
+	build := "solcat --db NEW.db build " + strings.Join(names, " ")
+	if len(names) == 0 {
+		build = "solcat --db NEW.db build PUZZLE"
+	}
+	// Not an ErrDamaged: its remedy is to run verify.
+	return fmt.Errorf("%s: the catalog file is damaged and SQLite cannot open it: of the %d puzzles it lists %d can be read page by page, %d cannot; build them into a new catalog: %s",
+		path, len(names), readable, len(names)-readable, build)
+}
