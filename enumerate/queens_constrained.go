@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"solcat/canon"
 )
@@ -171,7 +172,9 @@ func (q QueensConstraint) propagated() QueensConstraint {
 
 // A ConstrainedUnit is a work unit of a constrained count: for the middle
 // queen in column Mid (odd n; -1 for even n), the column sets of the top
-// half from the From-th to the To-th (in increasing order).
+// half from the From-th to the To-th (in increasing order). For the
+// row-by-row search, the queen of the first row with a choice is in column
+// Mid and that of the row below in column From (-1: it is the last row).
 type ConstrainedUnit struct {
 	Mid      int
 	From, To int
@@ -195,6 +198,7 @@ type ConstrainedCounter struct {
 	searchWeight []int64
 	splitRow     int // the row whose columns are the search's units
 
+	stop   atomic.Bool // set as the count is stopped
 	mu     sync.Mutex
 	blocks map[int]*constrainedBlocks // by middle column, while units of it are counted
 	pool   sync.Pool
@@ -224,9 +228,10 @@ func newConstrainedCounter(c QueensConstraint, halves bool) *ConstrainedCounter 
 	n := c.N
 	q := &ConstrainedCounter{c: c, halves: halves, vector: vectorMatch, blocks: map[int]*constrainedBlocks{}}
 	if !q.halves {
-		// One unit per column of the first row with a choice (the rows
-		// above have one column each); a filter that is its own mirror
-		// image counts the right half through the left.
+		// One unit per pair of columns of the first two rows with a choice
+		// (the rows above have one column each), so that units are short
+		// enough to stop, save and show progress by; a filter that is its
+		// own mirror image counts the right half through the left.
 		q.searchWeight = make([]int64, n)
 		for q.splitRow < n-1 && bits.OnesCount32(c.Allowed[q.splitRow]) == 1 {
 			q.splitRow++
@@ -244,7 +249,15 @@ func newConstrainedCounter(c QueensConstraint, halves bool) *ConstrainedCounter 
 					q.searchWeight[col] = 2
 				}
 			}
-			q.units = append(q.units, ConstrainedUnit{Mid: col, From: 0, To: 1})
+			if q.splitRow == n-1 {
+				q.units = append(q.units, ConstrainedUnit{Mid: col, From: -1, To: -1})
+				continue
+			}
+			for next := range n {
+				if c.Allowed[q.splitRow+1]&(1<<next) != 0 && next != col && next != col-1 && next != col+1 {
+					q.units = append(q.units, ConstrainedUnit{Mid: col, From: next, To: next + 1})
+				}
+			}
 		}
 		return q
 	}
@@ -337,11 +350,26 @@ func (q *ConstrainedCounter) Count(ctx context.Context, todo []int, workers int,
 			q.blocksFor(q.units[i].Mid).units++
 		}
 	}
+	// Units stop within milliseconds of Ctrl-C: a stopped unit's count,
+	// cut short, is -1 and is never handed on.
+	q.stop.Store(false)
+	ended := make(chan struct{})
+	defer close(ended)
+	go func() {
+		select {
+		case <-ctx.Done():
+			q.stop.Store(true)
+		case <-ended:
+		}
+	}()
 	return runOrdered(ctx, len(todo), workers, func(k int) int64 {
 		return q.countUnit(q.units[todo[k]])
 	}, func(k int, solutions int64) error {
 		if q.halves {
 			q.finished(q.units[todo[k]].Mid)
+		}
+		if solutions < 0 {
+			return context.Canceled
 		}
 		return done(todo[k], solutions)
 	})
@@ -416,12 +444,16 @@ func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 // countUnit counts one unit's solutions.
 func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 	if !q.halves {
-		if q.splitRow == 0 {
-			return q.searchWeight[u.Mid] * searchConstrained(q.c, u.Mid)
-		}
 		c := q.c.Clone()
 		c.Allowed[q.splitRow] = 1 << u.Mid
-		return q.searchWeight[u.Mid] * searchConstrained(c, bits.TrailingZeros32(c.Allowed[0]))
+		if u.From >= 0 {
+			c.Allowed[q.splitRow+1] = 1 << u.From
+		}
+		n, stopped := searchStoppable(c, bits.TrailingZeros32(c.Allowed[0]), &q.stop)
+		if stopped {
+			return -1
+		}
+		return q.searchWeight[u.Mid] * n
 	}
 	b := q.listed(u.Mid)
 	m, _ := q.pool.Get().(*halvesMatcher)
@@ -437,6 +469,9 @@ func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 		weights = q.weights[max(u.Mid, 0)][u.From:u.To]
 	}
 	for k, d := range q.sets[max(u.Mid, 0)][u.From:u.To] {
+		if q.stop.Load() {
+			return -1
+		}
 		w := int64(1)
 		if weights != nil {
 			w = int64(weights[k])
@@ -462,15 +497,31 @@ func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 // searchConstrained counts the solutions under c whose first-row queen is
 // in column first, row by row.
 func searchConstrained(c QueensConstraint, first int) int64 {
+	n, _ := searchStoppable(c, first, nil)
+	return n
+}
+
+// searchStoppable is searchConstrained that gives up (stopped true) soon
+// after stop is set; stop may be nil. It looks at stop in the rows above
+// the last few, whose nodes are a small share of the search's.
+func searchStoppable(c QueensConstraint, first int, stop *atomic.Bool) (count int64, stopped bool) {
 	n := c.N
 	all := uint64(1)<<n - 1
+	look := -1 // the rows that look at stop: those above it
+	if stop != nil {
+		look = n - 6
+	}
 	var place func(r int, cols, left, right uint64) int64
 	place = func(r int, cols, left, right uint64) int64 {
 		if r == n {
 			return 1
 		}
+		if r < look && stop.Load() {
+			stopped = true
+			return 0
+		}
 		var count int64
-		for free := all &^ (cols | left | right) & uint64(c.Allowed[r]); free != 0; free &= free - 1 {
+		for free := all &^ (cols | left | right) & uint64(c.Allowed[r]); free != 0 && !stopped; free &= free - 1 {
 			bit := free & -free
 			count += place(r+1, cols|bit, (left|bit)<<1&all, (right|bit)>>1)
 		}
@@ -478,9 +529,10 @@ func searchConstrained(c QueensConstraint, first int) int64 {
 	}
 	bit := uint64(1) << first
 	if c.Allowed[0]&uint32(bit) == 0 {
-		return 0
+		return 0, false
 	}
-	return place(1, bit, bit<<1&all, bit>>1)
+	count = place(1, bit, bit<<1&all, bit>>1)
+	return count, stopped
 }
 
 // CountQueensConstrained counts the solutions of queens:n under c on up to

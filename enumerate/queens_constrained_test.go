@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"solcat/canon"
 )
@@ -229,6 +230,32 @@ func TestConstrainedSearchUnits(t *testing.T) {
 					t.Errorf("queens:%d under %x: %d, the search counts %d", n, c.Allowed, got, want)
 				}
 			})
+		}
+	}
+}
+
+// TestConstrainedCountStops: a constrained count stops within a second of
+// its context's end, however long its units, and hands on no unit cut
+// short.
+func TestConstrainedCountStops(t *testing.T) {
+	for _, n := range []int{20, 26} { // the halves counter, the row-by-row search
+		c := NewQueensConstraint(n)
+		c.Queen(0, 2)
+		q, err := NewConstrainedCounter(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		began := time.Now()
+		err = q.CountAll(ctx, 2, func(s int64) error {
+			if s < 0 {
+				t.Errorf("queens:%d: a unit cut short was handed on", n)
+			}
+			return nil
+		})
+		cancel()
+		if took := time.Since(began); err == nil || took > 1300*time.Millisecond {
+			t.Errorf("queens:%d: stopped after %v with %v; want a stop within a second", n, took, err)
 		}
 	}
 }

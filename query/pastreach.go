@@ -90,16 +90,34 @@ func (s SearchCount) Explain() PlanReport {
 	return r
 }
 
-// Run counts, telling progress (units of the first row's columns), and
-// gives the answer to keep.
-func (s SearchCount) Run(ctx context.Context, progress Progress) (int64, catalog.Answer, error) {
+// Units is how many units the count is cut into (each a pair of columns
+// of the first rows the filter leaves a choice in), the grain at which it
+// is saved and resumed.
+func (s SearchCount) Units() int { return len(s.counter.Units()) }
+
+// Run counts the units not in saved (counts of units by index, from an
+// earlier run that stopped), handing each unit counted to save (if not
+// nil) and telling progress, and gives the answer to keep.
+func (s SearchCount) Run(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, catalog.Answer, error) {
 	q := s.counter
 	began := time.Now()
 	var total int64
-	units, done := len(q.Units()), 0
-	err := q.CountAll(ctx, s.Workers, func(n int64) error {
+	var todo []int
+	for i := range q.Units() {
+		if n, ok := saved[i]; ok {
+			total += n
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	units := len(q.Units())
+	done := units - len(todo)
+	err := q.Count(ctx, todo, s.Workers, func(i int, n int64) error {
 		total += n
 		done++
+		if save != nil {
+			save(i, n)
+		}
 		if progress != nil {
 			progress(done, units)
 		}

@@ -201,16 +201,31 @@ func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) erro
 		if why := s.TooLong(); why != "" {
 			return errors.New(why)
 		}
+		var saver *unitSaver
+		saved := map[int]int64{}
+		if s.Took >= saveAfter && e.mayKeep() {
+			saver, saved = e.saveSearchUnits(p.String(), s.Question, s.Units())
+		}
 		var progress query.Progress
-		if s.Took >= time.Minute {
-			fmt.Fprintf(e.stderr, "solcat: %s is too large to count whole: counting the filter's solutions, %s; Ctrl-C stops\n", p, query.RoughDuration(s.Took))
+		if s.Took >= time.Minute || saver != nil {
+			fmt.Fprintf(e.stderr, "solcat: %s is too large to count whole: counting the filter's solutions, %s; Ctrl-C stops, and the same command resumes\n", p, query.RoughDuration(s.Took))
 			progress = e.countingBar()
 		}
-		var a catalog.Answer
-		if n, a, err = s.Run(e.ctx, progress); err != nil {
-			return e.stopped(err)
+		var save func(int, int64)
+		if saver != nil {
+			save = saver.add
 		}
-		if a.Seconds >= keepAfter.Seconds() && e.mayKeep() {
+		var a catalog.Answer
+		n, a, err = s.Run(e.ctx, saved, save, progress)
+		switch {
+		case err != nil && saver != nil && e.ctx.Err() != nil:
+			return saver.stopped()
+		case err != nil:
+			saver.close()
+			return e.stopped(err)
+		case saver != nil:
+			saver.keep([]catalog.Answer{a})
+		case a.Seconds >= keepAfter.Seconds() && e.mayKeep():
 			e.keep([]catalog.Answer{a})
 		}
 	}

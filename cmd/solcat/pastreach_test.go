@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,5 +53,37 @@ func TestCountPastReach(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, tc.code, tc.want)
 			}
 		})
+	}
+}
+
+// TestPastReachResumes: a count past the counted sizes saves its units as
+// it runs (no record of the puzzle needed); stopped, it says how many are
+// saved, and the same command resumes from them to the exact answer.
+func TestPastReachResumes(t *testing.T) {
+	was := saveAfter
+	saveAfter = 0 // save every count's units, however quick
+	t.Cleanup(func() { saveAfter = was; unitCounted = nil })
+	db := filepath.Join(t.TempDir(), "p.db")
+	args := []string{"count", "queens:24", "--cell", "1,1=1", "--cell", "2,3=1", "--cell", "3,5=1", "--cell", "4,7=1", "--cell", "5,9=1", "--cell", "6,11=1", "--cell", "7,13=1"}
+	ctx, cancel := context.WithCancel(context.Background())
+	unitCounted = func(n int) {
+		if n == 10 {
+			cancel()
+		}
+	}
+	var out, errOut bytes.Buffer
+	code := run(ctx, append([]string{"--db", db}, args...), &out, &errOut)
+	if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "units are saved: the same command resumes the count") {
+		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	unitCounted = nil
+	code, stdout, stderr := solcatDB(db, args...)
+	// The same filter counted with no unit saved, in another catalog.
+	_, whole, _ := solcatDB(filepath.Join(t.TempDir(), "w.db"), args...)
+	if code != 0 || stdout != whole || !strings.Contains(stderr, "resuming the count: ") {
+		t.Errorf("resumed count: exit %d, stdout %q, stderr %q; want %q", code, stdout, stderr, whole)
+	}
+	if n := querySQL(t, db, "SELECT count(*) FROM answer_units"); n != "0" {
+		t.Errorf("%s units left saved after the answer was kept", n)
 	}
 }

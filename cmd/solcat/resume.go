@@ -60,6 +60,27 @@ func (e *env) saveUnits(t *query.BoundPuzzle, plan *query.Plan) (*unitSaver, err
 	return s, nil
 }
 
+// saveSearchUnits opens the catalog to save the units of a count past the
+// counted sizes (no record of the puzzle needed), and gives the units an
+// earlier run saved. A catalog that cannot be written counts without
+// saving (nil, and a note on stderr).
+func (e *env) saveSearchUnits(puzzle string, key []byte, units int) (*unitSaver, map[int]int64) {
+	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder([]string{puzzle}))
+	if err == nil {
+		var saved map[int]int64
+		if saved, err = cat.SavedAnswerUnits(e.ctx, puzzle, key, units); err == nil {
+			s := &unitSaver{e: e, cat: cat, puzzle: puzzle, key: key, units: units, pending: map[int]int64{}, last: time.Now(), saved: len(saved)}
+			if s.saved > 0 {
+				fmt.Fprintf(e.stderr, "solcat: resuming the count: %s of %s units were saved by a run that stopped\n", humanize.Comma(int64(s.saved)), humanize.Comma(int64(units)))
+			}
+			return s, saved
+		}
+		cat.Close()
+	}
+	fmt.Fprintf(e.stderr, "solcat: the count's units cannot be saved as it runs (%v); Ctrl-C will lose them\n", err)
+	return nil, map[int]int64{}
+}
+
 // unitCounted, in tests, hears how many units are counted or saved.
 var unitCounted func(n int)
 
@@ -85,7 +106,7 @@ func (s *unitSaver) flush() {
 	}
 }
 
-// close lets the catalog go.
+// close lets the catalog go; a nil saver has none.
 func (s *unitSaver) close() {
 	if s != nil {
 		s.cat.Close()
