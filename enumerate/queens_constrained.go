@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"solcat/canon"
 )
@@ -198,10 +199,12 @@ type ConstrainedCounter struct {
 	searchWeight []int64
 	splitRow     int // the row whose columns are the search's units
 
-	stop   atomic.Bool // set as the count is stopped
-	mu     sync.Mutex
-	blocks map[int]*constrainedBlocks // by middle column, while units of it are counted
-	pool   sync.Pool
+	stop    atomic.Bool // set as the count is stopped
+	mu      sync.Mutex
+	listing time.Duration // spent listing blocks of rows, lists times
+	lists   int
+	blocks  map[int]*constrainedBlocks // by middle column, while units of it are counted
+	pool    sync.Pool
 }
 
 // constrainedBlocks are the blocks of rows of one middle column's count.
@@ -322,6 +325,32 @@ func topSets(free uint32, h int) []uint32 {
 	return sets
 }
 
+// SearchNodes estimates the nodes of the row-by-row search's count (a
+// counter that is not the halves counter): Knuth's estimate in each unit
+// apart, probes probes a unit (sampling the units apart keeps one unit's
+// large tree from being missed or counted for all).
+func (q *ConstrainedCounter) SearchNodes(probes int, seed uint64) float64 {
+	var nodes float64
+	for _, u := range q.units {
+		c := q.c.Clone()
+		c.Allowed[q.splitRow] = 1 << u.Mid
+		if u.From >= 0 {
+			c.Allowed[q.splitRow+1] = 1 << u.From
+		}
+		nodes += float64(q.searchWeight[u.Mid]) * SearchNodes(c, probes, seed)
+	}
+	return nodes
+}
+
+// Listing is the time spent listing the halves counter's blocks of rows,
+// and how many times they were listed: once for each middle column whose
+// units are counted together, once for each unit counted alone.
+func (q *ConstrainedCounter) Listing() (time.Duration, int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.listing, q.lists
+}
+
 // Question identifies the number of solutions counted (see
 // QueensConstraint.Question).
 func (q *ConstrainedCounter) Question() []byte { return q.c.Question() }
@@ -413,6 +442,12 @@ func (q *ConstrainedCounter) finished(mid int) {
 func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 	b := q.blocksFor(mid)
 	b.once.Do(func() {
+		began := time.Now()
+		defer func() {
+			q.mu.Lock()
+			q.listing, q.lists = q.listing+time.Since(began), q.lists+1
+			q.mu.Unlock()
+		}()
 		n, h := q.c.N, q.c.N/2
 		c := q.c
 		b.free = uint32(1)<<n - 1

@@ -135,8 +135,10 @@ type constrainedRun struct {
 	counter *enumerate.ConstrainedCounter
 	probed  map[int]int64 // units counted already: timed, or saved by a run that stopped
 	timed   int           // of them, counted here and timed
-	probing time.Duration // spent on them
-	saved   map[int]bool  // of them, those already saved
+	probing time.Duration // spent on them, but for listing blocks of rows
+	listing time.Duration // spent listing the blocks of rows units need, lists times
+	lists   int
+	saved   map[int]bool // of them, those already saved
 }
 
 // ConstrainedUnits is the question of the plan's constrained count (the
@@ -254,6 +256,7 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 	}
 	start := time.Now()
 	var spent time.Duration
+	listing, lists := run.counter.Listing()
 	// Units in a fixed spread order: the middle one, then the quarters...
 	for step := units; time.Since(start) < ProbeBudget; step /= 2 {
 		for i := step / 2; i < units && time.Since(start) < ProbeBudget; i += step {
@@ -275,7 +278,12 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 			break
 		}
 	}
-	run.probing += spent
+	// A unit counted alone lists the blocks of rows it needs, which the
+	// count lists once for all the units of a middle column.
+	nowListing, nowLists := run.counter.Listing()
+	run.probing += spent - (nowListing - listing)
+	run.listing += nowListing - listing
+	run.lists += nowLists - lists
 	return t.TimeLeft(p), nil
 }
 
@@ -287,9 +295,21 @@ func (t *BoundPuzzle) TimeLeft(p *Plan) time.Duration {
 	if run == nil || run.timed == 0 {
 		return 0
 	}
-	left := len(run.counter.Units()) - len(run.probed)
+	units := run.counter.Units()
+	left := len(units) - len(run.probed)
 	per := run.probing / time.Duration(run.timed)
-	return per * time.Duration(left) / time.Duration(max(p.Workers, 1))
+	took := per * time.Duration(left)
+	if run.lists > 0 {
+		// Each middle column with units left lists its blocks once.
+		mids := map[int]bool{}
+		for i, u := range units {
+			if _, ok := run.probed[i]; !ok {
+				mids[u.Mid] = true
+			}
+		}
+		took += run.listing / time.Duration(run.lists) * time.Duration(len(mids))
+	}
+	return took / time.Duration(max(p.Workers, 1))
 }
 
 // lineConstraint is the filter of a constrained row or column table as a
@@ -346,11 +366,13 @@ func (t *BoundPuzzle) estimateLine(ctx context.Context, p *Plan) string {
 	if p.Question.Filter.UpToSymmetry {
 		return "estimate: none (one count for each set of images that can meet)"
 	}
+	began := time.Now()
 	took, err := t.EstimateCount(ctx, p)
 	if err != nil {
 		return "estimate: " + err.Error()
 	}
-	return "estimate: " + roughDuration(took) + " (from a few of its units, timed)"
+	// The count times the same units again before it goes on.
+	return "estimate: " + roughDuration(took+time.Since(began)) + " (from a few of its units, timed)"
 }
 
 // roughDuration writes d for people, roughly.

@@ -57,7 +57,7 @@ func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error)
 		return SearchCount{}, err
 	}
 	s := SearchCount{Puzzle: p, Filter: f, Question: question(p, f), Workers: max(workers, 1), counter: counter}
-	s.Nodes = enumerate.SearchNodes(c, 4000, 1)
+	s.Nodes = counter.SearchNodes(max(16, 16384/max(1, len(counter.Units()))), 1)
 	// Its units are the columns of one row: no more goroutines than those.
 	rate := enumerate.SearchRate() * float64(max(1, min(s.Workers, len(counter.Units()))))
 	s.Took = time.Duration(math.Min(s.Nodes/rate, 1e9) * float64(time.Second))
