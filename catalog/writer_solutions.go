@@ -296,3 +296,57 @@ func (w *SolutionWriter) CommitShard(shard Shard) error {
 	}
 	return w.end(w.tx.Commit())
 }
+
+// SavedClasses gives the classes a resumed build had committed, in ID
+// order (canonical forms back to back, n bytes each, and orbit sizes), so
+// that its search need not find them again; none for a new build.
+func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
+	if w.classesDone == 0 {
+		return nil, nil, nil
+	}
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT canonical, orbit FROM "+w.classTable+" WHERE id <= ? ORDER BY id", w.classesDone)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	n := w.p.Len()
+	for rows.Next() {
+		var form []byte
+		var orbit int
+		if err := rows.Scan(&form, &orbit); err != nil {
+			return nil, nil, err
+		}
+		if len(form) != n {
+			return nil, nil, fmt.Errorf("a saved class of %s is %d bytes, not %d", w.name, len(form), n)
+		}
+		forms, orbits = append(forms, form...), append(orbits, byte(orbit))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	if int64(len(orbits)) != w.classesDone {
+		return nil, nil, fmt.Errorf("%d saved classes of %s, the build recorded %d", len(orbits), w.name, w.classesDone)
+	}
+	return forms, orbits, nil
+}
+
+// SkipSolutions passes over the first n solutions of the stream, all
+// committed by an earlier run, without their being handed over.
+func (w *SolutionWriter) SkipSolutions(n int64) error {
+	if w.seenSolutions+n > w.solutionsDone {
+		return fmt.Errorf("%s: %d solutions passed over, %d were saved (this is a bug, please report it)", w.name, w.seenSolutions+n, w.solutionsDone)
+	}
+	w.seenSolutions += n
+	return nil
+}
+
+// EndClasses commits the classes queued, if any: every build commits when
+// its last class is handed over, so that a build stopped afterwards never
+// searches for classes again (and the commits fall in the same places in
+// every build).
+func (w *SolutionWriter) EndClasses() error {
+	if w.pending == 0 {
+		return nil
+	}
+	return w.commitUnit()
+}

@@ -13,6 +13,20 @@ type Emit func(sol []byte) error
 type Options struct {
 	Workers  int                   // goroutines searching; < 1 means one per core
 	Progress func(done, total int) // called after each finished work unit, from one goroutine
+	// Resume, for QueensCatalogPart, is what an earlier run saved.
+	Resume *Resume
+}
+
+// Resume is what an earlier run of a stored queens build saved: the first
+// classes it found (canonical forms back to back and orbit sizes, in
+// order), after whose last whole unit the search goes on, and how many
+// solutions it wrote, whose buckets are neither sorted nor handed on again
+// but passed to Skip at once.
+type Resume struct {
+	Forms, Orbits []byte
+	AllClasses    bool // Forms holds every class: nothing is searched
+	Solutions     int64
+	Skip          func(solutions int64) error
 }
 
 // Stats describes the search behind an enumeration.

@@ -48,7 +48,7 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	if opt.Progress != nil {
 		progress = opt.Progress
 	}
-	search := Options{Workers: opt.Workers, Progress: func(done, total int) {
+	search := Options{Workers: opt.Workers, Resume: opt.Resume, Progress: func(done, total int) {
 		progress(200*done/total, 1000)
 	}}
 	// One goroutine searches for the classes, then expands them into their
@@ -65,6 +65,8 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	}
 	type span struct {
 		firstID, count int64        // the solutions in part
+		skip           int          // the first buckets, written by an earlier run
+		skipped        int64        // their solutions
 		layout         memberLayout // how members are bucketed and packed
 		sorted         []chan ready // bucket k's members, sorted
 	}
@@ -119,6 +121,16 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 				in.count += sizes[col]
 			}
 		}
+		if r := opt.Resume; r != nil {
+			for k := part.From * layout.perColumn; k < part.To*layout.perColumn; k++ {
+				if in.skipped+int64(len(buckets[k])) > r.Solutions {
+					break
+				}
+				in.skip++
+				in.skipped += int64(len(buckets[k]))
+				buckets[k] = nil
+			}
+		}
 		spans <- in
 		next := make(chan int)
 		for range workers {
@@ -139,7 +151,7 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 			})
 		}
 		defer close(next)
-		for k := part.From * layout.perColumn; k < part.To*layout.perColumn; k++ {
+		for k := part.From*layout.perColumn + in.skip; k < part.To*layout.perColumn; k++ {
 			select {
 			case room <- struct{}{}:
 			case <-gctx.Done():
@@ -170,9 +182,14 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 				return err
 			}
 		}
-		var written int64
+		written := in.skipped
+		if in.skipped > 0 {
+			if err := opt.Resume.Skip(in.skipped); err != nil {
+				return err
+			}
+		}
 		total := max(in.count, 1)
-		for k := part.From * in.layout.perColumn; k < part.To*in.layout.perColumn; k++ {
+		for k := part.From*in.layout.perColumn + in.skip; k < part.To*in.layout.perColumn; k++ {
 			var r ready
 			select {
 			case r = <-in.sorted[k]:

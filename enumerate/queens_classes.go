@@ -399,12 +399,36 @@ func CountQueensUnits(ctx context.Context, n int, units []QueensUnit, todo []int
 // opt.Workers goroutines; the output does not depend on their number.
 func QueensClasses(ctx context.Context, n int, opt Options, emit ClassEmit) (ClassCounts, error) {
 	units := QueensClassUnits(n)
+	var total ClassCounts
+	from := 0
+	if f := opt.Resume; f != nil && len(f.Orbits) > 0 && len(f.Forms) == n*len(f.Orbits) {
+		// The classes of the units before the last found one's are all
+		// found: they are handed on again, and the search starts at that
+		// unit (its own classes may be found only in part). Their search
+		// nodes are not counted again.
+		if last, ok := QueensUnitOf(units, f.Forms[len(f.Forms)-n:]); ok {
+			from = last
+			if f.AllClasses {
+				from = len(units)
+			}
+			for k, orbit := range f.Orbits {
+				form := f.Forms[k*n : (k+1)*n]
+				if from < len(units) && bytes.Compare(form[:len(units[from].Prefix)], units[from].Prefix) >= 0 {
+					break
+				}
+				total.Orbits[orbit]++
+				if err := emit(form, int(orbit)); err != nil {
+					return total, err
+				}
+			}
+		}
+	}
+	units = units[from:]
 	type batch struct {
 		forms  []byte // canonical forms back to back, n bytes each
 		orbits []byte
 		counts ClassCounts
 	}
-	var total ClassCounts
 	err := runOrdered(ctx, len(units), opt.Workers, func(i int) batch {
 		var b batch
 		b.counts = searchUnit(n, units[i], func(form []byte, orbit int) {
@@ -415,7 +439,7 @@ func QueensClasses(ctx context.Context, n int, opt Options, emit ClassEmit) (Cla
 	}, func(i int, b batch) error {
 		total.Add(b.counts)
 		if opt.Progress != nil {
-			opt.Progress(i+1, len(units))
+			opt.Progress(from+i+1, from+len(units))
 		}
 		for k, orbit := range b.orbits {
 			if err := emit(b.forms[k*n:(k+1)*n], int(orbit)); err != nil {

@@ -10,11 +10,13 @@ import (
 	"solcat/enumerate"
 )
 
-// unitRows is how many rows a stored build commits at a time: about 64
+// unitRows is how many rows a stored build commits at a time: about 256
 // units per puzzle, at least 4096 rows and at most about a million, so a
-// killed build loses seconds of work. It depends on the puzzle only.
+// killed build loses a fraction of a second of work, and one killed every
+// few seconds on a busy machine still commits units between kills. It
+// depends on the puzzle only, so the catalog's content does too.
 func unitRows(known canon.Known) int64 {
-	rows := (known.Solutions + known.Classes) / 64
+	rows := (known.Solutions + known.Classes) / 256
 	unit := int64(4096)
 	for unit < rows && unit < 1<<20 {
 		unit *= 2
@@ -126,6 +128,16 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 				bar.Update(max(resumed, n), solutions)
 			}
 		}
+		// A resumed build hands its search the classes it saved, which
+		// are not searched for again: a build stopped again and again
+		// still gets on.
+		forms, orbits, savedErr := w.SavedClasses()
+		if savedErr != nil {
+			return rec, stoppedStored(ctx, p, w, savedErr, known.Classes, solutions)
+		}
+		if _, savedSolutions := w.SavedRows(); len(orbits) > 0 || savedSolutions > 0 {
+			opt.Resume = &enumerate.Resume{Forms: forms, Orbits: orbits, Solutions: savedSolutions, AllClasses: int64(len(orbits)) == known.Classes}
+		}
 		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1, tally, found, wrote)
 		endSearch()
 		if err == nil {
@@ -211,6 +223,13 @@ func savedStored(w *catalog.SolutionWriter, classes, solutions int64) (done, tot
 func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle, opt enumerate.Options, rec *catalog.Record, part enumerate.FirstRows, classes bool,
 	tally *storedTally, found, wrote func(int64)) error {
 	var written int64
+	if r := opt.Resume; r != nil {
+		r.Skip = func(n int64) error {
+			written += n
+			wrote(written)
+			return w.SkipSolutions(n)
+		}
+	}
 	counts, err := enumerate.QueensCatalogPart(ctx, p.N, opt, part,
 		func(id int64, form []byte, orbit int) error {
 			found(id)
@@ -221,7 +240,12 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 			// The queens properties are the symmetry type, which the orbit gives.
 			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
 		},
-		w.SetFirstID,
+		func(id int64) error {
+			if err := w.EndClasses(); err != nil {
+				return err
+			}
+			return w.SetFirstID(id)
+		},
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
 			wrote(written)

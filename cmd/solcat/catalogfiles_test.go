@@ -335,7 +335,7 @@ func killedBuild(t *testing.T, bin string) string {
 			return
 		}
 		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if info, err := os.Stat(db + "-wal"); err == nil && info.Size() > 4<<20 {
+			if info, err := os.Stat(db + "-wal"); err == nil && info.Size() > 1<<20 {
 				break
 			}
 		}
