@@ -496,3 +496,23 @@ func (s *Content) ReadUnchecked() { s.unchecked = true }
 // the block (schema 12 to 17), 1 for row-major blocks (schema 11 and
 // below). See blockTable.
 func (s *Content) BlockLayout() int { return s.blocks.Layout }
+
+// Checks says what is checked as the puzzle is read, for --explain.
+func (s *Content) Checks() string {
+	switch s.Record.Storage {
+	case StorageSolutions:
+		if s.blocks.Layout < 3 {
+			return "blocks not checked: stored before blocks carried checksums; 'solcat build " + s.Record.Name + " --force' stores them anew with them"
+		}
+		if s.classChecks == "" {
+			return "every block read is checked against its XXH3 checksum in the block index; class rows unchecked (stored before their checks)"
+		}
+		return "every block read is checked against its XXH3 checksum in the block index, every class row against its check"
+	case StorageClasses:
+		if s.classIndex == "" {
+			return "class blocks not checked: stored before they carried checksums; 'solcat build " + s.Record.Name + " --force' stores them anew with them"
+		}
+		return "every class block read is checked against its XXH3 checksum in the class index"
+	}
+	return ""
+}
