@@ -138,19 +138,6 @@ func farRows(n int) int {
 	return min(h/2+1, 5, h-1)
 }
 
-// onLongDiagonals counts the queens of a placement on rows from, from+1,
-// ... (cols: its columns row by row) that are on one of the board's two
-// long diagonals.
-func onLongDiagonals(cols []byte, from, n int) int {
-	count := 0
-	for i, c := range cols {
-		if r := from + i; int(c) == r || int(c) == n-1-r {
-			count++
-		}
-	}
-	return count
-}
-
 // partCode numbers a part of a far placement (at most 3 rows) by its
 // columns: the sum of column * n^row.
 func partCode(cols []byte, n int) int {

@@ -173,14 +173,9 @@ func (b *halfBlock) on(set uint32) (from, to int) {
 	return int(b.start[set]), int(b.start[set+1])
 }
 
-// newHalfBlock lists the placements of rows from..from+k-1 of queens:n (a
-// half being rows 0..h-1): upper tells which of the two masks to keep.
-func newHalfBlock(n, from, k int, upper bool) *halfBlock {
-	return newHalfBlockIn(n, from, k, upper, nil)
-}
-
-// newHalfBlockIn is newHalfBlock with the queen of each row r of the half
-// in a column of allowed[r] (nil: any). With allowed the keys count no
+// newHalfBlockIn lists the placements of rows from..from+k-1 of queens:n
+// (a half being rows 0..h-1; upper tells which of the two masks to keep),
+// the queen of each row r of the half in a column of allowed[r] (nil: any). With allowed the keys count no
 // queens on the long diagonals: a constrained count uses no symmetry, so
 // every top is matched and every bottom stands for itself.
 func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32) *halfBlock {

@@ -67,9 +67,6 @@ const (
 	CellList CellLayout = "list"
 )
 
-// CellLayouts lists the layouts, for help and errors.
-var CellLayouts = []CellLayout{CellColumns, CellList}
-
 // CellColumnNames are the names of the cell columns of p in the flat
 // layout: those of CSV.
 func CellColumnNames(p canon.Puzzle) []string { return canon.CellNames(p) }
