@@ -70,7 +70,7 @@ var planner = []answer{
 				return len(pl.f.Cells) == 0 && pl.f.Class == 0 && pl.f.Props == 0
 			}},
 			{askCounts, "stored as classes, no cell or class is asked, and only properties that are choices of orbit sizes (a queens symmetry type)", func(pl *planning) bool {
-				return pl.asClasses() && len(pl.f.Cells) == 0 && pl.f.Class == 0 && pl.f.Props.Stored() == 0
+				return pl.asClasses() && len(pl.f.Cells) == 0 && pl.f.Class == 0 && pl.f.Props.Stored() == 0 && pl.f.Props.Board() == 0
 			}},
 			{askStats, "by orbit size, with no filter", func(pl *planning) bool {
 				return pl.f.IsZero() && pl.by().Kind == ByOrbit
