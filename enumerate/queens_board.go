@@ -541,3 +541,30 @@ func countBoard(ctx context.Context, prop canon.Property, n, workers int, progre
 	}
 	return total, total.ClassifyJoined()
 }
+
+// CountBoardConstrained counts the solutions of queens:c.N with prop
+// (canon.Toroidal or canon.Superqueen) that meet c, on up to workers
+// goroutines (0: one per core), with progress as CountToroidal's.
+func CountBoardConstrained(ctx context.Context, prop canon.Property, c QueensConstraint, workers int, progress func(done, total int)) (int64, error) {
+	q, err := NewBoardCounter(prop, c)
+	if err != nil {
+		return 0, err
+	}
+	todo := make([]int, len(q.units))
+	for i := range todo {
+		todo[i] = i
+	}
+	var total int64
+	done := 0
+	err = q.Count(ctx, todo, workers, func(_ int, cc ClassCounts) error {
+		total += cc.Joined
+		if done++; progress != nil {
+			progress(done, len(todo))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return total, nil
+}

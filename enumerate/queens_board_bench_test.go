@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -20,12 +21,12 @@ import (
 // count's core-hours the sample gives (core-h/count: the mean times the
 // units). For the sizes of the plan in docs/performance.md:
 //
-//	go test ./enumerate -run '^$' -bench 'ToroidalCounter|SuperqueenCounter' -benchtime 1x
-func BenchmarkToroidalCounter(b *testing.B) {
+//	go test ./enumerate -run '^$' -bench 'ToroidalUnits|SuperqueenUnits' -benchtime 1x
+func BenchmarkToroidalUnits(b *testing.B) {
 	benchBoardUnits(b, canon.Toroidal, []int{17, 19, 23})
 }
 
-func BenchmarkSuperqueenCounter(b *testing.B) {
+func BenchmarkSuperqueenUnits(b *testing.B) {
 	benchBoardUnits(b, canon.Superqueen, []int{15, 17, 18, 19})
 }
 
@@ -33,6 +34,14 @@ func benchBoardUnits(b *testing.B, prop canon.Property, sizes []int) {
 	sample := 200
 	if k, err := strconv.Atoi(os.Getenv("SOLCAT_BENCH_UNITS")); err == nil && k > 0 {
 		sample = k
+	}
+	if list := os.Getenv("SOLCAT_BENCH_SIZES"); list != "" {
+		sizes = nil
+		for _, f := range strings.Split(list, ",") {
+			if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil {
+				sizes = append(sizes, n)
+			}
+		}
 	}
 	for _, n := range sizes {
 		b.Run(sizeName(n), func(b *testing.B) {

@@ -146,15 +146,7 @@ func TestBoardCountersConstrained(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					todo := make([]int, len(q.Units()))
-					for k := range todo {
-						todo[k] = k
-					}
-					var got int64
-					err = q.Count(context.Background(), todo, 1+i%2, func(_ int, cc ClassCounts) error {
-						got += cc.Joined
-						return nil
-					})
+					got, err := CountBoardConstrained(context.Background(), prop, c, 1+i%2, nil)
 					if err != nil {
 						t.Fatal(err)
 					}

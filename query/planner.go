@@ -284,6 +284,9 @@ var planner = []answer{
 				return
 			}
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %s", classesRead(p), canon.Plural(int64(p.Workers), "goroutine")))
+			if board := p.Question.Filter.Props.Board(); board != 0 {
+				r.Detail = append(r.Detail, fmt.Sprintf("properties: %s are not stored; each canonical form's squares are tested (a class has them or not as a whole)", board))
+			}
 		},
 	},
 	{
