@@ -114,3 +114,81 @@ func OEIS(k Kind) Sequences {
 	}
 	return Sequences{Solutions: "A000170", Classes: "A002562"}
 }
+
+// KnownWithProperty returns the published counts of the solutions of p that
+// have prop, for the queens properties counted for every N (PropertyOEIS
+// names the sequences): toroidal solutions, A051906 (zero unless N is
+// coprime to 6, and N = 1); superqueen solutions, A051223, their classes
+// A051224 and, to N = 21, the classes fixed by the quarter turn, A352661,
+// which with the other two give the whole orbit split. Classes is -1 where
+// no count of classes is published (toroidal).
+func KnownWithProperty(p Puzzle, prop Property) (Known, bool) {
+	if p.Kind != Queens || p.N < 1 {
+		return Known{}, false
+	}
+	switch prop {
+	case Toroidal:
+		if p.N >= len(queensToroidal) {
+			return Known{}, false
+		}
+		return Known{Solutions: queensToroidal[p.N], Classes: -1}, true
+	case Superqueen:
+		if p.N >= len(superqueensTotal) {
+			return Known{}, false
+		}
+		k := Known{Solutions: superqueensTotal[p.N], Classes: superqueensClasses[p.N]}
+		switch {
+		case p.N == 1:
+			k.Orbits[1] = 1
+		case p.N < len(superqueensDoubly):
+			// 2·o2 + 4·o4 + 8·o8 solutions in o2 + o4 + o8 classes.
+			o2 := superqueensDoubly[p.N]
+			o8 := (k.Solutions + 2*o2 - 4*k.Classes) / 4
+			k.Orbits[2], k.Orbits[4], k.Orbits[8] = o2, k.Classes-o2-o8, o8
+		}
+		return k, true
+	}
+	return Known{}, false
+}
+
+// PropertyOEIS names the sequences of KnownWithProperty, or none.
+func PropertyOEIS(prop Property) Sequences {
+	switch prop {
+	case Toroidal:
+		return Sequences{Solutions: "A051906"}
+	case Superqueen:
+		return Sequences{Solutions: "A051223", Classes: "A051224"}
+	}
+	return Sequences{}
+}
+
+// A051906, indexed by n: toroidal solutions, published to n = 34 (a(35) is
+// not known). Only n coprime to 6 have any (Pólya), and n = 1.
+var queensToroidal = []int64{0,
+	1, 0, 0, 0, 10, 0, 28, 0, 0, 0,
+	88, 0, 4524, 0, 0, 0, 140692, 0, 820496, 0,
+	0, 0, 128850048, 0, 1957725000, 0, 0, 0, 605917055356, 0,
+	13404947681712, 0, 0, 0,
+}
+
+// A051223, indexed by n: superqueen solutions, published to n = 26.
+var superqueensTotal = []int64{0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 4,
+	44, 156, 1876, 5180, 32516, 202900, 1330622, 8924976, 64492432, 495864256,
+	3977841852, 34092182276, 306819842212, 2883202816808, 28144109776812, 286022102245804,
+}
+
+// A051224, indexed by n: superqueen classes.
+var superqueensClasses = []int64{0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	6, 22, 239, 653, 4089, 25411, 166463, 1115871, 8062150, 61984976,
+	497236090, 4261538564, 38352532487, 360400504834, 3518014210402, 35752764285788,
+}
+
+// A352661 for n >= 2, indexed by n: superqueen classes fixed by the
+// quarter turn, published to n = 21.
+var superqueensDoubly = []int64{0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 2, 2, 0, 0, 12, 17, 0, 0, 60,
+	82,
+}

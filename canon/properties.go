@@ -34,6 +34,18 @@ const (
 	DudeneyI
 )
 
+const (
+	// Toroidal (queens): no two queens share a broken diagonal, one that
+	// wraps around the board's edges, so the solution holds on a torus:
+	// the (r-c) mod n and the (r+c) mod n are all distinct. Pólya: there
+	// are such solutions only for n coprime to 6 (and n = 1).
+	Toroidal Property = DudeneyI << (12 + iota)
+	// Superqueen (queens): no two queens a knight's move apart either, so
+	// the queens are superqueens (amazons), which move as a queen and as a
+	// knight.
+	Superqueen
+)
+
 // Dudeney is the property of Dudeney group g (1-12); none for other g.
 func Dudeney(g int) Property {
 	if g < 1 || g > 12 {
@@ -64,6 +76,8 @@ var propertyNames = []struct {
 	{Rot90Symmetric, Queens, "rot90-symmetric"},
 	{Rot180Only, Queens, "rot180-only"},
 	{Asymmetric, Queens, "asymmetric"},
+	{Toroidal, Queens, "toroidal"},
+	{Superqueen, Queens, "superqueen"},
 }
 
 func init() {
@@ -138,10 +152,66 @@ func SymmetryType(orbit int) Property {
 	return 0
 }
 
-// Stored is the part of ps a catalog stores: the queens symmetry types are
-// left out, since the stored orbit size gives them (and a zero costs no
-// bytes, which keeps queens:17 within its size budget).
-func (ps Property) Stored() Property { return ps &^ queensSymmetry }
+// queensBoard are the queens properties read off the queens' squares,
+// which no symmetry of the square changes: a rotation or a reflection
+// carries rows, columns, diagonals and broken diagonals onto rows,
+// columns, diagonals and broken diagonals, and knight's moves onto
+// knight's moves.
+const queensBoard = Toroidal | Superqueen
+
+// QueensProperties is every property of a queens solution of the given
+// orbit size: its symmetry type and what its squares show.
+func QueensProperties(sol []byte, orbit int) Property {
+	return SymmetryType(orbit) | QueensBoardProperties(sol)
+}
+
+// Stored is the part of ps a catalog stores: the queens properties are
+// left out, since the stored orbit size gives the symmetry types and the
+// canonical form (or any member) the others (and a zero costs no bytes,
+// which keeps queens:17 within its size budget).
+func (ps Property) Stored() Property { return ps &^ (queensSymmetry | queensBoard) }
+
+// Board is the part of ps read off a queens solution's squares (see
+// QueensBoardProperties): the toroidal and superqueen properties.
+func (ps Property) Board() Property { return ps & queensBoard }
+
+// QueensBoardProperties are the properties a queens solution's squares
+// show: Toroidal, Superqueen. sol holds the 0-based column of each row's
+// queen and must be a solution (no two queens in a row, column or
+// diagonal). A class has them or not as a whole (see queensBoard), so any
+// member, or the canonical form, tells.
+func QueensBoardProperties(sol []byte) Property {
+	n := len(sol)
+	var props Property
+	var down, up uint64 // the broken diagonals taken: (r-c) mod n and (r+c) mod n
+	toroidal := true
+	for r, c := range sol {
+		d, u := uint64(1)<<((r-int(c)+n)%n), uint64(1)<<((r+int(c))%n)
+		if down&d != 0 || up&u != 0 {
+			toroidal = false
+			break
+		}
+		down, up = down|d, up|u
+	}
+	if toroidal {
+		props |= Toroidal
+	}
+	// A knight's move is one row and two columns, or two rows and one
+	// column, away.
+	super := true
+	for r := 0; r+1 < n && super; r++ {
+		if d := int(sol[r]) - int(sol[r+1]); d == 2 || d == -2 {
+			super = false
+		} else if r+2 < n {
+			d := int(sol[r]) - int(sol[r+2])
+			super = d != 1 && d != -1
+		}
+	}
+	if super {
+		props |= Superqueen
+	}
+	return props
+}
 
 // Orbits returns the orbit sizes a set of queens properties allows: nil if
 // it requires none, an empty list if it asks for two symmetry types at once.
@@ -171,15 +241,16 @@ func (ps Property) AllowsOrbit(orbit int) bool {
 func (p Puzzle) Properties(sol []byte) Property {
 	n := p.N
 	if p.Kind == Queens {
+		props := QueensBoardProperties(sol)
 		switch len(p.Stabilizer(sol)) {
 		case 8, 4: // 8: queens:1, fixed by everything, the quarter turn too
-			return Rot90Symmetric
+			props |= Rot90Symmetric
 		case 2:
-			return Rot180Only
+			props |= Rot180Only
 		case 1:
-			return Asymmetric
+			props |= Asymmetric
 		}
-		return 0
+		return props
 	}
 	at := func(r, c int) int { return int(sol[((r%n+n)%n)*n+(c%n+n)%n]) }
 	target := n * (n*n + 1) / 2

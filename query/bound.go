@@ -158,12 +158,13 @@ func (t *BoundPuzzle) Class(ctx context.Context, id int64) (Class, error) {
 	return t.class(r, int64(r.Orbit)), err
 }
 
-// class turns a stored class into a Class, with the properties its orbit
-// gives (a queens class's symmetry type is not stored).
+// class turns a stored class into a Class, with the queens properties,
+// which are not stored: the symmetry type its orbit gives, and what its
+// canonical form's squares show.
 func (t *BoundPuzzle) class(r catalog.ClassRow, matching int64) Class {
 	c := Class{ID: r.ID, Canonical: r.Form, Orbit: r.Orbit, Props: canon.Property(r.Props), Matching: matching}
 	if t.Puzzle.Kind == canon.Queens {
-		c.Props |= canon.SymmetryType(c.Orbit)
+		c.Props |= canon.QueensProperties(r.Form, c.Orbit)
 	}
 	return c
 }

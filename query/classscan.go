@@ -39,6 +39,15 @@ func classFilter(f Filter) catalog.ClassFilter {
 	return cf
 }
 
+// boardHolds reports whether a class, by its canonical form, has the
+// queens properties read off the squares (toroidal, superqueen) that f
+// asks: the catalog stores none of them, and a class has them or not as a
+// whole.
+func boardHolds(f Filter, form []byte) bool {
+	want := f.Props.Board()
+	return want == 0 || canon.QueensBoardProperties(form)&want == want
+}
+
 // countByClasses counts matching solutions (or classes with a matching
 // member) from the classes alone, one range of class IDs per worker.
 func (t *BoundPuzzle) countByClasses(ctx context.Context, p *Plan, classes bool) (int64, error) {
@@ -95,12 +104,18 @@ func (t *BoundPuzzle) countRanges(ctx context.Context, p *Plan, lo, hi int64, wo
 // index of the range, so callers can keep a partial result per worker
 // without locks.
 func (t *BoundPuzzle) eachClassSplit(ctx context.Context, p *Plan, first, last int64, workers int, fn func(w int, c catalog.ClassRow) error) error {
-	cf := classFilter(p.Question.Filter)
+	f := p.Question.Filter
+	cf := classFilter(f)
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
 		lo, hi := splitRange(first, last, w, workers)
 		g.Go(func() error {
-			return t.store.Classes(gctx, lo, hi, cf, func(c catalog.ClassRow) error { return fn(w, c) })
+			return t.store.Classes(gctx, lo, hi, cf, func(c catalog.ClassRow) error {
+				if !boardHolds(f, c.Form) {
+					return nil
+				}
+				return fn(w, c)
+			})
 		})
 	}
 	return g.Wait()
@@ -151,6 +166,9 @@ func (t *BoundPuzzle) classesByScan(ctx context.Context, p *Plan, pg *pager, fn 
 		}
 	}
 	return t.store.Classes(ctx, lo, p.Classes.Hi, classFilter(f), func(r catalog.ClassRow) error {
+		if !boardHolds(f, r.Form) {
+			return nil
+		}
 		matching := matchingMembers(&p.imageConds, r.Form, int64(r.Orbit), f.UpToSymmetry)
 		if matching == 0 || pg.skipped() {
 			return nil
@@ -179,6 +197,9 @@ func (t *BoundPuzzle) listExpanded(ctx context.Context, p *Plan, pg *pager, fn f
 		}
 	}
 	return t.store.Classes(ctx, lo, p.Classes.Hi, classFilter(f), func(c catalog.ClassRow) error {
+		if !boardHolds(f, c.Form) {
+			return nil
+		}
 		matching := matchingMembers(&p.imageConds, c.Form, int64(c.Orbit), f.UpToSymmetry)
 		if matching == 0 {
 			return nil
@@ -191,7 +212,7 @@ func (t *BoundPuzzle) listExpanded(ctx context.Context, p *Plan, pg *pager, fn f
 		if err != nil {
 			return err
 		}
-		props := t.class(c, 0).Props // with a queens class's symmetry type
+		props := t.class(c, 0).Props // with a queens class's properties, none of them stored
 		for k, m := range membersInOrder(t.Puzzle, c.Form) {
 			if !f.UpToSymmetry && !meets(m.cells, conds) || first+int64(k) < p.from {
 				continue

@@ -163,10 +163,11 @@ func loadPackedWords(form []byte, size int) [2]uint64 {
 
 // packedCountable reports whether a count over a classes-only puzzle can
 // test packed forms: only equality conditions, and no orbit or property
-// asked of the classes.
+// asked of the classes (a queens property read off the squares is tested
+// on the unpacked form).
 func (t *BoundPuzzle) packedCountable(p *Plan) (packedMatch, bool) {
 	cf := classFilter(p.Question.Filter)
-	if !t.classesOnly() || cf.Orbits != nil || cf.Props != 0 {
+	if !t.classesOnly() || cf.Orbits != nil || cf.Props != 0 || p.Question.Filter.Props.Board() != 0 {
 		return packedMatch{}, false
 	}
 	return newPackedMatch(t.Puzzle, &p.imageConds)

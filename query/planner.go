@@ -70,7 +70,7 @@ var planner = []answer{
 				return len(pl.f.Cells) == 0 && pl.f.Class == 0 && pl.f.Props == 0
 			}},
 			{askCounts, "stored as classes, no cell or class is asked, and only properties that are choices of orbit sizes (a queens symmetry type)", func(pl *planning) bool {
-				return pl.asClasses() && len(pl.f.Cells) == 0 && pl.f.Class == 0 && pl.f.Props.Stored() == 0
+				return pl.asClasses() && len(pl.f.Cells) == 0 && pl.f.Class == 0 && pl.f.Props.Stored() == 0 && pl.f.Props.Board() == 0
 			}},
 			{askStats, "by orbit size, with no filter", func(pl *planning) bool {
 				return pl.f.IsZero() && pl.by().Kind == ByOrbit
@@ -284,6 +284,9 @@ var planner = []answer{
 				return
 			}
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s and tests each member through its canonical form, on %s", classesRead(p), canon.Plural(int64(p.Workers), "goroutine")))
+			if board := p.Question.Filter.Props.Board(); board != 0 {
+				r.Detail = append(r.Detail, fmt.Sprintf("properties: %s are not stored; each canonical form's squares are tested (a class has them or not as a whole)", board))
+			}
 		},
 	},
 	{

@@ -153,7 +153,7 @@ var errEnough = errors.New("enough")
 // classInfo is what the filters and listings need of a solution's class.
 type classInfo struct {
 	orbit int
-	props canon.Property // as stored
+	props canon.Property // as stored; for queens, those read off the squares
 }
 
 // blockScan reads the stored solutions a plan covers and tests them.
@@ -179,15 +179,16 @@ func (t *BoundPuzzle) newBlockScan(ctx context.Context, p *Plan) (*blockScan, er
 	return sc, nil
 }
 
-// class returns the orbit and stored properties of a solution's class
-// (images is the caller's own). A queens class's properties are its
-// symmetry type, which is not stored.
+// class returns the orbit and properties of a solution's class (images is
+// the caller's own): a magic square's as stored; a queens solution's are
+// not stored, but its orbit gives its symmetry type (added by the callers
+// that show it) and its squares the others.
 func (sc *blockScan) class(s catalog.StoredSolution, images *canon.Images) classInfo {
 	if !sc.queens {
 		id, _, _ := s.Class() // a damaged entry is no class: verify names it
 		return sc.classMap[id]
 	}
-	return classInfo{orbit: canon.QueensOrbit(s.Cells)}
+	return classInfo{orbit: canon.QueensOrbit(s.Cells), props: canon.QueensBoardProperties(s.Cells)}
 }
 
 // run calls fn for each solution with an ID in [lo, hi] that matches, on
@@ -209,10 +210,10 @@ func (sc *blockScan) run(ctx context.Context, lo, hi int64, workers int, fn func
 		if !sc.queens || f.Orbit != 0 || f.Props != 0 {
 			c = sc.class(s, images[w])
 		}
-		switch stored := f.Props.Stored(); {
+		switch stored, board := f.Props.Stored(), f.Props.Board(); {
 		case f.Orbit != 0 && c.orbit != f.Orbit:
 		case !f.Props.AllowsOrbit(c.orbit):
-		case c.props&stored != stored:
+		case c.props&stored != stored, c.props&board != board:
 		default:
 			return fn(w, s, c)
 		}

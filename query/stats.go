@@ -145,7 +145,7 @@ func (t *BoundPuzzle) Stats(ctx context.Context, p *Plan) ([]StatsRow, error) {
 		part := &parts[w]
 		form, orbit, props := c.Form, int64(c.Orbit), canon.Property(c.Props)
 		if t.Puzzle.Kind == canon.Queens {
-			props |= canon.SymmetryType(int(orbit))
+			props |= canon.QueensProperties(form, int(orbit))
 		}
 		anyImage := f.UpToSymmetry && slices.ContainsFunc(p.imageConds[:], func(c []byteCondition) bool { return meets(form, c) })
 		part.inv = mv.inverse(form, part.inv)
@@ -241,7 +241,7 @@ func (t *BoundPuzzle) statsPacked(ctx context.Context, p *Plan, m *packedMatch, 
 			var props canon.Property
 			if queens {
 				canon.UnpackQueens(form, part.cells)
-				props = canon.SymmetryType(int(orbit))
+				props = canon.QueensProperties(part.cells, int(orbit))
 			} else {
 				key, _ := canon.Packed25From(form)
 				canon.Unpack25(key, (*[25]byte)(part.cells))

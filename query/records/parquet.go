@@ -78,7 +78,7 @@ var columnNotes = map[string]string{
 	"orbit":    "members of the class: 1, 2, 4 or 8",
 	"symmetry": "the symmetry that carries the class's canonical form onto this solution: identity, rot90, rot180, rot270, mirror-lr, mirror-ud, transpose, anti-transpose",
 	"matching": "members of the class that matched the filter",
-	"props":    "the class's properties: pandiagonal, associative, most-perfect, self-complementary, dudeney-I..XII (magic:4); rot90-symmetric, rot180-only, asymmetric (queens)",
+	"props":    "the class's properties: pandiagonal, associative, most-perfect, self-complementary, dudeney-I..XII (magic:4); rot90-symmetric, rot180-only, asymmetric, toroidal, superqueen (queens)",
 	"cells":    "magic squares: the values row by row; queens: the 1-based column of the queen in each row",
 }
 

@@ -61,7 +61,7 @@ type FilterFlags struct {
 	Cell         []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
 	Pattern      string   `name:"pattern" placeholder:"GRID" help:"Cells to match: magic \"1 . . . / . . . . / . . . . / . . . 16\" (rows split by /), queens \"2 4 . . . .\" (1-based column or . per row)."`
 	UpToSymmetry bool     `name:"up-to-symmetry" help:"Match the --cell and --pattern conditions in any of the 8 orientations (selects whole classes)."`
-	Prop         []string `name:"prop" placeholder:"NAME" predictor:"prop" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary, dudeney-I to dudeney-XII (order 4); queens rot90-symmetric, rot180-only, asymmetric."`
+	Prop         []string `name:"prop" placeholder:"NAME" predictor:"prop" help:"Only classes with this property (repeatable): magic pandiagonal, associative, most-perfect, self-complementary, dudeney-I to dudeney-XII (order 4); queens rot90-symmetric, rot180-only, asymmetric, toroidal, superqueen."`
 	Class        *int64   `name:"class" placeholder:"ID" help:"Only members of this class."`
 	Orbit        *int     `name:"orbit" placeholder:"K" help:"Only classes with K members (1, 2, 4 or 8)."`
 }
