@@ -147,12 +147,16 @@ func referenceUnit(u Magic5Unit, emit func(*[25]int)) int64 {
 func magic5Key(sq []byte) string { return string(sq) }
 
 // TestMagic5AgainstReference compares the frame count with the reference
-// loops on a sample of units (every 97th of the 3,636; two with -short), square
-// by square.
+// loops on a sample of units, square by square: every 388th of the 3,636
+// (10 units, centres 1 to 13), every 97th with SOLCAT_LONG=1, two with -short.
 func TestMagic5AgainstReference(t *testing.T) {
 	units := Magic5Units()
+	step := 388
+	if longTests() {
+		step = 97
+	}
 	var sample []Magic5Unit
-	for i := 0; i < len(units); i += 97 {
+	for i := 0; i < len(units); i += step {
 		sample = append(sample, units[i])
 	}
 	if testing.Short() {
@@ -321,10 +325,11 @@ func TestMagic5Associative(t *testing.T) {
 }
 
 // TestMagic5Pandiagonal: 3,600 classes of pandiagonal order-5 squares, as
-// published (28,800 squares). Skipped with -short.
+// published (28,800 squares). With SOLCAT_LONG=1 only (it searches all of
+// centre 13); TestMagic5PandiagonalUnits checks its test of each square.
 func TestMagic5Pandiagonal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("searches all of centre 13")
+	if !longTests() {
+		t.Skip("long: searches all of centre 13; set SOLCAT_LONG=1")
 	}
 	if len(magic5MImages) != 8 {
 		t.Fatalf("%d M-images, want 8", len(magic5MImages))
@@ -332,6 +337,49 @@ func TestMagic5Pandiagonal(t *testing.T) {
 	classes, err := CountMagic5Pandiagonal(context.Background(), 0)
 	if err != nil || classes != 3600 {
 		t.Errorf("%d pandiagonal classes (%v), want 3,600", classes, err)
+	}
+}
+
+// TestMagic5PandiagonalUnits: on centre-13 units that hold pandiagonal
+// squares (24, 16 and 8 of their M-images) and on two that hold none, the
+// test CountMagic5Pandiagonal makes of each M-image of each basic square is
+// the general definition of the property (every broken diagonal sums to 65).
+func TestMagic5PandiagonalUnits(t *testing.T) {
+	p := canon.Puzzle{Kind: canon.Magic, N: 5}
+	want := map[[4]byte]int{{1, 7, 19, 25}: 24, {2, 6, 19, 25}: 16, {4, 6, 17, 25}: 8}
+	var sample []Magic5Unit
+	for _, u := range Magic5Units() {
+		if _, ok := want[u.Diag]; ok && u.Centre == 13 {
+			sample = append(sample, u)
+		}
+	}
+	units := Magic5Units()
+	sample = append(sample, units[len(units)-1], units[len(units)-150])
+	if len(sample) != 5 || sample[4].Centre != 13 {
+		t.Fatalf("sample %v", sample)
+	}
+	img := make([]byte, 25)
+	for _, u := range sample {
+		found := 0
+		magic5Emit(u, func(sq *[25]byte) {
+			for k, perm := range magic5MImages {
+				for r := range 5 {
+					for c := range 5 {
+						img[r*5+c] = sq[perm[r]*5+perm[c]]
+					}
+				}
+				general := p.Properties(img)&canon.Pandiagonal != 0
+				if fast := pandiagonal5(sq, &magic5MImages[k]); fast != general {
+					t.Fatalf("unit %v, %v under M-image %v: pandiagonal %v, by the definition %v", u, sq, perm, fast, general)
+				}
+				if general {
+					found++
+				}
+			}
+		})
+		if found != want[u.Diag] {
+			t.Errorf("unit %v: %d pandiagonal M-images, want %d", u, found, want[u.Diag])
+		}
 	}
 }
 

@@ -509,13 +509,41 @@ func copyFile(t *testing.T, from, to string) {
 // of it made whole in a new catalog.
 func sameContent(t *testing.T, db, puzzle string) {
 	t.Helper()
-	fresh := filepath.Join(t.TempDir(), "fresh.db")
-	if code, _, errOut := solcatDB(fresh, "build", puzzle); code != 0 {
-		t.Fatal(errOut)
-	}
-	if a, b := contentHash(t, db, puzzle), contentHash(t, fresh, puzzle); a != b {
+	if a, b := contentHash(t, db, puzzle), wholeContent(t, puzzle); a != b {
 		t.Errorf("%s: content %s, a whole build %s", puzzle, a, b)
 	}
+}
+
+var (
+	wholeMu     sync.Mutex
+	wholeHashes = map[string]string{}
+)
+
+// wholeContent is the content hash of a build of the puzzle made whole in a
+// new catalog: the default catalog's, for the puzzles it holds (TestMain
+// builds it so); for the others, a build made once for all the tests that
+// ask.
+func wholeContent(t *testing.T, puzzle string) string {
+	t.Helper()
+	wholeMu.Lock()
+	defer wholeMu.Unlock()
+	if h, ok := wholeHashes[puzzle]; ok {
+		return h
+	}
+	db := catalogPath
+	if code, _, _ := solcat("count", puzzle); code != 0 {
+		dir, err := os.MkdirTemp("", "solcat-whole-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		db = filepath.Join(dir, "whole.db")
+		if code, _, errOut := solcatDB(db, "build", puzzle); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	wholeHashes[puzzle] = contentHash(t, db, puzzle)
+	return wholeHashes[puzzle]
 }
 
 // runWithCompany runs a build while other processes use the catalog, as

@@ -17,12 +17,17 @@ import (
 // TestChangedUnderCommands changes the catalog file while a solcat process
 // reads it, in each way another program might (cut short, written over in
 // place by another catalog, renamed over), at a random moment of each
-// reading command's run, and checks that every run either gives the
-// answer of the file it opened, or ends with one line on stderr and exit
-// status 1: never a fault, a stack trace or another answer. Over all the
-// runs, some must meet the change while reading.
+// reading command's run (twice each; three times with SOLCAT_LONG=1), and
+// checks that every run either gives the answer of the file it opened, or
+// ends with one line on stderr and exit status 1: never a fault, a stack
+// trace or another answer. Over all the runs, some must meet the change
+// while reading (about a third do).
 func TestChangedUnderCommands(t *testing.T) {
 	bin := binary(t)
+	runs := 2
+	if longTests() {
+		runs = 3
+	}
 	dir := t.TempDir()
 	cleanPath, otherPath := filepath.Join(dir, "clean.db"), filepath.Join(dir, "other.db")
 	for _, b := range []struct {
@@ -77,7 +82,7 @@ func TestChangedUnderCommands(t *testing.T) {
 		}
 		took := time.Since(start)
 		for _, ch := range changes {
-			for range 3 {
+			for range runs {
 				if err := os.WriteFile(db, clean, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -39,9 +39,15 @@ func serve(t *testing.T, args ...string) *serving {
 // serveWith is serve with the binary bin.
 func serveWith(t *testing.T, bin string, args ...string) *serving {
 	t.Helper()
+	return serveCopy(t, bin, catalogPath, args...)
+}
+
+// serveCopy is serveWith on a copy of the catalog src.
+func serveCopy(t *testing.T, bin, src string, args ...string) *serving {
+	t.Helper()
 	s := &serving{dir: t.TempDir(), stderr: &strings.Builder{}}
 	db := filepath.Join(s.dir, "solcat.db")
-	data, err := os.ReadFile(catalogPath)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,15 +146,20 @@ func TestServeRefusals(t *testing.T) {
 }
 
 // TestServeUnderLoad runs 'solcat serve' with its default limits: ten
-// clients ask for downloads and heavy pages and never read; then, three
-// times, 500 requests (pages of every kind, more than half of them scans)
-// are sent at once, and for four seconds, while they run, a class page of
-// queens:8 is asked for again and again: it must answer within a second
-// each time. Each round ends by cancelling the requests still running;
-// the server then stops with Ctrl-C, leaving the catalog as it was.
+// clients ask for downloads and heavy pages and never read; then, once
+// (three times with SOLCAT_LONG=1), 500 requests (pages of every kind, more
+// than half of them scans) are sent at once, and for four seconds, while
+// they run, a class page of queens:8 is asked for again and again: it must
+// answer within a second each time. Each round ends by cancelling the
+// requests still running; the server then stops with Ctrl-C, leaving the
+// catalog as it was.
 func TestServeUnderLoad(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the stall and load test takes about 20 seconds")
+		t.Skip("the stall and load test takes seconds")
+	}
+	rounds := 1
+	if longTests() {
+		rounds = 3
 	}
 	s := serve(t, "--client-timeout", "20s")
 	for _, path := range []string{"/puzzle/queens:14/export/rows.csv", "/puzzle/queens:14/export/rows.jsonl", "/puzzle/queens:14/export/rows.parquet",
@@ -170,7 +181,7 @@ func TestServeUnderLoad(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 500}}
 	probe := s.base + "/puzzle/queens:8/class/1"
 	var latencies []time.Duration
-	for round := range 3 {
+	for round := range rounds {
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -227,15 +238,29 @@ func TestServeUnderLoad(t *testing.T) {
 	s.stop(t)
 }
 
-// TestServeDuringBuild runs a build of queens:15 into the catalog a server
-// reads, while pages are asked without a pause: the build finishes and
-// leaves the catalog one file (the server's idle connections give way to
-// its checkpoints), and the server then shows the new puzzle.
+// TestServeDuringBuild runs a build of queens:14 (queens:15 with
+// SOLCAT_LONG=1) into the catalog a server reads, while pages are asked
+// without a pause: the build finishes and leaves the catalog one file (the
+// server's idle connections give way to its checkpoints), and the server
+// then shows the new puzzle.
 func TestServeDuringBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a build of a few seconds beside a server")
 	}
-	s := serve(t)
+	bin := binary(t)
+	puzzle, solutions, line := "queens:14", int64(365596), "queens:14  365,596 solutions"
+	var s *serving
+	if longTests() {
+		puzzle, solutions, line = "queens:15", 2279184, "queens:15  2,279,184 solutions"
+		s = serveWith(t, bin)
+	} else {
+		// A catalog without queens:14, which the default one holds.
+		src := filepath.Join(t.TempDir(), "src.db")
+		if code, _, errOut := solcatDB(src, "build", "queens:8"); code != 0 {
+			t.Fatal(errOut)
+		}
+		s = serveCopy(t, bin, src)
+	}
 	stop := make(chan struct{})
 	var asked sync.WaitGroup
 	asked.Add(1)
@@ -253,24 +278,24 @@ func TestServeDuringBuild(t *testing.T) {
 			}
 		}
 	}()
-	build := exec.Command(binary(t), "--db", filepath.Join(s.dir, "solcat.db"), "build", "queens:15")
+	build := exec.Command(bin, "--db", filepath.Join(s.dir, "solcat.db"), "build", puzzle)
 	out, err := build.CombinedOutput()
 	close(stop)
 	asked.Wait()
-	if err != nil || !strings.Contains(string(out), "queens:15  2,279,184 solutions") {
+	if err != nil || !strings.Contains(string(out), line) {
 		t.Fatalf("the build beside the server: %v %s", err, out)
 	}
 	if entries, _ := os.ReadDir(s.dir); len(entries) != 1 {
 		t.Errorf("after the build the folder holds %d files, want the catalog alone", len(entries))
 	}
-	resp, err := http.Get(s.base + "/puzzle/queens:15.json")
+	resp, err := http.Get(s.base + "/puzzle/" + puzzle + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var page struct{ Count int64 }
 	json.NewDecoder(resp.Body).Decode(&page)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || page.Count != 2279184 {
-		t.Errorf("queens:15 after its build: %d, count %d", resp.StatusCode, page.Count)
+	if resp.StatusCode != 200 || page.Count != solutions {
+		t.Errorf("%s after its build: %d, count %d", puzzle, resp.StatusCode, page.Count)
 	}
 }

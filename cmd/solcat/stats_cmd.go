@@ -75,10 +75,14 @@ func (s *statsCmd) Run(e *env) error {
 		Filter: plan.Question.Filter.String(t.Puzzle), Rows: rows, Headers: !s.NoHeaders, ASCII: s.ASCII})
 }
 
+// longStatsFrom is the least N whose row tables draw their progress (tests
+// lower it, to stop a smaller table part way).
+var longStatsFrom = 18
+
 // longStats draws the progress of a row's constrained counts; on queens:18
 // and above they take from seconds to hours.
 func (e *env) longStats(t *query.BoundPuzzle, plan *query.Plan) {
-	if t.Puzzle.N < 18 {
+	if t.Puzzle.N < longStatsFrom {
 		return
 	}
 	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting each column's solutions again; Ctrl-C stops\n", t.Puzzle)
