@@ -211,17 +211,18 @@ func (t *BoundPuzzle) Explain(p *Plan) PlanReport {
 		catalog.StorageCounts:    "counts only: " + canon.Plural(t.Record.Solutions, "solution") + ", " + canon.Plural(t.Record.Classes, "class"),
 	}
 	r.Detail = append(r.Detail, "storage: "+string(t.Record.Storage)+" ("+storage[t.Record.Storage]+")")
-	switch {
-	case t.store != nil:
-		r.Detail = append(r.Detail, "checks: "+t.store.Checks())
-	case t.Record.Storage == catalog.StorageCounts:
-		r.Detail = append(r.Detail, "checks: the record and kept answers are sealed: one that does not match its seal is never printed")
-	}
 	for _, a := range planner {
 		if a.way == p.Way {
 			a.explain(t, p, &r)
 			break
 		}
+	}
+	// After the answer's lines: pages quote the answer as the second.
+	switch {
+	case t.store != nil:
+		r.Detail = append(r.Detail, "checks: "+t.store.Checks())
+	case t.Record.Storage == catalog.StorageCounts:
+		r.Detail = append(r.Detail, "checks: the record and kept answers are sealed: one that does not match its seal is never printed")
 	}
 	if f := p.Question.Filter; !f.IsZero() {
 		r.Detail = append(r.Detail, "filter: "+f.String(t.Puzzle))
