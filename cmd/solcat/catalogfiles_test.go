@@ -65,6 +65,7 @@ var queryCommands = []struct {
 }
 
 func TestCatalogFilesUnderHostileUse(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	var cases []filesCase
 	add := func(c filesCase) { cases = append(cases, c) }
@@ -655,9 +656,10 @@ func readersDuring(t *testing.T, dir string) {
 }
 
 // interruptedBuild checks that the interrupted build resumes to the
-// content of a whole one.
+// content of a whole one, with SOLCAT_LONG=1 (the killed build's log is
+// resumed so by default).
 func interruptedBuild(t *testing.T, dir string) {
-	if testing.Short() {
+	if !longTests() {
 		return
 	}
 	db := filepath.Join(dir, "cat.db")

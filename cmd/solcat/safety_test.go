@@ -311,6 +311,7 @@ func TestOtherProgramsDatabases(t *testing.T) {
 // stops at once naming it, that queries say "being built" from its first
 // instant, and that once it is killed its saved work is resumed.
 func TestOneBuilderAtATime(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	db := filepath.Join(t.TempDir(), "cat.db")
 	puzzle, solutions := "queens:15", "2,279,184 solutions"
@@ -380,6 +381,7 @@ func TestOneBuilderAtATime(t *testing.T) {
 // would go over the bound), and Ctrl-C stops it at once, while it reads and
 // while it writes.
 func TestSQLStreams(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	rows := 500_000
 	if longTests() {
