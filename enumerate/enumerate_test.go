@@ -382,8 +382,9 @@ func TestMemberLayout(t *testing.T) {
 
 // TestMethodsFindTheSameSolutions runs every bench method with an emit and
 // compares the sets of solutions they hand over, and counts again without
-// an emit. On magic:4 (not with -short) the count without an emit runs with
-// SOLCAT_LONG=1 only: celldfs and rowset take seconds for each pass.
+// an emit. On magic:4 (not with -short) rowset and solcat find the same
+// squares; celldfs (seconds on magic:4; checked on magic:1 and 3) and the
+// counts without an emit run there with SOLCAT_LONG=1 only.
 func TestMethodsFindTheSameSolutions(t *testing.T) {
 	type job struct {
 		kind canon.Kind
@@ -400,7 +401,11 @@ func TestMethodsFindTheSameSolutions(t *testing.T) {
 	for _, j := range jobs {
 		p := canon.Puzzle{Kind: j.kind, N: j.n}
 		var want []string
-		for i, m := range Methods(j.kind) {
+		first := ""
+		for _, m := range Methods(j.kind) {
+			if j.kind == canon.Magic && j.n == 4 && m.Name == "celldfs" && !longTests() {
+				continue
+			}
 			var got []string
 			st, err := m.Run(context.Background(), j.n, func(sol []byte) error {
 				if err := p.Check(sol); err != nil {
@@ -416,14 +421,14 @@ func TestMethodsFindTheSameSolutions(t *testing.T) {
 			if st.Solutions != int64(len(got)) || len(slices.Compact(slices.Clone(got))) != len(got) {
 				t.Errorf("%s %s: %d solutions emitted (some twice?), stats say %d", p, m.Name, len(got), st.Solutions)
 			}
-			if i == 0 {
-				want = got
+			if first == "" {
+				want, first = got, m.Name
 				known, _ := canon.KnownCounts(p)
 				if int64(len(want)) != known.Solutions {
 					t.Errorf("%s %s: %d solutions, published %d", p, m.Name, len(want), known.Solutions)
 				}
 			} else if !slices.Equal(got, want) {
-				t.Errorf("%s: %s finds a different set of solutions than %s", p, m.Name, Methods(j.kind)[0].Name)
+				t.Errorf("%s: %s finds a different set of solutions than %s", p, m.Name, first)
 			}
 			// Counting without an emit gives the same total.
 			if j.kind == canon.Magic && j.n == 4 && !longTests() {

@@ -531,13 +531,18 @@ func TestStatsOverAPrefix(t *testing.T) {
 }
 
 // TestDeepPagesOfClasses pages through the classes-only queens:12 with
-// filters, skipping spans of a few classes at a time as deep pages of the
-// large catalogs do, and checks every page against the whole listing.
+// filters, skipping spans of a few classes at a time (7 spans, each once;
+// twice with SOLCAT_LONG=1) as deep pages of the large catalogs do, and
+// checks every page against the whole listing.
 func TestDeepPagesOfClasses(t *testing.T) {
 	ctx := context.Background()
 	tg := open(t, "queens:12")
 	r := rand.New(rand.NewPCG(3, 4))
-	for i := range 14 {
+	filters := 7
+	if !testing.Short() && os.Getenv("SOLCAT_LONG") != "" {
+		filters = 14
+	}
+	for i := range filters {
 		f := randomFilter(r, tg.Puzzle, tg.Record.Classes)
 		f.Class = 0
 		if len(f.Cells) == 0 {

@@ -23,6 +23,7 @@ import (
 // trace or another answer. Over all the runs, some must meet the change
 // while reading (about a third do).
 func TestChangedUnderCommands(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	runs := 2
 	if longTests() {

@@ -24,6 +24,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // catalogPath is a default build ('solcat build'), made once for all tests.
+// Tests only read it.
+//
+// The tests that run solcat in processes of their own on files of their
+// own, and set none of the package's variables, call t.Parallel: they run
+// after the others, two at a time on 2 cores, their waits (for processes,
+// sleeps, a server's answers) overlapping. Tests that set a variable of the
+// package (keepAfter, unitCounted and the like) or the environment do not.
 var catalogPath string
 
 func TestMain(m *testing.M) {

@@ -95,6 +95,7 @@ var killSize = flag.Int("killsize", 13, "queens size for TestStoredBuildSurvives
 // catalog has exactly the content of an uninterrupted build: no row lost,
 // none duplicated.
 func TestStoredBuildSurvivesKills(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	survivesKills(t, fmt.Sprintf("queens:%d", *killSize))
 }
 
@@ -102,6 +103,7 @@ func TestStoredBuildSurvivesKills(t *testing.T) {
 // (queens:16 with SOLCAT_LONG=1) as its classes only, the layout of
 // queens:18 and 19.
 func TestClassesBuildSurvivesKills(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	puzzle := "queens:15"
 	if longTests() {
 		puzzle = "queens:16"
@@ -211,6 +213,7 @@ func contentHash(t *testing.T, db, puzzle string) string {
 // units are saved, runs it again and expects it to resume and finish with
 // the published numbers.
 func TestCountOnlySurvivesKill(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	db := filepath.Join(t.TempDir(), "cat.db")
 	// queens:18, counted in a second or two: queries see its units up to

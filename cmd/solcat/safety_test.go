@@ -311,6 +311,7 @@ func TestOtherProgramsDatabases(t *testing.T) {
 // stops at once naming it, that queries say "being built" from its first
 // instant, and that once it is killed its saved work is resumed.
 func TestOneBuilderAtATime(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	db := filepath.Join(t.TempDir(), "cat.db")
 	puzzle, solutions := "queens:15", "2,279,184 solutions"
@@ -373,15 +374,16 @@ func TestOneBuilderAtATime(t *testing.T) {
 	}
 }
 
-// TestSQLStreams runs queries in a real process: a result of 800,000 rows
-// (2 million with SOLCAT_LONG=1) keeps memory flat, under 50 MiB (the
+// TestSQLStreams runs queries in a real process: a result of 500,000 rows
+// (2 million with SOLCAT_LONG=1) keeps memory flat, under 40 MiB (the
 // process takes about 28 MiB however many rows; text and CSV output of the
-// 800,000 rows is 27-29 MB, JSON 75 MB, so a writer that held its output
+// 500,000 rows is 17-18 MB, JSON 46 MB, so a writer that held its output
 // would go over the bound), and Ctrl-C stops it at once, while it reads and
 // while it writes.
 func TestSQLStreams(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
-	rows := 800_000
+	rows := 500_000
 	if longTests() {
 		rows = 2_000_000
 	}
@@ -420,7 +422,7 @@ func TestSQLStreams(t *testing.T) {
 		}
 		maxRSS := <-peak // KiB
 		t.Logf("%s: %d bytes of output, peak memory %d MiB", format, n, maxRSS/1024)
-		if maxRSS > 50<<10 {
+		if maxRSS > 40<<10 {
 			t.Errorf("%s: %d MiB of memory for %d rows", format, maxRSS/1024, rows)
 		}
 	}

@@ -154,6 +154,7 @@ func TestServeRefusals(t *testing.T) {
 // requests still running; the server then stops with Ctrl-C, leaving the
 // catalog as it was.
 func TestServeUnderLoad(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	if testing.Short() {
 		t.Skip("the stall and load test takes seconds")
 	}
@@ -244,6 +245,7 @@ func TestServeUnderLoad(t *testing.T) {
 // server's idle connections give way to its checkpoints), and the server
 // then shows the new puzzle.
 func TestServeDuringBuild(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	if testing.Short() {
 		t.Skip("a build of a few seconds beside a server")
 	}
