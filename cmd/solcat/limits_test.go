@@ -47,7 +47,6 @@ type outWant struct {
 // its neighbours, every file of which must be the same afterwards.
 // (SOLCAT_TEST_BINARY=path runs the cases against another solcat binary.)
 func TestLimits(t *testing.T) {
-	t.Parallel() // processes and files of its own (see TestMain)
 	if testing.Short() {
 		t.Skip("runs solcat some 60 times, printing values of 16 MB")
 	}

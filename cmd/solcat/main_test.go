@@ -29,8 +29,10 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // The tests that run solcat in processes of their own on files of their
 // own, and set none of the package's variables, call t.Parallel: they run
 // after the others, two at a time on 2 cores, their waits (for processes,
-// sleeps, a server's answers) overlapping. Tests that set a variable of the
-// package (keepAfter, unitCounted and the like) or the environment do not.
+// sleeps, builds) overlapping. Tests that set a variable of the package
+// (keepAfter, unitCounted and the like) or the environment do not, nor do
+// those that time an answer or a Ctrl-C against a bound (TestServeUnderLoad,
+// TestLimits, TestSQLStreams): another test beside them would weigh on it.
 var catalogPath string
 
 func TestMain(m *testing.M) {

@@ -381,7 +381,6 @@ func TestOneBuilderAtATime(t *testing.T) {
 // would go over the bound), and Ctrl-C stops it at once, while it reads and
 // while it writes.
 func TestSQLStreams(t *testing.T) {
-	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	rows := 500_000
 	if longTests() {

@@ -154,7 +154,6 @@ func TestServeRefusals(t *testing.T) {
 // requests still running; the server then stops with Ctrl-C, leaving the
 // catalog as it was.
 func TestServeUnderLoad(t *testing.T) {
-	t.Parallel() // processes and files of its own (see TestMain)
 	if testing.Short() {
 		t.Skip("the stall and load test takes seconds")
 	}
