@@ -17,10 +17,14 @@ func hugeSlice[T uint64 | int32](n int) []T {
 	if n*size < huge/2 {
 		return make([]T, n)
 	}
-	s := make([]T, n+huge/size)
-	start := uintptr(unsafe.Pointer(&s[0]))
-	skip := int(((start+huge-1)&^(huge-1) - start) / uintptr(size))
-	s = s[skip : skip+n : skip+n]
-	_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), (n*size+huge-1)&^(huge-1)), unix.MADV_HUGEPAGE)
+	whole := make([]T, n+huge/size)
+	// The whole allocation as bytes: the huge pages advised lie inside it.
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(&whole[0])), len(whole)*size)
+	start := uintptr(unsafe.Pointer(&raw[0]))
+	skip := int((start+huge-1)&^(huge-1) - start)
+	s := whole[skip/size : skip/size+n : skip/size+n]
+	if pages := (len(raw) - skip) &^ (huge - 1); pages > 0 {
+		_ = unix.Madvise(raw[skip:skip+pages], unix.MADV_HUGEPAGE)
+	}
 	return s
 }

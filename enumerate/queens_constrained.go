@@ -209,10 +209,10 @@ type ConstrainedCounter struct {
 
 // constrainedBlocks are the blocks of rows of one middle column's count.
 type constrainedBlocks struct {
-	once         sync.Once
-	top, bottom  *halvesBlocks
-	free         uint32 // the columns the two halves share out
-	units, spent int    // the units of this middle column, and those done
+	mu           sync.Mutex    // held as they are listed
+	top, bottom  *halvesBlocks // nil until listed whole
+	free         uint32        // the columns the two halves share out
+	units, spent int           // the units of this middle column, and those done
 }
 
 // NewConstrainedCounter prepares the count of queens:n under c (4 <= n <=
@@ -438,10 +438,15 @@ func (q *ConstrainedCounter) finished(mid int) {
 }
 
 // listed gives the blocks of middle column mid, listing them the first
-// time.
+// time, or nil if the count was stopped first.
 func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 	b := q.blocksFor(mid)
-	b.once.Do(func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.top != nil && b.bottom != nil {
+		return b
+	}
+	func() {
 		began := time.Now()
 		defer func() {
 			q.mu.Lock()
@@ -467,12 +472,15 @@ func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 		}
 		done := make(chan struct{})
 		go func() {
-			b.bottom = newHalvesBlocksIn(n, bottom)
+			b.bottom = newHalvesBlocksIn(n, bottom, &q.stop)
 			close(done)
 		}()
-		b.top = newHalvesBlocksIn(n, top)
+		b.top = newHalvesBlocksIn(n, top, &q.stop)
 		<-done
-	})
+	}()
+	if b.top == nil || b.bottom == nil {
+		return nil // stopped: listed again if counted again
+	}
 	return b
 }
 
@@ -491,6 +499,9 @@ func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 		return q.searchWeight[u.Mid] * n
 	}
 	b := q.listed(u.Mid)
+	if b == nil {
+		return -1
+	}
 	m, _ := q.pool.Get().(*halvesMatcher)
 	if m == nil {
 		m = newHalvesMatcher(q.c.N, nil)

@@ -3,6 +3,7 @@ package enumerate
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // The halves counter counts the solutions of queens:n, odd or even. It
@@ -177,8 +178,10 @@ func (b *halfBlock) on(set uint32) (from, to int) {
 // (a half being rows 0..h-1; upper tells which of the two masks to keep),
 // the queen of each row r of the half in a column of allowed[r] (nil: any). With allowed the keys count no
 // queens on the long diagonals: a constrained count uses no symmetry, so
-// every top is matched and every bottom stands for itself.
-func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32) *halfBlock {
+// every top is matched and every bottom stands for itself. It gives nil
+// soon after stop is set (stop may be nil): a constrained count's Ctrl-C
+// does not wait for the listing.
+func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.Bool) *halfBlock {
 	all := uint32(1)<<n - 1
 	lay := newKeyLayout(n)
 	var sets []uint32
@@ -195,6 +198,9 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32) *halfBlock {
 			} else {
 				masks = append(masks, uint64(aboveL)|uint64(aboveR)<<32)
 			}
+			return
+		}
+		if y < 2 && stop != nil && stop.Load() {
 			return
 		}
 		row := from + y
@@ -215,6 +221,9 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32) *halfBlock {
 		}
 	}
 	place(0, 0, 0, 0, 0, 0, 0)
+	if stop != nil && stop.Load() {
+		return nil
+	}
 	b := &halfBlock{k: k, start: hugeSlice[int32](1<<n + 1)}
 	for _, set := range sets {
 		b.start[set+1]++
@@ -240,21 +249,25 @@ type halvesBlocks struct {
 	upper, lower *halfBlock
 }
 
-func newHalvesBlocks(n int) *halvesBlocks { return newHalvesBlocksIn(n, nil) }
+func newHalvesBlocks(n int) *halvesBlocks { return newHalvesBlocksIn(n, nil, nil) }
 
 // newHalvesBlocksIn is newHalvesBlocks with the queen of each row r of the
-// half in a column of allowed[r] (nil: any; see newHalfBlockIn).
-func newHalvesBlocksIn(n int, allowed []uint32) *halvesBlocks {
+// half in a column of allowed[r] (nil: any; see newHalfBlockIn), or nil
+// if stop was set as they were listed.
+func newHalvesBlocksIn(n int, allowed []uint32, stop *atomic.Bool) *halvesBlocks {
 	h := n / 2
 	up := h / 2
 	b := &halvesBlocks{}
 	done := make(chan struct{})
 	go func() {
-		b.lower = newHalfBlockIn(n, up, h-up, false, allowed)
+		b.lower = newHalfBlockIn(n, up, h-up, false, allowed, stop)
 		close(done)
 	}()
-	b.upper = newHalfBlockIn(n, 0, up, true, allowed)
+	b.upper = newHalfBlockIn(n, 0, up, true, allowed, stop)
 	<-done
+	if b.upper == nil || b.lower == nil {
+		return nil
+	}
 	return b
 }
 
