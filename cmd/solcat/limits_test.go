@@ -394,7 +394,12 @@ func TestInterruptWhileOutputBlocks(t *testing.T) {
 			var stderr strings.Builder
 			done := make(chan int)
 			go func() { done <- run(ctx, append([]string{"--db", catalogPath}, tc.args...), w, &stderr) }()
-			time.Sleep(200 * time.Millisecond) // blocked in its first write
+			// One byte read: the query is writing its output, and blocks
+			// again on what follows.
+			if _, err := r.Read(make([]byte, 1)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond)
 			cancel()
 			select {
 			case code := <-done:

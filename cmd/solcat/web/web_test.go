@@ -449,7 +449,14 @@ func TestBrowser(t *testing.T) {
 		{"submit", chromedp.Click(`#submit`)},
 		{"see the count of the new page", chromedp.WaitVisible(`#count em`)}, // the unfiltered page has no filter to show
 	} {
-		if err := chromedp.Do(ctx, step.do); err != nil {
+		err := chromedp.Do(ctx, step.do)
+		// A wait that began as the page was being replaced can hold a node
+		// of the old page: waiting again reads the new one.
+		for try := 0; err != nil && strings.Contains(err.Error(), "Could not find node with given id") && try < 3; try++ {
+			time.Sleep(100 * time.Millisecond)
+			err = chromedp.Do(ctx, step.do)
+		}
+		if err != nil {
 			t.Fatalf("%s: %v", step.what, err)
 		}
 	}
