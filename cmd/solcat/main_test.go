@@ -49,6 +49,13 @@ func TestMain(m *testing.M) {
 	}
 	code = m.Run()
 	os.RemoveAll(dir)
+	// The folders the tests made once for all: the binary, the fixture
+	// files, the killed build's.
+	for _, made := range []string{binaryDir, fixtureDir, killedDir} {
+		if made != "" {
+			os.RemoveAll(made)
+		}
+	}
 	os.Exit(code)
 }
 

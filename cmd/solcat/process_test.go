@@ -19,6 +19,7 @@ import (
 
 var (
 	binaryOnce sync.Once
+	binaryDir  string // the folder made for it, removed by TestMain
 	binaryPath string
 	binaryErr  error
 )
@@ -33,6 +34,7 @@ func binary(t *testing.T) string {
 			binaryErr = err
 			return
 		}
+		binaryDir = dir
 		os.Chmod(dir, 0o755) // other users run it in TestReadOnlyFolder
 		binaryPath = filepath.Join(dir, "solcat")
 		out, err := exec.Command("go", "build", "-o", binaryPath, ".").CombinedOutput()
