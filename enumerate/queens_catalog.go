@@ -22,7 +22,7 @@ import (
 func QueensCatalog(ctx context.Context, n int, opt Options,
 	onClass func(id int64, canonical []byte, orbit int) error,
 	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
-	return QueensCatalogPart(ctx, n, opt, FirstRows{0, n}, onClass, nil, onSolution)
+	return QueensCatalogPart(ctx, n, opt, FirstRows{0, n}, onClass, nil, nil, onSolution)
 }
 
 // FirstRows selects the solutions whose first-row queen stands in columns
@@ -30,11 +30,14 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 type FirstRows struct{ From, To int }
 
 // QueensCatalogPart is QueensCatalog for the solutions of some first-row
-// columns only, as a shard of a split build writes them. onFirstID (if not
-// nil) learns the ID of the first of them before onSolution sees it. Only
-// the members in range are kept in memory.
+// columns only, as a shard of a split build writes them. onClassesEnd (if
+// not nil) is called as soon as onClass has seen the last class, before
+// the members are expanded; onFirstID (if not nil) learns the ID of the
+// first solution in range before onSolution sees it. Only the members in
+// range are kept in memory.
 func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	onClass func(id int64, canonical []byte, orbit int) error,
+	onClassesEnd func() error,
 	onFirstID func(id int64) error,
 	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
 
@@ -75,9 +78,13 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	workers := max(opt.Workers, 1)
 	room := make(chan struct{}, workers+1) // a token per bucket in flight
 	var counts ClassCounts
+	var searchErr error // the search's, read once found is closed
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		var forms []byte
+		var forms []byte // every class's, for the members
+		if r := opt.Resume; r != nil {
+			forms = make([]byte, 0, len(r.Forms)) // the saved ones at least, without growing a slice of them again and again
+		}
 		var chunk classChunk
 		send := func() error {
 			select {
@@ -101,6 +108,7 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		if err == nil && len(chunk.orbits) > 0 {
 			err = send()
 		}
+		searchErr = err
 		close(found)
 		if err != nil {
 			return err
@@ -169,6 +177,14 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 				if err := onClass(id, chunk.forms[i*n:(i+1)*n], int(orbit)); err != nil {
 					return err
 				}
+			}
+		}
+		if searchErr != nil {
+			return searchErr // set before found was closed
+		}
+		if onClassesEnd != nil {
+			if err := onClassesEnd(); err != nil {
+				return err
 			}
 		}
 		var in span

@@ -240,12 +240,7 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 			// The queens properties are the symmetry type, which the orbit gives.
 			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
 		},
-		func(id int64) error {
-			if err := w.EndClasses(); err != nil {
-				return err
-			}
-			return w.SetFirstID(id)
-		},
+		w.EndClasses, w.SetFirstID,
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
 			wrote(written)
