@@ -141,3 +141,43 @@ func TestSavedClassesPacked(t *testing.T) {
 		t.Errorf("%d packed rows left by the finished build, %v", packed, err)
 	}
 }
+
+// TestStagedCountedInIndex: a resumed build counts the solutions saved in
+// the block index, without reading every block: a saved build whose index
+// lacks a row, or has one damaged, is started over, not resumed.
+func TestStagedCountedInIndex(t *testing.T) {
+	ctx := context.Background()
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + 5000}
+	for _, damage := range []string{"", "DELETE FROM block_index_queens_3_building WHERE first_id = (SELECT min(first_id) FROM block_index_queens_3_building)",
+		"DELETE FROM block_index_queens_3_building WHERE first_id = (SELECT max(first_id) FROM block_index_queens_3_building)",
+		"UPDATE block_index_queens_3_building SET checksum = checksum + 1 WHERE first_id = (SELECT max(first_id) FROM block_index_queens_3_building)"} {
+		c := newTestCatalog(t)
+		w, err := c.beginSolutions(ctx, queens(3), plan, 1, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddClass(1, []byte{1, 2, 3}, 8, 0); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < 2500; i++ {
+			if err := w.AddSolution([]byte{byte(i >> 8), byte(i), 7}, 1, i%8); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Rollback()
+		_, saved := w.SavedRows()
+		if damage != "" {
+			c.db.MustExec(damage)
+		}
+		w, err = c.beginSolutions(ctx, queens(3), plan, 1, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, resumed := w.SavedRows()
+		if damage == "" && (resumed != saved || saved == 0 || w.Discarded() != "") || damage != "" && (resumed != 0 || w.Discarded() == "") {
+			t.Errorf("%q: resumed %d solutions of %d saved (%s)", damage, resumed, saved, w.Discarded())
+		}
+		w.Rollback()
+		c.Close()
+	}
+}
