@@ -401,6 +401,15 @@ func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 	return forms, orbits, nil
 }
 
+// LastSaved gives the cells of the last solution a resumed build had
+// committed, or nil if it had committed none.
+func (w *SolutionWriter) LastSaved() ([]byte, error) {
+	if w.solutionsDone == 0 {
+		return nil, nil
+	}
+	return w.blocks.Cells(w.ctx, w.tx, w.maxSolutionID)
+}
+
 // SkipSolutions passes over the first n solutions of the stream, all
 // committed by an earlier run, without their being handed over.
 func (w *SolutionWriter) SkipSolutions(n int64) error {
