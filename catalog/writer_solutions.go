@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -46,6 +47,11 @@ type SolutionWriter struct {
 	checksFirst int64
 	classSums   []byte
 	scratch     []byte
+	// The classes queued since the last unit commit, from class packFirst
+	// on, packed for build_classes, where a resumed build reads them.
+	packed                *table
+	packFirst             int64
+	packForms, packOrbits []byte
 
 	seenSolutions    int64 // how far the caller's stream has come
 	blockSolutions   int64 // solutions in the blocks queued by this run
@@ -84,6 +90,7 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms) VALUES ", 3, blockBatch)
 	w.index = w.newTable("INSERT INTO "+w.blocks.Index+" (first_id, entries, checksum) VALUES ", 3, blockBatch)
 	w.checks = w.newTable("INSERT INTO "+w.checkTable+" (first_id, checks, checksum) VALUES ", 3, blockBatch)
+	w.packed = w.newTable("INSERT INTO build_classes (puzzle, first_id, forms, orbits) VALUES ", 4, 1)
 	w.beforeCommit = w.closeRuns
 	if err := w.begin(); err != nil {
 		return nil, err
@@ -91,13 +98,40 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	return w, nil
 }
 
-// staged counts what a saved build's staging tables hold.
+// staged counts what a saved build's staging tables hold. The solutions
+// are counted in the block index, whose rows are committed with their
+// blocks and take a few percent of their pages, and the highest ID is read
+// off the last block: reading every block, at every start of a resumed
+// build, would take seconds.
 func (w *SolutionWriter) staged(tx *sqlx.Tx) (r stagedRows, err error) {
-	err = tx.QueryRowContext(w.ctx, "SELECT coalesce(max(id), 0) FROM "+w.classTable).Scan(&r.classes)
-	if err == nil {
-		r.solutions, _, r.maxID, err = w.blocks.extent(w.ctx, tx)
+	err = tx.QueryRowContext(w.ctx, fmt.Sprintf("SELECT coalesce((SELECT max(id) FROM %s), 0), coalesce((SELECT first_id + length(cells) / %d - 1 FROM %s ORDER BY first_id DESC LIMIT 1), 0)",
+		w.classTable, w.blocks.CellBytes, w.blocks.Table)).Scan(&r.classes, &r.maxID)
+	if err != nil {
+		return r, err
 	}
-	return r, err
+	rows, err := tx.QueryContext(w.ctx, "SELECT first_id, entries, checksum FROM "+w.blocks.Index+" ORDER BY first_id")
+	if err != nil {
+		return r, err
+	}
+	defer rows.Close()
+	var end int64 // the ID after the last solution indexed
+	for rows.Next() {
+		var first, sum int64
+		var entries sql.RawBytes
+		if err := rows.Scan(&first, &entries, &sum); err != nil {
+			return r, err
+		}
+		if end != 0 && first != end {
+			return r, fmt.Errorf("its block index goes from solution %d to %d", end-1, first)
+		}
+		next, err := w.blocks.checkGroup(first, entries, sum)
+		if err != nil {
+			return r, err
+		}
+		r.solutions += next - first
+		end = next
+	}
+	return r, rows.Err()
 }
 
 // AddClass queues one class row; props is the class's property bit set.
@@ -114,6 +148,10 @@ func (w *SolutionWriter) AddClass(id int64, canonical []byte, orbit int, props u
 	if len(w.classSums) == 0 {
 		w.checksFirst = id
 	}
+	if len(w.packOrbits) == 0 {
+		w.packFirst = id
+	}
+	w.packForms, w.packOrbits = append(w.packForms, canonical...), append(w.packOrbits, byte(orbit))
 	var sum uint32
 	sum, w.scratch = classCheck(id, canonical, int64(orbit), int64(props), w.scratch)
 	w.classSums = binary.LittleEndian.AppendUint32(w.classSums, sum)
@@ -136,12 +174,21 @@ func (w *SolutionWriter) closeChecks() error {
 }
 
 // closeRuns queues the rows being filled that a unit commits with its
-// blocks and classes: the block index row and the class checks.
+// blocks and classes: the block index row, the class checks and the
+// classes packed.
 func (w *SolutionWriter) closeRuns() error {
 	if err := w.closeGroup(); err != nil {
 		return err
 	}
-	return w.closeChecks()
+	if err := w.closeChecks(); err != nil {
+		return err
+	}
+	if len(w.packOrbits) == 0 {
+		return nil
+	}
+	forms, orbits := w.packForms, w.packOrbits
+	w.packForms, w.packOrbits = nil, nil
+	return w.packed.add(w.name, w.packFirst, forms, orbits)
 }
 
 // AddSolution adds the next solution; solutions must come in ID order, 1,
@@ -299,19 +346,43 @@ func (w *SolutionWriter) CommitShard(shard Shard) error {
 
 // SavedClasses gives the classes a resumed build had committed, in ID
 // order (canonical forms back to back, n bytes each, and orbit sizes), so
-// that its search need not find them again; none for a new build.
+// that its search need not find them again; none for a new build. It
+// reads them packed, a unit to a row of build_classes, and row by row
+// from the class table only those not packed there (saved by a solcat
+// before build_classes).
 func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 	if w.classesDone == 0 {
 		return nil, nil, nil
 	}
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT canonical, orbit FROM "+w.classTable+" WHERE id <= ? ORDER BY id", w.classesDone)
+	n := w.p.Len()
+	forms, orbits = make([]byte, 0, int64(n)*w.classesDone), make([]byte, 0, w.classesDone)
+	packed, err := w.tx.QueryContext(w.ctx, "SELECT first_id, forms, orbits FROM build_classes WHERE puzzle = ? ORDER BY first_id", w.name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer packed.Close()
+	for packed.Next() {
+		var first int64
+		var f, o sql.RawBytes
+		if err := packed.Scan(&first, &f, &o); err != nil {
+			return nil, nil, err
+		}
+		if first != int64(len(orbits))+1 || len(f) != n*len(o) || first-1+int64(len(o)) > w.classesDone {
+			break // not a unit that follows: the rest is read row by row
+		}
+		forms, orbits = append(forms, f...), append(orbits, o...)
+	}
+	if err := packed.Err(); err != nil {
+		return nil, nil, err
+	}
+	packed.Close()
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT canonical, orbit FROM "+w.classTable+" WHERE id > ? AND id <= ? ORDER BY id", len(orbits), w.classesDone)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
-	n := w.p.Len()
 	for rows.Next() {
-		var form []byte
+		var form sql.RawBytes
 		var orbit int
 		if err := rows.Scan(&form, &orbit); err != nil {
 			return nil, nil, err
@@ -328,6 +399,15 @@ func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 		return nil, nil, fmt.Errorf("%d saved classes of %s, the build recorded %d", len(orbits), w.name, w.classesDone)
 	}
 	return forms, orbits, nil
+}
+
+// LastSaved gives the cells of the last solution a resumed build had
+// committed, or nil if it had committed none.
+func (w *SolutionWriter) LastSaved() ([]byte, error) {
+	if w.solutionsDone == 0 {
+		return nil, nil
+	}
+	return w.blocks.Cells(w.ctx, w.tx, w.maxSolutionID)
 }
 
 // SkipSolutions passes over the first n solutions of the stream, all

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"testing"
 )
@@ -75,5 +76,108 @@ func TestShardBuildResumes(t *testing.T) {
 				t.Errorf("resumed %d rows, want %d (%s)", got, tc.resumed, w.Discarded())
 			}
 		})
+	}
+}
+
+// TestSavedClassesPacked: a resumed build reads the classes an earlier run
+// committed packed a unit to a row of build_classes, and row by row those
+// not packed there (a build saved by a solcat before build_classes, or a
+// row that is not whole); the finished build leaves no packed row.
+func TestSavedClassesPacked(t *testing.T) {
+	ctx := context.Background()
+	c := newTestCatalog(t)
+	defer c.Close()
+	const n, classes = 5, 350
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: classes}
+	form := func(id int64) []byte { return []byte{byte(id >> 8), byte(id), 1, 2, 3} }
+	var forms, orbits []byte
+	w, err := c.beginSolutions(ctx, queens(n), plan, classes, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := int64(1); id <= classes; id++ {
+		if err := w.AddClass(id, form(id), []int{1, 2, 4, 8}[id%4], 0); err != nil {
+			t.Fatal(err)
+		}
+		if id <= 300 { // three units of 100 are committed, the fourth is lost
+			forms, orbits = append(forms, form(id)...), append(orbits, byte([]int{1, 2, 4, 8}[id%4]))
+		}
+	}
+	w.Rollback()
+	saved := func(what string) {
+		t.Helper()
+		w, err := c.beginSolutions(ctx, queens(n), plan, classes, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Rollback()
+		f, o, err := w.SavedClasses()
+		if err != nil || !bytes.Equal(f, forms) || !bytes.Equal(o, orbits) {
+			t.Errorf("%s: %d saved classes, %v; want %d", what, len(o), err, len(orbits))
+		}
+	}
+	var packed int
+	if err := c.db.Get(&packed, "SELECT count(*) FROM build_classes WHERE puzzle = 'queens:5'"); err != nil || packed != 3 {
+		t.Fatalf("%d packed rows, %v; want 3", packed, err)
+	}
+	saved("packed")
+	c.db.MustExec("DELETE FROM build_classes WHERE first_id = 101")
+	saved("the second unit's row missing")
+	c.db.MustExec("DELETE FROM build_classes")
+	saved("no packed row")
+	w, err = c.beginSolutions(ctx, queens(n), plan, classes, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := int64(1); id <= classes; id++ {
+		if err := w.AddClass(id, form(id), []int{1, 2, 4, 8}[id%4], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Classes: classes, BuiltAt: "now", SolverVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.db.Get(&packed, "SELECT count(*) FROM build_classes"); err != nil || packed != 0 {
+		t.Errorf("%d packed rows left by the finished build, %v", packed, err)
+	}
+}
+
+// TestStagedCountedInIndex: a resumed build counts the solutions saved in
+// the block index, without reading every block: a saved build whose index
+// lacks a row, or has one damaged, is started over, not resumed.
+func TestStagedCountedInIndex(t *testing.T) {
+	ctx := context.Background()
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + 5000}
+	for _, damage := range []string{"", "DELETE FROM block_index_queens_3_building WHERE first_id = (SELECT min(first_id) FROM block_index_queens_3_building)",
+		"DELETE FROM block_index_queens_3_building WHERE first_id = (SELECT max(first_id) FROM block_index_queens_3_building)",
+		"UPDATE block_index_queens_3_building SET checksum = checksum + 1 WHERE first_id = (SELECT max(first_id) FROM block_index_queens_3_building)"} {
+		c := newTestCatalog(t)
+		w, err := c.beginSolutions(ctx, queens(3), plan, 1, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddClass(1, []byte{1, 2, 3}, 8, 0); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < 2500; i++ {
+			if err := w.AddSolution([]byte{byte(i >> 8), byte(i), 7}, 1, i%8); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Rollback()
+		_, saved := w.SavedRows()
+		if damage != "" {
+			c.db.MustExec(damage)
+		}
+		w, err = c.beginSolutions(ctx, queens(3), plan, 1, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, resumed := w.SavedRows()
+		if damage == "" && (resumed != saved || saved == 0 || w.Discarded() != "") || damage != "" && (resumed != 0 || w.Discarded() == "") {
+			t.Errorf("%q: resumed %d solutions of %d saved (%s)", damage, resumed, saved, w.Discarded())
+		}
+		w.Rollback()
+		c.Close()
 	}
 }

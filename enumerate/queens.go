@@ -21,11 +21,14 @@ type Options struct {
 // classes it found (canonical forms back to back and orbit sizes, in
 // order), after whose last whole unit the search goes on, and how many
 // solutions it wrote, whose buckets are neither sorted nor handed on again
-// but passed to Skip at once.
+// but passed to Skip at once. Last, the last of those solutions (if any),
+// tells the buckets written whole before the members are expanded: theirs
+// are only counted.
 type Resume struct {
 	Forms, Orbits []byte
 	AllClasses    bool // Forms holds every class: nothing is searched
 	Solutions     int64
+	Last          []byte
 	Skip          func(solutions int64) error
 }
 

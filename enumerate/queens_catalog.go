@@ -2,6 +2,7 @@ package enumerate
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -22,7 +23,7 @@ import (
 func QueensCatalog(ctx context.Context, n int, opt Options,
 	onClass func(id int64, canonical []byte, orbit int) error,
 	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
-	return QueensCatalogPart(ctx, n, opt, FirstRows{0, n}, onClass, nil, onSolution)
+	return QueensCatalogPart(ctx, n, opt, FirstRows{0, n}, onClass, nil, nil, onSolution)
 }
 
 // FirstRows selects the solutions whose first-row queen stands in columns
@@ -30,11 +31,14 @@ func QueensCatalog(ctx context.Context, n int, opt Options,
 type FirstRows struct{ From, To int }
 
 // QueensCatalogPart is QueensCatalog for the solutions of some first-row
-// columns only, as a shard of a split build writes them. onFirstID (if not
-// nil) learns the ID of the first of them before onSolution sees it. Only
-// the members in range are kept in memory.
+// columns only, as a shard of a split build writes them. onClassesEnd (if
+// not nil) is called as soon as onClass has seen the last class, before
+// the members are expanded; onFirstID (if not nil) learns the ID of the
+// first solution in range before onSolution sees it. Only the members in
+// range are kept in memory.
 func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	onClass func(id int64, canonical []byte, orbit int) error,
+	onClassesEnd func() error,
 	onFirstID func(id int64) error,
 	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
 
@@ -75,9 +79,13 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 	workers := max(opt.Workers, 1)
 	room := make(chan struct{}, workers+1) // a token per bucket in flight
 	var counts ClassCounts
+	var searchErr error // the search's, read once found is closed
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		var forms []byte
+		var forms []byte // every class's, for the members
+		if r := opt.Resume; r != nil {
+			forms = make([]byte, 0, len(r.Forms)) // the saved ones at least, without growing a slice of them again and again
+		}
 		var chunk classChunk
 		send := func() error {
 			select {
@@ -101,12 +109,19 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		if err == nil && len(chunk.orbits) > 0 {
 			err = send()
 		}
+		searchErr = err
 		close(found)
 		if err != nil {
 			return err
 		}
 		layout := newMemberLayout(n, len(forms)/n)
-		buckets, sizes, err := expandMembers(gctx, layout, forms, opt.Workers, part)
+		// The buckets before that of the last solution an earlier run
+		// wrote are written whole: their members are only counted.
+		keep := part.From * layout.perColumn
+		if r := opt.Resume; r != nil && len(r.Last) == n {
+			keep = max(keep, int(permutationRank(r.Last)/layout.perBucket))
+		}
+		buckets, counts, sizes, err := expandMembers(gctx, layout, forms, opt.Workers, part, keep)
 		if err != nil {
 			return err
 		}
@@ -123,13 +138,16 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 		}
 		if r := opt.Resume; r != nil {
 			for k := part.From * layout.perColumn; k < part.To*layout.perColumn; k++ {
-				if in.skipped+int64(len(buckets[k])) > r.Solutions {
+				if in.skipped+counts[k] > r.Solutions {
 					break
 				}
 				in.skip++
-				in.skipped += int64(len(buckets[k]))
+				in.skipped += counts[k]
 				buckets[k] = nil
 			}
+		}
+		if part.From*layout.perColumn+in.skip < keep {
+			return fmt.Errorf("queens:%d: %d solutions were saved, but the last of them lies further on (this is a bug, please report it)", n, opt.Resume.Solutions)
 		}
 		spans <- in
 		next := make(chan int)
@@ -169,6 +187,14 @@ func QueensCatalogPart(ctx context.Context, n int, opt Options, part FirstRows,
 				if err := onClass(id, chunk.forms[i*n:(i+1)*n], int(orbit)); err != nil {
 					return err
 				}
+			}
+		}
+		if searchErr != nil {
+			return searchErr // set before found was closed
+		}
+		if onClassesEnd != nil {
+			if err := onClassesEnd(); err != nil {
+				return err
 			}
 		}
 		var in span
@@ -266,49 +292,55 @@ func (l memberLayout) member(key uint64) (class int, from canon.Symmetry) {
 // expandMembers turns every class into its distinct images, bucketed by
 // their first rows (the most significant part of the rank), so the buckets
 // taken in order and sorted give all solutions in lexicographic order. Only
-// the buckets in part are kept; sizes counts the members by first-row column.
-func expandMembers(ctx context.Context, l memberLayout, forms []byte, workers int, part FirstRows) ([][]uint64, []int64, error) {
+// the buckets in part from bucket keep on are kept; counts counts the
+// members of every bucket in part, sizes the members by first-row column.
+func expandMembers(ctx context.Context, l memberLayout, forms []byte, workers int, part FirstRows, keep int) (buckets [][]uint64, counts, sizes []int64, err error) {
 	if workers < 1 {
 		workers = runtime.NumCPU()
 	}
 	n := l.n
 	classes := len(forms) / n
 	parts := make([][][]uint64, workers)
-	sizes := make([][]int64, workers)
+	bucketCounts, columnCounts := make([][]int64, workers), make([][]int64, workers)
 	g, gctx := errgroup.WithContext(ctx)
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
 			images := canon.NewImages(canon.Puzzle{Kind: canon.Queens, N: n})
 			buckets := make([][]uint64, l.buckets)
-			counts := make([]int64, n)
+			counts, sizes := make([]int64, l.buckets), make([]int64, n)
 			for c := w; c < classes; c += workers {
 				if c%65536 == 0 && gctx.Err() != nil {
 					return gctx.Err()
 				}
 				images.Distinct(forms[c*n:(c+1)*n], func(s canon.Symmetry, img []byte) error {
-					counts[img[0]]++
+					sizes[img[0]]++
 					if int(img[0]) >= part.From && int(img[0]) < part.To {
 						b, key := l.key(permutationRank(img), c+1, s)
-						buckets[b] = append(buckets[b], key)
+						if counts[b]++; b >= keep {
+							buckets[b] = append(buckets[b], key)
+						}
 					}
 					return nil
 				})
 			}
-			parts[w], sizes[w] = buckets, counts
+			parts[w], bucketCounts[w], columnCounts[w] = buckets, counts, sizes
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	total := make([]int64, n)
-	for _, counts := range sizes {
-		for k, c := range counts {
-			total[k] += c
+	counts, sizes = make([]int64, l.buckets), make([]int64, n)
+	for w := range workers {
+		for k, c := range bucketCounts[w] {
+			counts[k] += c
+		}
+		for k, c := range columnCounts[w] {
+			sizes[k] += c
 		}
 	}
-	out := make([][]uint64, l.buckets)
-	for k := range out {
+	buckets = make([][]uint64, l.buckets)
+	for k := range buckets {
 		size := 0
 		for _, part := range parts {
 			size += len(part[k])
@@ -316,13 +348,13 @@ func expandMembers(ctx context.Context, l memberLayout, forms []byte, workers in
 		if size == 0 {
 			continue
 		}
-		out[k] = make([]uint64, 0, size)
+		buckets[k] = make([]uint64, 0, size)
 		for _, part := range parts {
-			out[k] = append(out[k], part[k]...)
+			buckets[k] = append(buckets[k], part[k]...)
 			part[k] = nil // let the collector take it before the next bucket grows
 		}
 	}
-	return out, total, nil
+	return buckets, counts, sizes, nil
 }
 
 // permutationRank is the rank of a permutation of 0..n-1 in lexicographic

@@ -111,7 +111,7 @@ func toColumnBlocks(t *testing.T, path string, puzzles []canon.Puzzle) {
 func toSchema17(t *testing.T, db *sql.DB) {
 	t.Helper()
 	for _, stmt := range []string{"DELETE FROM solcat_schema_version WHERE version_id > 17", "DELETE FROM block_layouts WHERE layout > 2",
-		"ALTER TABLE puzzles DROP COLUMN seal", "ALTER TABLE count_breakdown DROP COLUMN seal", "ALTER TABLE answers DROP COLUMN seal", "ALTER TABLE estimates DROP COLUMN seal", "DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')"} {
+		"ALTER TABLE puzzles DROP COLUMN seal", "ALTER TABLE count_breakdown DROP COLUMN seal", "ALTER TABLE answers DROP COLUMN seal", "ALTER TABLE estimates DROP COLUMN seal", "DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')", "DROP TABLE build_classes"} {
 		if _, err := db.Exec(stmt); err != nil {
 			t.Fatal(stmt, err)
 		}
@@ -211,7 +211,7 @@ func toRowMajor(t *testing.T, path string, puzzles []canon.Puzzle) {
 		}
 	}
 	// The catalog of schema 12, which had no other views.
-	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units; DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')"); err != nil {
+	if _, err := db.Exec("DELETE FROM solcat_schema_version WHERE version_id > 12; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units; DROP TABLE IF EXISTS build_classes; DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -135,8 +135,12 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		if savedErr != nil {
 			return rec, stoppedStored(ctx, p, w, savedErr, known.Classes, solutions)
 		}
+		last, lastErr := w.LastSaved()
+		if lastErr != nil {
+			return rec, stoppedStored(ctx, p, w, lastErr, known.Classes, solutions)
+		}
 		if _, savedSolutions := w.SavedRows(); len(orbits) > 0 || savedSolutions > 0 {
-			opt.Resume = &enumerate.Resume{Forms: forms, Orbits: orbits, Solutions: savedSolutions, AllClasses: int64(len(orbits)) == known.Classes}
+			opt.Resume = &enumerate.Resume{Forms: forms, Orbits: orbits, Solutions: savedSolutions, Last: last, AllClasses: int64(len(orbits)) == known.Classes}
 		}
 		err = storeQueens(ctx, w, p, opt, &rec, part, o.Shard.I <= 1, tally, found, wrote)
 		endSearch()
@@ -240,12 +244,7 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 			// The queens properties are the symmetry type, which the orbit gives.
 			return w.AddClass(id, form, orbit, uint32(canon.SymmetryType(orbit).Stored()))
 		},
-		func(id int64) error {
-			if err := w.EndClasses(); err != nil {
-				return err
-			}
-			return w.SetFirstID(id)
-		},
+		w.EndClasses, w.SetFirstID,
 		func(sol []byte, class int64, from canon.Symmetry) error {
 			written++
 			wrote(written)

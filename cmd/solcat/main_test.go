@@ -32,7 +32,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // sleeps, builds) overlapping. Tests that set a variable of the package
 // (keepAfter, unitCounted and the like) or the environment do not, nor do
 // those that time an answer or a Ctrl-C against a bound (TestServeUnderLoad,
-// TestLimits, TestSQLStreams): another test beside them would weigh on it.
+// TestLimits, TestSQLStreams, TestStoredBuildKilledAgainAndAgain): another
+// test beside them would weigh on it.
 var catalogPath string
 
 func TestMain(m *testing.M) {

@@ -130,16 +130,7 @@ func survivesKills(t *testing.T, puzzle string, flags ...string) {
 	if code, _, errOut := solcatDB(db, "build", "queens:8"); code != 0 {
 		t.Fatal(errOut)
 	}
-	saved := func() int64 {
-		var rows int64
-		if cat, err := catalog.Open(context.Background(), db); err == nil {
-			if b, ok, _ := cat.Building(context.Background(), puzzle); ok {
-				rows = b.ClassesDone + b.SolutionsDone
-			}
-			cat.Close()
-		}
-		return rows
-	}
+	saved := func() int64 { return savedRows(db, puzzle) }
 	// Each kill comes at a random moment after the build has saved a unit
 	// more than before the last kill, so every run resumes from further on.
 	kills, last := 0, int64(0)
@@ -199,6 +190,90 @@ func survivesKills(t *testing.T, puzzle string, flags ...string) {
 	_, left, _ := solcatDB(db, "sql", "SELECT count(*) AS n FROM sqlite_master WHERE name LIKE '%building%' AND name != 'builds'", "--format", "csv")
 	if left != "n\n0\n" {
 		t.Errorf("staging tables left: %q", left)
+	}
+}
+
+// savedRows is how many rows (classes and solutions) an unfinished build
+// of puzzle has saved in db.
+func savedRows(db, puzzle string) int64 {
+	var rows int64
+	if cat, err := catalog.Open(context.Background(), db); err == nil {
+		if b, ok, _ := cat.Building(context.Background(), puzzle); ok {
+			rows = b.ClassesDone + b.SolutionsDone
+		}
+		cat.Close()
+	}
+	return rows
+}
+
+// TestStoredBuildKilledAgainAndAgain kills a stored build of queens:14 with
+// SIGKILL a short while after every start: a third of the time an
+// uninterrupted build takes on the machine as it is, at least 0.25 s (with
+// SOLCAT_LONG=1, queens:16 every 5 s, or every eighth of its uninterrupted
+// time on a busier machine). Every run must save more than the runs before
+// it, but for two in a row at most (a machine shared with other work can
+// hold a process up for longer than a fraction of a second), and the build
+// must end with the content of an uninterrupted one. A run that has to
+// read, search or sort again much of what earlier runs saved before it
+// commits a unit would get nowhere once that takes longer than the
+// interval, run after run. Not parallel: it times runs against a bound.
+func TestStoredBuildKilledAgainAndAgain(t *testing.T) {
+	puzzle, share, least := "queens:14", 3, 250*time.Millisecond
+	if longTests() {
+		puzzle, share, least = "queens:16", 8, 5*time.Second
+	}
+	bin := binary(t)
+	build := func(db string) *exec.Cmd { return exec.Command(bin, "--db", db, "build", puzzle, "--workers", "2") }
+	ref := filepath.Join(t.TempDir(), "ref.db")
+	start := time.Now()
+	if out, err := build(ref).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted build: %v %s", err, out)
+	}
+	every := max(least, time.Since(start)/time.Duration(share))
+	db := filepath.Join(t.TempDir(), "cat.db")
+	var last int64
+	idle := 0 // runs in a row that saved nothing more
+	for run := 1; ; run++ {
+		cmd := build(db)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		kill := time.AfterFunc(every, func() { cmd.Process.Signal(syscall.SIGKILL) })
+		err := cmd.Wait()
+		kill.Stop()
+		if err == nil {
+			t.Logf("%s killed every %v: finished in run %d", puzzle, every, run)
+			break
+		}
+		if status, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || status.Signal() != syscall.SIGKILL {
+			t.Fatalf("run %d: %v %s", run, err, stderr.String())
+		}
+		saved := savedRows(db, puzzle)
+		if code, _, _ := solcatDB(db, "count", puzzle); saved == 0 && code == 0 {
+			t.Logf("%s killed every %v: finished in run %d (killed as it closed the catalog)", puzzle, every, run)
+			break
+		}
+		if saved > last {
+			last, idle = saved, 0
+			continue
+		}
+		load, _ := os.ReadFile("/proc/loadavg")
+		t.Logf("run %d, killed after %v, saved nothing more than the %d rows of the runs before it (load %s)", run, every, last, strings.TrimSpace(string(load)))
+		if idle++; idle == 3 {
+			t.Fatalf("%d runs in a row saved nothing", idle)
+		}
+	}
+	if a, b := contentHash(t, db, puzzle), contentHash(t, ref, puzzle); a != b {
+		t.Errorf("content after the kills %s, uninterrupted build %s", a, b)
+	}
+	if code, out, errOut := solcatDB(db, "verify", puzzle); code != 0 {
+		t.Errorf("verify after the kills: %s %s", out, errOut)
+	}
+	_, left, _ := solcatDB(db, "sql", "SELECT (SELECT count(*) FROM sqlite_master WHERE name LIKE '%building%') + (SELECT count(*) FROM build_classes) AS n", "--format", "csv")
+	if left != "n\n0\n" {
+		t.Errorf("staging tables or packed classes left: %q", left)
 	}
 }
 

@@ -151,7 +151,7 @@ func TestReadableViewsMadeOnWrite(t *testing.T) {
 			"ALTER TABLE classes_"+puzzle+"_raw RENAME TO classes_"+puzzle+"; "+
 			strings.Replace(old, "solutions_"+puzzle+"_raw", "solutions_"+puzzle, 1))
 	}
-	execSQL(t, db, "DELETE FROM solcat_schema_version WHERE version_id > 12; ALTER TABLE puzzles DROP COLUMN seal; ALTER TABLE count_breakdown DROP COLUMN seal; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units; DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')")
+	execSQL(t, db, "DELETE FROM solcat_schema_version WHERE version_id > 12; ALTER TABLE puzzles DROP COLUMN seal; ALTER TABLE count_breakdown DROP COLUMN seal; DROP TABLE solcat_views; DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units; DROP TABLE IF EXISTS build_classes; DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')")
 	views := func() []string {
 		_, out, _ := solcatDB(db, "sql", "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name", "--format", "csv")
 		return strings.Fields(out)[1:]
@@ -211,7 +211,7 @@ func toSchema13(t *testing.T, path string, puzzles []string) {
 	}
 	if _, err := conn.Exec(`DELETE FROM solcat_schema_version WHERE version_id > 13;
 		ALTER TABLE puzzles DROP COLUMN seal; ALTER TABLE count_breakdown DROP COLUMN seal;
-		DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units;
+		DROP TABLE IF EXISTS answers; DROP TABLE IF EXISTS estimates; DROP TABLE IF EXISTS answer_units; DROP TABLE IF EXISTS build_classes;
 		DELETE FROM properties WHERE name IN ('toroidal', 'superqueen');
 		DELETE FROM solcat_views WHERE view IN ('classes_<p>', 'classes_<p>_raw');
 		INSERT INTO solcat_views (view, definition) VALUES ('classes_<p>_readable', 'one row per class: id, form (text), orbit, properties (text), props')`); err != nil {
