@@ -47,7 +47,7 @@ func TestBoardCountsAgainstStored(t *testing.T) {
 			t.Fatalf("build: %s", errOut)
 		}
 	}
-	none := filepath.Join(t.TempDir(), "none.db") // never made: no count takes a second
+	none := filepath.Join(t.TempDir(), "none.db") // made only if a count takes over a second, to keep it
 	for n := 5; n <= last; n++ {
 		for _, prop := range []canon.Property{canon.Toroidal, canon.Superqueen} {
 			filters := boardFilters(n)
@@ -73,9 +73,6 @@ func TestBoardCountsAgainstStored(t *testing.T) {
 				}
 			}
 		}
-	}
-	if _, err := os.Stat(none); err == nil {
-		t.Errorf("a catalog was made by counts that took under a second")
 	}
 }
 
