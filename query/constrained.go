@@ -57,54 +57,18 @@ func question(p canon.Puzzle, f Filter) []byte {
 	return q
 }
 
-// countImages counts the solutions with an image that meets the filter: the
-// union of the solutions of the filter's distinct images, by inclusion and
-// exclusion (the solutions of several images at once are those of the
-// images' squares allowed in common, a constraint too). Counts of equal
-// questions are made once.
+// countImages counts the solutions with an image that meets the filter
+// (see unionOfImages), each by the fast counter.
 func (t *BoundPuzzle) countImages(ctx context.Context, p *Plan) (int64, error) {
-	base := queensConstraint(t.Puzzle, p.Question.Filter)
-	var images []enumerate.QueensConstraint
-	seen := map[string]bool{}
-	for _, s := range canon.All {
-		img := base.Image(s)
-		if k := string(img.Key()); !seen[k] {
-			seen[k] = true
-			images = append(images, img)
-		}
-	}
 	began := time.Now()
-	counted := map[string]int64{}
-	var total int64
-	for set := 1; set < 1<<len(images); set++ {
-		var c enumerate.QueensConstraint
-		sign := int64(-1)
-		for i, img := range images {
-			if set&(1<<i) == 0 {
-				continue
-			}
-			if sign = -sign; c.Allowed == nil {
-				c = img.Clone()
-			} else {
-				c = c.And(img)
-			}
-		}
-		if c.Impossible() {
-			continue
-		}
-		key := string(c.Question())
-		n, ok := counted[key]
-		if !ok {
-			var err error
-			if n, err = enumerate.CountQueensConstrained(ctx, c, p.Workers); err != nil {
-				return 0, err
-			}
-			counted[key] = n
-		}
-		total += sign * n
+	total, images, err := unionOfImages(queensConstraint(t.Puzzle, p.Question.Filter), func(c enumerate.QueensConstraint) (int64, error) {
+		return enumerate.CountQueensConstrained(ctx, c, p.Workers)
+	})
+	if err != nil {
+		return 0, err
 	}
 	p.counted = []catalog.Answer{t.answer(p, p.Question.Filter, question(t.Puzzle, p.Question.Filter), total,
-		fmt.Sprintf("halves counter, %d images by inclusion and exclusion", len(images)), time.Since(began))}
+		fmt.Sprintf("halves counter, %d images by inclusion and exclusion", images), time.Since(began))}
 	return total, nil
 }
 
@@ -384,6 +348,8 @@ func roughDuration(d time.Duration) string {
 		return fmt.Sprintf("about %.0f seconds", d.Seconds())
 	case d < time.Hour:
 		return fmt.Sprintf("about %.0f minutes", d.Minutes())
+	case d >= 2*365*24*time.Hour:
+		return fmt.Sprintf("about %.0f years", d.Hours()/(365*24))
 	}
 	return fmt.Sprintf("about %.1f hours", d.Hours())
 }

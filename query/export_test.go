@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"solcat/canon"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -43,4 +45,12 @@ func SetCores(n int) (restore func()) {
 	was := cores
 	cores = func() int { return n }
 	return func() { cores = was }
+}
+
+// SetPublished replaces the published counts board counts are checked
+// against.
+func SetPublished(f func(canon.Puzzle, canon.Property) (canon.Known, bool)) (restore func()) {
+	was := knownWithProperty
+	knownWithProperty = f
+	return func() { knownWithProperty = was }
 }

@@ -133,3 +133,56 @@ type filterMistake string
 
 func (e filterMistake) Error() string        { return string(e) }
 func (e filterMistake) Is(target error) bool { return target == ErrFilter }
+
+// An Unrecorded count needs nothing stored of its puzzle: a filter past
+// the counted sizes (SearchCount) or a board property of a puzzle not
+// stored (BoardCount). Its answer is kept in the catalog, and a long one
+// saves its units as it runs and resumes from them.
+type Unrecorded interface {
+	PuzzleName() string
+	Of() string // "solutions" or "classes"
+	// LookUp gives the answer kept from an earlier count, if any.
+	LookUp(ctx context.Context, cat *catalog.Catalog) (int64, bool, error)
+	Report() PlanReport // what --explain prints (after LookUp: the kept answer)
+	Refusal() string    // why the count is not run, or ""
+	Expect() time.Duration
+	Announce() string // before a long count: what runs, for how long
+	UnitKey() []byte
+	Units() int
+	Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error)
+}
+
+// PuzzleName names the puzzle counted.
+func (s SearchCount) PuzzleName() string { return s.Puzzle.String() }
+
+// Of says what is counted: solutions.
+func (s SearchCount) Of() string { return "solutions" }
+
+// LookUp gives the answer kept from an earlier count, if any.
+func (s SearchCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, bool, error) {
+	a, ok, err := cat.LookUpAnswer(ctx, s.Puzzle.String(), s.Question)
+	return a.Solutions, ok, err
+}
+
+// Report is Explain's.
+func (s SearchCount) Report() PlanReport { return s.Explain() }
+
+// Refusal is TooLong's.
+func (s SearchCount) Refusal() string { return s.TooLong() }
+
+// Expect is how long the count should take.
+func (s SearchCount) Expect() time.Duration { return s.Took }
+
+// Announce says, before a long count, what runs and for how long.
+func (s SearchCount) Announce() string {
+	return fmt.Sprintf("%s is too large to count whole: counting the filter's solutions, %s", s.Puzzle, roughDuration(s.Took))
+}
+
+// UnitKey is the key the count's units are saved under.
+func (s SearchCount) UnitKey() []byte { return s.Question }
+
+// Count is Run's, with the answer to keep as a list.
+func (s SearchCount) Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error) {
+	n, a, err := s.Run(ctx, saved, save, progress)
+	return n, []catalog.Answer{a}, err
+}

@@ -32,6 +32,7 @@ func TestBashCompletion(t *testing.T) {
 		{"solcat show magic:", []string{"solcat show magic:4"}, []string{"solcat show magic:queens:8"}, false},
 		{"solcat count magic:4 --prop ", []string{"solcat count magic:4 --prop pandiagonal", "solcat count magic:4 --prop dudeney-VI"}, []string{"solcat count magic:4 --prop asymmetric"}, false},
 		{"solcat count queens:8 --prop ", []string{"solcat count queens:8 --prop asymmetric"}, []string{"solcat count queens:8 --prop pandiagonal"}, false},
+		{"solcat count queens:20 --prop ", []string{"solcat count queens:20 --prop toroidal", "solcat count queens:20 --prop superqueen"}, nil, false},
 		{"solcat count magic:3 --prop d", nil, []string{"solcat count magic:3 --prop dudeney-I"}, false},
 		{"solcat stats queens:8 --by ", []string{"solcat stats queens:8 --by orbit"}, []string{"solcat stats queens:8 --by group"}, false},
 		{"solcat stats magic:4 --by ", []string{"solcat stats magic:4 --by group"}, nil, false},

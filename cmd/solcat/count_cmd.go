@@ -31,8 +31,13 @@ func (c *countCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if p, err := canon.ParsePuzzle(c.Puzzle); err == nil && query.PastReach(p) {
-		return c.pastReach(e, p, format)
+	if p, err := canon.ParsePuzzle(c.Puzzle); err == nil {
+		if u, ok, err := c.unrecorded(e, p); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return c.countUnrecorded(e, u, format)
+		}
 	}
 	q := query.Question{Ask: query.AskCount}
 	of := "solutions"
@@ -167,56 +172,67 @@ func (e *env) stopped(err error) error {
 	return err
 }
 
-// pastReach counts a filter on queens too large to count whole, by the
-// row-by-row search under it, when that should take an hour at most.
-func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) error {
-	if c.Classes {
-		return usagef("past queens:23 only solutions are counted, under --cell or --pattern; drop --classes")
-	}
+// unrecorded gives the count that needs nothing stored, if the question
+// is one (query.PlanUnrecorded): a filter on queens too large to count
+// whole, or a board property of queens not stored.
+func (c *countCmd) unrecorded(e *env, p canon.Puzzle) (query.Unrecorded, bool, error) {
 	f, err := c.Filter(p)
-	if err != nil {
-		return err
+	if !query.PastReach(p) && (err != nil || !query.BoardAsked(p, f)) {
+		return nil, false, nil // the catalog answers, or says what is wrong
+	} else if err != nil {
+		return nil, false, err
 	}
-	s, err := query.PlanSearchCount(p, f, runtime.GOMAXPROCS(0))
-	if err != nil {
-		return err
+	cat, err := catalog.Open(e.ctx, e.cli.DB)
+	switch {
+	case errors.Is(err, catalog.ErrNoCatalog):
+		cat = nil
+	case err != nil:
+		return nil, false, err
+	default:
+		defer cat.Close()
 	}
-	if c.Explain {
-		return records.WriteExplain(e.stdout, format, s.Explain())
-	}
+	return query.PlanUnrecorded(e.ctx, cat, p, f, c.Classes, runtime.GOMAXPROCS(0))
+}
+
+// countUnrecorded runs a count that needs nothing stored, or answers it
+// from the answer kept, and keeps its answer.
+func (c *countCmd) countUnrecorded(e *env, u query.Unrecorded, format records.Format) error {
 	var n int64
 	kept := false
 	if cat, err := catalog.Open(e.ctx, e.cli.DB); err == nil {
 		e.readers = append(e.readers, cat)
-		a, ok, err := cat.LookUpAnswer(e.ctx, p.String(), s.Question)
+		n, kept, err = u.LookUp(e.ctx, cat)
 		cat.Close()
 		if err != nil {
 			return err
 		}
-		n, kept = a.Solutions, ok
 	} else if !errors.Is(err, catalog.ErrNoCatalog) {
 		return err
 	}
+	if c.Explain {
+		return records.WriteExplain(e.stdout, format, u.Report())
+	}
 	if !kept {
-		if why := s.TooLong(); why != "" {
+		if why := u.Refusal(); why != "" {
 			return errors.New(why)
 		}
 		var saver *unitSaver
 		saved := map[int]int64{}
-		if s.Took >= saveAfter && e.mayKeep() {
-			saver, saved = e.saveSearchUnits(p.String(), s.Question, s.Units())
+		if u.Expect() >= saveAfter && u.Units() > 0 && e.mayKeep() {
+			saver, saved = e.saveSearchUnits(u.PuzzleName(), u.UnitKey(), u.Units())
 		}
 		var progress query.Progress
-		if s.Took >= time.Minute || saver != nil {
-			fmt.Fprintf(e.stderr, "solcat: %s is too large to count whole: counting the filter's solutions, %s; Ctrl-C stops, and the same command resumes\n", p, query.RoughDuration(s.Took))
+		if u.Expect() >= time.Minute || saver != nil {
+			fmt.Fprintf(e.stderr, "solcat: %s; Ctrl-C stops, and the same command resumes\n", u.Announce())
 			progress = e.countingBar()
 		}
 		var save func(int, int64)
 		if saver != nil {
 			save = saver.add
 		}
-		var a catalog.Answer
-		n, a, err = s.Run(e.ctx, saved, save, progress)
+		var answers []catalog.Answer
+		var err error
+		n, answers, err = u.Count(e.ctx, saved, save, progress)
 		switch {
 		case err != nil && saver != nil && e.ctx.Err() != nil:
 			return saver.stopped()
@@ -224,14 +240,14 @@ func (c *countCmd) pastReach(e *env, p canon.Puzzle, format records.Format) erro
 			saver.close()
 			return e.stopped(err)
 		case saver != nil:
-			saver.keep([]catalog.Answer{a})
-		case a.Seconds >= keepAfter.Seconds() && e.mayKeep():
-			e.keep([]catalog.Answer{a})
+			saver.keep(answers)
+		case answers[0].Seconds >= keepAfter.Seconds() && e.mayKeep():
+			e.keep(answers)
 		}
 	}
 	if format == records.Text {
-		_, err = fmt.Fprintln(e.stdout, n)
+		_, err := fmt.Fprintln(e.stdout, n)
 		return err
 	}
-	return records.WriteOne(e.stdout, format, !c.NoHeaders, records.Obj("puzzle", p.String(), "of", "solutions", "count", n))
+	return records.WriteOne(e.stdout, format, !c.NoHeaders, records.Obj("puzzle", u.PuzzleName(), "of", u.Of(), "count", n))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/enumerate"
 )
@@ -36,6 +37,26 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 		}
 		if a.Solutions < 0 || a.Solutions > rec.Solutions {
 			problem(fmt.Sprintf("the answer kept for %s, %d solutions, is not between 0 and the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
+			continue
+		}
+		if _, _, q, ok := enumerate.ParseBoardKey(a.Question); ok {
+			switch {
+			case len(q) > 0 && q[0] == 'U':
+				upToSymmetry = append(upToSymmetry, a.Filter)
+			case recountTime(a) >= recountUnder:
+				long = append(long, a.Filter)
+				if why := boardPublished(rec, a); why != "" {
+					problem(why)
+				}
+			default:
+				why, err := boardAnswer(ctx, rec, a)
+				if err != nil {
+					return err
+				}
+				if recounted++; why != "" {
+					problem(why)
+				}
+			}
 			continue
 		}
 		c, ok := enumerate.ConstraintOfKey(a.Question)
@@ -77,4 +98,55 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 func recountTime(a catalog.Answer) time.Duration {
 	took := time.Duration(a.Seconds * float64(time.Second))
 	return took * time.Duration(max(a.Workers, 1)) / time.Duration(runtime.GOMAXPROCS(0))
+}
+
+// boardAnswer counts a kept answer of a board counter (toroidal,
+// superqueen) again, and says what is wrong with it, or "".
+func boardAnswer(ctx context.Context, rec catalog.Record, a catalog.Answer) (string, error) {
+	prop, orbit, q, _ := enumerate.ParseBoardKey(a.Question)
+	c, ok := enumerate.ConstraintOfKey(q)
+	if !ok || c.N != rec.N {
+		return fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter), nil
+	}
+	var n int64
+	if orbit == 0 {
+		var err error
+		if n, err = enumerate.CountBoardConstrained(ctx, prop, c, 0, nil); err != nil {
+			return "", err
+		}
+	} else {
+		count := enumerate.CountSuperqueens
+		if prop == canon.Toroidal {
+			count = enumerate.CountToroidal
+		}
+		cc, err := count(ctx, c.N, 0, nil)
+		if err != nil {
+			return "", err
+		}
+		n = int64(orbit) * cc.Orbits[orbit]
+	}
+	if n != a.Solutions {
+		return fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n), nil
+	}
+	return boardPublished(rec, a), nil
+}
+
+// boardPublished compares a kept answer of a board counter with no cells
+// with the published count, and says how it differs, or "".
+func boardPublished(rec catalog.Record, a catalog.Answer) string {
+	prop, orbit, q, _ := enumerate.ParseBoardKey(a.Question)
+	c, ok := enumerate.ConstraintOfKey(q)
+	if !ok || c.N != rec.N || string(q) != string(enumerate.NewQueensConstraint(rec.N).Question()) {
+		return "" // cells asked: nothing is published
+	}
+	k, ok := canon.KnownWithProperty(canon.Puzzle{Kind: canon.Queens, N: rec.N}, prop)
+	want := k.Solutions
+	if orbit != 0 {
+		want = int64(orbit) * k.Orbits[orbit]
+		ok = ok && k.Orbits != [9]int64{}
+	}
+	if !ok || a.Solutions == want {
+		return ""
+	}
+	return fmt.Sprintf("the answer kept for %s, %d solutions, differs from the published %d", a.Filter, a.Solutions, want)
 }

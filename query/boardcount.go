@@ -1,0 +1,443 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"solcat/canon"
+	"solcat/catalog"
+	"solcat/enumerate"
+)
+
+// Board counts answer the toroidal and superqueen properties of queens
+// that are not stored (recorded by their counts, or not in the catalog at
+// all, up to queens:32) by the board counters (enumerate.BoardCounter): a
+// search of their own, far smaller than all of the puzzle's, with the
+// filter's squares fixed. Without cells the count also gives the classes
+// by orbit size (Burnside's lemma), so --classes, --orbit and the symmetry
+// properties are answered too; every such count is checked against the
+// published one (canon.KnownWithProperty) before it is printed or kept.
+// Answers are kept like constrained counts', each the number of solutions
+// of a filter: the total, and of the classes of 2 and 4 members (1 on
+// queens:1), from which the classes follow.
+
+// MaxBoardCount is the longest a board count is let run, as judged before
+// it starts (docs/performance.md plans the longer ones).
+const MaxBoardCount = 1000 * time.Hour
+
+// boardRate is the board counter's speed on one core, nodes a second,
+// measured once a process (enumerate.BoardSearchRate).
+func boardRate(prop canon.Property) float64 {
+	boardRates.Lock()
+	defer boardRates.Unlock()
+	if boardRates.m[prop] == 0 {
+		boardRates.m[prop] = enumerate.BoardSearchRate(prop)
+	}
+	return boardRates.m[prop]
+}
+
+var boardRates = struct {
+	sync.Mutex
+	m map[canon.Property]float64
+}{m: map[canon.Property]float64{}}
+
+// knownWithProperty gives the published counts checked (tests replace it).
+var knownWithProperty = canon.KnownWithProperty
+
+// A BoardCount is the count of a board property of a queens puzzle that
+// is not stored, judged and ready to run.
+type BoardCount struct {
+	Puzzle  canon.Puzzle
+	Filter  Filter
+	Prop    canon.Property // canon.Toroidal or canon.Superqueen
+	Classes bool           // classes are counted, not solutions
+	Workers int
+	Nodes   float64       // Knuth's estimate of the search's nodes
+	Took    time.Duration // how long it should take
+	storage string        // "none", or "counts" for a puzzle recorded by its counts
+	orbits  []int         // the orbit sizes asked, in order
+	base    enumerate.QueensConstraint
+	counter *enumerate.BoardCounter // nil up to symmetry: a count for each set of images
+	kept    *catalog.Answer         // the answer kept, once looked up (the total's, without cells)
+}
+
+// BoardAsked reports whether f asks a board property (toroidal,
+// superqueen) of queens, which a board count can answer when the puzzle is
+// not stored.
+func BoardAsked(p canon.Puzzle, f Filter) bool {
+	return p.Kind == canon.Queens && f.Props.Board() != 0
+}
+
+// PlanUnrecorded gives the count of f (classes when classes is set) on p
+// that needs nothing stored, if it is one: a board property of a puzzle
+// not stored in cat (nil: no catalog), or a filter on queens too large to
+// count whole (PlanSearchCount). ok is false for the questions the
+// catalog answers.
+func PlanUnrecorded(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, f Filter, classes bool, workers int) (u Unrecorded, ok bool, err error) {
+	storage := "none"
+	if BoardAsked(p, f) {
+		if cat != nil {
+			rec, found, err := cat.Puzzle(ctx, p.String())
+			switch {
+			case err != nil:
+				return nil, false, err
+			case found && rec.Storage != catalog.StorageCounts:
+				return nil, false, nil // stored: read
+			case found:
+				storage = string(rec.Storage)
+			}
+		}
+		b, err := PlanBoardCount(p, f, classes, workers)
+		if err != nil {
+			return nil, false, err
+		}
+		b.storage = storage
+		return b, true, nil
+	}
+	if !PastReach(p) {
+		return nil, false, nil
+	}
+	if classes {
+		return nil, false, filterMistake(fmt.Sprintf("past queens:%d only solutions are counted, under --cell or --pattern (or a toroidal or superqueen count); drop --classes", enumerate.MaxCountedQueens))
+	}
+	s, err := PlanSearchCount(p, f, workers)
+	return s, err == nil, err
+}
+
+// PlanBoardCount judges the count of f, which asks a board property, on
+// p, on workers goroutines, as if nothing of p were stored.
+func PlanBoardCount(p canon.Puzzle, f Filter, classes bool, workers int) (*BoardCount, error) {
+	if err := f.Validate(p); err != nil {
+		return nil, err
+	}
+	prop := f.Props.Board()
+	switch {
+	case !BoardAsked(p, f):
+		return nil, filterMistake("a board count asks --prop toroidal or --prop superqueen")
+	case prop != canon.Toroidal && prop != canon.Superqueen:
+		return nil, filterMistake(fmt.Sprintf("%s is not stored: toroidal and superqueen are counted one at a time; ask one of them", p))
+	case f.Class != 0:
+		return nil, filterMistake(fmt.Sprintf("%s is not stored: --class needs what is stored; drop it", p))
+	}
+	b := &BoardCount{Puzzle: p, Filter: f, Prop: prop, Classes: classes, Workers: max(workers, 1), storage: "none"}
+	// The orbit sizes asked, by --orbit and the symmetry properties.
+	for _, k := range []int{1, 2, 4, 8} {
+		sym := canon.SymmetryType(k)
+		if (f.Orbit == 0 || f.Orbit == k) && f.Props&^prop&^sym == 0 {
+			b.orbits = append(b.orbits, k)
+		}
+	}
+	orbitsAsked := f.Orbit != 0 || f.Props != prop
+	if len(f.Cells) > 0 && (orbitsAsked || classes) {
+		return nil, filterMistake(fmt.Sprintf("%s is not stored: the %s counter counts solutions under --cell and --pattern, and classes, orbit sizes and symmetry properties without them; drop one or the other", p, prop))
+	}
+	b.base = queensConstraint(p, f).Canonical()
+	if f.UpToSymmetry && len(f.Cells) > 0 {
+		return b, nil // several counts; no estimate
+	}
+	var err error
+	if b.counter, err = enumerate.NewBoardCounter(prop, b.base); err != nil {
+		return nil, err
+	}
+	b.Nodes = b.counter.SearchNodes(max(16, 16384/max(1, len(b.counter.Units()))), 1)
+	rate := boardRate(prop) * float64(max(1, min(b.Workers, len(b.counter.Units()))))
+	b.Took = time.Duration(math.Min(b.Nodes/rate, 1e9) * float64(time.Second))
+	return b, nil
+}
+
+// free reports whether the count has no cells: it counts the classes too.
+func (b *BoardCount) free() bool { return len(b.Filter.Cells) == 0 }
+
+// question is the key of the answer kept for the solutions of the orbit
+// size given (0: all) that meet the filter's cells.
+func (b *BoardCount) question(orbit int) []byte {
+	return enumerate.BoardKey(b.Prop, orbit, question(b.Puzzle, Filter{Cells: b.Filter.Cells, UpToSymmetry: b.Filter.UpToSymmetry && len(b.Filter.Cells) > 0}))
+}
+
+// orbitAnswers are the orbit sizes whose solutions are kept beside the
+// total: with it they give every class count.
+func (b *BoardCount) orbitAnswers() []int {
+	if b.Puzzle.N == 1 {
+		return []int{1}
+	}
+	return []int{2, 4}
+}
+
+// value is the answer asked, from the classes by orbit size.
+func (b *BoardCount) value(c enumerate.ClassCounts) int64 {
+	var v int64
+	for _, k := range b.orbits {
+		if b.Classes {
+			v += c.Orbits[k]
+		} else {
+			v += int64(k) * c.Orbits[k]
+		}
+	}
+	return v
+}
+
+// onlyTotal reports whether the answer is the number of solutions that
+// meet the cells, with no orbit size or class asked.
+func (b *BoardCount) onlyTotal() bool { return !b.Classes && len(b.orbits) == 4 }
+
+// PuzzleName names the puzzle counted.
+func (b *BoardCount) PuzzleName() string { return b.Puzzle.String() }
+
+// Of says what is counted: "solutions" or "classes".
+func (b *BoardCount) Of() string {
+	if b.Classes {
+		return "classes"
+	}
+	return "solutions"
+}
+
+// LookUp gives the answer kept in cat from an earlier count, if any.
+func (b *BoardCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, bool, error) {
+	name := b.Puzzle.String()
+	total, ok, err := cat.LookUpAnswer(ctx, name, b.question(0))
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	b.kept = &total
+	if b.onlyTotal() {
+		return total.Solutions, true, nil
+	}
+	// The classes by orbit size, from the solutions kept of each.
+	c := enumerate.ClassCounts{}
+	rest := total.Solutions
+	for _, k := range b.orbitAnswers() {
+		a, ok, err := cat.LookUpAnswer(ctx, name, b.question(k))
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		c.Orbits[k] = a.Solutions / int64(k)
+		rest -= a.Solutions
+	}
+	c.Orbits[8] = rest / 8
+	return b.value(c), true, nil
+}
+
+// Refusal says why the count is not run, or "".
+func (b *BoardCount) Refusal() string {
+	if b.Took <= MaxBoardCount {
+		return ""
+	}
+	return fmt.Sprintf("counting the %s solutions of %s would take %s on %s (about %.2g search nodes); counts over %.0f hours are not run",
+		b.Prop, b.Puzzle, roughDuration(b.Took), canon.Plural(int64(b.Workers), "goroutine"), b.Nodes, MaxBoardCount.Hours())
+}
+
+// Expect is how long the count should take.
+func (b *BoardCount) Expect() time.Duration { return b.Took }
+
+// Announce says, before a long count, what runs and for how long.
+func (b *BoardCount) Announce() string {
+	return fmt.Sprintf("%s is not stored: counting its %s solutions by the %s, %s", b.Puzzle, b.Prop, b.counter.Method(), roughDuration(b.Took))
+}
+
+// UnitKey is the key the count's units are saved under, and Units their
+// number (0: the count is not saved as it runs, as up to symmetry).
+func (b *BoardCount) UnitKey() []byte { return b.question(0) }
+
+// Units is how many units the count is saved and resumed by.
+func (b *BoardCount) Units() int {
+	if b.counter == nil {
+		return 0
+	}
+	return len(b.counter.Units())
+}
+
+// Report says how the count goes, or that an answer is kept (after
+// LookUp).
+func (b *BoardCount) Report() PlanReport {
+	r := PlanReport{Puzzle: b.Puzzle.String(), Storage: b.storage, Way: "board count", Workers: b.Workers}
+	store := "none (" + b.Puzzle.String() + " is not in the catalog, and needs no record)"
+	if b.storage != "none" {
+		store = b.storage + " (counts only: the " + b.Prop.String() + " solutions are not among them)"
+	}
+	r.Detail = append(r.Detail, "storage: "+store)
+	seq := canon.PropertyOEIS(b.Prop)
+	switch {
+	case b.kept != nil:
+		r.Way = FromAnswer.String()
+		a := b.kept
+		what := "kept from a count of " + a.Filter
+		if !b.onlyTotal() {
+			what += " and of its classes by orbit size"
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: %s on %s (%s, %.1f s on %s); nothing else is read",
+			what, a.RecordedAt, a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine")))
+	case b.counter == nil:
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s counter, the filter's squares fixed: the solutions of its distinct images among the 8, joined by inclusion and exclusion, on %s",
+			b.Prop, canon.Plural(int64(b.Workers), "goroutine")),
+			"estimate: none (one count for each set of images that can meet)")
+	default:
+		units := canon.Plural(int64(len(b.counter.Units())), "unit")
+		if b.counter.Fixed() {
+			units += " and the solutions the turns fix (for the classes by orbit size)"
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s: %s, on %s", b.counter.Method(), units, canon.Plural(int64(b.Workers), "goroutine")),
+			fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the counter's measured speed", roughDuration(b.Took), b.Nodes))
+		if why := b.Refusal(); why != "" {
+			r.Detail = append(r.Detail, "refused: "+why)
+		}
+		if k, ok := knownWithProperty(b.Puzzle, b.Prop); ok && b.free() {
+			check := fmt.Sprintf("the count is checked against the published %s (%s)", canon.Plural(k.Solutions, "solution"), seq.Solutions)
+			if k.Classes >= 0 {
+				check += fmt.Sprintf(" and %s (%s)", canon.Plural(k.Classes, "class"), seq.Classes)
+			}
+			r.Detail = append(r.Detail, "checks: "+check+" before it is printed or kept")
+		}
+	}
+	r.Detail = append(r.Detail, "filter: "+b.Filter.String(b.Puzzle))
+	return r
+}
+
+// ErrPublished is a count that differs from the published one: it is
+// neither printed nor kept.
+var ErrPublished = errors.New("differs from the published count")
+
+// checkPublished compares a count without cells with the published one.
+func (b *BoardCount) checkPublished(c enumerate.ClassCounts) error {
+	k, ok := knownWithProperty(b.Puzzle, b.Prop)
+	if !ok {
+		return nil
+	}
+	seq := canon.PropertyOEIS(b.Prop)
+	var wrong string
+	switch {
+	case c.Solutions() != k.Solutions:
+		wrong = fmt.Sprintf("%d solutions, where %s gives %d", c.Solutions(), seq.Solutions, k.Solutions)
+	case k.Classes >= 0 && c.Classes() != k.Classes:
+		wrong = fmt.Sprintf("%d classes, where %s gives %d", c.Classes(), seq.Classes, k.Classes)
+	case k.Orbits != [9]int64{} && c.Orbits != k.Orbits:
+		wrong = fmt.Sprintf("classes of 1, 2, 4 and 8 members %d/%d/%d/%d, where the published counts give %d/%d/%d/%d",
+			c.Orbits[1], c.Orbits[2], c.Orbits[4], c.Orbits[8], k.Orbits[1], k.Orbits[2], k.Orbits[4], k.Orbits[8])
+	default:
+		return nil
+	}
+	return fmt.Errorf("the %s count of %s, %s: it %w and is not kept (this is a bug, please report it)", b.Prop, b.Puzzle, wrong, ErrPublished)
+}
+
+// Count counts the units not in saved (counts of units by index, from an
+// earlier run that stopped), handing each unit counted to save (if not
+// nil) and telling progress, and gives the answer and what to keep of it.
+// A count without cells is checked against the published one first.
+func (b *BoardCount) Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error) {
+	began := time.Now()
+	answer := func(f Filter, q []byte, solutions int64, method string) catalog.Answer {
+		return catalog.Answer{Puzzle: b.Puzzle.String(), Question: q, Filter: f.String(b.Puzzle), Solutions: solutions,
+			Method: method, Seconds: time.Since(began).Seconds(), Workers: b.Workers}
+	}
+	if b.counter == nil {
+		n, images, err := unionOfImages(queensConstraint(b.Puzzle, b.Filter), func(c enumerate.QueensConstraint) (int64, error) {
+			return enumerate.CountBoardConstrained(ctx, b.Prop, c, b.Workers, nil)
+		})
+		if err != nil {
+			return 0, nil, err
+		}
+		f := Filter{Cells: b.Filter.Cells, UpToSymmetry: true, Props: b.Prop}
+		return n, []catalog.Answer{answer(f, b.question(0), n, fmt.Sprintf("%s counter, %d images by inclusion and exclusion", b.Prop, images))}, nil
+	}
+	q := b.counter
+	units := len(q.Units())
+	var total enumerate.ClassCounts
+	var todo []int
+	if q.Fixed() {
+		todo = append(todo, units) // first: one worker counts it while the others start on the rest
+	}
+	for i := range units {
+		if n, ok := saved[i]; ok {
+			total.Joined += n
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	done := units - len(todo)
+	if q.Fixed() {
+		done++
+	}
+	err := q.Count(ctx, todo, b.Workers, func(i int, c enumerate.ClassCounts) error {
+		total.Add(c)
+		if i < units {
+			done++
+			if save != nil {
+				save(i, c.Joined)
+			}
+			if progress != nil {
+				progress(done, units)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	f := Filter{Cells: b.Filter.Cells, Props: b.Prop}
+	if !b.free() {
+		return total.Joined, []catalog.Answer{answer(f, b.question(0), total.Joined, q.Method())}, nil
+	}
+	if b.Puzzle.N == 1 {
+		total = enumerate.ClassCounts{Orbits: [9]int64{1: total.Joined}} // fixed by every symmetry
+	} else if err := total.ClassifyJoined(); err != nil {
+		return 0, nil, err
+	}
+	if err := b.checkPublished(total); err != nil {
+		return 0, nil, err
+	}
+	method := q.Method() + ", classes by the solutions the turns fix"
+	kept := []catalog.Answer{answer(f, b.question(0), total.Solutions(), method)}
+	for _, k := range b.orbitAnswers() {
+		kept = append(kept, answer(Filter{Props: b.Prop, Orbit: k}, b.question(k), int64(k)*total.Orbits[k], method))
+	}
+	return b.value(total), kept, nil
+}
+
+// unionOfImages counts, by count, the solutions with an image under the 8
+// symmetries that meets base: the union of the solutions of base's
+// distinct images, by inclusion and exclusion (the solutions of several
+// images at once are those of the squares the images allow in common, a
+// constraint too). Counts of equal questions are made once; images is
+// how many distinct images there are.
+func unionOfImages(base enumerate.QueensConstraint, count func(enumerate.QueensConstraint) (int64, error)) (total int64, images int, err error) {
+	var imgs []enumerate.QueensConstraint
+	seen := map[string]bool{}
+	for _, s := range canon.All {
+		img := base.Image(s)
+		if k := string(img.Key()); !seen[k] {
+			seen[k] = true
+			imgs = append(imgs, img)
+		}
+	}
+	counted := map[string]int64{}
+	for set := 1; set < 1<<len(imgs); set++ {
+		var c enumerate.QueensConstraint
+		sign := int64(-1)
+		for i, img := range imgs {
+			if set&(1<<i) == 0 {
+				continue
+			}
+			if sign = -sign; c.Allowed == nil {
+				c = img.Clone()
+			} else {
+				c = c.And(img)
+			}
+		}
+		if c.Impossible() {
+			continue
+		}
+		key := string(c.Question())
+		n, ok := counted[key]
+		if !ok {
+			if n, err = count(c); err != nil {
+				return 0, 0, err
+			}
+			counted[key] = n
+		}
+		total += sign * n
+	}
+	return total, len(imgs), nil
+}
