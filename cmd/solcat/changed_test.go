@@ -125,6 +125,7 @@ func TestChangedUnderCommands(t *testing.T) {
 // 200, or an error page that names the problem), the server never
 // crashes, and once the file is whole again its pages answer as before.
 func TestChangedUnderServer(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	db := filepath.Join(t.TempDir(), "cat.db")
 	if out, err := exec.Command(bin, "--db", db, "build", "queens:13").CombinedOutput(); err != nil {

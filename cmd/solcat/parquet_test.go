@@ -95,6 +95,7 @@ func parquetMeta(t *testing.T, path string) (map[string]string, string) {
 // filter) say the same, that the two files are the same bytes, and that
 // their catalog schema is the catalog's.
 func TestOneVersionEverywhere(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	if testing.Short() {
 		t.Skip("builds a stamped binary; skipped under -short")
 	}
