@@ -358,6 +358,17 @@ func (q *ConstrainedCounter) Question() []byte { return q.c.Question() }
 // Units lists the counter's units.
 func (q *ConstrainedCounter) Units() []ConstrainedUnit { return q.units }
 
+// UnitsKey identifies the counter's units, to save and resume them by. It
+// is not the Question: the images of a filter share their answer, but each
+// is cut into units of its own.
+func (q *ConstrainedCounter) UnitsKey() []byte {
+	kind := "units of the search "
+	if q.halves {
+		kind = "units of the halves "
+	}
+	return append([]byte(kind), q.c.Key()...)
+}
+
 // Method names the way the count goes.
 func (q *ConstrainedCounter) Method() string {
 	cut := ""

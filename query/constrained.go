@@ -105,8 +105,9 @@ type constrainedRun struct {
 	saved   map[int]bool // of them, those already saved
 }
 
-// ConstrainedUnits is the question of the plan's constrained count (the
-// key its answer and saved units are kept under) and its number of units;
+// ConstrainedUnits is the key the plan's constrained count saves its units
+// under (the filter as typed: its images share an answer but not their
+// units) and its number of units;
 // ok is false for the other ways, and for counts up to symmetry, which are
 // made of several counts and do not resume.
 func (t *BoundPuzzle) ConstrainedUnits(p *Plan) (key []byte, units int, ok bool, err error) {
@@ -117,7 +118,7 @@ func (t *BoundPuzzle) ConstrainedUnits(p *Plan) (key []byte, units int, ok bool,
 	if err != nil {
 		return nil, 0, false, err
 	}
-	return question(t.Puzzle, p.Question.Filter), len(run.counter.Units()), true, nil
+	return run.counter.UnitsKey(), len(run.counter.Units()), true, nil
 }
 
 // Resume gives the plan's constrained count the units an earlier run that

@@ -179,7 +179,7 @@ func (s SearchCount) Announce() string {
 }
 
 // UnitKey is the key the count's units are saved under.
-func (s SearchCount) UnitKey() []byte { return s.Question }
+func (s SearchCount) UnitKey() []byte { return s.counter.UnitsKey() }
 
 // Count is Run's, with the answer to keep as a list.
 func (s SearchCount) Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error) {

@@ -96,3 +96,44 @@ func TestConstrainedStatsResumes(t *testing.T) {
 		t.Errorf("resumed table: exit %d, %q, stderr %q; want %q", code, got, errOut, want)
 	}
 }
+
+// TestImageCountsItsOwnUnits stops a constrained count and then counts its
+// mirror image: the image shares the answer but not the units (each is cut
+// by its own filter), so it counts from the start and gets the answer
+// right, and the stopped filter then finds that answer kept.
+func TestImageCountsItsOwnUnits(t *testing.T) {
+	was, budget := saveAfter, query.ProbeBudget
+	saveAfter, query.ProbeBudget = 0, 0
+	t.Cleanup(func() { saveAfter, query.ProbeBudget = was, budget; unitCounted = nil })
+	db := filepath.Join(t.TempDir(), "r.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
+		t.Fatal(errOut)
+	}
+	c := enumerate.NewQueensConstraint(14)
+	c.Queen(0, 1)
+	c.Queen(2, 4)
+	exact, err := enumerate.CountQueensConstrained(context.Background(), c, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	unitCounted = func(n int) {
+		if n == 10 {
+			cancel()
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1", "--cell", "3,5=1"}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "units are saved") {
+		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	unitCounted = nil
+	// The mirror image, columns reversed.
+	code, stdout, stderr := solcatDB(db, "count", "queens:14", "--cell", "1,13=1", "--cell", "3,10=1")
+	if code != 0 || stdout != strconv.FormatInt(exact, 10)+"\n" || strings.Contains(stderr, "resuming") {
+		t.Errorf("the image's count: exit %d, stdout %q, stderr %q; want %d, counted from the start", code, stdout, stderr, exact)
+	}
+	code, stdout, stderr = solcatDB(db, "count", "queens:14", "--cell", "1,2=1", "--cell", "3,5=1")
+	if code != 0 || stdout != strconv.FormatInt(exact, 10)+"\n" || strings.Contains(stderr, "resuming") {
+		t.Errorf("the stopped filter afterwards: exit %d, stdout %q, stderr %q; want %d from the kept answer", code, stdout, stderr, exact)
+	}
+}
