@@ -1,15 +1,9 @@
 package main
 
 import (
-	"io"
-	"os"
-
 	"solcat/cmd/solcat/cliparse"
 	"solcat/query/check"
 )
-
-// stdin is check's standard input; tests set it.
-var stdin io.Reader = os.Stdin
 
 type checkCmd struct {
 	Puzzle string `arg:"" optional:"" predictor:"puzzle" help:"The puzzle (queens:8, or a kind: magic, queens); left out, the input says."`
@@ -22,7 +16,7 @@ func (c *checkCmd) Help() string { return helpText("check") }
 func (c *checkCmd) Run(e *env) error {
 	format, err := c.Chosen()
 	if err == nil {
-		err = check.Do(e.ctx, check.Call{First: c.Puzzle, Second: c.File, DB: e.cli.DB, Stdin: stdin, Stdout: e.stdout, Format: format, Headers: !c.NoHeaders})
+		err = check.Do(e.ctx, check.Call{First: c.Puzzle, Second: c.File, DB: e.cli.DB, Stdin: e.stdin, Stdout: e.stdout, Format: format, Headers: !c.NoHeaders})
 	}
 	return err
 }

@@ -73,9 +73,7 @@ func TestCheckGolden(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			stdin = strings.NewReader(tc.input)
-			defer func() { stdin = os.Stdin }()
-			code, out, errOut := solcat(append([]string{"check"}, tc.args...)...)
+			code, out, errOut := solcatIn(tc.input, append([]string{"check"}, tc.args...)...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errOut)
 			}
@@ -206,9 +204,7 @@ func TestCheckCountsOnly(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "queens:8", "--count-only"); code != 0 {
 		t.Fatal(errOut)
 	}
-	stdin = strings.NewReader("1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n92\n")
-	defer func() { stdin = os.Stdin }()
-	code, out, errOut := solcatDB(db, "check")
+	code, out, errOut := solcatDBIn(db, "1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n92\n", "check")
 	want := "line 1: 1 5 8 6 3 7 2 4: valid, orbit 8, identity of the canonical form 1 5 8 6 3 7 2 4, asymmetric\n" +
 		"line 2: 1 6 8 3 7 4 2 5: valid, orbit 8, identity of the canonical form 1 6 8 3 7 4 2 5, asymmetric\n" +
 		"line 3: 1 7 4 6 8 2 5 3: valid, orbit 8, transpose of the canonical form 1 6 8 3 7 4 2 5, asymmetric\n" +
@@ -233,9 +229,7 @@ func TestCheckReadsItsOwnOutput(t *testing.T) {
 	}
 	verdicts := func(t *testing.T, args []string, input string) []verdict {
 		t.Helper()
-		stdin = strings.NewReader(input)
-		defer func() { stdin = os.Stdin }()
-		code, out, errOut := solcat(append([]string{"check", "--format", "jsonl"}, args...)...)
+		code, out, errOut := solcatIn(input, append([]string{"check", "--format", "jsonl"}, args...)...)
 		if code > 1 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -257,9 +251,7 @@ func TestCheckReadsItsOwnOutput(t *testing.T) {
 		want := verdicts(t, []string{puzzle}, input)
 		for _, format := range []string{"csv", "json", "jsonl"} {
 			t.Run(puzzle+" "+format, func(t *testing.T) {
-				stdin = strings.NewReader(input)
-				code, out, errOut := solcat("check", puzzle, "--format", format)
-				stdin = os.Stdin
+				code, out, errOut := solcatIn(input, "check", puzzle, "--format", format)
 				if code != 1 {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}

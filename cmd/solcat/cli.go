@@ -55,6 +55,7 @@ type cli struct {
 // env is what every command's Run receives.
 type env struct {
 	ctx    context.Context
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 	cli    *cli
@@ -78,7 +79,7 @@ type exitRequest int
 
 // run parses args, runs the command and returns the exit status: 0 on
 // success, 2 for a bad command line, 1 for any other failure.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var c cli
 	parser, err := kong.New(&c,
 		kong.Name("solcat"),
@@ -136,7 +137,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		// Nothing to save: Ctrl-C ends the command even while a write blocks.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
-	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cli: &c, args: args}
 	err = kctx.Run(e)
 	for _, r := range e.readers {
 		if r.Changed() {

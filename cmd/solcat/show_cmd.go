@@ -64,7 +64,7 @@ func (s *showCmd) Run(e *env) error {
 	if s.Output == "" || s.Output == "-" {
 		return s.write(e.stdout, format, t.Puzzle, shown)
 	}
-	out, err := outfile.Create(s.Output, e.ownFile)
+	out, err := outfile.Create(s.Output, e.stdout, e.ownFile)
 	if err != nil {
 		return advice.OutputError(s.Output, err)
 	}

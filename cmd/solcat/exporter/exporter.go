@@ -188,7 +188,7 @@ func (x Export) open() (*outfile.File, error) {
 		}
 		return out, nil
 	}
-	out, err := outfile.Create(x.Output, x.OwnFile)
+	out, err := outfile.Create(x.Output, x.Stdout, x.OwnFile)
 	if err != nil {
 		return nil, advice.OutputError(x.Output, err)
 	}
