@@ -25,10 +25,7 @@ type benchCmd struct {
 func (b *benchCmd) Help() string { return helpText("bench") }
 
 func (b *benchCmd) Run(e *env) error {
-	format, err := b.Chosen()
-	if err != nil {
-		return err
-	}
+	format := b.Format
 	p, err := canon.ParsePuzzle(b.Puzzle)
 	if err != nil {
 		return err

@@ -30,10 +30,7 @@ type buildCmd struct {
 func (b *buildCmd) Help() string { return helpText("build") }
 
 func (b *buildCmd) Run(e *env) error {
-	format, err := b.Chosen()
-	if err != nil {
-		return err
-	}
+	format := b.Format
 	shard, err := builder.ParseShard(b.Shard)
 	if err != nil {
 		return usagef("--shard %w", err)

@@ -14,9 +14,5 @@ type checkCmd struct {
 func (c *checkCmd) Help() string { return helpText("check") }
 
 func (c *checkCmd) Run(e *env) error {
-	format, err := c.Chosen()
-	if err == nil {
-		err = check.Do(e.ctx, check.Call{First: c.Puzzle, Second: c.File, DB: e.cli.DB, Stdin: e.stdin, Stdout: e.stdout, Format: format, Headers: !c.NoHeaders})
-	}
-	return err
+	return check.Do(e.ctx, check.Call{First: c.Puzzle, Second: c.File, DB: e.cli.DB, Stdin: e.stdin, Stdout: e.stdout, Format: c.Format, Headers: !c.NoHeaders})
 }

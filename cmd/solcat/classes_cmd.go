@@ -19,10 +19,7 @@ type classesCmd struct {
 func (c *classesCmd) Help() string { return helpText("classes") }
 
 func (c *classesCmd) Run(e *env) error {
-	format, err := c.Chosen()
-	if err != nil {
-		return err
-	}
+	format := c.Format
 	page, err := c.Page()
 	if err != nil {
 		return err

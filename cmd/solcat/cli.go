@@ -74,52 +74,74 @@ type savesWork interface {
 	interrupted() error
 }
 
-// exitRequest carries kong's request to exit (after --help) out of Parse.
-type exitRequest int
+// exitCode records kong's request to end the process (after --help,
+// --version, a completion): run returns it as its exit status rather than
+// leave from the middle of Parse.
+type exitCode struct {
+	asked bool
+	code  int
+}
+
+func (x *exitCode) exit(code int) {
+	if !x.asked {
+		x.asked, x.code = true, code
+	}
+}
+
+// streams are the command's standard input, output and error.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
 
 // run parses args, runs the command and returns the exit status: 0 on
 // success, 2 for a bad command line, 1 for any other failure.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var c cli
+	var exit exitCode
 	parser, err := kong.New(&c,
 		kong.Name("solcat"),
 		kong.Description(helpText("solcat")),
 		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.Exit(exit.exit),
+		kong.Bind(&exit),
+		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames()},
+		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames(),
+			"formats": formatList(records.Formats...), "show_formats": formatList(append(records.Formats, svgFormat)...),
+			"export_format_list": formatList(exporter.Formats...)},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
+		kong.TypeMapper(reflect.TypeOf(records.Format("")), cliparse.OneOf()),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "solcat: internal error: %v\n", err)
 		return 1
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			req, ok := r.(exitRequest)
-			if !ok {
-				panic(r)
-			}
-			code = int(req)
-		}
-	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
-	completion.Register(parser, args)
+	if completion.Register(parser, args); exit.asked {
+		return exit.code
+	}
 	args = cliparse.JoinNegatives(parser, args)
 	kctx, err := parser.Parse(args)
+	if exit.asked { // --help, --version: what was left to parse does not matter
+		return exit.code
+	}
 	inputs := append([]string{c.DB}, args...)
 	fail := func(code int, msg string) int {
 		fmt.Fprintf(stderr, "solcat: %s\n", console.ErrorLine(msg, inputs))
 		return code
 	}
 	var perr *kong.ParseError
-	if err != nil && noCommand(args) && errors.As(err, &perr) {
+	var usage advice.Usage
+	switch {
+	case err != nil && noCommand(args) && errors.As(err, &perr):
 		// solcat alone: its usage and commands, as git and go print theirs.
 		perr.Context.PrintUsage(false)
 		return 2
-	}
-	if err != nil {
+	case errors.As(err, &usage): // a value a mapper refused, worded whole
+		return fail(2, usage.Error())
+	case err != nil:
 		return fail(2, cliparse.Mistake(err, args))
 	}
 	if err := cliparse.EmptyValues(kctx, args); err != nil {
@@ -138,7 +160,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cli: &c, args: args}
-	err = kctx.Run(e)
+	kctx.Bind(e, streams{in: stdin, out: stdout, err: stderr})
+	err = kctx.Run()
+	if exit.asked { // 'solcat help CMD'
+		return exit.code
+	}
 	for _, r := range e.readers {
 		if r.Changed() {
 			// What was read may not be the catalog's: no answer, and no
@@ -181,6 +207,15 @@ func noCommand(args []string) bool {
 		}
 	}
 	return true
+}
+
+// formatList is formats as an enum: tag lists them.
+func formatList(formats ...records.Format) string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ",")
 }
 
 // dbNamed reports whether the command line or the environment named the

@@ -85,10 +85,7 @@ func (c *estimateCmd) options() (enumerate.EstimateOptions, error) {
 }
 
 func (c *estimateCmd) Run(e *env) error {
-	format, err := c.Chosen()
-	if err != nil {
-		return err
-	}
+	format := c.Format
 	p, err := canon.ParsePuzzle(c.Puzzle)
 	if err != nil {
 		return err

@@ -12,10 +12,7 @@ type infoCmd struct {
 func (i *infoCmd) Help() string { return helpText("info") }
 
 func (i *infoCmd) Run(e *env) error {
-	format, err := i.Chosen()
-	if err != nil {
-		return err
-	}
+	format := i.Format
 	cat, err := e.open("")
 	if err != nil {
 		return err

@@ -17,10 +17,7 @@ type listCmd struct {
 func (l *listCmd) Help() string { return helpText("list") }
 
 func (l *listCmd) Run(e *env) error {
-	format, err := l.Chosen()
-	if err != nil {
-		return err
-	}
+	format := l.Format
 	page, err := l.Page()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,13 +20,13 @@ import (
 const svgFormat records.Format = "svg"
 
 type showCmd struct {
-	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
-	Class     *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
-	Solution  *int64 `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
-	ASCII     bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"showformat" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
-	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
-	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output) instead; the file appears only when complete, its format follows its name (.svg, .json, .jsonl, .csv; text otherwise) unless --format says."`
+	Puzzle    string         `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
+	Class     *int64         `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
+	Solution  *int64         `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
+	ASCII     bool           `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
+	Format    records.Format `name:"format" placeholder:"FORMAT" predictor:"showformat" default:"" enum:",${show_formats}" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
+	NoHeaders bool           `name:"no-headers" help:"Leave out the CSV header row."`
+	Output    string         `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output) instead; the file appears only when complete, its format follows its name (.svg, .json, .jsonl, .csv; text otherwise) unless --format says."`
 }
 
 func (s *showCmd) Help() string { return helpText("show") }
@@ -91,9 +92,8 @@ func showWhat(p canon.Puzzle, shown query.Shown) string {
 // format is --format, or else the format the --output file's name asks
 // for, or text; a --format that contradicts the name is refused.
 func (s *showCmd) format() (records.Format, error) {
-	chosen, err := cliparse.ChooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
-	if err != nil || s.Output == "" || s.Output == "-" {
-		return chosen, err
+	if s.Output == "" || s.Output == "-" {
+		return cmp.Or(s.Format, records.Text), nil
 	}
 	named := records.FormatOfFile(s.Output)
 	if strings.EqualFold(filepath.Ext(s.Output), ".svg") {
@@ -102,7 +102,7 @@ func (s *showCmd) format() (records.Format, error) {
 	if named == records.Parquet {
 		return "", usagef("show does not write Parquet; name the file .svg, .json, .jsonl, .csv or .txt")
 	}
-	return cliparse.FileFormat(s.Format, chosen, named, s.Output)
+	return cliparse.FileFormat(s.Format, records.Text, named, s.Output)
 }
 
 func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, shown query.Shown) error {

@@ -18,10 +18,7 @@ type sqlCmd struct {
 func (s *sqlCmd) Help() string { return helpText("sql") }
 
 func (s *sqlCmd) Run(e *env) error {
-	format, err := s.Chosen()
-	if err != nil {
-		return err
-	}
+	format := s.Format
 	cat, err := e.open("")
 	if err != nil {
 		return err

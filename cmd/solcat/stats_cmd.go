@@ -24,10 +24,7 @@ type statsCmd struct {
 func (s *statsCmd) Help() string { return helpText("stats") }
 
 func (s *statsCmd) Run(e *env) error {
-	format, err := s.Chosen()
-	if err != nil {
-		return err
-	}
+	format := s.Format
 	p, err := canon.ParsePuzzle(s.Puzzle)
 	if err != nil {
 		return err

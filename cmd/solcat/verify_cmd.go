@@ -21,10 +21,7 @@ type verifyCmd struct {
 func (v *verifyCmd) Help() string { return helpText("verify") }
 
 func (v *verifyCmd) Run(e *env) error {
-	format, err := v.Chosen()
-	if err != nil {
-		return err
-	}
+	format := v.Format
 	var names []string
 	for _, name := range v.Puzzles {
 		ps, err := canon.ParsePuzzles(name)

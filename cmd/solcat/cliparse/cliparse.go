@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"solcat/cmd/solcat/advice"
 )
 
 // Decimal reads a number flag or argument in decimal digits only, as
@@ -33,6 +35,36 @@ func Decimal(bits int) kong.MapperFunc {
 		}
 		target.SetInt(n)
 		return nil
+	}
+}
+
+// OneOf reads a value of a closed set, the flag's enum: tag, in any case,
+// and stores it as the tag spells it. An empty name in the set is the flag
+// left out. A value outside the set is a mistake worded whole, with the
+// names to use instead.
+func OneOf() kong.MapperFunc {
+	return func(ctx *kong.DecodeContext, target reflect.Value) error {
+		var text string
+		if err := ctx.Scan.PopValueInto("value", &text); err != nil {
+			return err
+		}
+		if ctx.Value.Enum == "" {
+			return fmt.Errorf("--%s has no enum: tag to read it by", ctx.Value.Name) // a mistake in the code
+		}
+		var names []string
+		for _, name := range ctx.Value.EnumSlice() {
+			if strings.EqualFold(name, text) {
+				target.SetString(name)
+				return nil
+			}
+			if name != "" {
+				names = append(names, name)
+			}
+		}
+		if text == "" {
+			return advice.Usagef("--%s is given an empty value; give it a value, or leave it out", ctx.Value.Name) // as EmptyValues says it
+		}
+		return advice.Usagef("--%s %s does not apply here; use one of: %s", ctx.Value.Name, text, strings.Join(names, ", "))
 	}
 }
 

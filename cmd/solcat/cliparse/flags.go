@@ -12,43 +12,28 @@ import (
 
 // FormatFlags are the output flags of the commands that print records.
 type FormatFlags struct {
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"format" help:"Output format: text (the default), json, jsonl or csv, in any case."`
-	NoHeaders bool   `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
+	Format    records.Format `name:"format" placeholder:"FORMAT" predictor:"format" default:"text" enum:"${formats}" help:"Output format: text (the default), json, jsonl or csv, in any case."`
+	NoHeaders bool           `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
 }
 
-// Chosen returns the chosen output format, text if none was chosen.
-func (f FormatFlags) Chosen() (records.Format, error) {
-	return ChooseFormat(f.Format, records.Text, records.Formats...)
-}
-
-// ChooseFormat reads --format: def if it is empty, else one of allowed, in
-// any case.
-func ChooseFormat(text string, def records.Format, allowed ...records.Format) (records.Format, error) {
-	if text == "" {
-		return def, nil
-	}
-	if f, ok := records.ParseFormat(text, allowed...); ok {
-		return f, nil
-	}
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = string(a)
-	}
-	return "", advice.Usagef("--format %s does not apply here; use one of: %s", text, strings.Join(names, ", "))
-}
+// Chosen returns the chosen output format (the flag's mapper has held it
+// to the formats).
+func (f FormatFlags) Chosen() (records.Format, error) { return f.Format, nil }
 
 // FileFormat settles the format of a command that writes to a named file:
-// chosen (read from --format, whose text is flag) when --format is given,
-// else named, the format the file's name asks for ("" for none), else
-// chosen; a --format that contradicts the name is refused.
-func FileFormat(flag string, chosen, named records.Format, file string) (records.Format, error) {
+// given (--format, "" if left out) when it is given, else named, the
+// format the file's name asks for ("" for none), else def; a --format that
+// contradicts the name is refused.
+func FileFormat(given, def, named records.Format, file string) (records.Format, error) {
 	switch {
-	case flag == "" && named != "":
+	case given == "" && named != "":
 		return named, nil
-	case named != "" && chosen != named:
-		return "", advice.Usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, file, strings.TrimSuffix(file, filepath.Ext(file))+"."+string(chosen))
+	case given == "":
+		return def, nil
+	case named != "" && given != named:
+		return "", advice.Usagef("--format %s contradicts the file name %s; drop --format or name the file %s", given, file, strings.TrimSuffix(file, filepath.Ext(file))+"."+string(given))
 	}
-	return chosen, nil
+	return given, nil
 }
 
 // ExplainFlag is --explain, for the commands that plan their question.
