@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"solcat/canon"
+	"solcat/query/check"
 )
 
 // TestCheckGolden runs check on every form it reads and every kind of
@@ -261,5 +264,39 @@ func TestCheckReadsItsOwnOutput(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestCheckArguments(t *testing.T) {
+	cases := []struct {
+		first, second string
+		hint          check.Hint
+		file          string
+		err           string
+	}{
+		{"", "", check.Hint{}, "-", ""},
+		{"queens:8", "", check.Hint{Kind: canon.Queens, N: 8}, "-", ""},
+		{"queens:8", "answer.txt", check.Hint{Kind: canon.Queens, N: 8}, "answer.txt", ""},
+		{"MAGIC", "-", check.Hint{Kind: canon.Magic}, "-", ""},
+		{"answer.txt", "", check.Hint{}, "answer.txt", ""},
+		{"./queens:8", "", check.Hint{}, "./queens:8", ""},
+		{"queens:x", "", check.Hint{}, "", "not a whole number"},
+		{"quens:8", "", check.Hint{}, "", "unknown puzzle kind"},
+		{"answer.txt", "more.txt", check.Hint{}, "", "write KIND:N"},
+		{"magic:16", "", check.Hint{}, "", "up to order 15"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.first+" "+tc.second, func(t *testing.T) {
+			hint, file, err := checkArguments(tc.first, tc.second)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || hint != tc.hint || file != tc.file {
+				t.Errorf("got %+v %q %v, want %+v %q", hint, file, err, tc.hint, tc.file)
+			}
+		})
 	}
 }
