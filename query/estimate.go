@@ -26,6 +26,9 @@ type EstimateQuestion struct {
 	Filter Filter
 }
 
+// Quantity is an estimated number with its standard error.
+type Quantity = enumerate.Quantity
+
 // Estimated is a finished estimate and the record the catalog keeps of it.
 type Estimated struct {
 	enumerate.EstimateResult

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"text/tabwriter"
 
 	"solcat/canon"
@@ -35,8 +34,8 @@ func (b *buildCmd) Run(e *env) error {
 	if err != nil {
 		return usagef("--shard %w", err)
 	}
-	if b.Workers < 0 || b.Workers > builder.MaxWorkers {
-		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, builder.MaxWorkers, runtime.NumCPU())
+	if err := cliparse.CheckWorkers(b.Workers, builder.MaxWorkers); err != nil {
+		return err
 	}
 	opts := builder.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: e.stderr,
 		NewProgress: func(label, unit string) builder.Progress { return console.NewProgress(e.stderr, label, unit) }}

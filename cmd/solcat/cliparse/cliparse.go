@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,10 +63,48 @@ func OneOf() kong.MapperFunc {
 			}
 		}
 		if text == "" {
-			return advice.Usagef("--%s is given an empty value; give it a value, or leave it out", ctx.Value.Name) // as EmptyValues says it
+			return emptyValue(ctx.Value.Name)
 		}
 		return advice.Usagef("--%s %s does not apply here; use one of: %s", ctx.Value.Name, text, strings.Join(names, ", "))
 	}
+}
+
+// Fraction is a flag's fraction between 0 and 1, written 0.01 or 1%; 0 is
+// the flag left out.
+type Fraction float64
+
+// Decode reads a Fraction.
+func (f *Fraction) Decode(ctx *kong.DecodeContext) error {
+	var text string
+	if err := ctx.Scan.PopValueInto("fraction", &text); err != nil {
+		return err
+	}
+	if text == "" {
+		return emptyValue(ctx.Value.Name)
+	}
+	number, scale := strings.TrimSpace(text), 1.0
+	if strings.HasSuffix(number, "%") {
+		number, scale = strings.TrimSuffix(number, "%"), 0.01
+	}
+	p, err := strconv.ParseFloat(number, 64)
+	if err != nil || !(p*scale > 0 && p*scale < 1) {
+		return advice.Usagef("--%s %q is not a fraction between 0 and 1; write 0.01 or 1%%", ctx.Value.Name, text)
+	}
+	*f = Fraction(p * scale)
+	return nil
+}
+
+// CheckWorkers holds --workers to 0 (one per core) or 1 to most.
+func CheckWorkers(n, most int) error {
+	if n < 0 || n > most {
+		return advice.Usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", n, most, runtime.NumCPU())
+	}
+	return nil
+}
+
+// emptyValue is a flag given an empty value, said as EmptyValues says it.
+func emptyValue(name string) error {
+	return advice.Usagef("--%s is given an empty value; give it a value, or leave it out", name)
 }
 
 // JoinNegatives reads "--limit -1" as "--limit=-1" (no flag here is a
