@@ -14,14 +14,13 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/enumerate"
 	"solcat/query/records"
 )
 
 // BuildCommand is the command that builds p: stored if it can be (and
 // counts are not asked for), else its counts.
 func BuildCommand(p canon.Puzzle, countOnly bool) string {
-	if countOnly || enumerate.Supported(p, false) != nil {
+	if countOnly || !builder.ReachOf(p).Stored {
 		return fmt.Sprintf("solcat build %s --count-only", p)
 	}
 	return fmt.Sprintf("solcat build %s", p)
@@ -150,11 +149,12 @@ func NotBuilt(ctx context.Context, cat *catalog.Catalog, path string, p canon.Pu
 	if unfinished {
 		return fmt.Errorf("%s", line(u))
 	}
-	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
+	reach, limits := builder.ReachOf(p), builder.BuildLimits
+	if !reach.Stored && !reach.Counted {
 		return fmt.Errorf("%s is not in the catalog and %w: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d; 'solcat estimate %s' estimates its count",
-			p, errCannotBuild, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens, p)
+			p, errCannotBuild, limits.Magic, limits.QueensStored, limits.QueensCounted, p)
 	}
-	if p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens && enumerate.Supported(p, false) == nil {
+	if p.Kind == canon.Queens && reach.AsClasses {
 		return fmt.Errorf("%s is not in the catalog %s; add its classes with '%s', or its counts alone with '%s'", p, path, BuildCommand(p, false), BuildCommand(p, true))
 	}
 	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, path, BuildCommand(p, false))
