@@ -1,10 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
-	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
@@ -71,19 +67,5 @@ func (s *sqlCmd) Run(e *env) error {
 
 // sqlError explains an error of the user's statement, n rows into it.
 func sqlError(e *env, err error, n int) error {
-	switch {
-	case e.ctx.Err() != nil:
-		return fmt.Errorf("%w after %d rows", advice.ErrInterrupted, n)
-	case errors.Is(err, catalog.ErrRefused):
-		return usagef("sql: %w", err)
-	case errors.Is(err, catalog.ErrTooLarge):
-		return usagef("sql: %w is not printed; select part of it with substr(), or its length with length()", err)
-	case errors.Is(err, catalog.ErrNoSuchTable):
-		return usagef("sql: %w; list the tables with: solcat sql \"SELECT name, type FROM sqlite_master ORDER BY name\"", err)
-	case errors.Is(err, catalog.ErrNoStatement):
-		return usagef("sql needs a query, for example: solcat sql \"SELECT * FROM puzzles\"")
-	case errors.Is(err, catalog.ErrBadSQL):
-		return usagef("sql: %w", err)
-	}
-	return fmt.Errorf("sql: %w", catalog.DamageError(e.cli.DB, err))
+	return advice.SQLRemedy(err, n, e.ctx.Err() != nil, e.cli.DB)
 }

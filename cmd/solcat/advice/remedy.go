@@ -36,6 +36,7 @@ func Remedy(err error, files string) error {
 		changed  *catalog.ChangedError
 		other    *builder.OtherShardError
 		badPart  *query.FilterError
+		past     *query.PastReachError
 		unread   *check.ReadError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
@@ -44,6 +45,10 @@ func Remedy(err error, files string) error {
 		return err
 	case errors.As(err, &unread) && unread.Form:
 		return fmt.Errorf("%w; 'solcat help check' lists the forms it reads", err)
+	case errors.As(err, &past) && past.NoCells:
+		return fmt.Errorf("%s is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate %s'", past.Puzzle, past.Puzzle)
+	case errors.As(err, &past):
+		return fmt.Errorf("past queens:%d only --cell and --pattern are counted; drop --up-to-symmetry, --class, --orbit and --prop", past.CountedUpTo)
 	case errors.As(err, &badPart):
 		flag := filterFlagNames[badPart.Part]
 		if flag == "" {
