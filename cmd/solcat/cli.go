@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames(),
-			"formats": formatList(records.Formats...), "show_formats": formatList(append(records.Formats, svgFormat)...),
+			"formats": formatList(records.Formats...), "show_formats": formatList(append(records.Formats, records.SVG)...),
 			"export_format_list": formatList(exporter.Formats...)},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),

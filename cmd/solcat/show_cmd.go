@@ -3,21 +3,14 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
-	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/outfile"
-	"solcat/query"
-	"solcat/query/draw"
 	"solcat/query/records"
 )
-
-// svgFormat is show's drawing.
-const svgFormat records.Format = "svg"
 
 type showCmd struct {
 	Puzzle    string         `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
@@ -63,30 +56,21 @@ func (s *showCmd) Run(e *env) error {
 		return err
 	}
 	if s.Output == "" || s.Output == "-" {
-		return s.write(e.stdout, format, t.Puzzle, shown)
+		return records.WriteShown(e.stdout, format, !s.NoHeaders, shown, s.ASCII)
 	}
 	out, err := outfile.Create(s.Output, e.stdout, e.ownFile)
 	if err != nil {
 		return advice.OutputError(s.Output, err)
 	}
 	defer out.Abort()
-	if err := s.write(out, format, t.Puzzle, shown); err != nil {
+	if err := records.WriteShown(out, format, !s.NoHeaders, shown, s.ASCII); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
 	if err := out.Commit(); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	fmt.Fprintf(e.stderr, "wrote %s to %s\n", showWhat(t.Puzzle, shown), s.Output)
+	fmt.Fprintf(e.stderr, "wrote %s to %s\n", records.ShownName(shown), s.Output)
 	return nil
-}
-
-// showWhat names what show wrote: "queens:8 class 3" or "queens:8
-// solution 12".
-func showWhat(p canon.Puzzle, shown query.Shown) string {
-	if shown.Solution != nil {
-		return fmt.Sprintf("%s solution %d", p, shown.Solution.ID)
-	}
-	return fmt.Sprintf("%s class %d", p, shown.Class.ID)
 }
 
 // format is --format, or else the format the --output file's name asks
@@ -97,41 +81,10 @@ func (s *showCmd) format() (records.Format, error) {
 	}
 	named := records.FormatOfFile(s.Output)
 	if strings.EqualFold(filepath.Ext(s.Output), ".svg") {
-		named = svgFormat
+		named = records.SVG
 	}
 	if named == records.Parquet {
 		return "", usagef("show does not write Parquet; name the file .svg, .json, .jsonl, .csv or .txt")
 	}
 	return cliparse.FileFormat(s.Format, records.Text, named, s.Output)
-}
-
-func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, shown query.Shown) error {
-	switch format {
-	case svgFormat:
-		// The solution asked for, else the class's canonical form; an order-4
-		// square as its grid and, beside it, its complementary pairs
-		// (Dudeney's pattern).
-		cells := shown.Class.Canonical
-		if sol := shown.Solution; sol != nil {
-			cells = sol.Cells
-		}
-		o := draw.Options{Title: showWhat(p, shown), Coords: true}
-		svg := draw.Solution(p, cells, o)
-		if p.Kind == canon.Magic && p.N == 4 {
-			svg = draw.GridAndPairs(p, cells, o)
-		}
-		_, err := fmt.Fprintln(w, svg)
-		return err
-	case records.JSON, records.JSONL, records.CSV:
-		// The members, as list prints solutions.
-		sw := records.NewSolutionWriter(w, format, p, !s.NoHeaders)
-		for _, m := range shown.Members {
-			if err := sw.Write(m); err != nil {
-				return err
-			}
-		}
-		return sw.Close()
-	}
-	_, err := fmt.Fprint(w, records.ShownText(shown, s.ASCII))
-	return err
 }
