@@ -154,6 +154,24 @@ type Builder struct {
 	Cat *catalog.Catalog
 }
 
+// All builds puzzles in order as o says, telling each result to done. A
+// catalog this build created is removed when the first puzzle fails having
+// saved nothing of its work: a failed creation leaves no file behind.
+func (b *Builder) All(ctx context.Context, puzzles []canon.Puzzle, o Options, done func(canon.Puzzle, Result)) error {
+	for i, p := range puzzles {
+		res, err := b.Build(ctx, p, o)
+		if err != nil {
+			var stopped *StoppedError
+			if b.Cat.Created() && i == 0 && (!errors.As(err, &stopped) || stopped.Done == 0) {
+				b.Cat.Discard()
+			}
+			return err
+		}
+		done(p, res)
+	}
+	return nil
+}
+
 // Build builds p as o says: it resumes a saved unfinished build, skips a
 // complete puzzle unless o.Force, compares every count with the published
 // ones and puts the puzzle in place.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -67,35 +66,19 @@ func (b *buildCmd) Run(e *env) error {
 	}
 	defer cat.Close()
 	cat.SetNotices(e.stderr)
-	engine := &builder.Builder{Cat: cat}
 	var built []catalog.Record
 	out := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	defer out.Flush()
-	text := format == records.Text
-	for _, p := range puzzles {
-		res, err := engine.Build(e.ctx, p, opts)
-		if err != nil {
-			if cat.Created() && len(built) == 0 && nothingSaved(err) {
-				cat.Discard() // a failed creation leaves no file behind
-			}
-			return err
+	err = (&builder.Builder{Cat: cat}).All(e.ctx, puzzles, opts, func(p canon.Puzzle, res builder.Result) {
+		if format == records.Text {
+			fmt.Fprintln(out, advice.Built(p, shard, res))
 		}
-		rec := res.Record
-		switch {
-		case res.Outcome == builder.ShardDone:
-			if text {
-				fmt.Fprintf(out, "%s\tshard %s already done; use --force to redo it\n", p, shard)
-			}
-			continue
-		case !text:
-		case res.Outcome == builder.AlreadyBuilt:
-			fmt.Fprintf(out, "%s\talready built: %s, %s; use --force to rebuild\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"))
-		case rec.Storage == catalog.StorageShard:
-			fmt.Fprintf(out, "%s\tshard %s done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard, rec.BuildSeconds, shard.Of)
-		default:
-			fmt.Fprintf(out, "%s\t%s, %s\tmatches OEIS\t%.2fs\t%s\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"), rec.BuildSeconds, rec.Storage)
+		if res.Outcome != builder.ShardDone {
+			built = append(built, res.Record)
 		}
-		built = append(built, rec)
+	})
+	if err != nil {
+		return err
 	}
 	if format != records.Text {
 		p := records.NewPrinter(e.stdout, format, !b.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
@@ -105,12 +88,6 @@ func (b *buildCmd) Run(e *env) error {
 		return p.Close()
 	}
 	return nil
-}
-
-// nothingSaved reports whether a failed build saved none of its work.
-func nothingSaved(err error) bool {
-	var stopped *builder.StoppedError
-	return !errors.As(err, &stopped) || stopped.Done == 0
 }
 
 // interrupted is a build stopped between the units that say how much they
