@@ -15,6 +15,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/completion"
@@ -256,7 +257,7 @@ func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 	}
 	rec, ok, err := cat.Puzzle(e.ctx, p.String())
 	if err == nil && !ok {
-		err = advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
+		err = e.notBuilt(cat, p)
 	}
 	if err != nil {
 		cat.Close()
@@ -268,6 +269,15 @@ func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 		return nil, nil, err
 	}
 	return t, func() { cat.Close() }, nil
+}
+
+// notBuilt says why cat has no record of p.
+func (e *env) notBuilt(cat *catalog.Catalog, p canon.Puzzle) error {
+	a, err := builder.Absent(e.ctx, cat, e.cli.DB, p)
+	if err != nil {
+		return err
+	}
+	return advice.NotBuilt(e.cli.DB, p, a)
 }
 
 // open opens the catalog for reading. In the first instants of a build

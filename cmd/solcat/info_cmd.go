@@ -1,6 +1,7 @@
 package main
 
 import (
+	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 )
@@ -18,9 +19,9 @@ func (i *infoCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	c, err := advice.ContentsOf(e.ctx, cat, e.cli.DB)
+	held, err := builder.Held(e.ctx, cat, e.cli.DB)
 	if err != nil {
 		return err
 	}
-	return c.Write(e.stdout, e.stderr, format, !i.NoHeaders, e.cli.DB)
+	return advice.ContentsOf(held).Write(e.stdout, e.stderr, format, !i.NoHeaders, e.cli.DB)
 }

@@ -52,7 +52,7 @@ func (v *verifyCmd) Run(e *env) error {
 		}
 		if !ok {
 			p, _ := canon.ParsePuzzle(name)
-			return advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
+			return e.notBuilt(cat, p)
 		}
 		recs = append(recs, rec)
 	}
