@@ -29,6 +29,10 @@ type EstimateQuestion struct {
 // Quantity is an estimated number with its standard error.
 type Quantity = enumerate.Quantity
 
+// EstimateOptions say when an estimate stops, how it draws its probes and
+// on how many goroutines.
+type EstimateOptions = enumerate.EstimateOptions
+
 // Estimated is a finished estimate and the record the catalog keeps of it.
 type Estimated struct {
 	enumerate.EstimateResult

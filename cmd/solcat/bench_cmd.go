@@ -7,6 +7,7 @@ import (
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/enumerate"
 	"solcat/query/records"
 )
@@ -18,7 +19,7 @@ type benchCmd struct {
 	cliparse.FormatFlags
 }
 
-func (b *benchCmd) Help() string { return helpText("bench") }
+func (b *benchCmd) Help() string { return help.Text("bench") }
 
 func (b *benchCmd) Run(e *env) error {
 	format := b.Format

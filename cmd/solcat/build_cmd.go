@@ -10,6 +10,7 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 )
 
@@ -25,7 +26,7 @@ type buildCmd struct {
 	cliparse.FormatFlags
 }
 
-func (b *buildCmd) Help() string { return helpText("build") }
+func (b *buildCmd) Help() string { return help.Text("build") }
 
 func (b *buildCmd) Run(e *env) error {
 	format := b.Format

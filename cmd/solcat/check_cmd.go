@@ -10,6 +10,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/check"
 )
 
@@ -19,7 +20,7 @@ type checkCmd struct {
 	cliparse.FormatFlags
 }
 
-func (c *checkCmd) Help() string { return helpText("check") }
+func (c *checkCmd) Help() string { return help.Text("check") }
 
 func (c *checkCmd) Run(ctx context.Context, s streams, e *env) error {
 	hint, file, err := checkArguments(c.Puzzle, c.File)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"solcat/cmd/solcat/completion"
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/exporter"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -102,15 +102,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var exit exitCode
 	parser, err := kong.New(&c,
 		kong.Name("solcat"),
-		kong.Description(helpText("solcat")),
+		kong.Description(help.Text("solcat")),
 		kong.Writers(stdout, stderr),
 		kong.Exit(exit.exit),
 		kong.Bind(&exit),
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames(),
-			"formats": formatList(records.Formats...), "show_formats": formatList(append(records.Formats, records.SVG)...),
-			"export_format_list": formatList(exporter.Formats...)},
+			"formats": cliparse.Enum(records.Formats...), "show_formats": cliparse.Enum(append(records.Formats, records.SVG)...),
+			"export_format_list": cliparse.Enum(exporter.Formats...)},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
 		kong.TypeMapper(reflect.TypeOf(records.Format("")), cliparse.OneOf()),
@@ -136,7 +136,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var perr *kong.ParseError
 	var usage advice.Usage
 	switch {
-	case err != nil && noCommand(args) && errors.As(err, &perr):
+	case err != nil && cliparse.NoCommand(args) && errors.As(err, &perr):
 		// solcat alone: its usage and commands, as git and go print theirs.
 		perr.Context.PrintUsage(false)
 		return 2
@@ -151,7 +151,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if c.DB == "" { // SOLCAT_DB set to nothing
 		return fail(2, "--db is empty (or SOLCAT_DB is set to nothing); name the catalog file")
 	}
-	c.dbNamed = dbNamed(kctx)
+	c.dbNamed = cliparse.Given(kctx, "db", "SOLCAT_DB")
 	var saver savesWork
 	if node := kctx.Selected(); node != nil && node.Target.CanAddr() {
 		saver, _ = node.Target.Addr().Interface().(savesWork)
@@ -193,44 +193,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		files = "files"
 	}
 	return fail(code, advice.Remedy(err, files).Error())
-}
-
-// noCommand reports whether args name no command: solcat alone, or with
-// its --db flag only.
-func noCommand(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		switch {
-		case args[i] == "--db":
-			i++ // its value
-		case strings.HasPrefix(args[i], "--db="):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// formatList is formats as an enum: tag lists them.
-func formatList(formats ...records.Format) string {
-	names := make([]string, len(formats))
-	for i, f := range formats {
-		names[i] = string(f)
-	}
-	return strings.Join(names, ",")
-}
-
-// dbNamed reports whether the command line or the environment named the
-// catalog (--db, SOLCAT_DB), rather than leaving it to the default.
-func dbNamed(kctx *kong.Context) bool {
-	if _, ok := os.LookupEnv("SOLCAT_DB"); ok {
-		return true
-	}
-	for _, p := range kctx.Path {
-		if p.Flag != nil && p.Flag.Name == "db" {
-			return true
-		}
-	}
-	return false
 }
 
 // mayKeep reports whether a command that reads may keep what it worked
@@ -336,16 +298,3 @@ func (e *env) holder(puzzles []string) catalog.Holder {
 
 // ownFile reports whether path is the catalog or one of its files.
 func (e *env) ownFile(path string) bool { return catalog.IsOwnFile(e.cli.DB, path) }
-
-//go:embed help/*.txt
-var helpTexts embed.FS
-
-// helpText is the long help of a command, kept in help/NAME.txt, with
-// the limits the code sets written in where the text names them.
-func helpText(name string) string {
-	text, err := helpTexts.ReadFile("help/" + name + ".txt")
-	if err != nil {
-		panic(err) // a command without its help file: the build is broken
-	}
-	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(catalog.MaxValueMB))
-}

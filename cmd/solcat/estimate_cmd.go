@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strconv"
-	"time"
 
 	"github.com/dustin/go-humanize"
 
@@ -14,26 +12,23 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/help"
 	"solcat/enumerate"
 	"solcat/query"
 	"solcat/query/records"
 )
 
 type estimateCmd struct {
-	Puzzle    string            `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:30 or magic:6."`
-	Time      *time.Duration    `name:"time" placeholder:"D" help:"Stop after this long, for example 30s or 10m (default 10s when no other stop is given)."`
-	Precision cliparse.Fraction `name:"precision" placeholder:"P" help:"Stop when the standard error is at most P of the estimate: 0.01 or 1%."`
-	Probes    *int64            `name:"probes" placeholder:"K" help:"Stop after K probes; with the same --seed the run is repeated exactly."`
-	Seed      int64             `name:"seed" default:"1" help:"Seed of the probes (0 or more). The same seed draws the same probes; use others for independent runs."`
-	Workers   int               `help:"Probing goroutines, 1 to 1024 (default: one per core). The numbers are the same for any value." default:"0"`
-	Cell      []string          `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
-	Pattern   string            `name:"pattern" placeholder:"GRID" help:"Cells to match, as in count."`
+	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:30 or magic:6."`
+	cliparse.ProbeFlags
+	Cell    []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
+	Pattern string   `name:"pattern" placeholder:"GRID" help:"Cells to match, as in count."`
 	cliparse.ExplainFlag
 	cliparse.FormatFlags
 	stop error // set when Ctrl-C ends the run: the estimate so far is kept
 }
 
-func (c *estimateCmd) Help() string { return helpText("estimate") }
+func (c *estimateCmd) Help() string { return help.Text("estimate") }
 
 // interrupted makes estimate a command that saves work: Ctrl-C ends the
 // probing, and the estimate so far is printed and kept.
@@ -44,7 +39,7 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	opt, err := c.options()
+	opt, err := c.Options()
 	if err != nil {
 		return err
 	}
@@ -89,37 +84,6 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	return c.stop
-}
-
-// defaultEstimateTime is the run of an estimate given no stop.
-const defaultEstimateTime = 10 * time.Second
-
-func (c *estimateCmd) options() (enumerate.EstimateOptions, error) {
-	opt := enumerate.EstimateOptions{Workers: c.Workers, Seed: uint64(c.Seed), Precision: float64(c.Precision)}
-	if c.Time != nil {
-		opt.Time = *c.Time
-	}
-	if c.Probes != nil {
-		opt.Probes = *c.Probes
-	}
-	switch {
-	case c.Time != nil && opt.Time <= 0:
-		return opt, usagef("--time %v is not a time to run for; give a duration such as 30s or 10m", opt.Time)
-	case c.Probes != nil && opt.Probes <= 0:
-		return opt, usagef("--probes %d is not a number of probes; give 1 or more", opt.Probes)
-	case c.Seed < 0:
-		return opt, usagef("--seed %d is negative; give a seed of 0 or more", c.Seed)
-	}
-	if err := cliparse.CheckWorkers(c.Workers, 1024); err != nil {
-		return opt, err
-	}
-	if opt.Time == 0 && opt.Precision == 0 && opt.Probes == 0 {
-		opt.Time = defaultEstimateTime
-	}
-	if opt.Workers == 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	return opt, nil
 }
 
 // keepEstimate records an estimate in the catalog, creating it if need be,

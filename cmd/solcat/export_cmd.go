@@ -6,6 +6,7 @@ import (
 	"solcat/canon"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/exporter"
+	"solcat/cmd/solcat/help"
 
 	"solcat/query"
 	"solcat/query/records"
@@ -23,7 +24,7 @@ type exportCmd struct {
 	Cells     string         `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell, as in CSV: row1 .. rowN for queens, r1c1 .. rNcN for magic squares) or list (one list column, cells)."`
 }
 
-func (x *exportCmd) Help() string { return exporter.Help(helpText("export")) }
+func (x *exportCmd) Help() string { return exporter.Help(help.Text("export")) }
 
 func (x *exportCmd) Run(e *env) error {
 	format, err := exporter.ChooseFormat(x.Format, x.Output, x.Partition)

@@ -4,13 +4,14 @@ import (
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 )
 
 type infoCmd struct {
 	cliparse.FormatFlags
 }
 
-func (i *infoCmd) Help() string { return helpText("info") }
+func (i *infoCmd) Help() string { return help.Text("info") }
 
 func (i *infoCmd) Run(e *env) error {
 	format := i.Format

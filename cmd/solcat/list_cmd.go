@@ -2,6 +2,7 @@ package main
 
 import (
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -14,7 +15,7 @@ type listCmd struct {
 	cliparse.FormatFlags
 }
 
-func (l *listCmd) Help() string { return helpText("list") }
+func (l *listCmd) Help() string { return help.Text("list") }
 
 func (l *listCmd) Run(e *env) error {
 	format := l.Format

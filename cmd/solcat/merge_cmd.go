@@ -12,6 +12,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 )
 
@@ -22,7 +23,7 @@ type mergeCmd struct {
 	cliparse.FormatFlags
 }
 
-func (m *mergeCmd) Help() string { return helpText("merge") }
+func (m *mergeCmd) Help() string { return help.Text("merge") }
 
 func (m *mergeCmd) Run(e *env) error {
 	switch m.Out {

@@ -8,6 +8,7 @@ import (
 
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/cmd/solcat/outfile"
 	"solcat/query/records"
 )
@@ -22,7 +23,7 @@ type showCmd struct {
 	Output    string         `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output) instead; the file appears only when complete, its format follows its name (.svg, .json, .jsonl, .csv; text otherwise) unless --format says."`
 }
 
-func (s *showCmd) Help() string { return helpText("show") }
+func (s *showCmd) Help() string { return help.Text("show") }
 
 func (s *showCmd) Run(e *env) error {
 	format, err := s.format()

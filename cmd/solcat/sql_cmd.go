@@ -3,6 +3,7 @@ package main
 import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 )
 
@@ -11,7 +12,7 @@ type sqlCmd struct {
 	cliparse.FormatFlags
 }
 
-func (s *sqlCmd) Help() string { return helpText("sql") }
+func (s *sqlCmd) Help() string { return help.Text("sql") }
 
 func (s *sqlCmd) Run(e *env) error {
 	format := s.Format

@@ -9,6 +9,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 	"solcat/query/verify"
 )
@@ -18,7 +19,7 @@ type verifyCmd struct {
 	cliparse.FormatFlags
 }
 
-func (v *verifyCmd) Help() string { return helpText("verify") }
+func (v *verifyCmd) Help() string { return help.Text("verify") }
 
 func (v *verifyCmd) Run(e *env) error {
 	format := v.Format

@@ -1,12 +1,14 @@
 // Package cliparse reads solcat's command line where kong's own reading is
-// not what solcat promises: numbers in decimal only, negative values given
-// as a separate word, flags given an empty value, and the help command to
-// name for a mistake.
+// not what solcat promises: numbers in decimal only, values of a closed set
+// (enum: tags) in any case, fractions, negative values given as a separate
+// word, flags given an empty value, and the help command to name for a
+// mistake; and the flag groups the commands share.
 package cliparse
 
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -199,4 +201,42 @@ func Mistake(err error, args []string) string {
 		msg = args[i] + " is negative; IDs start at 1"
 	}
 	return fmt.Sprintf("%s; see '%s'", msg, HelpFor(err))
+}
+
+// NoCommand reports whether args name no command: solcat alone, or with
+// its --db flag only.
+func NoCommand(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--db":
+			i++ // its value
+		case strings.HasPrefix(args[i], "--db="):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Given reports whether the command line gave the flag, or the environment
+// its variable, rather than leaving it to its default.
+func Given(kctx *kong.Context, flag, envVar string) bool {
+	if _, ok := os.LookupEnv(envVar); ok {
+		return true
+	}
+	for _, p := range kctx.Path {
+		if p.Flag != nil && p.Flag.Name == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// Enum is values as an enum: tag lists them.
+func Enum[T ~string](values ...T) string {
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = string(v)
+	}
+	return strings.Join(names, ",")
 }

@@ -2,7 +2,9 @@ package cliparse
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
@@ -75,4 +77,45 @@ func (f PageFlags) Page() (query.Page, error) {
 		return p, advice.Usagef("--offset %d is negative; give a count of 0 or more", f.Offset)
 	}
 	return p, nil
+}
+
+// ProbeFlags say when an estimate stops probing, and how it draws.
+type ProbeFlags struct {
+	Time      *time.Duration `name:"time" placeholder:"D" help:"Stop after this long, for example 30s or 10m (default 10s when no other stop is given)."`
+	Precision Fraction       `name:"precision" placeholder:"P" help:"Stop when the standard error is at most P of the estimate: 0.01 or 1%."`
+	Probes    *int64         `name:"probes" placeholder:"K" help:"Stop after K probes; with the same --seed the run is repeated exactly."`
+	Seed      int64          `name:"seed" default:"1" help:"Seed of the probes (0 or more). The same seed draws the same probes; use others for independent runs."`
+	Workers   int            `help:"Probing goroutines, 1 to 1024 (default: one per core). The numbers are the same for any value." default:"0"`
+}
+
+// DefaultProbeTime is the run of an estimate given no stop.
+const DefaultProbeTime = 10 * time.Second
+
+// Options reads the probe flags.
+func (f ProbeFlags) Options() (query.EstimateOptions, error) {
+	opt := query.EstimateOptions{Workers: f.Workers, Seed: uint64(f.Seed), Precision: float64(f.Precision)}
+	if f.Time != nil {
+		opt.Time = *f.Time
+	}
+	if f.Probes != nil {
+		opt.Probes = *f.Probes
+	}
+	switch {
+	case f.Time != nil && opt.Time <= 0:
+		return opt, advice.Usagef("--time %v is not a time to run for; give a duration such as 30s or 10m", opt.Time)
+	case f.Probes != nil && opt.Probes <= 0:
+		return opt, advice.Usagef("--probes %d is not a number of probes; give 1 or more", opt.Probes)
+	case f.Seed < 0:
+		return opt, advice.Usagef("--seed %d is negative; give a seed of 0 or more", f.Seed)
+	}
+	if err := CheckWorkers(f.Workers, 1024); err != nil {
+		return opt, err
+	}
+	if opt.Time == 0 && opt.Precision == 0 && opt.Probes == 0 {
+		opt.Time = DefaultProbeTime
+	}
+	if opt.Workers == 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	return opt, nil
 }
