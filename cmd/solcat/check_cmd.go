@@ -45,7 +45,9 @@ func (c *checkCmd) Run(ctx context.Context, s streams, e *env) error {
 		} else if err != nil {
 			return check.Store{}, err
 		}
-		return check.Stored(ctx, cat, e.cli.DB, p)
+		store, err := check.Stored(ctx, cat, e.cli.DB, p)
+		store.Unfound = fmt.Sprintf("run 'solcat verify %s'", p)
+		return store, err
 	}
 	return check.Do(ctx, in, hint, open, check.Output{W: s.out, Format: c.Format, Headers: !c.NoHeaders})
 }

@@ -152,7 +152,10 @@ func (r Report) Wrong() []int {
 type Store struct {
 	Bound *query.BoundPuzzle // nil: the catalog has no record of the puzzle
 	Why   string             // why it is nil
-	close func()
+	// Unfound is what to do about a right solution the catalog does not
+	// hold, though it holds every one (damage): the command's words.
+	Unfound string
+	close   func()
 }
 
 // Close closes the catalog.
@@ -205,6 +208,7 @@ type judge struct {
 	t             *query.BoundPuzzle // nil: the catalog does not store the solutions
 	bound         *query.BoundPuzzle // the puzzle's record, if the catalog has one: its count
 	unstored      string
+	unfound       string // Store.Unfound
 	canonicalizer *canon.Canonicalizer
 	given         *Total
 	usaco         bool   // a USACO answer: its lines must be the first solutions in order
@@ -217,7 +221,7 @@ type judge struct {
 }
 
 func newJudge(store Store, in Input) *judge {
-	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, canonicalizer: canon.NewCanonicalizer(in.Puzzle), given: in.Total,
+	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, unfound: store.Unfound, canonicalizer: canon.NewCanonicalizer(in.Puzzle), given: in.Total,
 		usaco: in.Form == Lines && in.Total != nil && in.Puzzle.Kind == canon.Queens}
 }
 
@@ -242,7 +246,7 @@ func (j *judge) judge(ctx context.Context, entries []Entry) ([]Result, error) {
 		results = append(results, res)
 	}
 	if j.t != nil {
-		if err := place(ctx, results, j.t, p); err != nil {
+		if err := place(ctx, results, j.t, p, j.unfound); err != nil {
 			var counts *query.CountsOnlyError
 			if !errors.As(err, &counts) {
 				return nil, err
@@ -289,7 +293,7 @@ const maxWrongLines = 10
 
 // place finds the right solutions among those the catalog stores: their
 // IDs, classes and symmetries, and their classes' properties as stored.
-func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.Puzzle) error {
+func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.Puzzle, unfound string) error {
 	var cells [][]byte
 	var at []int
 	for i, res := range results {
@@ -304,7 +308,11 @@ func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.
 	for k, sol := range found {
 		res := &results[at[k]]
 		if sol == nil { // every solution is stored: a right one not found means damage
-			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %s the catalog stores; run 'solcat verify %s'", canon.Plural(t.Record.Solutions, "solution"), p)}
+			problem := fmt.Sprintf("obeys the rules but is not among the %s the catalog stores", canon.Plural(t.Record.Solutions, "solution"))
+			if unfound != "" {
+				problem += "; " + unfound
+			}
+			res.Problems = []string{problem}
 			continue
 		}
 		res.Stored, res.Props = sol, sol.Props
