@@ -43,20 +43,16 @@ func (b *buildCmd) Run(e *env) error {
 	if len(names) == 0 {
 		names = defaultBuild
 	}
-	var puzzles []canon.Puzzle
+	puzzles, err := cliparse.Puzzles(names)
+	if err != nil {
+		return err
+	}
 	var puzzleNames []string
-	for _, name := range names {
-		ps, err := canon.ParsePuzzles(name)
-		if err != nil {
-			return err
+	for _, p := range puzzles {
+		if err := builder.Check(p, opts); err != nil {
+			return advice.BuildRemedy(p, opts, err)
 		}
-		for _, p := range ps {
-			if err := builder.Check(p, opts); err != nil {
-				return advice.BuildRemedy(p, opts, err)
-			}
-			puzzles = append(puzzles, p)
-			puzzleNames = append(puzzleNames, p.String())
-		}
+		puzzleNames = append(puzzleNames, p.String())
 	}
 	if err := builder.CheckShardsAt(e.ctx, e.cli.DB, puzzles, opts); err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
@@ -23,15 +22,9 @@ func (v *verifyCmd) Help() string { return help.Text("verify") }
 
 func (v *verifyCmd) Run(e *env) error {
 	format := v.Format
-	var names []string
-	for _, name := range v.Puzzles {
-		ps, err := canon.ParsePuzzles(name)
-		if err != nil {
-			return err
-		}
-		for _, p := range ps {
-			names = append(names, p.String())
-		}
+	puzzles, err := cliparse.Puzzles(v.Puzzles)
+	if err != nil {
+		return err
 	}
 	tell := func(string) {}
 	if format == records.Text {
@@ -46,13 +39,12 @@ func (v *verifyCmd) Run(e *env) error {
 	}
 	defer cat.Close()
 	var recs []catalog.Record
-	for _, name := range names {
-		rec, ok, err := cat.Puzzle(e.ctx, name)
+	for _, p := range puzzles {
+		rec, ok, err := cat.Puzzle(e.ctx, p.String())
 		if err != nil {
 			return catalog.DamageError(e.cli.DB, err)
 		}
 		if !ok {
-			p, _ := canon.ParsePuzzle(name)
 			return e.notBuilt(cat, p)
 		}
 		recs = append(recs, rec)
@@ -61,7 +53,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if err != nil {
 		return advice.ErrInterrupted
 	}
-	if names == nil { // the whole catalog: the work saved by unfinished counts too
+	if len(puzzles) == 0 { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
 			return catalog.DamageError(e.cli.DB, err)

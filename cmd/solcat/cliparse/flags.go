@@ -119,3 +119,17 @@ func (f ProbeFlags) Options() (query.EstimateOptions, error) {
 	}
 	return opt, nil
 }
+
+// Puzzles reads puzzle arguments, each a puzzle or a range of them
+// (queens:4-6), in the order given.
+func Puzzles(names []string) ([]canon.Puzzle, error) {
+	var out []canon.Puzzle
+	for _, name := range names {
+		ps, err := canon.ParsePuzzles(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
