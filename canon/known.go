@@ -192,3 +192,25 @@ var superqueensDoubly = []int64{0,
 	0, 2, 2, 0, 0, 12, 17, 0, 0, 60,
 	82,
 }
+
+// PublishedEstimate is an estimate others published of a count nobody has
+// made exactly: solcat's own estimates are printed beside it.
+type PublishedEstimate struct {
+	Classes, StdErr float64
+	Source          string
+}
+
+// KnownEstimate returns the published estimate of p's classes, if there
+// is one.
+func KnownEstimate(p Puzzle) (PublishedEstimate, bool) {
+	if p.Kind != Magic {
+		return PublishedEstimate{}, false
+	}
+	e, ok := magicEstimates[p.N]
+	return e, ok
+}
+
+var magicEstimates = map[int]PublishedEstimate{
+	6: {0.17745e20, 0.00016e20, "Pinn and Wieczerkowski, Int. J. Mod. Phys. C 9 (1998) 541"},
+	7: {3.7982e34, 0.0004e34, "Walter Trump's estimate, OEIS A006052"},
+}

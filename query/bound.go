@@ -89,20 +89,29 @@ type CountsOnlyError struct {
 	Counted []string // the properties whose counts are recorded, if a property was asked
 }
 
-func (e *CountsOnlyError) Error() string {
+func (e *CountsOnlyError) Error() string { return e.Summary() + e.CountedText() }
+
+// Summary says what is recorded of the puzzle, and what needs more: for
+// queens, filters other than cells (counts under cells are counted again).
+func (e *CountsOnlyError) Summary() string {
 	need := "filters, list, classes, show and export need what is stored"
 	if e.Puzzle.Kind == canon.Queens {
-		need = "list, classes, show, export and filters other than cells need what is stored (count --cell and --pattern count again)"
+		need = "list, classes, show, export and filters other than cells need what is stored"
 	}
-	msg := fmt.Sprintf("%s is %v (%s, %s): %s", e.Puzzle, ErrCountsOnly, canon.Plural(e.Record.Solutions, "solution"), canon.Plural(e.Record.Classes, "class"), need)
-	if e.Counted != nil {
-		counted := "none"
-		if len(e.Counted) > 0 {
-			counted = strings.Join(e.Counted, "; ")
-		}
-		msg += "; of its properties only these are counted: " + counted
+	return fmt.Sprintf("%s is %v (%s, %s): %s", e.Puzzle, ErrCountsOnly, canon.Plural(e.Record.Solutions, "solution"), canon.Plural(e.Record.Classes, "class"), need)
+}
+
+// CountedText names the properties whose counts are recorded, when a
+// property was asked; else it is empty.
+func (e *CountsOnlyError) CountedText() string {
+	if e.Counted == nil {
+		return ""
 	}
-	return msg
+	counted := "none"
+	if len(e.Counted) > 0 {
+		counted = strings.Join(e.Counted, "; ")
+	}
+	return "; of its properties only these are counted: " + counted
 }
 
 func (e *CountsOnlyError) Unwrap() error { return ErrCountsOnly }

@@ -26,6 +26,13 @@ type EstimateQuestion struct {
 	Filter Filter
 }
 
+// Quantity is an estimated number with its standard error.
+type Quantity = enumerate.Quantity
+
+// EstimateOptions say when an estimate stops, how it draws its probes and
+// on how many goroutines.
+type EstimateOptions = enumerate.EstimateOptions
+
 // Estimated is a finished estimate and the record the catalog keeps of it.
 type Estimated struct {
 	enumerate.EstimateResult
@@ -48,9 +55,9 @@ func (q EstimateQuestion) checkEstimable() error {
 	f := q.Filter
 	switch {
 	case f.UpToSymmetry:
-		return badFilter("up-to-symmetry", "", "estimates take --cell and --pattern as written; drop --up-to-symmetry")
+		return badFilter("up-to-symmetry", "", "estimates take cell conditions as written, not up to symmetry")
 	case f.Class != 0 || f.Orbit != 0 || f.Props != 0:
-		return badFilter("class, orbit or prop", "", "estimates take --cell and --pattern only; classes, orbits and properties need a built puzzle")
+		return badFilter("class, orbit or prop", "", "estimates take cell conditions only; classes, orbits and properties need a built puzzle")
 	}
 	return f.Validate(q.Puzzle)
 }

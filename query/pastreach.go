@@ -42,11 +42,11 @@ type SearchCount struct {
 func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error) {
 	switch {
 	case !PastReach(p):
-		return SearchCount{}, fmt.Errorf("%s is counted whole by build --count-only", p)
+		return SearchCount{}, fmt.Errorf("%s is counted whole by a count-only build", p)
 	case len(f.Cells) == 0:
-		return SearchCount{}, filterMistake(fmt.Sprintf("%s is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate %s'", p, p))
+		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: enumerate.MaxCountedQueens, NoCells: true}
 	case f.UpToSymmetry || f.Class != 0 || f.Orbit != 0 || f.Props != 0:
-		return SearchCount{}, filterMistake(fmt.Sprintf("past queens:%d only --cell and --pattern are counted; drop --up-to-symmetry, --class, --orbit and --prop", enumerate.MaxCountedQueens))
+		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: enumerate.MaxCountedQueens}
 	}
 	if err := f.Validate(p); err != nil {
 		return SearchCount{}, err
@@ -127,6 +127,25 @@ func (s SearchCount) Run(ctx context.Context, saved map[int]int64, save func(uni
 		Method: q.Method(), Seconds: time.Since(began).Seconds(), Workers: s.Workers}
 	return total, a, err
 }
+
+// PastReachError is a count of queens past the sizes counted whole that
+// the search under a filter cannot make: the filter has no cell condition
+// (NoCells), or conditions other than cells.
+type PastReachError struct {
+	Puzzle      canon.Puzzle
+	CountedUpTo int // the largest N counted whole
+	NoCells     bool
+}
+
+func (e *PastReachError) Error() string {
+	if e.NoCells {
+		return fmt.Sprintf("%s is too large to count whole; it is counted under cell conditions, or estimated", e.Puzzle)
+	}
+	return fmt.Sprintf("past queens:%d only cell conditions are counted", e.CountedUpTo)
+}
+
+// Is makes a PastReachError a mistake in the filter.
+func (e *PastReachError) Is(target error) bool { return target == ErrFilter }
 
 // filterMistake is a filter that does not fit the question, said whole.
 type filterMistake string

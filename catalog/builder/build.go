@@ -97,6 +97,31 @@ type Result struct {
 // the limits, or a split the puzzle does not allow.
 var ErrUnsupported = errors.New("cannot be built")
 
+// Reach is what builds make of a puzzle: the facts the words that tell
+// users which build to run are made of.
+type Reach struct {
+	Stored    bool // a build stores its solutions
+	AsClasses bool // stored, as its classes only (queens past MaxStoredQueens, magic:5)
+	Counted   bool // a count-only build counts it
+}
+
+// ReachOf is what builds make of p.
+func ReachOf(p canon.Puzzle) Reach {
+	r := Reach{Stored: enumerate.Supported(p, false) == nil, Counted: enumerate.Supported(p, true) == nil}
+	r.AsClasses = r.Stored && (p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens || p.Kind == canon.Magic && p.N > enumerate.MaxMagicOrder)
+	return r
+}
+
+// Limits are the largest puzzles builds store, and count.
+type Limits struct {
+	Magic         int // magic squares are stored up to this order (the largest as classes)
+	QueensStored  int // queens are stored up to this N (the largest as classes)
+	QueensCounted int // queens are counted up to this N
+}
+
+// BuildLimits are the limits of this solcat's builds.
+var BuildLimits = Limits{Magic: enumerate.MaxCountedMagic, QueensStored: enumerate.MaxClassStoredQueens, QueensCounted: enumerate.MaxCountedQueens}
+
 // Check refuses, before anything is opened, a build that cannot be made.
 func Check(p canon.Puzzle, o Options) error {
 	if o.Workers < 0 || o.Workers > MaxWorkers {
@@ -127,6 +152,24 @@ func Check(p canon.Puzzle, o Options) error {
 // Builder builds puzzles into one catalog.
 type Builder struct {
 	Cat *catalog.Catalog
+}
+
+// All builds puzzles in order as o says, telling each result to done. A
+// catalog this build created is removed when the first puzzle fails having
+// saved nothing of its work: a failed creation leaves no file behind.
+func (b *Builder) All(ctx context.Context, puzzles []canon.Puzzle, o Options, done func(canon.Puzzle, Result)) error {
+	for i, p := range puzzles {
+		res, err := b.Build(ctx, p, o)
+		if err != nil {
+			var stopped *StoppedError
+			if b.Cat.Created() && i == 0 && (!errors.As(err, &stopped) || stopped.Done == 0) {
+				b.Cat.Discard()
+			}
+			return err
+		}
+		done(p, res)
+	}
+	return nil
 }
 
 // Build builds p as o says: it resumes a saved unfinished build, skips a

@@ -98,14 +98,20 @@ func (e *OtherShardError) Error() string {
 	if e.Whole != "" {
 		return fmt.Sprintf("the catalog %v: it holds all of %s (stored as %s)", ErrOtherShard, e.Puzzle, e.Whole)
 	}
-	kind, state := "count shard", "unfinished"
-	if e.HeldStored {
-		kind = "stored shard"
-	}
+	state := "unfinished"
 	if e.Held.Done {
 		state = "it is finished"
 	}
-	return fmt.Sprintf("the catalog %v: it holds %s %d/%d of %s (%s)", ErrOtherShard, kind, e.Held.Shard, e.Held.Of, e.Puzzle, state)
+	return fmt.Sprintf("the catalog %v: it holds %s (%s)", ErrOtherShard, e.Holding(), state)
+}
+
+// Holding names the shard the catalog holds: "count shard 1/2 of queens:16".
+func (e *OtherShardError) Holding() string {
+	kind := "count shard"
+	if e.HeldStored {
+		kind = "stored shard"
+	}
+	return fmt.Sprintf("%s %d/%d of %s", kind, e.Held.Shard, e.Held.Of, e.Puzzle)
 }
 
 func (e *OtherShardError) Unwrap() error { return ErrOtherShard }

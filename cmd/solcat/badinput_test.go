@@ -42,7 +42,7 @@ func fixtureFolder(t *testing.T) string {
 		}
 		for _, args := range steps {
 			var out, errOut strings.Builder
-			if code := run(context.Background(), args, &out, &errOut); code != 0 {
+			if code := run(context.Background(), args, noStdin(), &out, &errOut); code != 0 {
 				fixtureErr = fmt.Errorf("%v: %s", args, errOut.String())
 				return
 			}
@@ -140,7 +140,7 @@ func folderState(t *testing.T, dir string) map[string]string {
 func runSomewhere(args []string, stdout, stderr *strings.Builder) int {
 	bin := os.Getenv("SOLCAT_TEST_BINARY")
 	if bin == "" {
-		return run(context.Background(), args, stdout, stderr)
+		return run(context.Background(), args, noStdin(), stdout, stderr)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr

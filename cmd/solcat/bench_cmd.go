@@ -1,16 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"runtime"
 	"slices"
-	"text/tabwriter"
-
-	"github.com/dustin/go-humanize"
 
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/enumerate"
 	"solcat/query/records"
 )
@@ -22,13 +19,10 @@ type benchCmd struct {
 	cliparse.FormatFlags
 }
 
-func (b *benchCmd) Help() string { return helpText("bench") }
+func (b *benchCmd) Help() string { return help.Text("bench") }
 
 func (b *benchCmd) Run(e *env) error {
-	format, err := b.Chosen()
-	if err != nil {
-		return err
-	}
+	format := b.Format
 	p, err := canon.ParsePuzzle(b.Puzzle)
 	if err != nil {
 		return err
@@ -60,27 +54,9 @@ func (b *benchCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if format != records.Text {
-		out := records.NewPrinter(e.stdout, format, !b.NoHeaders)
-		for _, r := range rows {
-			out.Write(records.Obj("puzzle", p.String(), "method", r.Method, "solutions", r.Solutions, "nodes", r.Nodes, "seconds", r.Seconds, "ratio", r.Ratio, "runs", b.Runs, "cores", runtime.NumCPU(), "about", r.About))
-		}
-		return out.Close()
-	}
-	fmt.Fprintf(e.stdout, "%s, median of %d run(s), %d cores\n", p, b.Runs, runtime.NumCPU())
-	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if !b.NoHeaders {
-		fmt.Fprintln(w, "method\tsolutions\tnodes\ttime\tratio\t")
-	}
+	report := records.Bench{Puzzle: p, Runs: b.Runs, Cores: runtime.NumCPU()}
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%.1fx\t\n", r.Method, humanize.Comma(r.Solutions), humanize.Comma(r.Nodes), formatSeconds(r.Seconds), r.Ratio)
+		report.Timings = append(report.Timings, records.Timing(r))
 	}
-	return w.Flush()
-}
-
-func formatSeconds(s float64) string {
-	if s < 1 {
-		return fmt.Sprintf("%.1f ms", s*1000)
-	}
-	return fmt.Sprintf("%.2f s", s)
+	return records.WriteBench(e.stdout, format, !b.NoHeaders, report)
 }

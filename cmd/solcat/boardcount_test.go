@@ -270,7 +270,7 @@ func TestBoardCountStopsAndResumes(t *testing.T) {
 			}
 		}
 		var out, errOut bytes.Buffer
-		code := run(ctx, append([]string{"--db", db}, args...), &out, &errOut)
+		code := run(ctx, append([]string{"--db", db}, args...), noStdin(), &out, &errOut)
 		unitCounted = nil
 		if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "units are saved: the same command resumes the count") {
 			t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"runtime"
 	"text/tabwriter"
 
 	"solcat/canon"
@@ -12,6 +10,7 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 )
 
@@ -27,19 +26,16 @@ type buildCmd struct {
 	cliparse.FormatFlags
 }
 
-func (b *buildCmd) Help() string { return helpText("build") }
+func (b *buildCmd) Help() string { return help.Text("build") }
 
 func (b *buildCmd) Run(e *env) error {
-	format, err := b.Chosen()
-	if err != nil {
-		return err
-	}
+	format := b.Format
 	shard, err := builder.ParseShard(b.Shard)
 	if err != nil {
 		return usagef("--shard %w", err)
 	}
-	if b.Workers < 0 || b.Workers > builder.MaxWorkers {
-		return usagef("--workers %d is out of range; give 1 to %d, or 0 for one per core (%d here)", b.Workers, builder.MaxWorkers, runtime.NumCPU())
+	if err := cliparse.CheckWorkers(b.Workers, builder.MaxWorkers); err != nil {
+		return err
 	}
 	opts := builder.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: e.stderr,
 		NewProgress: func(label, unit string) builder.Progress { return console.NewProgress(e.stderr, label, unit) }}
@@ -47,20 +43,16 @@ func (b *buildCmd) Run(e *env) error {
 	if len(names) == 0 {
 		names = defaultBuild
 	}
-	var puzzles []canon.Puzzle
+	puzzles, err := cliparse.Puzzles(names)
+	if err != nil {
+		return err
+	}
 	var puzzleNames []string
-	for _, name := range names {
-		ps, err := canon.ParsePuzzles(name)
-		if err != nil {
-			return err
+	for _, p := range puzzles {
+		if err := builder.Check(p, opts); err != nil {
+			return advice.BuildRemedy(p, opts, err)
 		}
-		for _, p := range ps {
-			if err := builder.Check(p, opts); err != nil {
-				return advice.BuildRemedy(p, opts, err)
-			}
-			puzzles = append(puzzles, p)
-			puzzleNames = append(puzzleNames, p.String())
-		}
+		puzzleNames = append(puzzleNames, p.String())
 	}
 	if err := builder.CheckShardsAt(e.ctx, e.cli.DB, puzzles, opts); err != nil {
 		return err
@@ -71,35 +63,19 @@ func (b *buildCmd) Run(e *env) error {
 	}
 	defer cat.Close()
 	cat.SetNotices(e.stderr)
-	engine := &builder.Builder{Cat: cat}
 	var built []catalog.Record
 	out := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	defer out.Flush()
-	text := format == records.Text
-	for _, p := range puzzles {
-		res, err := engine.Build(e.ctx, p, opts)
-		if err != nil {
-			if cat.Created() && len(built) == 0 && nothingSaved(err) {
-				cat.Discard() // a failed creation leaves no file behind
-			}
-			return err
+	err = (&builder.Builder{Cat: cat}).All(e.ctx, puzzles, opts, func(p canon.Puzzle, res builder.Result) {
+		if format == records.Text {
+			fmt.Fprintln(out, advice.Built(p, shard, res))
 		}
-		rec := res.Record
-		switch {
-		case res.Outcome == builder.ShardDone:
-			if text {
-				fmt.Fprintf(out, "%s\tshard %s already done; use --force to redo it\n", p, shard)
-			}
-			continue
-		case !text:
-		case res.Outcome == builder.AlreadyBuilt:
-			fmt.Fprintf(out, "%s\talready built: %s, %s; use --force to rebuild\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"))
-		case rec.Storage == catalog.StorageShard:
-			fmt.Fprintf(out, "%s\tshard %s done\t%.2fs\tmerge the %d shard catalogs with 'solcat merge OUT SHARD...'\n", p, shard, rec.BuildSeconds, shard.Of)
-		default:
-			fmt.Fprintf(out, "%s\t%s, %s\tmatches OEIS\t%.2fs\t%s\n", p, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"), rec.BuildSeconds, rec.Storage)
+		if res.Outcome != builder.ShardDone {
+			built = append(built, res.Record)
 		}
-		built = append(built, rec)
+	})
+	if err != nil {
+		return err
 	}
 	if format != records.Text {
 		p := records.NewPrinter(e.stdout, format, !b.NoHeaders).Columns(records.RecordObject(catalog.Record{}))
@@ -109,12 +85,6 @@ func (b *buildCmd) Run(e *env) error {
 		return p.Close()
 	}
 	return nil
-}
-
-// nothingSaved reports whether a failed build saved none of its work.
-func nothingSaved(err error) bool {
-	var stopped *builder.StoppedError
-	return !errors.As(err, &stopped) || stopped.Done == 0
 }
 
 // interrupted is a build stopped between the units that say how much they

@@ -1,15 +1,18 @@
 package main
 
 import (
-	"io"
+	"context"
+	"errors"
+	"fmt"
 	"os"
+	"strings"
 
+	"solcat/canon"
+	"solcat/catalog"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/check"
 )
-
-// stdin is check's standard input; tests set it.
-var stdin io.Reader = os.Stdin
 
 type checkCmd struct {
 	Puzzle string `arg:"" optional:"" predictor:"puzzle" help:"The puzzle (queens:8, or a kind: magic, queens); left out, the input says."`
@@ -17,12 +20,55 @@ type checkCmd struct {
 	cliparse.FormatFlags
 }
 
-func (c *checkCmd) Help() string { return helpText("check") }
+func (c *checkCmd) Help() string { return help.Text("check") }
 
-func (c *checkCmd) Run(e *env) error {
-	format, err := c.Chosen()
-	if err == nil {
-		err = check.Do(e.ctx, check.Call{First: c.Puzzle, Second: c.File, DB: e.cli.DB, Stdin: stdin, Stdout: e.stdout, Format: format, Headers: !c.NoHeaders})
+func (c *checkCmd) Run(ctx context.Context, s streams, e *env) error {
+	hint, file, err := checkArguments(c.Puzzle, c.File)
+	if err != nil {
+		return err
 	}
-	return err
+	in := s.in
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return &check.ReadError{Problem: fmt.Sprintf("cannot read %s: %v; name a file of solutions, or - for the standard input", file, errors.Unwrap(err))}
+		}
+		defer f.Close()
+		in = f
+	}
+	// The catalog is opened once the input is read: one that cannot be
+	// read is said as such, whatever the catalog.
+	open := func(p canon.Puzzle) (check.Store, error) {
+		cat, err := catalog.Open(ctx, e.cli.DB)
+		if errors.Is(err, catalog.ErrNoCatalog) {
+			return check.Stored(ctx, nil, e.cli.DB, p)
+		} else if err != nil {
+			return check.Store{}, err
+		}
+		store, err := check.Stored(ctx, cat, e.cli.DB, p)
+		store.Unfound = fmt.Sprintf("run 'solcat verify %s'", p)
+		return store, err
+	}
+	return check.Do(ctx, in, hint, open, check.Output{W: s.out, Format: c.Format, Headers: !c.NoHeaders})
+}
+
+// checkArguments reads check's arguments, [PUZZLE] [FILE|-]: a first
+// argument that names a puzzle (KIND or KIND:N) is the puzzle, any other
+// is the file (write ./queens:8 for a file of that name). No file, or
+// "-", is the standard input.
+func checkArguments(first, second string) (hint check.Hint, file string, err error) {
+	if first == "" {
+		return check.Hint{}, "-", nil
+	}
+	hint, err = check.ParseHint(first)
+	if err != nil && (strings.Contains(first, ":") && !strings.ContainsAny(first, "/.") || second != "") {
+		return check.Hint{}, "", err // a puzzle misspelt
+	}
+	if err != nil {
+		return check.Hint{}, first, nil
+	}
+	if second == "" {
+		second = "-"
+	}
+	return hint, second, nil
 }

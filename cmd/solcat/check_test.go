@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"solcat/canon"
+	"solcat/query/check"
 )
 
 // TestCheckGolden runs check on every form it reads and every kind of
@@ -73,9 +76,7 @@ func TestCheckGolden(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			stdin = strings.NewReader(tc.input)
-			defer func() { stdin = os.Stdin }()
-			code, out, errOut := solcat(append([]string{"check"}, tc.args...)...)
+			code, out, errOut := solcatIn(tc.input, append([]string{"check"}, tc.args...)...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, errOut)
 			}
@@ -206,9 +207,7 @@ func TestCheckCountsOnly(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "build", "queens:8", "--count-only"); code != 0 {
 		t.Fatal(errOut)
 	}
-	stdin = strings.NewReader("1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n92\n")
-	defer func() { stdin = os.Stdin }()
-	code, out, errOut := solcatDB(db, "check")
+	code, out, errOut := solcatDBIn(db, "1 5 8 6 3 7 2 4\n1 6 8 3 7 4 2 5\n1 7 4 6 8 2 5 3\n92\n", "check")
 	want := "line 1: 1 5 8 6 3 7 2 4: valid, orbit 8, identity of the canonical form 1 5 8 6 3 7 2 4, asymmetric\n" +
 		"line 2: 1 6 8 3 7 4 2 5: valid, orbit 8, identity of the canonical form 1 6 8 3 7 4 2 5, asymmetric\n" +
 		"line 3: 1 7 4 6 8 2 5 3: valid, orbit 8, transpose of the canonical form 1 6 8 3 7 4 2 5, asymmetric\n" +
@@ -233,9 +232,7 @@ func TestCheckReadsItsOwnOutput(t *testing.T) {
 	}
 	verdicts := func(t *testing.T, args []string, input string) []verdict {
 		t.Helper()
-		stdin = strings.NewReader(input)
-		defer func() { stdin = os.Stdin }()
-		code, out, errOut := solcat(append([]string{"check", "--format", "jsonl"}, args...)...)
+		code, out, errOut := solcatIn(input, append([]string{"check", "--format", "jsonl"}, args...)...)
 		if code > 1 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -257,9 +254,7 @@ func TestCheckReadsItsOwnOutput(t *testing.T) {
 		want := verdicts(t, []string{puzzle}, input)
 		for _, format := range []string{"csv", "json", "jsonl"} {
 			t.Run(puzzle+" "+format, func(t *testing.T) {
-				stdin = strings.NewReader(input)
-				code, out, errOut := solcat("check", puzzle, "--format", format)
-				stdin = os.Stdin
+				code, out, errOut := solcatIn(input, "check", puzzle, "--format", format)
 				if code != 1 {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
@@ -269,5 +264,39 @@ func TestCheckReadsItsOwnOutput(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestCheckArguments(t *testing.T) {
+	cases := []struct {
+		first, second string
+		hint          check.Hint
+		file          string
+		err           string
+	}{
+		{"", "", check.Hint{}, "-", ""},
+		{"queens:8", "", check.Hint{Kind: canon.Queens, N: 8}, "-", ""},
+		{"queens:8", "answer.txt", check.Hint{Kind: canon.Queens, N: 8}, "answer.txt", ""},
+		{"MAGIC", "-", check.Hint{Kind: canon.Magic}, "-", ""},
+		{"answer.txt", "", check.Hint{}, "answer.txt", ""},
+		{"./queens:8", "", check.Hint{}, "./queens:8", ""},
+		{"queens:x", "", check.Hint{}, "", "not a whole number"},
+		{"quens:8", "", check.Hint{}, "", "unknown puzzle kind"},
+		{"answer.txt", "more.txt", check.Hint{}, "", "write KIND:N"},
+		{"magic:16", "", check.Hint{}, "", "up to order 15"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.first+" "+tc.second, func(t *testing.T) {
+			hint, file, err := checkArguments(tc.first, tc.second)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || hint != tc.hint || file != tc.file {
+				t.Errorf("got %+v %q %v, want %+v %q", hint, file, err, tc.hint, tc.file)
+			}
+		})
 	}
 }

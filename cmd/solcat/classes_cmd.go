@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -16,13 +17,10 @@ type classesCmd struct {
 	cliparse.FormatFlags
 }
 
-func (c *classesCmd) Help() string { return helpText("classes") }
+func (c *classesCmd) Help() string { return help.Text("classes") }
 
 func (c *classesCmd) Run(e *env) error {
-	format, err := c.Chosen()
-	if err != nil {
-		return err
-	}
+	format := c.Format
 	page, err := c.Page()
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -15,11 +14,13 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/completion"
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/exporter"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -55,6 +56,7 @@ type cli struct {
 // env is what every command's Run receives.
 type env struct {
 	ctx    context.Context
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 	cli    *cli
@@ -73,52 +75,74 @@ type savesWork interface {
 	interrupted() error
 }
 
-// exitRequest carries kong's request to exit (after --help) out of Parse.
-type exitRequest int
+// exitCode records kong's request to end the process (after --help,
+// --version, a completion): run returns it as its exit status rather than
+// leave from the middle of Parse.
+type exitCode struct {
+	asked bool
+	code  int
+}
+
+func (x *exitCode) exit(code int) {
+	if !x.asked {
+		x.asked, x.code = true, code
+	}
+}
+
+// streams are the command's standard input, output and error.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
 
 // run parses args, runs the command and returns the exit status: 0 on
 // success, 2 for a bad command line, 1 for any other failure.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var c cli
+	var exit exitCode
 	parser, err := kong.New(&c,
 		kong.Name("solcat"),
-		kong.Description(helpText("solcat")),
+		kong.Description(help.Text("solcat")),
 		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.Exit(exit.exit),
+		kong.Bind(&exit),
+		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames()},
+		kong.Vars{"export_extensions": records.ExtensionList(), "export_formats": exporter.FormatNames(),
+			"formats": cliparse.Enum(records.Formats...), "show_formats": cliparse.Enum(append(records.Formats, records.SVG)...),
+			"export_format_list": cliparse.Enum(exporter.Formats...)},
 		kong.TypeMapper(reflect.TypeOf(int(0)), cliparse.Decimal(strconv.IntSize)),
 		kong.TypeMapper(reflect.TypeOf(int64(0)), cliparse.Decimal(64)),
+		kong.TypeMapper(reflect.TypeOf(records.Format("")), cliparse.OneOf()),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "solcat: internal error: %v\n", err)
 		return 1
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			req, ok := r.(exitRequest)
-			if !ok {
-				panic(r)
-			}
-			code = int(req)
-		}
-	}()
 	// Tab completion: when a shell asks (COMP_LINE is set), answer and exit.
-	completion.Register(parser, args)
+	if completion.Register(parser, args); exit.asked {
+		return exit.code
+	}
 	args = cliparse.JoinNegatives(parser, args)
 	kctx, err := parser.Parse(args)
+	if exit.asked { // --help, --version: what was left to parse does not matter
+		return exit.code
+	}
 	inputs := append([]string{c.DB}, args...)
 	fail := func(code int, msg string) int {
 		fmt.Fprintf(stderr, "solcat: %s\n", console.ErrorLine(msg, inputs))
 		return code
 	}
 	var perr *kong.ParseError
-	if err != nil && noCommand(args) && errors.As(err, &perr) {
+	var usage advice.Usage
+	switch {
+	case err != nil && cliparse.NoCommand(args) && errors.As(err, &perr):
 		// solcat alone: its usage and commands, as git and go print theirs.
 		perr.Context.PrintUsage(false)
 		return 2
-	}
-	if err != nil {
+	case errors.As(err, &usage): // a value a mapper refused, worded whole
+		return fail(2, usage.Error())
+	case err != nil:
 		return fail(2, cliparse.Mistake(err, args))
 	}
 	if err := cliparse.EmptyValues(kctx, args); err != nil {
@@ -127,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if c.DB == "" { // SOLCAT_DB set to nothing
 		return fail(2, "--db is empty (or SOLCAT_DB is set to nothing); name the catalog file")
 	}
-	c.dbNamed = dbNamed(kctx)
+	c.dbNamed = cliparse.Given(kctx, "db", "SOLCAT_DB")
 	var saver savesWork
 	if node := kctx.Selected(); node != nil && node.Target.CanAddr() {
 		saver, _ = node.Target.Addr().Interface().(savesWork)
@@ -136,8 +160,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		// Nothing to save: Ctrl-C ends the command even while a write blocks.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
-	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args}
-	err = kctx.Run(e)
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cli: &c, args: args}
+	kctx.Bind(e, streams{in: stdin, out: stdout, err: stderr})
+	err = kctx.Run()
+	if exit.asked { // 'solcat help CMD'
+		return exit.code
+	}
 	for _, r := range e.readers {
 		if r.Changed() {
 			// What was read may not be the catalog's: no answer, and no
@@ -167,35 +195,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	return fail(code, advice.Remedy(err, files).Error())
 }
 
-// noCommand reports whether args name no command: solcat alone, or with
-// its --db flag only.
-func noCommand(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		switch {
-		case args[i] == "--db":
-			i++ // its value
-		case strings.HasPrefix(args[i], "--db="):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// dbNamed reports whether the command line or the environment named the
-// catalog (--db, SOLCAT_DB), rather than leaving it to the default.
-func dbNamed(kctx *kong.Context) bool {
-	if _, ok := os.LookupEnv("SOLCAT_DB"); ok {
-		return true
-	}
-	for _, p := range kctx.Path {
-		if p.Flag != nil && p.Flag.Name == "db" {
-			return true
-		}
-	}
-	return false
-}
-
 // mayKeep reports whether a command that reads may keep what it worked
 // out (an estimate, a long count) in the catalog: only in a catalog the
 // user named, or the default one if it exists. A question asked with no
@@ -220,7 +219,7 @@ func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 	}
 	rec, ok, err := cat.Puzzle(e.ctx, p.String())
 	if err == nil && !ok {
-		err = advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
+		err = e.notBuilt(cat, p)
 	}
 	if err != nil {
 		cat.Close()
@@ -232,6 +231,15 @@ func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
 		return nil, nil, err
 	}
 	return t, func() { cat.Close() }, nil
+}
+
+// notBuilt says why cat has no record of p.
+func (e *env) notBuilt(cat *catalog.Catalog, p canon.Puzzle) error {
+	a, err := builder.Absent(e.ctx, cat, e.cli.DB, p)
+	if err != nil {
+		return err
+	}
+	return advice.NotBuilt(e.cli.DB, p, a)
 }
 
 // open opens the catalog for reading. In the first instants of a build
@@ -290,16 +298,3 @@ func (e *env) holder(puzzles []string) catalog.Holder {
 
 // ownFile reports whether path is the catalog or one of its files.
 func (e *env) ownFile(path string) bool { return catalog.IsOwnFile(e.cli.DB, path) }
-
-//go:embed help/*.txt
-var helpTexts embed.FS
-
-// helpText is the long help of a command, kept in help/NAME.txt, with
-// the limits the code sets written in where the text names them.
-func helpText(name string) string {
-	text, err := helpTexts.ReadFile("help/" + name + ".txt")
-	if err != nil {
-		panic(err) // a command without its help file: the build is broken
-	}
-	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(catalog.MaxValueMB))
-}

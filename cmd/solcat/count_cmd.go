@@ -12,6 +12,7 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -24,7 +25,7 @@ type countCmd struct {
 	cliparse.FormatFlags
 }
 
-func (c *countCmd) Help() string { return helpText("count") }
+func (c *countCmd) Help() string { return help.Text("count") }
 
 func (c *countCmd) Run(e *env) error {
 	format, err := c.Chosen()

@@ -128,7 +128,7 @@ func TestEstimateKeptOnlyInACatalog(t *testing.T) {
 	t.Chdir(dir)
 	estimate := func() (string, string) {
 		var out, errOut bytes.Buffer
-		if code := run(context.Background(), []string{"estimate", "queens:20", "--probes", "500", "--format", "json"}, &out, &errOut); code != 0 {
+		if code := run(context.Background(), []string{"estimate", "queens:20", "--probes", "500", "--format", "json"}, noStdin(), &out, &errOut); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		return out.String(), errOut.String()
@@ -244,7 +244,7 @@ func TestEstimateInterrupted(t *testing.T) {
 	time.AfterFunc(1500*time.Millisecond, cancel)
 	var out, errOut bytes.Buffer
 	began := time.Now()
-	code := run(ctx, []string{"--db", db, "estimate", "queens:24", "--time", "1m"}, &out, &errOut)
+	code := run(ctx, []string{"--db", db, "estimate", "queens:24", "--time", "1m"}, noStdin(), &out, &errOut)
 	if time.Since(began) > 20*time.Second {
 		t.Errorf("Ctrl-C took %v to end the estimate", time.Since(began))
 	}

@@ -6,6 +6,7 @@ import (
 	"solcat/canon"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/exporter"
+	"solcat/cmd/solcat/help"
 
 	"solcat/query"
 	"solcat/query/records"
@@ -18,19 +19,15 @@ type exportCmd struct {
 	Partition string `name:"partition-by" placeholder:"COLUMN" predictor:"partition" help:"With --output DIR: write a Hive-style folder of Parquet files, one DIR/KEY=VALUE/part-0.parquet per value of orbit, symmetry, cell:R,C (magic) or row:R (queens), or a cell's column (r1c1, row1); with --classes orbit or a cell; for a range (queens:4-6) puzzle."`
 	cliparse.FilterFlags
 	cliparse.ExplainFlag
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"exportformat" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (${export_extensions}) decides."`
-	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
-	Cells     string `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell, as in CSV: row1 .. rowN for queens, r1c1 .. rNcN for magic squares) or list (one list column, cells)."`
+	Format    records.Format `name:"format" placeholder:"FORMAT" predictor:"exportformat" default:"" enum:",${export_format_list}" help:"Output format: csv (the default), json, jsonl or parquet, in any case; without it, the --output file's extension (${export_extensions}) decides."`
+	NoHeaders bool           `name:"no-headers" help:"Leave out the CSV header row."`
+	Cells     string         `name:"parquet-cells" default:"columns" enum:"columns,list" help:"How Parquet holds the cells: columns (one column per cell, as in CSV: row1 .. rowN for queens, r1c1 .. rNcN for magic squares) or list (one list column, cells)."`
 }
 
-func (x *exportCmd) Help() string { return exporter.Help(helpText("export")) }
+func (x *exportCmd) Help() string { return exporter.Help(help.Text("export")) }
 
 func (x *exportCmd) Run(e *env) error {
-	chosen, err := cliparse.ChooseFormat(x.Format, records.CSV, exporter.Formats...)
-	if err != nil {
-		return err
-	}
-	format, err := exporter.ChooseFormat(x.Format, chosen, x.Output, x.Partition)
+	format, err := exporter.ChooseFormat(x.Format, x.Output, x.Partition)
 	if err != nil {
 		return err
 	}

@@ -176,7 +176,7 @@ func TestVersionAndHelp(t *testing.T) {
 	// incomplete command line.
 	for _, args := range [][]string{nil, {"--db", catalogPath}} {
 		var out, errOut bytes.Buffer
-		code := run(context.Background(), args, &out, &errOut)
+		code := run(context.Background(), args, noStdin(), &out, &errOut)
 		if code != 2 || !strings.HasPrefix(out.String(), "Usage: solcat <command> [flags]") || !strings.Contains(out.String(), "Commands:") || errOut.Len() != 0 {
 			t.Errorf("solcat %v: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
 		}

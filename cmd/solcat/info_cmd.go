@@ -1,29 +1,28 @@
 package main
 
 import (
+	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 )
 
 type infoCmd struct {
 	cliparse.FormatFlags
 }
 
-func (i *infoCmd) Help() string { return helpText("info") }
+func (i *infoCmd) Help() string { return help.Text("info") }
 
 func (i *infoCmd) Run(e *env) error {
-	format, err := i.Chosen()
-	if err != nil {
-		return err
-	}
+	format := i.Format
 	cat, err := e.open("")
 	if err != nil {
 		return err
 	}
 	defer cat.Close()
-	c, err := advice.ContentsOf(e.ctx, cat, e.cli.DB)
+	held, err := builder.Held(e.ctx, cat, e.cli.DB)
 	if err != nil {
 		return err
 	}
-	return c.Write(e.stdout, e.stderr, format, !i.NoHeaders, e.cli.DB)
+	return advice.ContentsOf(held).Write(e.stdout, e.stderr, format, !i.NoHeaders, e.cli.DB)
 }

@@ -393,7 +393,7 @@ func TestInterruptWhileOutputBlocks(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			var stderr strings.Builder
 			done := make(chan int)
-			go func() { done <- run(ctx, append([]string{"--db", catalogPath}, tc.args...), w, &stderr) }()
+			go func() { done <- run(ctx, append([]string{"--db", catalogPath}, tc.args...), noStdin(), w, &stderr) }()
 			// One byte read: the query is writing its output, and blocks
 			// again on what follows.
 			if _, err := r.Read(make([]byte, 1)); err != nil {

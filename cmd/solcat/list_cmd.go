@@ -2,6 +2,7 @@ package main
 
 import (
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -14,13 +15,10 @@ type listCmd struct {
 	cliparse.FormatFlags
 }
 
-func (l *listCmd) Help() string { return helpText("list") }
+func (l *listCmd) Help() string { return help.Text("list") }
 
 func (l *listCmd) Run(e *env) error {
-	format, err := l.Chosen()
-	if err != nil {
-		return err
-	}
+	format := l.Format
 	page, err := l.Page()
 	if err != nil {
 		return err

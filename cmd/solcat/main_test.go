@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,10 +71,23 @@ func solcat(args ...string) (code int, stdout, stderr string) {
 }
 
 func solcatDB(db string, args ...string) (int, string, string) {
+	return solcatDBIn(db, "", args...)
+}
+
+// solcatIn runs the CLI in-process on the shared catalog, input on its
+// standard input.
+func solcatIn(input string, args ...string) (code int, stdout, stderr string) {
+	return solcatDBIn(catalogPath, input, args...)
+}
+
+func solcatDBIn(db, input string, args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), append([]string{"--db", db}, args...), &out, &errOut)
+	code := run(context.Background(), append([]string{"--db", db}, args...), strings.NewReader(input), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
+
+// noStdin is the standard input of a run given none: empty.
+func noStdin() io.Reader { return strings.NewReader("") }
 
 func TestReadmeExamples(t *testing.T) {
 	cases := []struct {

@@ -12,6 +12,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 )
 
@@ -22,7 +23,7 @@ type mergeCmd struct {
 	cliparse.FormatFlags
 }
 
-func (m *mergeCmd) Help() string { return helpText("merge") }
+func (m *mergeCmd) Help() string { return help.Text("merge") }
 
 func (m *mergeCmd) Run(e *env) error {
 	switch m.Out {
@@ -41,10 +42,7 @@ func (m *mergeCmd) Run(e *env) error {
 			return usagef("the output %s is the shard %s or one of its files; write the merge to a new file", m.Out, path)
 		}
 	}
-	format, err := m.Chosen()
-	if err != nil {
-		return err
-	}
+	format := m.Format
 	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.holder(nil))
 	if format != records.Text {
 		p := records.NewPrinter(e.stdout, format, !m.NoHeaders).Columns(append(records.RecordObject(catalog.Record{}), records.Field{Name: "shards"}))

@@ -37,7 +37,7 @@ func TestConstrainedCountResumes(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1"}, &out, &errOut)
+	code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1"}, noStdin(), &out, &errOut)
 	if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "units are saved: the same command resumes the count") {
 		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
@@ -85,7 +85,7 @@ func TestConstrainedStatsResumes(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	code := run(ctx, []string{"--db", db, "stats", puzzle, "--by", "row:1"}, &out, &errOut)
+	code := run(ctx, []string{"--db", db, "stats", puzzle, "--by", "row:1"}, noStdin(), &out, &errOut)
 	unitCounted = nil
 	kept, _ := strconv.Atoi(querySQL(t, db, "SELECT count(*) FROM answers"))
 	if code == 0 || out.Len() != 0 || kept == 0 || kept >= columns || !strings.Contains(errOut.String(), "counted and kept, and the same command counts the rest") ||

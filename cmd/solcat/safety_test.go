@@ -245,7 +245,7 @@ func TestAnyFileName(t *testing.T) {
 
 func run2(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut)
+	code := run(context.Background(), args, noStdin(), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

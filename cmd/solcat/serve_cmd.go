@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"solcat/cmd/solcat/help"
 	"solcat/cmd/solcat/release"
 
 	"solcat/cmd/solcat/advice"
@@ -24,7 +25,7 @@ type serveCmd struct {
 	ClientTimeout   time.Duration `default:"30s" help:"A client that sends no request, or reads nothing of an answer, for this long is cut off."`
 }
 
-func (s *serveCmd) Help() string { return helpText("serve") }
+func (s *serveCmd) Help() string { return help.Text("serve") }
 
 func (s *serveCmd) Run(e *env) error {
 	host, port, err := net.SplitHostPort(s.Addr)

@@ -1,34 +1,29 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
-	"solcat/canon"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/cmd/solcat/outfile"
-	"solcat/query"
-	"solcat/query/draw"
 	"solcat/query/records"
 )
 
-// svgFormat is show's drawing.
-const svgFormat records.Format = "svg"
-
 type showCmd struct {
-	Puzzle    string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
-	Class     *int64 `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
-	Solution  *int64 `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
-	ASCII     bool   `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"showformat" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
-	NoHeaders bool   `name:"no-headers" help:"Leave out the CSV header row."`
-	Output    string `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output) instead; the file appears only when complete, its format follows its name (.svg, .json, .jsonl, .csv; text otherwise) unless --format says."`
+	Puzzle    string         `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
+	Class     *int64         `arg:"" optional:"" name:"class-id" help:"The class ID (1 is the class with the smallest canonical form)."`
+	Solution  *int64         `name:"solution" placeholder:"ID" help:"Show the solution with this ID, and its class."`
+	ASCII     bool           `name:"ascii" help:"Draw queens with Q and . instead of ♛ and ·."`
+	Format    records.Format `name:"format" placeholder:"FORMAT" predictor:"showformat" default:"" enum:",${show_formats}" help:"Output format: text (the default), json, jsonl, csv or svg (the drawing, for papers and slides), in any case."`
+	NoHeaders bool           `name:"no-headers" help:"Leave out the CSV header row."`
+	Output    string         `short:"o" placeholder:"FILE" help:"Write to FILE (- for standard output) instead; the file appears only when complete, its format follows its name (.svg, .json, .jsonl, .csv; text otherwise) unless --format says."`
 }
 
-func (s *showCmd) Help() string { return helpText("show") }
+func (s *showCmd) Help() string { return help.Text("show") }
 
 func (s *showCmd) Run(e *env) error {
 	format, err := s.format()
@@ -62,76 +57,35 @@ func (s *showCmd) Run(e *env) error {
 		return err
 	}
 	if s.Output == "" || s.Output == "-" {
-		return s.write(e.stdout, format, t.Puzzle, shown)
+		return records.WriteShown(e.stdout, format, !s.NoHeaders, shown, s.ASCII)
 	}
-	out, err := outfile.Create(s.Output, e.ownFile)
+	out, err := outfile.Create(s.Output, e.stdout, e.ownFile)
 	if err != nil {
 		return advice.OutputError(s.Output, err)
 	}
 	defer out.Abort()
-	if err := s.write(out, format, t.Puzzle, shown); err != nil {
+	if err := records.WriteShown(out, format, !s.NoHeaders, shown, s.ASCII); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
 	if err := out.Commit(); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	fmt.Fprintf(e.stderr, "wrote %s to %s\n", showWhat(t.Puzzle, shown), s.Output)
+	fmt.Fprintf(e.stderr, "wrote %s to %s\n", records.ShownName(shown), s.Output)
 	return nil
-}
-
-// showWhat names what show wrote: "queens:8 class 3" or "queens:8
-// solution 12".
-func showWhat(p canon.Puzzle, shown query.Shown) string {
-	if shown.Solution != nil {
-		return fmt.Sprintf("%s solution %d", p, shown.Solution.ID)
-	}
-	return fmt.Sprintf("%s class %d", p, shown.Class.ID)
 }
 
 // format is --format, or else the format the --output file's name asks
 // for, or text; a --format that contradicts the name is refused.
 func (s *showCmd) format() (records.Format, error) {
-	chosen, err := cliparse.ChooseFormat(s.Format, records.Text, append(records.Formats, svgFormat)...)
-	if err != nil || s.Output == "" || s.Output == "-" {
-		return chosen, err
+	if s.Output == "" || s.Output == "-" {
+		return cmp.Or(s.Format, records.Text), nil
 	}
 	named := records.FormatOfFile(s.Output)
 	if strings.EqualFold(filepath.Ext(s.Output), ".svg") {
-		named = svgFormat
+		named = records.SVG
 	}
 	if named == records.Parquet {
 		return "", usagef("show does not write Parquet; name the file .svg, .json, .jsonl, .csv or .txt")
 	}
-	return cliparse.FileFormat(s.Format, chosen, named, s.Output)
-}
-
-func (s *showCmd) write(w io.Writer, format records.Format, p canon.Puzzle, shown query.Shown) error {
-	switch format {
-	case svgFormat:
-		// The solution asked for, else the class's canonical form; an order-4
-		// square as its grid and, beside it, its complementary pairs
-		// (Dudeney's pattern).
-		cells := shown.Class.Canonical
-		if sol := shown.Solution; sol != nil {
-			cells = sol.Cells
-		}
-		o := draw.Options{Title: showWhat(p, shown), Coords: true}
-		svg := draw.Solution(p, cells, o)
-		if p.Kind == canon.Magic && p.N == 4 {
-			svg = draw.GridAndPairs(p, cells, o)
-		}
-		_, err := fmt.Fprintln(w, svg)
-		return err
-	case records.JSON, records.JSONL, records.CSV:
-		// The members, as list prints solutions.
-		sw := records.NewSolutionWriter(w, format, p, !s.NoHeaders)
-		for _, m := range shown.Members {
-			if err := sw.Write(m); err != nil {
-				return err
-			}
-		}
-		return sw.Close()
-	}
-	_, err := fmt.Fprint(w, records.ShownText(shown, s.ASCII))
-	return err
+	return cliparse.FileFormat(s.Format, records.Text, named, s.Output)
 }

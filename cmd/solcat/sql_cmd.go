@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
-	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 )
 
@@ -15,13 +12,10 @@ type sqlCmd struct {
 	cliparse.FormatFlags
 }
 
-func (s *sqlCmd) Help() string { return helpText("sql") }
+func (s *sqlCmd) Help() string { return help.Text("sql") }
 
 func (s *sqlCmd) Run(e *env) error {
-	format, err := s.Chosen()
-	if err != nil {
-		return err
-	}
+	format := s.Format
 	cat, err := e.open("")
 	if err != nil {
 		return err
@@ -74,19 +68,5 @@ func (s *sqlCmd) Run(e *env) error {
 
 // sqlError explains an error of the user's statement, n rows into it.
 func sqlError(e *env, err error, n int) error {
-	switch {
-	case e.ctx.Err() != nil:
-		return fmt.Errorf("%w after %d rows", advice.ErrInterrupted, n)
-	case errors.Is(err, catalog.ErrRefused):
-		return usagef("sql: %w", err)
-	case errors.Is(err, catalog.ErrTooLarge):
-		return usagef("sql: %w is not printed; select part of it with substr(), or its length with length()", err)
-	case errors.Is(err, catalog.ErrNoSuchTable):
-		return usagef("sql: %w; list the tables with: solcat sql \"SELECT name, type FROM sqlite_master ORDER BY name\"", err)
-	case errors.Is(err, catalog.ErrNoStatement):
-		return usagef("sql needs a query, for example: solcat sql \"SELECT * FROM puzzles\"")
-	case errors.Is(err, catalog.ErrBadSQL):
-		return usagef("sql: %w", err)
-	}
-	return fmt.Errorf("sql: %w", catalog.DamageError(e.cli.DB, err))
+	return advice.SQLRemedy(err, n, e.ctx.Err() != nil, e.cli.DB)
 }

@@ -8,6 +8,7 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
+	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -21,13 +22,10 @@ type statsCmd struct {
 	cliparse.FormatFlags
 }
 
-func (s *statsCmd) Help() string { return helpText("stats") }
+func (s *statsCmd) Help() string { return help.Text("stats") }
 
 func (s *statsCmd) Run(e *env) error {
-	format, err := s.Chosen()
-	if err != nil {
-		return err
-	}
+	format := s.Format
 	p, err := canon.ParsePuzzle(s.Puzzle)
 	if err != nil {
 		return err

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 
-	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
 	"solcat/query/records"
 	"solcat/query/verify"
 )
@@ -18,22 +18,13 @@ type verifyCmd struct {
 	cliparse.FormatFlags
 }
 
-func (v *verifyCmd) Help() string { return helpText("verify") }
+func (v *verifyCmd) Help() string { return help.Text("verify") }
 
 func (v *verifyCmd) Run(e *env) error {
-	format, err := v.Chosen()
+	format := v.Format
+	puzzles, err := cliparse.Puzzles(v.Puzzles)
 	if err != nil {
 		return err
-	}
-	var names []string
-	for _, name := range v.Puzzles {
-		ps, err := canon.ParsePuzzles(name)
-		if err != nil {
-			return err
-		}
-		for _, p := range ps {
-			names = append(names, p.String())
-		}
 	}
 	tell := func(string) {}
 	if format == records.Text {
@@ -48,14 +39,13 @@ func (v *verifyCmd) Run(e *env) error {
 	}
 	defer cat.Close()
 	var recs []catalog.Record
-	for _, name := range names {
-		rec, ok, err := cat.Puzzle(e.ctx, name)
+	for _, p := range puzzles {
+		rec, ok, err := cat.Puzzle(e.ctx, p.String())
 		if err != nil {
 			return catalog.DamageError(e.cli.DB, err)
 		}
 		if !ok {
-			p, _ := canon.ParsePuzzle(name)
-			return advice.NotBuilt(e.ctx, cat, e.cli.DB, p)
+			return e.notBuilt(cat, p)
 		}
 		recs = append(recs, rec)
 	}
@@ -63,7 +53,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if err != nil {
 		return advice.ErrInterrupted
 	}
-	if names == nil { // the whole catalog: the work saved by unfinished counts too
+	if len(puzzles) == 0 { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
 			return catalog.DamageError(e.cli.DB, err)

@@ -13,10 +13,13 @@ import (
 // versionFlag is --version (-v): print the version and exit.
 type versionFlag bool
 
-// BeforeReset prints the version before anything else is parsed.
-func (versionFlag) BeforeReset(app *kong.Kong) error {
-	fmt.Fprintln(app.Stdout, release.Read())
-	app.Exit(0)
+// BeforeReset prints the version before anything else is parsed, unless
+// --help came first.
+func (versionFlag) BeforeReset(app *kong.Kong, exit *exitCode) error {
+	if !exit.asked {
+		fmt.Fprintln(app.Stdout, release.Read())
+		app.Exit(0)
+	}
 	return nil
 }
 
@@ -24,18 +27,14 @@ type versionCmd struct {
 	cliparse.FormatFlags
 }
 
-func (c *versionCmd) Run(e *env) error {
-	format, err := c.Chosen()
-	if err != nil {
-		return err
-	}
+func (c *versionCmd) Run(s streams) error {
 	v := release.Read()
-	if format == records.Text {
-		_, err := fmt.Fprintln(e.stdout, v)
+	if c.Format == records.Text {
+		_, err := fmt.Fprintln(s.out, v)
 		return err
 	}
-	p := records.NewPrinter(e.stdout, format, !c.NoHeaders)
-	if format == records.CSV {
+	p := records.NewPrinter(s.out, c.Format, !c.NoHeaders)
+	if c.Format == records.CSV {
 		if err := p.Write(v.Object()); err != nil {
 			return err
 		}
@@ -49,7 +48,10 @@ type helpCmd struct {
 	Command []string `arg:"" optional:"" predictor:"command" help:"The command."`
 }
 
-func (h *helpCmd) Run(app *kong.Kong) error {
-	_, err := app.Parse(append(h.Command, "--help")) // prints the help and exits
+func (h *helpCmd) Run(app *kong.Kong, exit *exitCode) error {
+	_, err := app.Parse(append(h.Command, "--help")) // prints the help and asks to exit
+	if exit.asked {
+		return nil
+	}
 	return err
 }

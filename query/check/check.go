@@ -17,28 +17,26 @@ import (
 	"solcat/query/records"
 )
 
-// Call is one `solcat check`: its arguments, the catalog, the streams and
-// the output format.
-type Call struct {
-	First, Second string // [PUZZLE] [FILE|-], as Arguments reads them
-	DB            string // the catalog's path
-	Stdin         io.Reader
-	Stdout        io.Writer
-	Format        records.Format
-	Headers       bool
+// Output is where a check's report goes, and in what format.
+type Output struct {
+	W       io.Writer
+	Format  records.Format
+	Headers bool
 }
 
-// Do reads, judges and prints. Its error is a *ReadError (or a notation
+// Opener finds puzzle p in the catalog, if there is one (Stored).
+type Opener func(p canon.Puzzle) (Store, error)
+
+// Do reads the solutions in r (hint says what the command line said of
+// their puzzle), judges them by the rules and what open finds of their
+// puzzle, and writes the report. Its error is a *ReadError (or a notation
 // error of the puzzle) when the input cannot be read, nothing printed;
 // ErrWrong when an answer is wrong, the report printed. The input is read
 // twice, as a stream: once whole, so that one that cannot be read prints
-// nothing, then to judge it a batch at a time.
-func Do(ctx context.Context, c Call) error {
-	hint, file, err := Arguments(c.First, c.Second)
-	if err != nil {
-		return err
-	}
-	src, err := openInput(file, c.Stdin)
+// nothing, then to judge it a batch at a time; an input that cannot go
+// back to its start is kept in a temporary file meanwhile.
+func Do(ctx context.Context, r io.Reader, hint Hint, open Opener, out Output) error {
+	src, err := rereadable(r)
 	if err != nil {
 		return err
 	}
@@ -54,13 +52,13 @@ func Do(ctx context.Context, c Call) error {
 	if err := src.rewind(); err != nil {
 		return err
 	}
-	store, err := Open(ctx, c.DB, in.Puzzle)
+	store, err := open(in.Puzzle)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	j := newJudge(store, in)
-	w := newWriter(c.Stdout, c.Format, c.Headers, in.Puzzle, widest)
+	w := newWriter(out.W, out.Format, out.Headers, in.Puzzle, widest)
 	batch := make([]Entry, 0, batchSize)
 	flush := func() error {
 		results, err := j.judge(ctx, batch)
@@ -154,7 +152,10 @@ func (r Report) Wrong() []int {
 type Store struct {
 	Bound *query.BoundPuzzle // nil: the catalog has no record of the puzzle
 	Why   string             // why it is nil
-	close func()
+	// Unfound is what to do about a right solution the catalog does not
+	// hold, though it holds every one (damage): the command's words.
+	Unfound string
+	close   func()
 }
 
 // Close closes the catalog.
@@ -164,16 +165,13 @@ func (s Store) Close() {
 	}
 }
 
-// Open looks for puzzle p in the catalog at path. A catalog that is not
+// Stored looks for puzzle p in cat, the catalog at path (nil: there is
+// none), and closes cat when the Store is closed. A catalog that is not
 // there, or holds no record of p, is no error: check then judges by the
 // rules and the published counts alone.
-func Open(ctx context.Context, path string, p canon.Puzzle) (Store, error) {
-	cat, err := catalog.Open(ctx, path)
-	if errors.Is(err, catalog.ErrNoCatalog) {
+func Stored(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) (Store, error) {
+	if cat == nil {
 		return Store{Why: "there is no catalog " + path}, nil
-	}
-	if err != nil {
-		return Store{}, err
 	}
 	rec, ok, err := cat.Puzzle(ctx, p.String())
 	if err != nil || !ok {
@@ -210,6 +208,7 @@ type judge struct {
 	t             *query.BoundPuzzle // nil: the catalog does not store the solutions
 	bound         *query.BoundPuzzle // the puzzle's record, if the catalog has one: its count
 	unstored      string
+	unfound       string // Store.Unfound
 	canonicalizer *canon.Canonicalizer
 	given         *Total
 	usaco         bool   // a USACO answer: its lines must be the first solutions in order
@@ -222,7 +221,7 @@ type judge struct {
 }
 
 func newJudge(store Store, in Input) *judge {
-	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, canonicalizer: canon.NewCanonicalizer(in.Puzzle), given: in.Total,
+	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, unfound: store.Unfound, canonicalizer: canon.NewCanonicalizer(in.Puzzle), given: in.Total,
 		usaco: in.Form == Lines && in.Total != nil && in.Puzzle.Kind == canon.Queens}
 }
 
@@ -247,7 +246,7 @@ func (j *judge) judge(ctx context.Context, entries []Entry) ([]Result, error) {
 		results = append(results, res)
 	}
 	if j.t != nil {
-		if err := place(ctx, results, j.t, p); err != nil {
+		if err := place(ctx, results, j.t, p, j.unfound); err != nil {
 			var counts *query.CountsOnlyError
 			if !errors.As(err, &counts) {
 				return nil, err
@@ -294,7 +293,7 @@ const maxWrongLines = 10
 
 // place finds the right solutions among those the catalog stores: their
 // IDs, classes and symmetries, and their classes' properties as stored.
-func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.Puzzle) error {
+func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.Puzzle, unfound string) error {
 	var cells [][]byte
 	var at []int
 	for i, res := range results {
@@ -309,7 +308,11 @@ func place(ctx context.Context, results []Result, t *query.BoundPuzzle, p canon.
 	for k, sol := range found {
 		res := &results[at[k]]
 		if sol == nil { // every solution is stored: a right one not found means damage
-			res.Problems = []string{fmt.Sprintf("obeys the rules but is not among the %s the catalog stores; run 'solcat verify %s'", canon.Plural(t.Record.Solutions, "solution"), p)}
+			problem := fmt.Sprintf("obeys the rules but is not among the %s the catalog stores", canon.Plural(t.Record.Solutions, "solution"))
+			if unfound != "" {
+				problem += "; " + unfound
+			}
+			res.Problems = []string{problem}
 			continue
 		}
 		res.Stored, res.Props = sol, sol.Props
@@ -447,23 +450,16 @@ func (j *judge) err() error {
 	return fmt.Errorf("%w: %s of %s checked (%s %s); the output says why", ErrWrong, humanize.Comma(int64(wrong)), humanize.Comma(n), what, list)
 }
 
-// input is check's input, read twice: a file, or the standard input kept
-// meanwhile in a temporary file (removed as it is opened).
+// input is check's input, read twice: a file at its start, or else the
+// stream kept meanwhile in a temporary file (removed as it is opened).
 type input struct {
 	f     *os.File
 	close bool
 }
 
-// openInput opens the input named by file ("-": stdin).
-func openInput(file string, stdin io.Reader) (*input, error) {
-	if file != "-" {
-		f, err := os.Open(file)
-		if err != nil {
-			return nil, &ReadError{Problem: fmt.Sprintf("cannot read %s: %v; name a file of solutions, or - for the standard input", file, errors.Unwrap(err))}
-		}
-		return &input{f: f, close: true}, nil
-	}
-	if f, ok := stdin.(*os.File); ok {
+// rereadable is r as an input that can go back to its start.
+func rereadable(r io.Reader) (*input, error) {
+	if f, ok := r.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
 			if pos, err := f.Seek(0, io.SeekCurrent); err == nil && pos == 0 {
 				return &input{f: f}, nil
@@ -475,7 +471,7 @@ func openInput(file string, stdin io.Reader) (*input, error) {
 		return nil, &ReadError{Problem: fmt.Sprintf("cannot keep the standard input to read it twice: %v; name a file instead", err)}
 	}
 	os.Remove(spool.Name())
-	if _, err := io.Copy(spool, stdin); err != nil {
+	if _, err := io.Copy(spool, r); err != nil {
 		spool.Close()
 		return nil, &ReadError{Problem: fmt.Sprintf("cannot read the standard input: %v", err)}
 	}

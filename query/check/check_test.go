@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 
 	"solcat/canon"
@@ -88,40 +87,6 @@ func FuzzCheckParse(f *testing.F) {
 			}
 		}
 	})
-}
-
-func TestArguments(t *testing.T) {
-	cases := []struct {
-		first, second string
-		hint          Hint
-		file          string
-		err           string
-	}{
-		{"", "", Hint{}, "-", ""},
-		{"queens:8", "", Hint{canon.Queens, 8}, "-", ""},
-		{"queens:8", "answer.txt", Hint{canon.Queens, 8}, "answer.txt", ""},
-		{"MAGIC", "-", Hint{Kind: canon.Magic}, "-", ""},
-		{"answer.txt", "", Hint{}, "answer.txt", ""},
-		{"./queens:8", "", Hint{}, "./queens:8", ""},
-		{"queens:x", "", Hint{}, "", "not a whole number"},
-		{"quens:8", "", Hint{}, "", "unknown puzzle kind"},
-		{"answer.txt", "more.txt", Hint{}, "", "write KIND:N"},
-		{"magic:16", "", Hint{}, "", "up to order 15"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.first+" "+tc.second, func(t *testing.T) {
-			hint, file, err := Arguments(tc.first, tc.second)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want one saying %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil || hint != tc.hint || file != tc.file {
-				t.Errorf("got %+v %q %v, want %+v %q", hint, file, err, tc.hint, tc.file)
-			}
-		})
-	}
 }
 
 // TestForms checks what each form reads as: the puzzle it settles on,

@@ -222,24 +222,3 @@ type record struct {
 	Grid   [][]int `json:"grid"`
 	Total  *int64  `json:"total"`
 }
-
-// Arguments reads check's arguments, [PUZZLE] [FILE|-]: a first argument
-// that names a puzzle (KIND or KIND:N) is the puzzle, any other is the
-// file (write ./queens:8 for a file of that name). No file, or "-", is the
-// standard input.
-func Arguments(first, second string) (hint Hint, file string, err error) {
-	if first == "" {
-		return Hint{}, "-", nil
-	}
-	hint, err = ParseHint(first)
-	if err != nil && (strings.Contains(first, ":") && !strings.ContainsAny(first, "/.") || second != "") {
-		return Hint{}, "", err // a puzzle misspelt
-	}
-	if err != nil {
-		return Hint{}, first, nil
-	}
-	if second == "" {
-		second = "-"
-	}
-	return hint, second, nil
-}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"solcat/canon"
 	"solcat/query/records"
 )
 
@@ -57,8 +57,7 @@ func TestCheckMemoryBounded(t *testing.T) {
 	}()
 	runtime.GC()
 	var out countingWriter
-	err := Do(context.Background(), Call{First: "queens:8", DB: filepath.Join(t.TempDir(), "none.db"),
-		Stdin: &repeated{text: []byte(lines), left: size}, Stdout: &out, Format: records.JSONL, Headers: true})
+	err := Do(context.Background(), &repeated{text: []byte(lines), left: size}, Hint{canon.Queens, 8}, noCatalog, Output{W: &out, Format: records.JSONL, Headers: true})
 	close(done)
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +69,9 @@ func TestCheckMemoryBounded(t *testing.T) {
 		t.Errorf("heap at %d MiB for an input of %d MiB", p>>20, size>>20)
 	}
 }
+
+// noCatalog is an Opener with no catalog to open.
+func noCatalog(p canon.Puzzle) (Store, error) { return Stored(context.Background(), nil, "none.db", p) }
 
 type countingWriter struct{ lines int64 }
 
@@ -89,8 +91,7 @@ func TestCheckLongLines(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	err := Do(context.Background(), Call{First: "queens:4", DB: filepath.Join(t.TempDir(), "none.db"),
-		Stdin: strings.NewReader(strings.Repeat("3 ", 500) + "\n"), Stdout: &out, Format: records.Text})
+	err := Do(context.Background(), strings.NewReader(strings.Repeat("3 ", 500)+"\n"), Hint{canon.Queens, 4}, noCatalog, Output{W: &out, Format: records.Text})
 	if err == nil {
 		t.Fatal("a wrong answer passed")
 	}

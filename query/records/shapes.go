@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/query"
+	"solcat/query/draw"
 	"solcat/query/verify"
 )
 
@@ -261,4 +263,48 @@ func Columns(p canon.Puzzle, classes bool, format Format, layout CellLayout) []s
 		return append(out, "cells")
 	}
 	return append(out, CellColumnNames(p)...)
+}
+
+// SVG is show's drawing of a solution or class, for papers and slides.
+const SVG Format = "svg"
+
+// ShownName names what is shown: "queens:8 class 3" or "queens:8
+// solution 12".
+func ShownName(s query.Shown) string {
+	if s.Solution != nil {
+		return fmt.Sprintf("%s solution %d", s.Puzzle, s.Solution.ID)
+	}
+	return fmt.Sprintf("%s class %d", s.Puzzle, s.Class.ID)
+}
+
+// WriteShown writes a class shown with its members: as text, as its
+// members' records (json, jsonl, csv), or drawn (SVG): the solution asked
+// for, else the class's canonical form; an order-4 square as its grid and,
+// beside it, its complementary pairs (Dudeney's pattern).
+func WriteShown(w io.Writer, format Format, headers bool, s query.Shown, ascii bool) error {
+	p := s.Puzzle
+	switch format {
+	case SVG:
+		cells := s.Class.Canonical
+		if sol := s.Solution; sol != nil {
+			cells = sol.Cells
+		}
+		o := draw.Options{Title: ShownName(s), Coords: true}
+		svg := draw.Solution(p, cells, o)
+		if p.Kind == canon.Magic && p.N == 4 {
+			svg = draw.GridAndPairs(p, cells, o)
+		}
+		_, err := fmt.Fprintln(w, svg)
+		return err
+	case JSON, JSONL, CSV:
+		sw := NewSolutionWriter(w, format, p, headers)
+		for _, m := range s.Members {
+			if err := sw.Write(m); err != nil {
+				return err
+			}
+		}
+		return sw.Close()
+	}
+	_, err := fmt.Fprint(w, ShownText(s, ascii))
+	return err
 }

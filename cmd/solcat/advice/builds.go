@@ -14,14 +14,13 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/enumerate"
 	"solcat/query/records"
 )
 
 // BuildCommand is the command that builds p: stored if it can be (and
 // counts are not asked for), else its counts.
 func BuildCommand(p canon.Puzzle, countOnly bool) string {
-	if countOnly || enumerate.Supported(p, false) != nil {
+	if countOnly || !builder.ReachOf(p).Stored {
 		return fmt.Sprintf("solcat build %s --count-only", p)
 	}
 	return fmt.Sprintf("solcat build %s", p)
@@ -115,46 +114,33 @@ func (b Builds) Of(ctx context.Context, p canon.Puzzle) (Unfinished, bool, error
 
 // ShardProgress says how far an unfinished count shard is and how to
 // resume it (a stored shard is marked only once it is finished).
-func ShardProgress(ctx context.Context, cat *catalog.Catalog, s catalog.Shard) (string, error) {
-	units, err := cat.DoneUnits(ctx, s.Puzzle)
-	if err != nil {
-		return "", err
-	}
+func ShardProgress(s builder.ShardState) string {
 	return fmt.Sprintf("%d%% counted (%s of %s work units); 'solcat build %s --count-only --shard %d/%d' resumes it",
-		100*len(units)/max(s.Units, 1), humanize.Comma(int64(len(units))), humanize.Comma(int64(s.Units)), s.Puzzle, s.Shard, s.Of), nil
+		100*s.UnitsDone/max(s.Units, 1), humanize.Comma(int64(s.UnitsDone)), humanize.Comma(int64(s.Units)), s.Puzzle, s.Shard.Shard, s.Of)
 }
 
-// NotBuilt explains why p has no record in the catalog at path: a build of
-// it is under way (from its first instant: the build holds the catalog's
-// lock), or was stopped, or the catalog holds a shard of it, or it was
-// never built, and then how to build it, if it can be. An error that wraps
-// builder.ErrUnsupported is a puzzle no build makes.
-func NotBuilt(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) error {
-	if s, ok, err := cat.ShardOf(ctx, p.String()); err != nil || ok {
-		if err != nil {
-			return err
-		}
+// NotBuilt explains why p has no record in the catalog at path, as
+// builder.Absent found: a build of it is under way (from its first
+// instant: the build holds the catalog's lock), or was stopped, or the
+// catalog holds a shard of it, or it was never built, and then how to
+// build it, if it can be. An error that wraps builder.ErrUnsupported is a
+// puzzle no build makes.
+func NotBuilt(path string, p canon.Puzzle, a builder.Absence) error {
+	if s := a.Shard; s != nil {
 		if !s.Done {
-			state, err := ShardProgress(ctx, cat, s)
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("%s holds shard %d/%d of %s, unfinished: %s", path, s.Shard, s.Of, p, state)
+			return fmt.Errorf("%s holds shard %d/%d of %s, unfinished: %s", path, s.Shard.Shard, s.Of, p, ShardProgress(*s))
 		}
-		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", path, s.Shard, s.Of, p, s.Of)
+		return fmt.Errorf("%s holds shard %d/%d of %s, not all of it; combine the %d shards with 'solcat merge OUT SHARD...' and query OUT", path, s.Shard.Shard, s.Of, p, s.Of)
 	}
-	u, unfinished, err := builder.Status(ctx, cat, path, p)
-	if err != nil {
-		return err
+	if a.Unfinished != nil {
+		return fmt.Errorf("%s", line(*a.Unfinished))
 	}
-	if unfinished {
-		return fmt.Errorf("%s", line(u))
-	}
-	if enumerate.Supported(p, false) != nil && enumerate.Supported(p, true) != nil {
+	reach, limits := a.Reach, builder.BuildLimits
+	if !reach.Stored && !reach.Counted {
 		return fmt.Errorf("%s is not in the catalog and %w: solcat stores magic squares up to order %d and queens up to N=%d, and counts queens up to N=%d; 'solcat estimate %s' estimates its count",
-			p, errCannotBuild, enumerate.MaxCountedMagic, enumerate.MaxClassStoredQueens, enumerate.MaxCountedQueens, p)
+			p, errCannotBuild, limits.Magic, limits.QueensStored, limits.QueensCounted, p)
 	}
-	if p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens && enumerate.Supported(p, false) == nil {
+	if p.Kind == canon.Queens && reach.AsClasses {
 		return fmt.Errorf("%s is not in the catalog %s; add its classes with '%s', or its counts alone with '%s'", p, path, BuildCommand(p, false), BuildCommand(p, true))
 	}
 	return fmt.Errorf("%s is not in the catalog %s; add it with '%s'", p, path, BuildCommand(p, false))

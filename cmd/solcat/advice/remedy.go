@@ -3,12 +3,10 @@ package advice
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
-	"solcat/enumerate"
 	"solcat/query"
 	"solcat/query/check"
 )
@@ -38,6 +36,7 @@ func Remedy(err error, files string) error {
 		changed  *catalog.ChangedError
 		other    *builder.OtherShardError
 		badPart  *query.FilterError
+		past     *query.PastReachError
 		unread   *check.ReadError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
@@ -46,6 +45,10 @@ func Remedy(err error, files string) error {
 		return err
 	case errors.As(err, &unread) && unread.Form:
 		return fmt.Errorf("%w; 'solcat help check' lists the forms it reads", err)
+	case errors.As(err, &past) && past.NoCells:
+		return fmt.Errorf("%s is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate %s'", past.Puzzle, past.Puzzle)
+	case errors.As(err, &past):
+		return fmt.Errorf("past queens:%d only --cell and --pattern are counted; drop --up-to-symmetry, --class, --orbit and --prop", past.CountedUpTo)
 	case errors.As(err, &badPart):
 		flag := filterFlagNames[badPart.Part]
 		if flag == "" {
@@ -62,7 +65,7 @@ func Remedy(err error, files string) error {
 			if other.HeldStored {
 				resume = fmt.Sprintf("--shard %d/%d", other.Held.Shard, other.Held.Of)
 			}
-			msg = strings.TrimSuffix(msg, "(unfinished)") + "(finish that with " + resume + ")"
+			msg = fmt.Sprintf("the catalog %v: it holds %s (finish that with %s)", builder.ErrOtherShard, other.Holding(), resume)
 		}
 		return fmt.Errorf("%s; give --force to build shard %s in its place, or use a file of its own", msg, other.Wanted)
 	case errors.Is(err, builder.ErrOutputHolds):
@@ -84,16 +87,7 @@ func Remedy(err error, files string) error {
 	case errors.Is(err, builder.ErrBug):
 		return fmt.Errorf("%w; please report it", err)
 	case errors.As(err, &counts):
-		p := counts.Puzzle
-		switch {
-		case p.Kind == canon.Magic && p.N > enumerate.MaxMagicOrder:
-			return fmt.Errorf("%w; store its classes with 'solcat build %s' (%s); meanwhile count and stats answer by the centre, cell 3,3", err, p, buildCost[p])
-		case enumerate.Supported(p, false) != nil:
-			return fmt.Errorf("%w; solutions are stored up to queens:%d", err, enumerate.MaxClassStoredQueens)
-		case p.Kind == canon.Queens && p.N > enumerate.MaxStoredQueens:
-			return fmt.Errorf("%w; store its classes with 'solcat build %s' (%s)", err, p, buildCost[p])
-		}
-		return fmt.Errorf("%w; store them with 'solcat build %s --force'", err, p)
+		return countsOnly(counts)
 	case errors.As(err, &old):
 		return fmt.Errorf("%w; store it again with 'solcat build %s --force'", err, old.Puzzle)
 	case errors.Is(err, query.ErrNoDudeney):
@@ -134,6 +128,27 @@ func Remedy(err error, files string) error {
 		return fmt.Errorf("%w; let that process go on (fg, or kill -CONT), or stop it", err)
 	}
 	return err
+}
+
+// countsOnly words a question that needs what a puzzle recorded by its
+// counts does not store: where cells are counted again, and which build
+// stores what it needs.
+func countsOnly(counts *query.CountsOnlyError) error {
+	p, reach := counts.Puzzle, builder.ReachOf(counts.Puzzle)
+	msg := counts.Summary()
+	if p.Kind == canon.Queens {
+		msg += " (count --cell and --pattern count again)"
+	}
+	msg += counts.CountedText()
+	switch {
+	case !reach.Stored:
+		return fmt.Errorf("%s; solutions are stored up to queens:%d", msg, builder.BuildLimits.QueensStored)
+	case reach.AsClasses && p.Kind == canon.Magic:
+		return fmt.Errorf("%s; store its classes with 'solcat build %s' (%s); meanwhile count and stats answer by the centre, cell 3,3", msg, p, buildCost[p])
+	case reach.AsClasses:
+		return fmt.Errorf("%s; store its classes with 'solcat build %s' (%s)", msg, p, buildCost[p])
+	}
+	return fmt.Errorf("%s; store them with 'solcat build %s --force'", msg, p)
 }
 
 // buildCost is what storing the largest puzzles takes, as

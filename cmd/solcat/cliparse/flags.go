@@ -2,7 +2,9 @@ package cliparse
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
@@ -12,43 +14,28 @@ import (
 
 // FormatFlags are the output flags of the commands that print records.
 type FormatFlags struct {
-	Format    string `name:"format" placeholder:"FORMAT" predictor:"format" help:"Output format: text (the default), json, jsonl or csv, in any case."`
-	NoHeaders bool   `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
+	Format    records.Format `name:"format" placeholder:"FORMAT" predictor:"format" default:"text" enum:"${formats}" help:"Output format: text (the default), json, jsonl or csv, in any case."`
+	NoHeaders bool           `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
 }
 
-// Chosen returns the chosen output format, text if none was chosen.
-func (f FormatFlags) Chosen() (records.Format, error) {
-	return ChooseFormat(f.Format, records.Text, records.Formats...)
-}
-
-// ChooseFormat reads --format: def if it is empty, else one of allowed, in
-// any case.
-func ChooseFormat(text string, def records.Format, allowed ...records.Format) (records.Format, error) {
-	if text == "" {
-		return def, nil
-	}
-	if f, ok := records.ParseFormat(text, allowed...); ok {
-		return f, nil
-	}
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = string(a)
-	}
-	return "", advice.Usagef("--format %s does not apply here; use one of: %s", text, strings.Join(names, ", "))
-}
+// Chosen returns the chosen output format (the flag's mapper has held it
+// to the formats).
+func (f FormatFlags) Chosen() (records.Format, error) { return f.Format, nil }
 
 // FileFormat settles the format of a command that writes to a named file:
-// chosen (read from --format, whose text is flag) when --format is given,
-// else named, the format the file's name asks for ("" for none), else
-// chosen; a --format that contradicts the name is refused.
-func FileFormat(flag string, chosen, named records.Format, file string) (records.Format, error) {
+// given (--format, "" if left out) when it is given, else named, the
+// format the file's name asks for ("" for none), else def; a --format that
+// contradicts the name is refused.
+func FileFormat(given, def, named records.Format, file string) (records.Format, error) {
 	switch {
-	case flag == "" && named != "":
+	case given == "" && named != "":
 		return named, nil
-	case named != "" && chosen != named:
-		return "", advice.Usagef("--format %s contradicts the file name %s; drop --format or name the file %s", chosen, file, strings.TrimSuffix(file, filepath.Ext(file))+"."+string(chosen))
+	case given == "":
+		return def, nil
+	case named != "" && given != named:
+		return "", advice.Usagef("--format %s contradicts the file name %s; drop --format or name the file %s", given, file, strings.TrimSuffix(file, filepath.Ext(file))+"."+string(given))
 	}
-	return chosen, nil
+	return given, nil
 }
 
 // ExplainFlag is --explain, for the commands that plan their question.
@@ -90,4 +77,59 @@ func (f PageFlags) Page() (query.Page, error) {
 		return p, advice.Usagef("--offset %d is negative; give a count of 0 or more", f.Offset)
 	}
 	return p, nil
+}
+
+// ProbeFlags say when an estimate stops probing, and how it draws.
+type ProbeFlags struct {
+	Time      *time.Duration `name:"time" placeholder:"D" help:"Stop after this long, for example 30s or 10m (default 10s when no other stop is given)."`
+	Precision Fraction       `name:"precision" placeholder:"P" help:"Stop when the standard error is at most P of the estimate: 0.01 or 1%."`
+	Probes    *int64         `name:"probes" placeholder:"K" help:"Stop after K probes; with the same --seed the run is repeated exactly."`
+	Seed      int64          `name:"seed" default:"1" help:"Seed of the probes (0 or more). The same seed draws the same probes; use others for independent runs."`
+	Workers   int            `help:"Probing goroutines, 1 to 1024 (default: one per core). The numbers are the same for any value." default:"0"`
+}
+
+// DefaultProbeTime is the run of an estimate given no stop.
+const DefaultProbeTime = 10 * time.Second
+
+// Options reads the probe flags.
+func (f ProbeFlags) Options() (query.EstimateOptions, error) {
+	opt := query.EstimateOptions{Workers: f.Workers, Seed: uint64(f.Seed), Precision: float64(f.Precision)}
+	if f.Time != nil {
+		opt.Time = *f.Time
+	}
+	if f.Probes != nil {
+		opt.Probes = *f.Probes
+	}
+	switch {
+	case f.Time != nil && opt.Time <= 0:
+		return opt, advice.Usagef("--time %v is not a time to run for; give a duration such as 30s or 10m", opt.Time)
+	case f.Probes != nil && opt.Probes <= 0:
+		return opt, advice.Usagef("--probes %d is not a number of probes; give 1 or more", opt.Probes)
+	case f.Seed < 0:
+		return opt, advice.Usagef("--seed %d is negative; give a seed of 0 or more", f.Seed)
+	}
+	if err := CheckWorkers(f.Workers, 1024); err != nil {
+		return opt, err
+	}
+	if opt.Time == 0 && opt.Precision == 0 && opt.Probes == 0 {
+		opt.Time = DefaultProbeTime
+	}
+	if opt.Workers == 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	return opt, nil
+}
+
+// Puzzles reads puzzle arguments, each a puzzle or a range of them
+// (queens:4-6), in the order given.
+func Puzzles(names []string) ([]canon.Puzzle, error) {
+	var out []canon.Puzzle
+	for _, name := range names {
+		ps, err := canon.ParsePuzzles(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
 }

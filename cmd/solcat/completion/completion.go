@@ -155,6 +155,7 @@ func Register(parser *kong.Kong, args []string) {
 	if err != nil {
 		parser.Errorf("completion: %v", err)
 		parser.Exit(1)
+		return
 	}
 	var point int
 	if _, err := fmt.Sscan(os.Getenv("COMP_POINT"), &point); err == nil && point >= 0 && point < len(line) {

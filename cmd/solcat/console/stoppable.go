@@ -31,6 +31,9 @@ func Stoppable(ctx context.Context, w io.Writer) io.Writer {
 	return &stoppable{ctx: ctx, w: w}
 }
 
+// Unwrap is the output written to: what a file's identity is asked of.
+func (s *stoppable) Unwrap() io.Writer { return s.w }
+
 // stopGrace is how long a write may still take once ctx has ended.
 const stopGrace = 200 * time.Millisecond
 

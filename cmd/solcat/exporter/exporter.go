@@ -79,7 +79,7 @@ type Export struct {
 // ChooseFormat is flag (--format, already checked), or else the format the
 // output file's name asks for, or CSV; a flag that contradicts the name is
 // refused. A partitioned export writes Parquet.
-func ChooseFormat(flag string, chosen records.Format, output, partition string) (records.Format, error) {
+func ChooseFormat(flag records.Format, output, partition string) (records.Format, error) {
 	named := records.Format("")
 	if output != "" && output != "-" && partition == "" {
 		named = records.FormatOfFile(output)
@@ -87,7 +87,7 @@ func ChooseFormat(flag string, chosen records.Format, output, partition string) 
 	if flag == "" && partition != "" {
 		return records.Parquet, nil
 	}
-	return cliparse.FileFormat(flag, chosen, named, output)
+	return cliparse.FileFormat(flag, records.CSV, named, output)
 }
 
 // Dataset describes an export of one puzzle for its Parquet metadata.
@@ -188,7 +188,7 @@ func (x Export) open() (*outfile.File, error) {
 		}
 		return out, nil
 	}
-	out, err := outfile.Create(x.Output, x.OwnFile)
+	out, err := outfile.Create(x.Output, x.Stdout, x.OwnFile)
 	if err != nil {
 		return nil, advice.OutputError(x.Output, err)
 	}

@@ -53,9 +53,11 @@ type File struct {
 	done   bool
 }
 
-// Create opens path for writing. protected says whether a path names a
-// file that must not be written (it is asked of the resolved destination).
-func Create(path string, protected func(string) bool) (*File, error) {
+// Create opens path for writing. stdout is the command's standard output:
+// a path that names the same file is written through it. protected says
+// whether a path names a file that must not be written (it is asked of the
+// resolved destination).
+func Create(path string, stdout io.Writer, protected func(string) bool) (*File, error) {
 	if err := checkFolder(path); err != nil {
 		return nil, err
 	}
@@ -66,8 +68,8 @@ func Create(path string, protected func(string) bool) (*File, error) {
 	switch {
 	case err == nil && info.IsDir():
 		return nil, fmt.Errorf("%s: %w", path, ErrIsFolder)
-	case err == nil && sameAsStdout(info):
-		return Stdout(os.Stdout), nil
+	case err == nil && sameFile(info, stdout):
+		return Stdout(stdout), nil
 	case err == nil && !info.Mode().IsRegular():
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
@@ -305,9 +307,20 @@ func checkFolder(path string) error {
 	return nil
 }
 
-func sameAsStdout(info fs.FileInfo) bool {
-	out, err := os.Stdout.Stat()
-	return err == nil && os.SameFile(info, out)
+// sameFile reports whether info is the file w writes to, looking through
+// writers that wrap another (Unwrap).
+func sameFile(info fs.FileInfo, w io.Writer) bool {
+	for {
+		switch v := w.(type) {
+		case interface{ Stat() (fs.FileInfo, error) }:
+			out, err := v.Stat()
+			return err == nil && os.SameFile(info, out)
+		case interface{ Unwrap() io.Writer }:
+			w = v.Unwrap()
+		default:
+			return false
+		}
+	}
 }
 
 func syncFolder(dir string) error {
