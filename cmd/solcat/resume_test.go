@@ -123,7 +123,7 @@ func TestImageCountsItsOwnUnits(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1", "--cell", "3,5=1"}, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "units are saved") {
+	if code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1", "--cell", "3,5=1"}, noStdin(), &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "units are saved") {
 		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 	unitCounted = nil
