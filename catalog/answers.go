@@ -32,7 +32,7 @@ func (c *Catalog) RecordAnswer(ctx context.Context, a Answer) error {
 		return err
 	}
 	a.Seal = sealOfAnswer(key, a)
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	_, err = c.db.NamedExecContext(ctx, `INSERT OR REPLACE INTO answers (puzzle, question, filter, solutions, method, seconds, workers, recorded_at, seal)
 		VALUES (:puzzle, :question, :filter, :solutions, :method, :seconds, :workers, :recorded_at, :seal)`, a)
 	return err
@@ -123,13 +123,13 @@ func (c *Catalog) SaveAnswerUnits(ctx context.Context, puzzle string, question [
 			return err
 		}
 	}
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	return tx.Commit()
 }
 
 // DropAnswerUnits removes the saved units of a question, once its answer is kept.
 func (c *Catalog) DropAnswerUnits(ctx context.Context, puzzle string, question []byte) error {
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	_, err := c.db.ExecContext(ctx, "DELETE FROM answer_units WHERE puzzle = ? AND question = ?", puzzle, question)
 	return err
 }

@@ -1,5 +1,6 @@
 // Package catalog is the SQLite store and the only owner of its format: it
-// opens, recognises, locks and migrates catalog files, writes a puzzle's
+// opens, recognises and migrates catalog files (their locks, logs and
+// faults on disk are catfile's), writes a puzzle's
 // rows in bulk, in resumable units and atomically, and reads back what a
 // catalog holds (records, breakdowns, solution and class scans, one
 // solution or class, integrity checks, read-only SQL for users). Nothing
@@ -10,9 +11,9 @@
 // scans that stream millions of rows (solution blocks, class rows and
 // class blocks) read each row with Scan into bytes they hand on without a
 // copy, which mapping into a struct would make. Errors are told by
-// SQLite's result codes and the system's error numbers (faults.go), never
-// by their words, but for the faults of a user's statement that share one
-// code (readonly.go).
+// SQLite's result codes and the system's error numbers (catfile), never by
+// their words, but for the faults of a user's statement that share one code
+// (readonly.go).
 package catalog
 
 import (
@@ -24,6 +25,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"solcat/catalog/catfile"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -35,16 +37,6 @@ var ErrNoCatalog = errors.New("no catalog")
 
 // ErrNotCatalog means the file exists but is not a solcat catalog.
 var ErrNotCatalog = errors.New("not a solcat catalog")
-
-// ErrNoFolder means the folder a new catalog would go in does not exist.
-var ErrNoFolder = errors.New("its folder does not exist or cannot be reached")
-
-// ErrReadOnlyFolder means the catalog's folder cannot be written: SQLite
-// keeps its write-ahead log there.
-var ErrReadOnlyFolder = errors.New("its folder is not writable")
-
-// ErrDamaged means SQLite found the catalog file damaged.
-var ErrDamaged = errors.New("the catalog file is damaged")
 
 // applicationID marks an SQLite file as a solcat catalog ("SolC"), in the
 // header field SQLite keeps for that (PRAGMA application_id). Catalogs made
@@ -62,15 +54,15 @@ type Catalog struct {
 
 	// A writer's: its lock file, its byte locks, its checkpoints, where it
 	// says that it waits, and whether it made the file.
-	lock       *writeLock
-	locks      *fileLocks
-	checkpoint *checkpointer
+	lock       *catfile.WriteLock
+	locks      *catfile.Locks
+	checkpoint *catfile.Checkpointer
 	notices    io.Writer
 	created    bool
 
-	lease     *readLease    // a reader's hold on the read byte; nil if none is taken
-	immutable bool          // a reader of the file alone, under the read byte: its pages may be read in place (pages.go)
-	stopWatch chan struct{} // ends YieldToWriters' watch
+	lease     *catfile.ReadLease // a reader's hold on the read byte; nil if none is taken
+	immutable bool               // a reader of the file alone, under the read byte: its pages may be read in place (pages.go)
+	stopWatch chan struct{}      // ends YieldToWriters' watch
 	closed    bool
 
 	// A reader's view of the file as it opened it (watchFile).
@@ -83,7 +75,7 @@ type Catalog struct {
 
 // Remove deletes a closed catalog's file and SQLite's files beside it: for
 // a catalog made a moment ago by a command that then wrote nothing.
-func Remove(path string) { removeFile(realFile(path)) }
+func Remove(path string) { catfile.RemoveFiles(catfile.RealFile(path)) }
 
 // checkPath refuses a catalog path that is empty or names a folder.
 func checkPath(path string) error {
@@ -115,7 +107,7 @@ func checkOwner(ctx context.Context, path, file string) error {
 	if info, err := os.Stat(file + "-wal"); err == nil && info.Size() > 0 {
 		params = []string{"mode=ro", "_pragma=busy_timeout(10000)"}
 	}
-	dsn, err := fileURI(file, params...)
+	dsn, err := catfile.FileURI(file, params...)
 	if err != nil {
 		return err
 	}
@@ -136,14 +128,14 @@ func checkOwner(ctx context.Context, path, file string) error {
 func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	var id int64
 	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
-		return openError(path, err)
+		return catfile.OpenError(path, err)
 	}
 	if id == applicationID {
 		return nil
 	}
 	var tables []string // SQLite's own (sqlite_sequence) say nothing of whose the file is
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
-		return openError(path, err)
+		return catfile.OpenError(path, err)
 	}
 	versions := slices.Contains(tables, versionTable) || slices.Contains(tables, oldVersionTable)
 	solcat := versions && (len(tables) == 1 || slices.Contains(tables, "puzzles"))
@@ -333,3 +325,12 @@ func (c *Catalog) puzzleIn(ctx context.Context, q sqlx.QueryerContext, name stri
 	c.checkSeal(ctx, &rec)
 	return rec, err == nil, err
 }
+
+// Fault is the fault of the disk that err reports, met while writing the
+// catalog: catfile.ErrDiskFull or catfile.ErrIO, told by SQLite's result
+// code or the system's error number (never by the message); nil for any
+// other error.
+func (c *Catalog) Fault(err error) error { return catfile.Fault(c.file, err) }
+
+// SortFolder is where a stored magic:5 build into this catalog sorts.
+func (c *Catalog) SortFolder() string { return catfile.SortFolder(c.file) }

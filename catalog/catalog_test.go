@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"solcat/catalog/catfile"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 func TestWriteAndReadBack(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cat.db")
-	c, err := Create(ctx, path, Holder{})
+	c, err := Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestWriteAndReadBack(t *testing.T) {
 // newTestCatalog creates an empty catalog in a folder of the test's own.
 func newTestCatalog(t *testing.T) *Catalog {
 	t.Helper()
-	c, err := Create(context.Background(), filepath.Join(t.TempDir(), "cat.db"), Holder{})
+	c, err := Create(context.Background(), filepath.Join(t.TempDir(), "cat.db"), catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestOpenRefusals(t *testing.T) {
 	}
 	text := filepath.Join(dir, "notes.txt")
 	os.WriteFile(text, []byte("these are not the rows you are looking for\n"), 0o644)
-	create := func(ctx context.Context, path string) (*Catalog, error) { return Create(ctx, path, Holder{}) }
+	create := func(ctx context.Context, path string) (*Catalog, error) { return Create(ctx, path, catfile.Holder{}) }
 	for _, open := range []func(context.Context, string) (*Catalog, error){Open, create} {
 		if _, err := open(ctx, text); !errors.Is(err, ErrNotCatalog) {
 			t.Errorf("opening a text file = %v, want ErrNotCatalog", err)
@@ -133,7 +134,7 @@ func TestOpenRefusals(t *testing.T) {
 	if data, _ := os.ReadFile(text); string(data) != "these are not the rows you are looking for\n" {
 		t.Error("the text file was changed")
 	}
-	if _, err := Create(ctx, filepath.Join(dir, "no", "such", "dir", "cat.db"), Holder{}); err == nil {
+	if _, err := Create(ctx, filepath.Join(dir, "no", "such", "dir", "cat.db"), catfile.Holder{}); err == nil {
 		t.Error("Create in a missing folder succeeded")
 	}
 }
@@ -152,7 +153,7 @@ func BenchmarkWriter(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			c, err := Create(context.Background(), filepath.Join(b.TempDir(), "cat.db"), Holder{})
+			c, err := Create(context.Background(), filepath.Join(b.TempDir(), "cat.db"), catfile.Holder{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"solcat/catalog/catfile"
 	"sort"
 	"sync"
 
@@ -75,22 +76,22 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 	s.props, s.orbits = propsTable(rec.Name), orbitsTable(rec.Name)
 	var err error
 	if s.classes, err = classTable(ctx, c.db, "main", rec); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	switch rec.Storage {
 	case StorageSolutions:
 		has, err := hasBlocks(ctx, c.db, rec.Name)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}
 		}
 		if s.blocks, err = storedBlocks(ctx, c.db, p, rec.Classes); err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if has, err := hasTable(ctx, c.db, classChecksTable(rec.Name)); err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		} else if has {
 			s.classChecks = classChecksTable(rec.Name)
 		}
@@ -101,7 +102,7 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 		}
 		s.form = form
 		if has, err := hasTable(ctx, c.db, classIndexTable(rec.Name)); err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		} else if has {
 			s.classIndex = classIndexTable(rec.Name)
 		}

@@ -40,7 +40,7 @@ func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) err
 	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO count_units
 		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Joined, u.Nodes)
-	c.checkpoint.committed()
+	c.checkpoint.Committed()
 	return err
 }
 
@@ -69,7 +69,7 @@ func (c *Catalog) SaveUnits(ctx context.Context, puzzle string, units []UnitCoun
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	c.checkpoint.committed()
+	c.checkpoint.Committed()
 	return nil
 }
 
@@ -198,7 +198,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	if err := insertRecord(ctx, tx, rec); err != nil {
 		return err
 	}
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	return tx.Commit()
 }
 

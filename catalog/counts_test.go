@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"path/filepath"
+	"solcat/catalog/catfile"
 	"testing"
 )
 
@@ -35,7 +36,7 @@ func TestStatText(t *testing.T) {
 		t.Errorf("StatCell(3, 3) is %q", got)
 	}
 	ctx := context.Background()
-	cat, err := Create(ctx, filepath.Join(t.TempDir(), "c.db"), Holder{})
+	cat, err := Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func (c *Catalog) RecordEstimate(ctx context.Context, e Estimate) error {
 		e.RecordedAt = time.Now().UTC().Format(time.RFC3339)
 	}
 	e.Seal = sealOfEstimate(e)
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	_, err := c.db.NamedExecContext(ctx, `INSERT INTO estimates (puzzle, question, filter, solutions, solutions_se, solutions_low, solutions_high,
 			classes, classes_se, classes_low, classes_high, method, seed, probes, seconds, workers, recorded_at, seal)
 		VALUES (:puzzle, :question, :filter, :solutions, :solutions_se, :solutions_low, :solutions_high,

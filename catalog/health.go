@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"solcat/catalog/catfile"
 	"strings"
 )
 
@@ -15,7 +16,7 @@ func (c *Catalog) Integrity(ctx context.Context, limit int) []string {
 	var lines []string
 	err := c.db.SelectContext(ctx, &lines, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
 	if err != nil {
-		return []string{DamageError(c.path, err).Error()}
+		return []string{catfile.DamageError(c.path, err).Error()}
 	}
 	return lines
 }
@@ -33,7 +34,7 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 		Type string `db:"type"`
 	}
 	if err := c.db.SelectContext(ctx, &objects, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name"); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	owned := map[string][]string{}  // puzzle -> its tables
 	staged := map[string][]string{} // puzzle -> its staging tables
@@ -58,15 +59,15 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	}
 	recs, err := c.Puzzles(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	builds, err := c.Builds(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	shards, err := c.Shards(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	var problems []string
 	recorded := map[string]bool{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"solcat/catalog/catfile"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
@@ -43,7 +44,7 @@ func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 // solution join it.
 func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
 	problem, err := blockSlotsProblem(ctx, c.db)
-	return problem, DamageError(c.path, err)
+	return problem, catfile.DamageError(c.path, err)
 }
 
 // lookupDefinitions holds the lookup tables as this solcat defines them
@@ -138,7 +139,7 @@ func definedLookups(ctx context.Context, version int64) ([]map[string][]string, 
 func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 	version, err := c.schemaVersion(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	defined, err := definedLookups(ctx, max(version, lookupsVersion))
 	if err != nil {
@@ -153,11 +154,11 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 		return has, err
 	}
 	if has, err := present("block_slots", blockSlotsVersion); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	} else if has {
 		slots, err := blockSlotsProblem(ctx, c.db)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if slots != "" {
 			problems = append(problems, slots)
@@ -173,14 +174,14 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 			has, err = present(t.name, t.version)
 		}
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if !has {
 			continue
 		}
 		got, err := lookupRows(ctx, c.db, t.name, t.columns)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		problems = append(problems, lookupDifferences(t.name, t.columns, got, defined[i])...)
 	}

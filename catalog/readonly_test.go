@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"solcat/catalog/catfile"
 	"testing"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestStatementErrors(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cat.db")
-	w, err := Create(ctx, path, Holder{})
+	w, err := Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

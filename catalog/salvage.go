@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"solcat/catalog/catfile"
 	"sort"
 
 	"github.com/dustin/go-humanize"
@@ -33,7 +34,7 @@ type SalvagedPuzzle struct {
 // of each puzzle's tables. The error is a file that is not an SQLite file
 // at all, or cannot be opened.
 func SalvageFile(path string) (Salvage, error) {
-	pf, inFile, inHeader, err := pagefile.OpenDamaged(realFile(path))
+	pf, inFile, inHeader, err := pagefile.OpenDamaged(catfile.RealFile(path))
 	if err != nil {
 		return Salvage{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"solcat/catalog/catfile"
 	"strings"
 	"sync"
 	"testing"
@@ -61,7 +62,7 @@ func scannedCatalog(t *testing.T, rows int) (*Content, string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cat.db")
-	w, err := Create(ctx, path, Holder{})
+	w, err := Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func TestChangedUnderReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherPath := filepath.Join(t.TempDir(), "other.db")
-	w, err := Create(context.Background(), otherPath, Holder{})
+	w, err := Create(context.Background(), otherPath, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

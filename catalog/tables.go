@@ -58,7 +58,7 @@ func (c *Catalog) openReader(ctx context.Context, sqlOnly bool, tables ...*table
 	if c.stopWatch != nil {
 		r.start = c.fileState()
 	}
-	if !c.immutable || c.lease == nil || c.lease.off || sqlOnly {
+	if !c.immutable || c.lease == nil || c.lease.Off() || sqlOnly {
 		return r, nil
 	}
 	// With the root pages, the schema cookie and the number of pages of the

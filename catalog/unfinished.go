@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"solcat/catalog/catfile"
 	"time"
 
 	"solcat/canon"
@@ -73,7 +74,7 @@ func (c *Catalog) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildPro
 		HashState []byte `db:"hash_state"`
 	}
 	if err := c.db.SelectContext(ctx, &rows, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at FROM builds ORDER BY puzzle`); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	var problems []BuildProblem
 	for _, b := range rows {
@@ -82,7 +83,7 @@ func (c *Catalog) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildPro
 		}
 		found, err := c.checkBuild(ctx, b.Building, b.HashState)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		for _, p := range found {
 			problems = append(problems, BuildProblem{Puzzle: b.Puzzle, Problem: p})

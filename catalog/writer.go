@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"solcat/catalog/catfile"
 	"strings"
 	"time"
 
@@ -58,7 +59,7 @@ type unitWriter struct {
 	plan       BuildPlan
 	batch      int
 	hash       *ContentHash
-	checkpoint *checkpointer
+	checkpoint *catfile.Checkpointer
 	tables     []*table // where rows are queued, flushed in this order
 	// beforeCommit, if set, queues what must be committed with a unit's
 	// rows (a block index row being filled).
@@ -157,7 +158,7 @@ func (u *unitWriter) begin() error {
 }
 
 // Fault is Catalog.Fault for an error the writer met.
-func (u *unitWriter) Fault(err error) error { return fault(u.file, err) }
+func (u *unitWriter) Fault(err error) error { return catfile.Fault(u.file, err) }
 
 // Discarded says why a saved build was started over, or is empty.
 func (u *unitWriter) Discarded() string { return u.discarded }
@@ -212,9 +213,9 @@ func (u *unitWriter) commitUnit() error {
 		return err
 	}
 	if u.units++; u.units%catchUpUnits == 0 {
-		u.checkpoint.catchUp()
+		u.checkpoint.CatchUp()
 	} else {
-		u.checkpoint.committed()
+		u.checkpoint.Committed()
 	}
 	u.classesDone, u.solutionsDone, u.pending = classes, solutions, 0
 	return u.begin()
@@ -251,7 +252,7 @@ func (u *unitWriter) commit(rec Record, breakdown []Breakdown, digits int) error
 
 // end asks for a checkpoint once the writer's last transaction is over.
 func (u *unitWriter) end(err error) error {
-	u.checkpoint.committed()
+	u.checkpoint.Committed()
 	u.checkpoint = nil
 	return err
 }

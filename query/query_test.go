@@ -16,6 +16,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	}
 	testCatalog = filepath.Join(dir, "cat.db")
 	ctx := context.Background()
-	cat, err := catalog.Create(ctx, testCatalog, catalog.Holder{})
+	cat, err := catalog.Create(ctx, testCatalog, catfile.Holder{})
 	if err != nil {
 		panic(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -175,7 +176,7 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	if err != nil {
 		var stopped *StoppedError
 		if !errors.As(err, &stopped) {
-			err = catalog.FaultError(name, b.Cat.Path(), err)
+			err = catfile.FaultError(name, b.Cat.Path(), err)
 		}
 		return Result{}, err
 	}

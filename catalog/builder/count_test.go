@@ -11,6 +11,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // TestCountRefusesOtherSplits saves units as another solcat's counter
@@ -38,7 +39,7 @@ func TestCountRefusesOtherSplits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := canon.Puzzle{Kind: canon.Queens, N: tc.n}
-			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +84,7 @@ func TestCountInterruptedKeepsFinishedUnits(t *testing.T) {
 	for _, n := range []int{13, 14} {
 		t.Run(fmt.Sprintf("queens:%d", n), func(t *testing.T) {
 			p := canon.Puzzle{Kind: canon.Queens, N: n}
-			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}

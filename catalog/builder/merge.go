@@ -12,6 +12,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -298,7 +299,7 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 // an output that already holds a merged puzzle is refused before it is
 // opened for writing (which touches it) unless force; an output this
 // merge made is removed again if the merge writes nothing into it.
-func MergeFiles(ctx context.Context, out string, paths []string, force bool, holder catalog.Holder) ([]Merged, error) {
+func MergeFiles(ctx context.Context, out string, paths []string, force bool, holder catfile.Holder) ([]Merged, error) {
 	plan, err := PlanMerge(ctx, paths)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -105,7 +106,7 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 			if other.method == here.method {
 				t.Fatalf("both plans use the %s", here.method)
 			}
-			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +142,7 @@ func TestShardDoneOnEitherCounter(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Queens, N: 12}
 	for _, halves := range []bool{true, false} {
 		plan := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves))
-		cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+		cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}

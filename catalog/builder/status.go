@@ -7,6 +7,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -15,7 +16,7 @@ import (
 type Unfinished struct {
 	Puzzle    canon.Puzzle
 	Running   bool           // a process is building it now
-	Writer    catalog.Holder // that process, if Running
+	Writer    catfile.Holder // that process, if Running
 	CountOnly bool           // a count-only build: it resumes as one
 	Foreign   bool           // its saved units were counted by another solver: it starts over
 	Search    bool           // a stored magic:5 in its class search (Done of Total units)
@@ -33,7 +34,7 @@ type Unfinished struct {
 func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) (u Unfinished, ok bool, err error) {
 	u.Puzzle = p
 	name := p.String()
-	writer, running := catalog.RunningWriter(path)
+	writer, running := catfile.RunningWriter(path)
 	u.Running, u.Writer = running && writer.Building(name), writer
 	if cat == nil {
 		return u, u.Running, nil
@@ -48,7 +49,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		u.Percent = int(100 * u.Done / max(u.Total, 1))
 		return u, true, nil
 	}
-	if done, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
+	if done, ok := SpillUnitsDone(catfile.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
 		total := len(enumerate.Magic5Units())
 		u.Search, u.Done, u.Total, u.Percent = true, int64(done), int64(total), 100*done/total
 		return u, true, nil
@@ -105,7 +106,7 @@ func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinis
 	for _, b := range builds {
 		names = append(names, b.Puzzle)
 	}
-	if _, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
+	if _, ok := SpillUnitsDone(catfile.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
 		names = append(names, "magic:5")
 	}
 	counting, err := cat.Counting(ctx)

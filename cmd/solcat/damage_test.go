@@ -16,6 +16,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 	"solcat/query"
 	"solcat/query/verify"
@@ -57,7 +58,7 @@ func damageCatalog(t *testing.T) string {
 		}
 	}
 	ctx := context.Background()
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

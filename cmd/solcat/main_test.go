@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 	"solcat/migrations"
 )
@@ -581,7 +582,7 @@ func TestCountOnlyResumes(t *testing.T) {
 	counter := enumerate.NewQueensCounter(13)
 	units := counter.Keys()
 	seed := func(path string, prefixOf func(i int) []byte) {
-		cat, err := catalog.Create(ctx, path, catalog.Holder{})
+		cat, err := catalog.Create(ctx, path, catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -827,7 +828,7 @@ func TestVerifyNamesTampering(t *testing.T) {
 func TestMagic5CountsOnly(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "m5.db")
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

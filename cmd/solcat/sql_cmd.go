@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
@@ -88,5 +89,5 @@ func sqlError(e *env, err error, n int) error {
 	case errors.Is(err, catalog.ErrBadSQL):
 		return usagef("sql: %w", err)
 	}
-	return fmt.Errorf("sql: %w", catalog.DamageError(e.cli.DB, err))
+	return fmt.Errorf("sql: %w", catfile.DamageError(e.cli.DB, err))
 }

@@ -7,6 +7,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
@@ -40,7 +41,7 @@ func (v *verifyCmd) Run(e *env) error {
 		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
 	}
 	cat, err := e.open("")
-	if errors.Is(err, catalog.ErrDamaged) {
+	if errors.Is(err, catfile.ErrDamaged) {
 		return v.salvage(e, format, err, tell)
 	}
 	if err != nil {
@@ -51,7 +52,7 @@ func (v *verifyCmd) Run(e *env) error {
 	for _, name := range names {
 		rec, ok, err := cat.Puzzle(e.ctx, name)
 		if err != nil {
-			return catalog.DamageError(e.cli.DB, err)
+			return catfile.DamageError(e.cli.DB, err)
 		}
 		if !ok {
 			p, _ := canon.ParsePuzzle(name)
@@ -66,7 +67,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if names == nil { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
-			return catalog.DamageError(e.cli.DB, err)
+			return catfile.DamageError(e.cli.DB, err)
 		}
 		for _, problem := range saved {
 			tell("catalog: " + problem)

@@ -15,6 +15,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // MaxReported bounds the problems a report keeps for one puzzle.
@@ -87,7 +88,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 	if recs == nil {
 		all, err := cat.Puzzles(ctx)
 		if err != nil {
-			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catalog.DamageError(cat.Path(), err).Error())
+			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catfile.DamageError(cat.Path(), err).Error())
 		}
 		recs = all
 		orphans, err := cat.Orphans(ctx)
@@ -143,7 +144,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			return report, ctx.Err()
 		}
 		if err != nil {
-			problem(fmt.Sprintf("cannot be read to the end: %v", catalog.DamageError(cat.Path(), err)))
+			problem(fmt.Sprintf("cannot be read to the end: %v", catfile.DamageError(cat.Path(), err)))
 		}
 		report.Puzzles = append(report.Puzzles, pr)
 		switch {

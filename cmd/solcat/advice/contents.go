@@ -8,6 +8,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/query/records"
 )
 
@@ -19,7 +20,7 @@ type Contents struct {
 	Unfinished []Unfinished
 	Answers    []catalog.Answer // kept constrained counts
 	Estimates  []catalog.Estimate
-	Writer     catalog.Holder
+	Writer     catfile.Holder
 	Running    bool // a process writes the catalog now
 }
 
@@ -88,6 +89,6 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 			return c, &catalog.DamagedError{Puzzle: e.Puzzle, Path: path, Problem: "the estimate kept for " + e.Filter + " does not match its seal"}
 		}
 	}
-	c.Writer, c.Running = catalog.RunningWriter(path)
+	c.Writer, c.Running = catfile.RunningWriter(path)
 	return c, nil
 }
