@@ -11,7 +11,7 @@ import (
 func TestShardsBeforeWorkColumns(t *testing.T) {
 	ctx := context.Background()
 	c := newTestCatalog(t)
-	s := Shard{Puzzle: "queens:12", Shard: 2, Of: 3, Layout: Layout{Solver: "solcat-2", Cut: "test"}, Units: 10, Done: true, Nodes: 99, Seconds: 1.5}
+	s := Shard{Puzzle: "queens:12", Shard: 2, Of: 3, Layout: Layout{Solver: "solcat-2", Cut: CutCounts, Units: 12}, Units: 10, Done: true, Nodes: 99, Seconds: 1.5}
 	if err := c.SaveShard(ctx, s); err != nil {
 		t.Fatal(err)
 	}

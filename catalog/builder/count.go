@@ -166,10 +166,7 @@ func (plan countPlan) owns(u catalog.UnitCounts) bool {
 // layout names the solver and the split into units: shards merge only if
 // they were counted with the same.
 func (plan countPlan) layout() catalog.Layout {
-	if plan.method != "" {
-		return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%s, %d units", plan.method, len(plan.prefixes))}
-	}
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d units", len(plan.prefixes))}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutCounts, Counter: plan.method, Units: len(plan.prefixes)}
 }
 
 // unitCounts is what a saved unit found, as the counters report it.

@@ -30,7 +30,7 @@ import (
 // magic5Layout names how the stored build is cut; saved work with another
 // layout starts over.
 func magic5Layout(units int) catalog.Layout {
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("magic:5 classes: %d frame units, 10-bit buckets, class index", units)}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutMagic5Frames, Units: units}
 }
 
 // magic5UnitRows is how many classes the insert commits at a time: a

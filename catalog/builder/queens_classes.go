@@ -29,7 +29,7 @@ import (
 // queensClassesLayout names how a classes-only queens build is cut; saved
 // work with another layout starts over.
 func queensClassesLayout(units int, unitRows int64) catalog.Layout {
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("queens classes: %d search units, %d classes per unit, packed forms, class index", units, unitRows)}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutQueensClasses, Units: units, UnitRows: unitRows}
 }
 
 // queensClassesUnitRows is how many classes the writer commits at a time:

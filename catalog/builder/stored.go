@@ -28,14 +28,14 @@ func unitRows(known canon.Known) int64 {
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) catalog.Layout {
 	known, _ := canon.KnownCounts(p)
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, indexed blocks", unitRows(known))}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutRows, UnitRows: unitRows(known)}
 }
 
 // storedSplitLayout names how a stored build is split into shards: merge
 // takes only shards made with this solcat's.
 func storedSplitLayout(p canon.Puzzle) catalog.Layout {
 	l := storedLayout(p)
-	l.Cut += ", stored by first row"
+	l.ByFirstRow = true
 	return l
 }
 
