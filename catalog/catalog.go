@@ -18,7 +18,6 @@ package catalog
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -256,75 +255,6 @@ const (
 	StorageCounts    Storage = "counts"    // the counts only
 	StorageShard     Storage = "shard"     // one shard of a split build, not the whole puzzle
 )
-
-// Record is a puzzle's row in the puzzles table.
-type Record struct {
-	Name           string        `db:"name" json:"puzzle"`
-	Kind           string        `db:"kind" json:"kind"`
-	N              int           `db:"n" json:"n"`
-	Storage        Storage       `db:"storage" json:"storage"`
-	Solutions      int64         `db:"solutions" json:"solutions"`
-	Classes        int64         `db:"classes" json:"classes"`
-	Orbit1         int64         `db:"orbit1" json:"orbit1"`
-	Orbit2         int64         `db:"orbit2" json:"orbit2"`
-	Orbit4         int64         `db:"orbit4" json:"orbit4"`
-	Orbit8         int64         `db:"orbit8" json:"orbit8"`
-	KnownSolutions sql.NullInt64 `db:"known_solutions" json:"-"`
-	KnownClasses   sql.NullInt64 `db:"known_classes" json:"-"`
-	Verified       bool          `db:"verified" json:"verified"`
-	SearchNodes    int64         `db:"search_nodes" json:"search_nodes"`
-	Workers        int           `db:"workers" json:"workers"`
-	BuildSeconds   float64       `db:"build_seconds" json:"build_seconds"`
-	BuiltAt        string        `db:"built_at" json:"built_at"`
-	SolverVersion  string        `db:"solver_version" json:"solver_version"`
-	ContentHash    string        `db:"content_hash" json:"content_hash"` // see ContentHash; empty for counts only
-	Seal           string        `db:"seal" json:"-"`                    // see seal.go; empty in catalogs of schema 17 and below
-	// SealProblem says how the record does not match its seal, if it
-	// does not: a query refuses it, verify names it.
-	SealProblem string `db:"-" json:"-"`
-}
-
-// Orbits returns the classes by orbit size, indexed 1, 2, 4 and 8.
-func (r Record) Orbits() [9]int64 {
-	return [9]int64{1: r.Orbit1, 2: r.Orbit2, 4: r.Orbit4, 8: r.Orbit8}
-}
-
-// SetOrbits stores the classes by orbit size, indexed 1, 2, 4 and 8.
-func (r *Record) SetOrbits(o [9]int64) {
-	r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8 = o[1], o[2], o[4], o[8]
-}
-
-// Puzzles lists the puzzles the catalog holds, magic squares first, by size.
-func (c *Catalog) Puzzles(ctx context.Context) ([]Record, error) {
-	var recs []Record
-	err := c.db.SelectContext(ctx, &recs, `SELECT * FROM puzzles ORDER BY kind, n`)
-	for i := range recs {
-		c.checkSeal(ctx, &recs[i])
-	}
-	return recs, err
-}
-
-// checkSeal sets a record's SealProblem if it does not match its seal.
-func (c *Catalog) checkSeal(ctx context.Context, r *Record) {
-	if c.sealed(ctx) && r.Seal != sealOfRecord(*r) {
-		r.SealProblem = "its record " + unsealed
-	}
-}
-
-// Puzzle returns one puzzle's record; ok is false if it is not in the catalog.
-func (c *Catalog) Puzzle(ctx context.Context, name string) (rec Record, ok bool, err error) {
-	return c.puzzleIn(ctx, c.db, name)
-}
-
-// puzzleIn is Puzzle, read through q (a transaction).
-func (c *Catalog) puzzleIn(ctx context.Context, q sqlx.QueryerContext, name string) (rec Record, ok bool, err error) {
-	err = sqlx.GetContext(ctx, q, &rec, `SELECT * FROM puzzles WHERE name = ?`, name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return rec, false, nil
-	}
-	c.checkSeal(ctx, &rec)
-	return rec, err == nil, err
-}
 
 // Fault is the fault of the disk that err reports, met while writing the
 // catalog: catfile.ErrDiskFull or catfile.ErrIO, told by SQLite's result

@@ -39,7 +39,7 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Solutions: int64(rows), Classes: 1, BuiltAt: "now", SolverVersion: "test"}); err != nil {
+	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Solutions: int64(rows), Classes: 1, BuiltAtText: "now", SolverVersion: "test"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -225,7 +225,7 @@ func TestResumeAfterCrash(t *testing.T) {
 				return "", err
 			}
 		}
-		err = w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", Solutions: solutions, Classes: 1, BuiltAt: "now", SolverVersion: "test"})
+		err = w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", Solutions: solutions, Classes: 1, BuiltAtText: "now", SolverVersion: "test"})
 		rec, _, _ := c.Puzzle(ctx, "queens:3")
 		return rec.ContentHash, err
 	}
@@ -299,7 +299,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 			if stopAt > classes {
 				return "", nil // crash before Commit
 			}
-			err = w.Commit(Record{Kind: "magic", N: 5, Storage: "classes", Solutions: 8 * classes, Classes: classes, Orbit8: classes, BuiltAt: "now", SolverVersion: "test"})
+			err = w.Commit(Record{Kind: "magic", N: 5, Storage: "classes", Solutions: 8 * classes, Classes: classes, Orbits: [9]int64{8: classes}, BuiltAtText: "now", SolverVersion: "test"})
 			rec, _, _ := c.Puzzle(ctx, "magic:5")
 			return rec.ContentHash, err
 		}

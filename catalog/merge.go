@@ -129,7 +129,7 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	if err != nil {
 		return fmt.Errorf("%s: %w", puzzle, err)
 	}
-	rec.SetOrbits(orbits)
+	rec.Orbits = orbits
 	rec.ContentHash = hash.Sum()
 	breakdown, err := finish(&rec)
 	if err != nil {

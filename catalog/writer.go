@@ -402,7 +402,8 @@ func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
 	return err
 }
 
-func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
+func insertRecord(ctx context.Context, tx *sql.Tx, r Record) error {
+	rec := rowOf(r)
 	_, err := tx.ExecContext(ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,
 		orbit1, orbit2, orbit4, orbit8, known_solutions, known_classes, verified, search_nodes,
 		workers, build_seconds, built_at, solver_version, content_hash, seal)

@@ -145,7 +145,7 @@ func TestSavedClassesPacked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Classes: classes, BuiltAt: "now", SolverVersion: "test"}); err != nil {
+	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Classes: classes, BuiltAtText: "now", SolverVersion: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.db.Get(&packed, "SELECT count(*) FROM build_classes"); err != nil || packed != 0 {

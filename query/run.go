@@ -38,9 +38,9 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 			switch {
 			case f.Orbit != 0 && orbit != f.Orbit, !f.Props.AllowsOrbit(orbit):
 			case classes:
-				n += t.Record.Orbits()[orbit]
+				n += t.Record.Orbits[orbit]
 			default:
-				n += t.Record.Orbits()[orbit] * int64(orbit)
+				n += t.Record.Orbits[orbit] * int64(orbit)
 			}
 		}
 		return n, nil

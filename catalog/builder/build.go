@@ -201,9 +201,8 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 	if !ok {
 		return fmt.Errorf("%s: %w: no published counts to check against", p, ErrBug)
 	}
-	rec.KnownSolutions.Int64, rec.KnownSolutions.Valid = known.Solutions, true
-	rec.KnownClasses.Int64, rec.KnownClasses.Valid = known.Classes, true
-	if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
+	rec.KnownSolutions, rec.KnownClasses = &known.Solutions, &known.Classes
+	if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits); m != "" {
 		return fmt.Errorf("%s: %w: found %s; nothing was stored", p, ErrBug, m)
 	}
 	rec.Verified = true
@@ -211,4 +210,4 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 }
 
 // now is the time recorded as a build's start.
-func now() string { return time.Now().UTC().Format(time.RFC3339) }
+func now() time.Time { return time.Now().UTC().Truncate(time.Second) }

@@ -285,13 +285,13 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			}
 		}
 		err := b.Cat.SaveShard(ctx, shard)
-		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
+		return catalog.Record{Name: name, Kind: p.Kind, N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
 	}
 	rec, breakdown, err := plan.record(ctx, p, counts, workers)
 	if err != nil {
 		return rec, err
 	}
-	rec.Workers, rec.BuiltAt, rec.SolverVersion = workers, start.UTC().Format(time.RFC3339), SolverVersion
+	rec.Workers, rec.BuiltAt, rec.SolverVersion = workers, start.UTC().Truncate(time.Second), SolverVersion
 	if err := checkKnown(p, &rec); err != nil {
 		return rec, err
 	}
@@ -335,10 +335,10 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 		breakdown = append(breakdown, props...)
 	}
 	rec := catalog.Record{
-		Name: p.String(), Kind: string(p.Kind), N: p.N, Storage: catalog.StorageCounts,
+		Name: p.String(), Kind: p.Kind, N: p.N, Storage: catalog.StorageCounts,
 		Solutions: total.Solutions(), Classes: total.Classes(), SearchNodes: total.Nodes,
 	}
-	rec.SetOrbits(total.Orbits)
+	rec.Orbits = total.Orbits
 	return rec, breakdown, nil
 }
 

@@ -71,8 +71,8 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 		return catalog.Record{}, err
 	}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageClasses, Workers: workers,
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: SolverVersion,
+		Kind: p.Kind, N: p.N, Storage: catalog.StorageClasses, Workers: workers,
+		BuiltAt: start.UTC().Truncate(time.Second), SolverVersion: SolverVersion,
 	}
 	for c := 1; c <= 13; c++ {
 		per := int64(8) // classes per basic square: 4, and 4 of the complement
@@ -81,7 +81,7 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 		}
 		rec.Classes += per * progress.Basic[c]
 	}
-	rec.Solutions, rec.Orbit8 = 8*rec.Classes, rec.Classes
+	rec.Solutions, rec.Orbits[8] = 8*rec.Classes, rec.Classes
 	if published {
 		if err := checkKnown(p, &rec); err != nil {
 			return rec, err

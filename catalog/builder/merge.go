@@ -182,8 +182,8 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 			err := out.MergeStored(ctx, mp.p, mp.stored, func(form []byte, orbit int, props uint32) {
 				tally.add(form, orbit, canon.Property(props))
 			}, func(r *catalog.Record) ([]catalog.Breakdown, error) {
-				r.Kind, r.N, r.SolverVersion, r.SearchNodes = string(mp.p.Kind), mp.p.N, SolverVersion, searchNodes
-				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), seconds+time.Since(start).Seconds()
+				r.Kind, r.N, r.SolverVersion, r.SearchNodes = mp.p.Kind, mp.p.N, SolverVersion, searchNodes
+				r.BuiltAt, r.BuildSeconds = start.UTC().Truncate(time.Second), seconds+time.Since(start).Seconds()
 				err := checkKnown(mp.p, r)
 				rec = *r
 				return tally.breakdown(*r), err
@@ -283,7 +283,7 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 	}
 	rec, breakdown, err := plan.record(ctx, p, counts, 0)
 	if err == nil {
-		rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Format(time.RFC3339), SolverVersion
+		rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Truncate(time.Second), SolverVersion
 		err = checkKnown(p, &rec)
 	}
 	if errors.Is(err, ErrBug) {

@@ -166,13 +166,13 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 		return catalog.Record{}, stopped(ctx, p, w, err, "classes")
 	}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: n, Storage: catalog.StorageClasses, Workers: o.workers(),
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: SolverVersion, Classes: id,
+		Kind: p.Kind, N: n, Storage: catalog.StorageClasses, Workers: o.workers(),
+		BuiltAt: start.UTC().Truncate(time.Second), SolverVersion: SolverVersion, Classes: id,
 	}
 	if saved == 0 {
 		rec.SearchNodes = nodes // a resumed build did not search the units saved
 	}
-	rec.SetOrbits(stats.orbits)
+	rec.Orbits = stats.orbits
 	for _, orbit := range []int{1, 2, 4, 8} {
 		rec.Solutions += int64(orbit) * stats.orbits[orbit]
 	}

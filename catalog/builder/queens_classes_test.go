@@ -126,7 +126,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 	if ra.Storage != catalog.StorageSolutions || rb.Storage != catalog.StorageClasses {
 		t.Fatalf("storage %s and %s", ra.Storage, rb.Storage)
 	}
-	if ra.Solutions != rb.Solutions || ra.Classes != rb.Classes || ra.Orbits() != rb.Orbits() || !rb.Verified {
+	if ra.Solutions != rb.Solutions || ra.Classes != rb.Classes || ra.Orbits != rb.Orbits || !rb.Verified {
 		t.Errorf("records differ: %+v\n%+v", ra, rb)
 	}
 	// The classes, in ID order.

@@ -124,7 +124,7 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 			}
 			var notices strings.Builder
 			res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Notices: &notices})
-			if rec := res.Record; err != nil || rec.Solutions != tc.solutions || rec.Classes != tc.classes || rec.Orbit2 != tc.orbit2 || rec.Orbit4 != tc.orbit4 {
+			if rec := res.Record; err != nil || rec.Solutions != tc.solutions || rec.Classes != tc.classes || rec.Orbits[2] != tc.orbit2 || rec.Orbits[4] != tc.orbit4 {
 				t.Fatalf("resumed count: %+v, %v", rec, err)
 			}
 			want := fmt.Sprintf("%s: resuming with the %s that began it (this machine would use the %s)", p, other.method, here.method)

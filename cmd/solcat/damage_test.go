@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -39,9 +40,9 @@ func magic5Counts() (catalog.Record, []catalog.Breakdown) {
 		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
 		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
 	rec := catalog.Record{Name: "magic:5", Kind: "magic", N: 5, Storage: "counts", Solutions: 2202441792, Classes: 275305224,
-		Orbit8: 275305224, Verified: true, BuiltAt: "2026-11-29T21:40:00Z", SolverVersion: "test"}
-	rec.KnownSolutions.Int64, rec.KnownSolutions.Valid = 2202441792, true
-	rec.KnownClasses.Int64, rec.KnownClasses.Valid = 275305224, true
+		Orbits: [9]int64{8: 275305224}, Verified: true, BuiltAt: time.Date(2026, 11, 29, 21, 40, 0, 0, time.UTC), SolverVersion: "test"}
+	known := canon.Known{Solutions: 2202441792, Classes: 275305224}
+	rec.KnownSolutions, rec.KnownClasses = &known.Solutions, &known.Classes
 	return rec, breakdown
 }
 

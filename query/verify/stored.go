@@ -105,8 +105,8 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 		problem("%d solutions stored, %d recorded", count, rec.Solutions)
 	case int64(forms.len()) != rec.Classes:
 		problem("%d classes stored, %d recorded", forms.len(), rec.Classes)
-	case orbitCounts != rec.Orbits():
-		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits())
+	case orbitCounts != rec.Orbits:
+		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits)
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
@@ -506,9 +506,9 @@ func (pz *puzzle) verifyClasses(ctx context.Context, problem func(string, ...any
 		return err
 	}
 	members := orbits[1] + 2*orbits[2] + 4*orbits[4] + 8*orbits[8]
-	if count != rec.Classes || members != rec.Solutions || orbits != rec.Orbits() {
+	if count != rec.Classes || members != rec.Solutions || orbits != rec.Orbits {
 		problem("%d classes of %d members stored (by orbit size %d/%d/%d/%d), recorded %d classes, %d solutions (by orbit size %d/%d/%d/%d)",
-			count, members, orbits[1], orbits[2], orbits[4], orbits[8], rec.Classes, rec.Solutions, rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8)
+			count, members, orbits[1], orbits[2], orbits[4], orbits[8], rec.Classes, rec.Solutions, rec.Orbits[1], rec.Orbits[2], rec.Orbits[4], rec.Orbits[8])
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
