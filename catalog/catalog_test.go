@@ -241,7 +241,7 @@ func TestResumeAfterCrash(t *testing.T) {
 		if _, err := write(c, stop); err != nil {
 			t.Fatal(err)
 		}
-		b, ok, err := c.Building(ctx, "queens:3")
+		b, ok, err := c.Work().Building(ctx, "queens:3")
 		if err != nil || !ok {
 			t.Fatalf("no saved build after a crash at row %d: %v", stop, err)
 		}
@@ -258,7 +258,7 @@ func TestResumeAfterCrash(t *testing.T) {
 	if n != solutions || sum != solutions*(solutions+1)/2 {
 		t.Errorf("%d rows with id sum %d after resuming", n, sum)
 	}
-	if _, ok, _ := c.Building(ctx, "queens:3"); ok {
+	if _, ok, _ := c.Work().Building(ctx, "queens:3"); ok {
 		t.Error("the finished build left its builds row")
 	}
 	var staging int

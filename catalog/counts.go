@@ -22,7 +22,8 @@ type UnitCounts struct {
 }
 
 // DoneUnits returns the finished units of puzzle's count-only build.
-func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
+func (w *Work) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
+	c := w.c
 	// One made before the join counter has no unit that would fill joined.
 	joined, err := orZero(ctx, c.db, "count_units", "joined")
 	if err != nil {
@@ -34,19 +35,10 @@ func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, e
 	return units, err
 }
 
-// SaveUnit commits one finished unit on its own, so that it survives an
-// interrupted build.
-func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) error {
-	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO count_units
-		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Joined, u.Nodes)
-	c.checkpoint.Committed()
-	return err
-}
-
 // SaveUnits commits finished units in one transaction: a count of many
 // small units saves them in batches, at a commit's cost each batch.
-func (c *Catalog) SaveUnits(ctx context.Context, puzzle string, units []UnitCounts) error {
+func (w *Work) SaveUnits(ctx context.Context, puzzle string, units []UnitCounts) error {
+	c := w.c
 	if len(units) == 0 {
 		return nil
 	}
@@ -74,7 +66,8 @@ func (c *Catalog) SaveUnits(ctx context.Context, puzzle string, units []UnitCoun
 }
 
 // ClearUnits forgets puzzle's finished units, to count it again from scratch.
-func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
+func (w *Work) ClearUnits(ctx context.Context, puzzle string) error {
+	c := w.c
 	_, err := c.db.ExecContext(ctx, `DELETE FROM count_units WHERE puzzle = ?`, puzzle)
 	return err
 }
@@ -220,7 +213,8 @@ func insertBreakdown(ctx context.Context, tx *sql.Tx, rec Record, breakdown []Br
 
 // Counting returns the puzzles with a count-only build under way or
 // stopped: units saved, no record yet, and not a shard of a split build.
-func (c *Catalog) Counting(ctx context.Context) ([]string, error) {
+func (w *Work) Counting(ctx context.Context) ([]string, error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "count_units"); err != nil || !has {
 		return nil, err
 	}

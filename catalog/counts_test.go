@@ -60,7 +60,7 @@ func TestStatText(t *testing.T) {
 			t.Errorf("Breakdown by %v: %+v, %v", stat, rows, err)
 		}
 	}
-	all, err := cat.Breakdowns(ctx, "magic:5")
+	all, err := cat.Health().Breakdowns(ctx, "magic:5")
 	if err != nil || len(all) != 3 || all[0] != stored[2] || all[1] != stored[0] || all[2] != stored[1] {
 		t.Errorf("Breakdowns: %+v, %v; want %+v", all, err, stored)
 	}

@@ -79,9 +79,9 @@ func (r estimateRow) estimate() Estimate {
 		Method: r.Method, Seed: r.Seed, Probes: r.Probes, Seconds: r.Seconds, Workers: r.Workers, RecordedAt: r.RecordedAt}
 }
 
-// RecordEstimate keeps an estimate. One with the same seed is the same
-// stream of probes: the one with more probes is kept.
-func (c *Catalog) RecordEstimate(ctx context.Context, est Estimate) error {
+// keep keeps an estimate. One with the same seed is the same stream of
+// probes: the one with more probes is kept.
+func (est Estimate) keep(ctx context.Context, c *Catalog) error {
 	e := estimateRowOf(est)
 	if e.RecordedAt == "" {
 		e.RecordedAt = time.Now().UTC().Format(time.RFC3339)
@@ -104,7 +104,8 @@ func (c *Catalog) RecordEstimate(ctx context.Context, est Estimate) error {
 
 // Estimates lists the estimates kept for a puzzle ("" for every puzzle),
 // by puzzle, filter and seed. A catalog of an older solcat has none.
-func (c *Catalog) Estimates(ctx context.Context, puzzle string) ([]Estimate, error) {
+func (k *Kept) Estimates(ctx context.Context, puzzle string) ([]Estimate, error) {
+	c := k.c
 	var rows []estimateRow
 	if ok, err := hasTable(ctx, c.db, "estimates"); err != nil || !ok {
 		return nil, err

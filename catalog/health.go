@@ -12,7 +12,8 @@ import (
 // Integrity runs SQLite's integrity check and returns what it reports:
 // "ok", or up to limit lines naming the damage. A catalog too damaged to
 // check returns that as its one line, not as an error.
-func (c *Catalog) Integrity(ctx context.Context, limit int) []string {
+func (h *Health) Integrity(ctx context.Context, limit int) []string {
+	c := h.c
 	var lines []string
 	err := c.db.SelectContext(ctx, &lines, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
 	if err != nil {
@@ -28,7 +29,8 @@ var puzzleTablePrefixes = []string{"classes_", "solution_blocks_", "solutions_",
 // Orphans checks that the catalog's puzzle tables and its records agree:
 // it names the tables no record, unfinished build or shard accounts for,
 // and the records whose tables are missing.
-func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
+func (h *Health) Orphans(ctx context.Context) ([]string, error) {
+	c := h.c
 	var objects []struct {
 		Name string `db:"name"`
 		Type string `db:"type"`
@@ -61,11 +63,11 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, catfile.DamageError(c.path, err)
 	}
-	builds, err := c.Builds(ctx)
+	builds, err := c.Work().Builds(ctx)
 	if err != nil {
 		return nil, catfile.DamageError(c.path, err)
 	}
-	shards, err := c.Shards(ctx)
+	shards, err := c.Work().Shards(ctx)
 	if err != nil {
 		return nil, catfile.DamageError(c.path, err)
 	}

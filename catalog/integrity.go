@@ -151,7 +151,8 @@ func (m memberNumbering) problems(classes int64) (problems []string, members int
 
 // StorageProblems checks that the tables a record's storage needs are
 // there, and that a puzzle recorded by its counts has none.
-func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, error) {
+func (h *Health) StorageProblems(ctx context.Context, rec Record) ([]string, error) {
+	c := h.c
 	var names []string
 	owned := ownedTables(rec.Name)
 	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ("+placeholders(len(owned))+") ORDER BY name",
@@ -169,7 +170,8 @@ func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, er
 
 // HasTables reports whether the catalog holds any table of the puzzle's
 // (or its view), whatever its record says.
-func (c *Catalog) HasTables(ctx context.Context, puzzle string) (bool, error) {
+func (h *Health) HasTables(ctx context.Context, puzzle string) (bool, error) {
+	c := h.c
 	var n int
 	owned := ownedTables(puzzle)
 	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ("+placeholders(len(owned))+")", owned...)
@@ -235,7 +237,8 @@ func storageProblems(rec Record, present []string, classTableNamed bool) []strin
 
 // BreakdownPuzzles names the puzzles that have counts recorded in
 // count_breakdown.
-func (c *Catalog) BreakdownPuzzles(ctx context.Context) ([]string, error) {
+func (h *Health) BreakdownPuzzles(ctx context.Context) ([]string, error) {
+	c := h.c
 	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
 		return nil, err
 	}

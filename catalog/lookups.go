@@ -42,7 +42,8 @@ func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 // BlockSlotsProblem says what is wrong with the table block_slots, if
 // anything: the solutions views of every puzzle stored solution by
 // solution join it.
-func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
+func (h *Health) BlockSlotsProblem(ctx context.Context) (string, error) {
+	c := h.c
 	problem, err := blockSlotsProblem(ctx, c.db)
 	return problem, catfile.DamageError(c.path, err)
 }
@@ -136,7 +137,8 @@ func definedLookups(ctx context.Context, version int64) ([]map[string][]string, 
 // properties, which name what is stored as numbers) with their
 // definitions in this solcat at the catalog's schema version, and returns
 // each difference. No rebuild of a puzzle writes them again.
-func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
+func (h *Health) CheckLookups(ctx context.Context) ([]string, error) {
+	c := h.c
 	version, err := c.schemaVersion(ctx)
 	if err != nil {
 		return nil, catfile.DamageError(c.path, err)

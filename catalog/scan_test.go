@@ -120,7 +120,7 @@ func TestScansMatchSQL(t *testing.T) {
 	const rows = 500_000
 	s, path := scannedCatalog(t, rows)
 	viaSQL := openContent(t, path)
-	viaSQL.ReadThroughSQL()
+	viaSQL.throughSQL = true
 	ranges := [][2]int64{{1, rows}, {1, 1}, {159, 161}, {250_000, 250_100}, {rows - 10, rows + 1000}, {rows + 1, rows + 5}, {-5, 3}}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
@@ -299,7 +299,7 @@ func TestChangedUnderReader(t *testing.T) {
 					return err
 				}},
 				{"sql", func(s *Content) error {
-					s.ReadThroughSQL()
+					s.throughSQL = true
 					_, err := s.ScanBlocks(ctx, BlockScan{Lo: 1, Hi: rows}, func(int, *Block) error { return nil })
 					return err
 				}},

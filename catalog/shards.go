@@ -23,14 +23,16 @@ type Shard struct {
 func (s Shard) Possible() bool { return s.Shard >= 1 && s.Shard <= s.Of }
 
 // SaveShard records (or updates) the shard a catalog holds for a puzzle.
-func (c *Catalog) SaveShard(ctx context.Context, s Shard) error {
+func (w *Work) SaveShard(ctx context.Context, s Shard) error {
+	c := w.c
 	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.Puzzle, s.Shard, s.Of, s.Layout, s.Units, s.Done, s.Nodes, s.Seconds)
 	return err
 }
 
 // Shards lists the shards a catalog holds.
-func (c *Catalog) Shards(ctx context.Context) ([]Shard, error) {
+func (w *Work) Shards(ctx context.Context) ([]Shard, error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "shards"); err != nil || !has {
 		return nil, err
 	}
@@ -48,8 +50,8 @@ func (c *Catalog) Shards(ctx context.Context) ([]Shard, error) {
 }
 
 // ShardOf returns the shard a catalog holds for a puzzle, if any.
-func (c *Catalog) ShardOf(ctx context.Context, puzzle string) (s Shard, ok bool, err error) {
-	shards, err := c.Shards(ctx)
+func (w *Work) ShardOf(ctx context.Context, puzzle string) (s Shard, ok bool, err error) {
+	shards, err := w.Shards(ctx)
 	for _, s := range shards {
 		if s.Puzzle == puzzle {
 			return s, true, err

@@ -27,7 +27,8 @@ type Building struct {
 }
 
 // Building returns the unfinished build of a puzzle, if there is one.
-func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
+func (w *Work) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return b, false, err // a catalog from before resumable builds
 	}
@@ -43,7 +44,8 @@ func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok b
 }
 
 // Builds lists the unfinished builds.
-func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
+func (w *Work) Builds(ctx context.Context) ([]Building, error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return nil, err
 	}
@@ -65,7 +67,8 @@ type BuildProblem struct {
 // row says were committed, and the saved content hash state can be read.
 // A row whose tables are gone would make queries and info say the puzzle
 // is unfinished when it is not.
-func (c *Catalog) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildProblem, error) {
+func (h *Health) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildProblem, error) {
+	c := h.c
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return nil, err
 	}

@@ -386,10 +386,10 @@ func dropStaging(puzzle string) string {
 // tables, which the next record replaces: an unfinished build, stored or
 // counted, and a shard's mark.
 func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
-	if err := c.Abandon(ctx, puzzle); err != nil {
+	if err := c.Work().Abandon(ctx, puzzle); err != nil {
 		return err
 	}
-	if err := c.ClearUnits(ctx, puzzle); err != nil {
+	if err := c.Work().ClearUnits(ctx, puzzle); err != nil {
 		return err
 	}
 	_, err := c.db.ExecContext(ctx, "DELETE FROM shards WHERE puzzle = ?", puzzle)
@@ -397,7 +397,8 @@ func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.
-func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
+func (w *Work) Abandon(ctx context.Context, puzzle string) error {
+	c := w.c
 	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DELETE FROM build_classes WHERE puzzle = ?;"+dropStaging(puzzle), puzzle, puzzle)
 	return err
 }

@@ -145,11 +145,11 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	_, building, err := b.Cat.Building(ctx, name)
+	_, building, err := b.Cat.Work().Building(ctx, name)
 	if err != nil {
 		return Result{}, err
 	}
-	if saved, has, err := b.Cat.ShardOf(ctx, name); err != nil {
+	if saved, has, err := b.Cat.Work().ShardOf(ctx, name); err != nil {
 		return Result{}, err
 	} else if has && saved.Done && saved.Shard == o.Shard.I && saved.Of == o.Shard.Of && sameShardLayout(p, o.CountOnly, saved.Layout) && !o.Force && !building {
 		return Result{Outcome: ShardDone, Record: catalog.Record{Name: name, Storage: catalog.StorageShard}}, nil

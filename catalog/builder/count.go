@@ -73,7 +73,7 @@ func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, 
 		}
 		return err
 	}
-	had, ok, err := cat.ShardOf(ctx, p.String())
+	had, ok, err := cat.Work().ShardOf(ctx, p.String())
 	if err != nil || !ok || o.Force {
 		return err
 	}
@@ -187,11 +187,11 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	start := time.Now()
 	name := p.String()
 	if o.Force {
-		if err := b.Cat.ClearUnits(ctx, name); err != nil {
+		if err := b.Cat.Work().ClearUnits(ctx, name); err != nil {
 			return catalog.Record{}, err
 		}
 	}
-	saved, err := b.Cat.DoneUnits(ctx, name)
+	saved, err := b.Cat.Work().DoneUnits(ctx, name)
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -208,7 +208,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			// Saved by a solver that split the work differently (another
 			// solcat's): start over rather than mix them in.
 			o.notice("%s: the %s units saved were counted with another split of the work; counting again", name, canon.Thousands(int64(len(saved))))
-			if err := b.Cat.ClearUnits(ctx, name); err != nil {
+			if err := b.Cat.Work().ClearUnits(ctx, name); err != nil {
 				return catalog.Record{}, err
 			}
 			counts, finished = make([]enumerate.ClassCounts, units), make([]bool, units)
@@ -230,7 +230,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	}
 	shard := catalog.Shard{Puzzle: name, Shard: o.Shard.I, Of: o.Shard.Of, Layout: plan.layout(), Units: mine}
 	if o.Shard.Of > 0 {
-		if err := b.Cat.SaveShard(ctx, shard); err != nil {
+		if err := b.Cat.Work().SaveShard(ctx, shard); err != nil {
 			return catalog.Record{}, err
 		}
 	}
@@ -249,7 +249,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	var pending []catalog.UnitCounts
 	last := time.Now()
 	flush := func() error {
-		if err := b.Cat.SaveUnits(saveCtx, name, pending); err != nil {
+		if err := b.Cat.Work().SaveUnits(saveCtx, name, pending); err != nil {
 			return err
 		}
 		committed += len(pending)
@@ -284,7 +284,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 				shard.Nodes += c.Nodes
 			}
 		}
-		err := b.Cat.SaveShard(ctx, shard)
+		err := b.Cat.Work().SaveShard(ctx, shard)
 		return catalog.Record{Name: name, Kind: p.Kind, N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
 	}
 	rec, breakdown, err := plan.record(ctx, p, counts, workers)

@@ -45,7 +45,7 @@ func TestCountRefusesOtherSplits(t *testing.T) {
 			}
 			defer cat.Close()
 			for i := range 3 {
-				if err := cat.SaveUnit(ctx, p.String(), catalog.UnitCounts{Unit: i, Prefix: tc.prefix(i), Joined: 1000, Nodes: 1}); err != nil {
+				if err := cat.Work().SaveUnits(ctx, p.String(), []catalog.UnitCounts{{Unit: i, Prefix: tc.prefix(i), Joined: 1000, Nodes: 1}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -97,7 +97,7 @@ func TestCountInterruptedKeepsFinishedUnits(t *testing.T) {
 			if !errors.As(err, &stopped) || !errors.Is(err, ErrInterrupted) {
 				t.Fatalf("an interrupted count: %v", err)
 			}
-			units, err := cat.DoneUnits(context.Background(), p.String())
+			units, err := cat.Work().DoneUnits(context.Background(), p.String())
 			if err != nil || int64(len(units)) != stopped.Done || stopped.Done < 5 || stopped.Done >= stopped.Total {
 				t.Fatalf("%d units saved (%v), the error says %d of %d", len(units), err, stopped.Done, stopped.Total)
 			}

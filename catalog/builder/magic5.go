@@ -246,7 +246,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 	breakdown, err := magic5Breakdown(ctx, w, progress, published)
 	if err != nil {
 		w.Rollback() // Abandon needs the catalog's one connection
-		b.Cat.Abandon(ctx, p.String())
+		b.Cat.Work().Abandon(ctx, p.String())
 		return err
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()

@@ -49,7 +49,7 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		shards, err := cat.Shards(ctx)
+		shards, err := cat.Work().Shards(ctx)
 		if err == nil && len(shards) == 0 {
 			err = fmt.Errorf("%w: %s holds no shard", ErrBadSplit, path)
 		}
@@ -58,7 +58,7 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 				break
 			}
 			var units []catalog.UnitCounts
-			units, err = cat.DoneUnits(ctx, s.Puzzle)
+			units, err = cat.Work().DoneUnits(ctx, s.Puzzle)
 			byPuzzle[s.Puzzle] = append(byPuzzle[s.Puzzle], shardFile{path, s, units})
 		}
 		cat.Close()
@@ -125,7 +125,7 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 	if err != nil {
 		return err
 	}
-	shards, err := out.Shards(ctx)
+	shards, err := out.Work().Shards(ctx)
 	if err != nil {
 		return err
 	}

@@ -179,7 +179,7 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 	if published {
 		if err := checkKnown(p, &rec); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
-			b.Cat.Abandon(ctx, p.String())
+			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
 		}
 	}

@@ -116,8 +116,8 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 				todo = append(todo, i)
 			}
 			err = other.run(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
-				return cat.SaveUnit(ctx, p.String(), catalog.UnitCounts{Unit: i, Prefix: other.prefixes[i],
-					Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
+				return cat.Work().SaveUnits(ctx, p.String(), []catalog.UnitCounts{{Unit: i, Prefix: other.prefixes[i],
+					Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes}})
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +146,7 @@ func TestShardDoneOnEitherCounter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cat.SaveShard(ctx, catalog.Shard{Puzzle: p.String(), Shard: 2, Of: 3, Layout: plan.layout(), Units: 10, Done: true}); err != nil {
+		if err := cat.Work().SaveShard(ctx, catalog.Shard{Puzzle: p.String(), Shard: 2, Of: 3, Layout: plan.layout(), Units: 10, Done: true}); err != nil {
 			t.Fatal(err)
 		}
 		res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Shard: Shard{2, 3}})

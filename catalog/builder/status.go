@@ -39,7 +39,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 	if cat == nil {
 		return u, u.Running, nil
 	}
-	b, building, err := cat.Building(ctx, name)
+	b, building, err := cat.Work().Building(ctx, name)
 	if err != nil {
 		return u, false, err
 	}
@@ -54,7 +54,7 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		u.Search, u.Done, u.Total, u.Percent = true, int64(done), int64(total), 100*done/total
 		return u, true, nil
 	}
-	units, err := cat.DoneUnits(ctx, name)
+	units, err := cat.Work().DoneUnits(ctx, name)
 	if err != nil {
 		return u, false, err
 	}
@@ -99,7 +99,7 @@ func savedRows(p canon.Puzzle, b catalog.Building, shard Shard) (done, total int
 // count-only builds with saved units, each running or stopped.
 func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinished, error) {
 	var names []string
-	builds, err := cat.Builds(ctx)
+	builds, err := cat.Work().Builds(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinis
 	if _, ok := SpillUnitsDone(catfile.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
 		names = append(names, "magic:5")
 	}
-	counting, err := cat.Counting(ctx)
+	counting, err := cat.Work().Counting(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +134,11 @@ func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinis
 // shard's number one of its split's. A damaged unit would make the next
 // run start the count over.
 func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, error) {
-	names, err := cat.Counting(ctx)
+	names, err := cat.Work().Counting(ctx)
 	if err != nil {
 		return nil, err
 	}
-	shards, err := cat.Shards(ctx)
+	shards, err := cat.Work().Shards(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, err
 		if enumerate.Supported(p, true) != nil {
 			continue // not counted in units by this solcat (nor its plan made)
 		}
-		units, err := cat.DoneUnits(ctx, name)
+		units, err := cat.Work().DoneUnits(ctx, name)
 		if err != nil {
 			return nil, err
 		}

@@ -114,7 +114,7 @@ func TestStoppedCountsSolutions(t *testing.T) {
 			if !errors.As(err, &s) || !errors.Is(err, ErrInterrupted) {
 				t.Fatalf("an interrupted build: %v", err)
 			}
-			builds, berr := cat.Builds(context.Background())
+			builds, berr := cat.Work().Builds(context.Background())
 			if berr != nil || len(builds) != 1 {
 				t.Fatalf("%d unfinished builds, %v", len(builds), berr)
 			}

@@ -159,7 +159,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	case err == nil:
 		if err = checkKnown(p, &rec); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
-			b.Cat.Abandon(ctx, p.String())
+			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
 		}
 		rec.BuildSeconds = time.Since(start).Seconds()

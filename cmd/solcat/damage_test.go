@@ -445,9 +445,9 @@ func BenchmarkQueryCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		for range b.N {
-			cat.StorageProblems(ctx, rec)
+			cat.Health().StorageProblems(ctx, rec)
 			st.QuickCheck(ctx)
-			cat.BlockSlotsProblem(ctx)
+			cat.Health().BlockSlotsProblem(ctx)
 		}
 	})
 	b.Run("bind as classes with the check", func(b *testing.B) {

@@ -592,8 +592,8 @@ func TestCountOnlyResumes(t *testing.T) {
 			todo = append(todo, i)
 		}
 		err = counter.Count(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
-			return cat.SaveUnit(ctx, "queens:13", catalog.UnitCounts{Unit: i, Prefix: prefixOf(i),
-				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
+			return cat.Work().SaveUnits(ctx, "queens:13", []catalog.UnitCounts{{Unit: i, Prefix: prefixOf(i),
+				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes}})
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -17,7 +17,7 @@ const farOff = 5
 // the one its error gives, its effort real), and each estimate of a count
 // known exactly (recorded in the catalog, or published) near that count.
 func estimates(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record) ([]string, error) {
-	kept, err := cat.Estimates(ctx, "")
+	kept, err := cat.Kept().Estimates(ctx, "")
 	if err != nil {
 		return nil, err
 	}

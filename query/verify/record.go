@@ -28,7 +28,7 @@ func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 	defer func() { rec.SealProblem = sealProblem }()
 	problems := recordProblems(p, rec)
 	if len(problems) == 0 {
-		tables, err := cat.StorageProblems(ctx, rec)
+		tables, err := cat.Health().StorageProblems(ctx, rec)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 	}
 	if len(problems) == 0 && store != nil && !store.ClassesOnly() {
 		// Not read by queries, but by every SQL user of the puzzle's view.
-		slots, err := cat.BlockSlotsProblem(ctx)
+		slots, err := cat.Health().BlockSlotsProblem(ctx)
 		if err != nil {
 			return err
 		}
@@ -169,7 +169,7 @@ func MatchesPublished(r catalog.Record) bool {
 // complement x -> 26-x turns into 26 minus it) and for three properties,
 // whose classes are published.
 func countsBreakdownProblems(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (problems []string, err error) {
-	rows, err := cat.Breakdowns(ctx, rec.Name)
+	rows, err := cat.Health().Breakdowns(ctx, rec.Name)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
@@ -327,7 +327,7 @@ func (t *recordedTally) cell(x, v int, rec catalog.Record) catalog.Breakdown {
 // or property of the puzzle.
 func (t *recordedTally) check(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem func(string, ...any)) error {
 	n := t.p.N
-	rows, err := cat.Breakdowns(ctx, rec.Name)
+	rows, err := cat.Health().Breakdowns(ctx, rec.Name)
 	if err != nil {
 		return err
 	}

@@ -45,8 +45,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 		default:
 			// verify reads what SQLite reads: a second way to the bytes that
 			// queries read in place from the file's pages.
-			store.ReadThroughSQL()
-			store.ReadUnchecked() // CheckIndex names what does not match the indexes
+			store.ReadForChecks() // CheckIndex names what does not match the indexes
 			pz.store = store
 		}
 	}
@@ -54,7 +53,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	for _, m := range append(recordProblems(p, rec), buildRecordProblems(p, rec)...) {
 		problem("%s", m)
 	}
-	tables, err := cat.StorageProblems(ctx, rec)
+	tables, err := cat.Health().StorageProblems(ctx, rec)
 	if err != nil {
 		return err
 	}
@@ -125,7 +124,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	// Counts by cell and property, recorded by the build (by every build
 	// of schema 18 and later; none by older ones), last: a class that is
 	// wrong makes many of them wrong.
-	if rows, err := pz.cat.Breakdowns(ctx, rec.Name); err != nil || len(rows) == 0 {
+	if rows, err := pz.cat.Health().Breakdowns(ctx, rec.Name); err != nil || len(rows) == 0 {
 		return err
 	}
 	return tally.check(ctx, pz.cat, rec, problem)

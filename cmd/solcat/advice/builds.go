@@ -116,7 +116,7 @@ func (b Builds) Of(ctx context.Context, p canon.Puzzle) (Unfinished, bool, error
 // ShardProgress says how far an unfinished count shard is and how to
 // resume it (a stored shard is marked only once it is finished).
 func ShardProgress(ctx context.Context, cat *catalog.Catalog, s catalog.Shard) (string, error) {
-	units, err := cat.DoneUnits(ctx, s.Puzzle)
+	units, err := cat.Work().DoneUnits(ctx, s.Puzzle)
 	if err != nil {
 		return "", err
 	}
@@ -130,7 +130,7 @@ func ShardProgress(ctx context.Context, cat *catalog.Catalog, s catalog.Shard) (
 // never built, and then how to build it, if it can be. An error that wraps
 // builder.ErrUnsupported is a puzzle no build makes.
 func NotBuilt(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) error {
-	if s, ok, err := cat.ShardOf(ctx, p.String()); err != nil || ok {
+	if s, ok, err := cat.Work().ShardOf(ctx, p.String()); err != nil || ok {
 		if err != nil {
 			return err
 		}

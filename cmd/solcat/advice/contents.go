@@ -38,7 +38,7 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 	if c.Records, err = cat.Puzzles(ctx); err != nil {
 		return c, err
 	}
-	shards, err := cat.Shards(ctx)
+	shards, err := cat.Work().Shards(ctx)
 	if err != nil {
 		return c, err
 	}
@@ -47,7 +47,7 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 		if s.Done {
 			sh.Line = fmt.Sprintf("%s: shard %d/%d (%s work units, finished); combine the shards with 'solcat merge OUT SHARD...'", s.Puzzle, s.Shard, s.Of, humanize.Comma(int64(s.Units)))
 		} else {
-			units, err := cat.DoneUnits(ctx, s.Puzzle)
+			units, err := cat.Work().DoneUnits(ctx, s.Puzzle)
 			if err != nil {
 				return c, err
 			}
@@ -67,10 +67,10 @@ func ContentsOf(ctx context.Context, cat *catalog.Catalog, path string) (Content
 	for _, u := range underway {
 		c.Unfinished = append(c.Unfinished, Describe(u))
 	}
-	if c.Answers, err = cat.Answers(ctx, ""); err != nil {
+	if c.Answers, err = cat.Kept().Answers(ctx, ""); err != nil {
 		return c, err
 	}
-	if c.Estimates, err = cat.Estimates(ctx, ""); err != nil {
+	if c.Estimates, err = cat.Kept().Estimates(ctx, ""); err != nil {
 		return c, err
 	}
 	// A row that does not match its seal is never shown as a count.
