@@ -13,7 +13,7 @@
 // copy, which mapping into a struct would make. Errors are told by
 // SQLite's result codes and the system's error numbers (catfile), never by
 // their words, but for the faults of a user's statement that share one code
-// (readonly.go).
+// (usersql).
 package catalog
 
 import (
@@ -24,11 +24,13 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"solcat/catalog/catfile"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"solcat/catalog/catfile"
+	"solcat/catalog/usersql"
 )
 
 // ErrNoCatalog means the catalog file does not exist yet.
@@ -264,3 +266,9 @@ func (c *Catalog) Fault(err error) error { return catfile.Fault(c.file, err) }
 
 // SortFolder is where a stored magic:5 build into this catalog sorts.
 func (c *Catalog) SortFolder() string { return catfile.SortFolder(c.file) }
+
+// Query runs a user's read-only statement (see usersql.Query). Close the
+// rows after use.
+func (c *Catalog) Query(ctx context.Context, text string) (*usersql.Rows, error) {
+	return usersql.Query(ctx, c.db, text)
+}

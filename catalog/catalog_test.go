@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"solcat/catalog/catfile"
 	"strings"
 	"testing"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 )
 
 // oneUnit writes a whole puzzle in one unit.

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"solcat/catalog/catfile"
 	"sort"
 	"sync"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/catalog/pagefile"
 )
 

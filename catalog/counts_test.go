@@ -3,8 +3,9 @@ package catalog
 import (
 	"context"
 	"path/filepath"
-	"solcat/catalog/catfile"
 	"testing"
+
+	"solcat/catalog/catfile"
 )
 
 // TestStatText checks that every stat is stored as the text solcat has

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"solcat/catalog/catfile"
 	"strings"
+
+	"solcat/catalog/catfile"
 )
 
 // Integrity runs SQLite's integrity check and returns what it reports:

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"solcat/catalog/catfile"
 	"strings"
+
+	"solcat/catalog/catfile"
 )
 
 // The checks here and in lookups.go, unfinished.go and view.go find

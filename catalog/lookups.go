@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"solcat/catalog/catfile"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
+
+	"solcat/catalog/catfile"
 )
 
 // The schema versions that made the lookup tables: a catalog from before

@@ -6,9 +6,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"solcat/catalog/catfile"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 

@@ -9,12 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
-	"solcat/catalog/catfile"
 	"syscall"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite"
+
+	"solcat/catalog/catfile"
 )
 
 func init() {

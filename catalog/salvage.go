@@ -2,12 +2,12 @@ package catalog
 
 import (
 	"fmt"
-	"solcat/catalog/catfile"
 	"sort"
 
 	"github.com/dustin/go-humanize"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/catalog/pagefile"
 )
 

@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"solcat/catalog/catfile"
 	"strings"
 	"sync"
 	"testing"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 )
 
 // TestIndexedBlocksNoLarger checks, for every puzzle solcat can store

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"solcat/catalog/catfile"
 	"time"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 )
 
 // Building is the progress of an unfinished build, as the builds row has it.

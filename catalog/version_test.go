@@ -7,9 +7,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"solcat/catalog/catfile"
 	"testing"
 
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 

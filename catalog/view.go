@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"solcat/catalog/catfile"
 	"strings"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 

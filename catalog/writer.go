@@ -5,13 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"solcat/catalog/catfile"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 

@@ -16,6 +16,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/catfile"
+	"solcat/catalog/usersql"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/completion"
@@ -302,5 +303,5 @@ func helpText(name string) string {
 	if err != nil {
 		panic(err) // a command without its help file: the build is broken
 	}
-	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(catalog.MaxValueMB))
+	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(usersql.MaxValueMB))
 }

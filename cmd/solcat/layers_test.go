@@ -31,9 +31,10 @@ func TestLayers(t *testing.T) {
 		"solcat/enumerate":        {"solcat/canon"},
 		"solcat/catalog/pagefile": {},
 		"solcat/catalog/catfile":  {},
-		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile", "solcat/catalog/catfile"},
-		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/enumerate"},
-		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/enumerate", "solcat/query/"},
+		"solcat/catalog/usersql":  {},
+		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql"},
+		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate"},
+		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate", "solcat/query/"},
 	}
 	layerOf := func(pkg string) (string, bool) {
 		best := ""

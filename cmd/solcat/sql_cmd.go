@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"solcat/catalog"
 	"solcat/catalog/catfile"
+	"solcat/catalog/usersql"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/query/records"
@@ -78,15 +78,15 @@ func sqlError(e *env, err error, n int) error {
 	switch {
 	case e.ctx.Err() != nil:
 		return fmt.Errorf("%w after %d rows", advice.ErrInterrupted, n)
-	case errors.Is(err, catalog.ErrRefused):
+	case errors.Is(err, usersql.ErrRefused):
 		return usagef("sql: %w", err)
-	case errors.Is(err, catalog.ErrTooLarge):
+	case errors.Is(err, usersql.ErrTooLarge):
 		return usagef("sql: %w is not printed; select part of it with substr(), or its length with length()", err)
-	case errors.Is(err, catalog.ErrNoSuchTable):
+	case errors.Is(err, usersql.ErrNoSuchTable):
 		return usagef("sql: %w; list the tables with: solcat sql \"SELECT name, type FROM sqlite_master ORDER BY name\"", err)
-	case errors.Is(err, catalog.ErrNoStatement):
+	case errors.Is(err, usersql.ErrNoStatement):
 		return usagef("sql needs a query, for example: solcat sql \"SELECT * FROM puzzles\"")
-	case errors.Is(err, catalog.ErrBadSQL):
+	case errors.Is(err, usersql.ErrBadSQL):
 		return usagef("sql: %w", err)
 	}
 	return fmt.Errorf("sql: %w", catfile.DamageError(e.cli.DB, err))

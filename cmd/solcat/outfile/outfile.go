@@ -21,11 +21,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"solcat/catalog/catfile"
 	"strings"
 	"syscall"
 
 	"golang.org/x/term"
+
+	"solcat/catalog/catfile"
 )
 
 // ErrProtected means the destination is a file the caller protects.
