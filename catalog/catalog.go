@@ -74,10 +74,6 @@ type Catalog struct {
 	hasSeals bool // the rows carry seals (findSeals)
 }
 
-// Remove deletes a closed catalog's file and SQLite's files beside it: for
-// a catalog made a moment ago by a command that then wrote nothing.
-func Remove(path string) { catfile.RemoveFiles(catfile.RealFile(path)) }
-
 // checkPath refuses a catalog path that is empty or names a folder.
 func checkPath(path string) error {
 	if path == "" {

@@ -72,48 +72,48 @@ func (w *Work) ClearUnits(ctx context.Context, puzzle string) error {
 	return err
 }
 
-// StatKind is what a recorded breakdown counts by.
-type StatKind uint8
+// statKind is what a recorded breakdown counts by.
+type statKind uint8
 
 const (
-	// StatKindOther is a statistic this solcat does not record, read from
+	// statOther is a statistic this solcat does not record, read from
 	// a damaged catalog: it keeps its text, so that verify can name it.
-	StatKindOther StatKind = iota
-	StatKindProps          // the class properties: the value is a bit set
-	StatKindCell           // the value of one cell
+	statOther statKind = iota
+	statProps          // the class properties: the value is a bit set
+	statCell           // the value of one cell
 )
 
 // Stat names a recorded breakdown of a puzzle's counts. It is stored as
-// its text (String), which ParseStat reads back.
+// its text (String), which parseStat reads back.
 type Stat struct {
-	Kind     StatKind
-	Row, Col int    // StatKindCell: the cell, 1-based
-	text     string // StatKindOther: the text as stored
+	kind     statKind
+	Row, Col int    // statCell: the cell, 1-based
+	text     string // statOther: the text as stored
 }
 
 // StatProps is the breakdown by class properties.
-var StatProps = Stat{Kind: StatKindProps}
+var StatProps = Stat{kind: statProps}
 
 // StatCell is the breakdown by the value of one cell (1-based row, col).
-func StatCell(row, col int) Stat { return Stat{Kind: StatKindCell, Row: row, Col: col} }
+func StatCell(row, col int) Stat { return Stat{kind: statCell, Row: row, Col: col} }
 
 // String is the stat as the table count_breakdown stores it: "props",
 // "cell:3,3".
 func (s Stat) String() string {
-	switch s.Kind {
-	case StatKindProps:
+	switch s.kind {
+	case statProps:
 		return "props"
-	case StatKindCell:
+	case statCell:
 		return "cell:" + strconv.Itoa(s.Row) + "," + strconv.Itoa(s.Col)
 	}
 	return s.text
 }
 
-// ParseStat reads a stored stat. Text that is not one that String writes
-// (a damaged row) is a StatKindOther with that text, so that every stored
+// parseStat reads a stored stat. Text that is not one that String writes
+// (a damaged row) is a statOther with that text, so that every stored
 // text reads back as itself.
-func ParseStat(text string) Stat {
-	s := Stat{Kind: StatKindOther, text: text}
+func parseStat(text string) Stat {
+	s := Stat{kind: statOther, text: text}
 	if text == "props" {
 		s = StatProps
 	} else if cell, ok := strings.CutPrefix(text, "cell:"); ok {
@@ -125,7 +125,7 @@ func ParseStat(text string) Stat {
 		}
 	}
 	if s.String() != text {
-		return Stat{Kind: StatKindOther, text: text}
+		return Stat{kind: statOther, text: text}
 	}
 	return s
 }
@@ -134,9 +134,9 @@ func ParseStat(text string) Stat {
 func (s *Stat) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
-		*s = ParseStat(v)
+		*s = parseStat(v)
 	case []byte:
-		*s = ParseStat(string(v))
+		*s = parseStat(string(v))
 	default:
 		return fmt.Errorf("a stat is text, not %T", src)
 	}

@@ -19,17 +19,17 @@ func TestStatText(t *testing.T) {
 		{"props", StatProps},
 		{"cell:3,3", StatCell(3, 3)},
 		{"cell:12,1", StatCell(12, 1)},
-		{"cell:03,3", Stat{Kind: StatKindOther, text: "cell:03,3"}},
-		{"cell:+3,3", Stat{Kind: StatKindOther, text: "cell:+3,3"}},
-		{"cell:3", Stat{Kind: StatKindOther, text: "cell:3"}},
-		{"cell:3,3,3", Stat{Kind: StatKindOther, text: "cell:3,3,3"}},
-		{"Props", Stat{Kind: StatKindOther, text: "Props"}},
-		{"", Stat{Kind: StatKindOther}},
+		{"cell:03,3", Stat{kind: statOther, text: "cell:03,3"}},
+		{"cell:+3,3", Stat{kind: statOther, text: "cell:+3,3"}},
+		{"cell:3", Stat{kind: statOther, text: "cell:3"}},
+		{"cell:3,3,3", Stat{kind: statOther, text: "cell:3,3,3"}},
+		{"Props", Stat{kind: statOther, text: "Props"}},
+		{"", Stat{kind: statOther}},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
-			got := ParseStat(tc.text)
+			got := parseStat(tc.text)
 			if got != tc.want || got.String() != tc.text {
-				t.Errorf("ParseStat(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
+				t.Errorf("parseStat(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
 			}
 		})
 	}
@@ -44,7 +44,7 @@ func TestStatText(t *testing.T) {
 	defer cat.Close()
 	rec := Record{Name: "magic:5", Kind: "magic", N: 5, Storage: StorageCounts, Solutions: 16, Classes: 2}
 	stored := []Breakdown{{Stat: StatCell(3, 3), Value: 1, Solutions: 8, Classes: 1}, {Stat: StatProps, Value: 2, Solutions: 8, Classes: 1},
-		{Stat: Stat{Kind: StatKindOther, text: "cell:03,3"}, Value: 1, Solutions: 8, Classes: 1}}
+		{Stat: Stat{kind: statOther, text: "cell:03,3"}, Value: 1, Solutions: 8, Classes: 1}}
 	if err := cat.RecordCounts(ctx, rec, stored); err != nil {
 		t.Fatal(err)
 	}

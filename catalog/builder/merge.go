@@ -319,7 +319,7 @@ func MergeFiles(ctx context.Context, out string, paths []string, force bool, hol
 	cat, err := catalog.Create(ctx, out, holder)
 	if err != nil {
 		if isNew && ctx.Err() != nil {
-			catalog.Remove(out) // interrupted while it was being made
+			catfile.Remove(out) // interrupted while it was being made
 		}
 		return nil, err
 	}

@@ -104,3 +104,8 @@ func RemoveFiles(file string) {
 		os.Remove(file + suffix)
 	}
 }
+
+// Remove deletes the closed catalog at path, its file and SQLite's files
+// beside it: for a catalog made a moment ago by a command that then wrote
+// nothing.
+func Remove(path string) { RemoveFiles(RealFile(path)) }
