@@ -453,7 +453,7 @@ func (c *Catalog) breakdownRows(ctx context.Context, puzzle, where string, args 
 		return nil, err
 	}
 	var rows []struct {
-		Breakdown
+		breakdownRow
 		Seal string `db:"seal"`
 	}
 	seal := "seal"
@@ -467,8 +467,8 @@ func (c *Catalog) breakdownRows(ctx context.Context, puzzle, where string, args 
 	key, err := puzzleKeyOf(ctx, c.db, puzzle)
 	out := make([]Breakdown, len(rows))
 	for i, r := range rows {
-		out[i] = r.Breakdown
-		out[i].Unsealed = c.sealed(ctx) && r.Seal != sealOfBreakdown(key, r.Breakdown)
+		out[i] = r.breakdown()
+		out[i].Unsealed = c.sealed(ctx) && r.Seal != sealOfBreakdown(key, out[i])
 	}
 	return out, err
 }

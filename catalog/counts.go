@@ -130,13 +130,16 @@ func parseStat(text string) Stat {
 	return s
 }
 
+// storedStat is a stat as its column stores it: its text.
+type storedStat Stat
+
 // Scan reads a stat from its column.
-func (s *Stat) Scan(src any) error {
+func (s *storedStat) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
-		*s = parseStat(v)
+		*s = storedStat(parseStat(v))
 	case []byte:
-		*s = parseStat(string(v))
+		*s = storedStat(parseStat(string(v)))
 	default:
 		return fmt.Errorf("a stat is text, not %T", src)
 	}
@@ -144,18 +147,31 @@ func (s *Stat) Scan(src any) error {
 }
 
 // Value stores a stat as its text.
-func (s Stat) Value() (driver.Value, error) { return s.String(), nil }
+func (s storedStat) Value() (driver.Value, error) { return Stat(s).String(), nil }
 
 // Breakdown is one row of a count-only puzzle's counts split by a
 // statistic, such as the centre value of magic:5 (cell:3,3).
 type Breakdown struct {
-	Stat      Stat  `db:"stat"`
+	Stat      Stat  `db:"-"` // stored as its text (breakdownRow)
 	Value     int   `db:"value"`
 	Solutions int64 `db:"solutions"`
 	Classes   int64 `db:"classes"`
 	// Unsealed reports a row that does not match its seal (Breakdowns: for
 	// verify to name; Breakdown refuses it).
 	Unsealed bool `db:"-"`
+}
+
+// breakdownRow is a row of count_breakdown as it is read.
+type breakdownRow struct {
+	Breakdown
+	Stat storedStat `db:"stat"`
+}
+
+// breakdown is the row's Breakdown.
+func (r breakdownRow) breakdown() Breakdown {
+	b := r.Breakdown
+	b.Stat = Stat(r.Stat)
+	return b
 }
 
 // RecordCounts stores a puzzle known by its counts only (and their
@@ -204,7 +220,7 @@ func insertBreakdown(ctx context.Context, tx *sql.Tx, rec Record, breakdown []Br
 	key := puzzleKey(rec.Name, rec.Solutions, rec.Classes)
 	for _, b := range breakdown {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes, seal) VALUES (?, ?, ?, ?, ?, ?)",
-			rec.Name, b.Stat, b.Value, b.Solutions, b.Classes, sealOfBreakdown(key, b)); err != nil {
+			rec.Name, storedStat(b.Stat), b.Value, b.Solutions, b.Classes, sealOfBreakdown(key, b)); err != nil {
 			return err
 		}
 	}

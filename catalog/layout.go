@@ -120,13 +120,16 @@ func parseLayout(text string) Layout {
 	return l
 }
 
+// storedLayout is a layout as its column stores it: its text.
+type storedLayout Layout
+
 // Scan reads a layout from its column.
-func (l *Layout) Scan(src any) error {
+func (l *storedLayout) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
-		*l = parseLayout(v)
+		*l = storedLayout(parseLayout(v))
 	case []byte:
-		*l = parseLayout(string(v))
+		*l = storedLayout(parseLayout(string(v)))
 	default:
 		return fmt.Errorf("a layout is text, not %T", src)
 	}
@@ -134,4 +137,4 @@ func (l *Layout) Scan(src any) error {
 }
 
 // Value stores a layout as its text.
-func (l Layout) Value() (driver.Value, error) { return l.String(), nil }
+func (l storedLayout) Value() (driver.Value, error) { return Layout(l).String(), nil }

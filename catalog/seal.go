@@ -118,7 +118,7 @@ func (c *Catalog) sealLegacyRows(ctx context.Context) error {
 	}
 	var rows []struct {
 		Puzzle string `db:"puzzle"`
-		Breakdown
+		breakdownRow
 	}
 	if err := tx.SelectContext(ctx, &rows, "SELECT puzzle, stat, value, solutions, classes FROM count_breakdown WHERE seal = ''"); err != nil {
 		return err
@@ -128,7 +128,7 @@ func (c *Catalog) sealLegacyRows(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE count_breakdown SET seal = ? WHERE puzzle = ? AND stat = ? AND value = ?", sealOfBreakdown(key, r.Breakdown), r.Puzzle, r.Stat, r.Value); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE count_breakdown SET seal = ? WHERE puzzle = ? AND stat = ? AND value = ?", sealOfBreakdown(key, r.breakdown()), r.Puzzle, r.Stat, r.Value); err != nil {
 			return err
 		}
 	}

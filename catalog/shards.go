@@ -9,7 +9,7 @@ type Shard struct {
 	Puzzle string `db:"puzzle"`
 	Shard  int    `db:"shard"` // 1-based
 	Of     int    `db:"of"`
-	Layout Layout `db:"layout"`
+	Layout Layout `db:"-"` // stored as its text (shardRow)
 	Units  int    `db:"units"`
 	Done   bool   `db:"done"`
 	// The work of a finished shard, which a merge sums: search nodes, and
@@ -26,7 +26,7 @@ func (s Shard) Possible() bool { return s.Shard >= 1 && s.Shard <= s.Of }
 func (w *Work) SaveShard(ctx context.Context, s Shard) error {
 	c := w.c
 	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.Puzzle, s.Shard, s.Of, s.Layout, s.Units, s.Done, s.Nodes, s.Seconds)
+		s.Puzzle, s.Shard, s.Of, storedLayout(s.Layout), s.Units, s.Done, s.Nodes, s.Seconds)
 	return err
 }
 
@@ -44,8 +44,16 @@ func (w *Work) Shards(ctx context.Context) ([]Shard, error) {
 	if err != nil {
 		return nil, err
 	}
+	var rows []struct {
+		Shard
+		Layout storedLayout `db:"layout"`
+	}
+	err = c.db.SelectContext(ctx, &rows, `SELECT puzzle, shard, of, layout, units, done, `+nodes+`, `+seconds+` FROM shards ORDER BY puzzle`)
 	var out []Shard
-	err = c.db.SelectContext(ctx, &out, `SELECT puzzle, shard, of, layout, units, done, `+nodes+`, `+seconds+` FROM shards ORDER BY puzzle`)
+	for _, r := range rows {
+		r.Shard.Layout = Layout(r.Layout)
+		out = append(out, r.Shard)
+	}
 	return out, err
 }
 

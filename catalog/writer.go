@@ -102,16 +102,16 @@ func (u *unitWriter) start(staged func(*sqlx.Tx) (stagedRows, error), ddl string
 	}
 	defer tx.Rollback()
 	var saved struct {
-		Layout        Layout `db:"layout"`
-		ClassesDone   int64  `db:"classes_done"`
-		SolutionsDone int64  `db:"solutions_done"`
-		HashState     []byte `db:"hash_state"`
+		Layout        storedLayout `db:"layout"`
+		ClassesDone   int64        `db:"classes_done"`
+		SolutionsDone int64        `db:"solutions_done"`
+		HashState     []byte       `db:"hash_state"`
 	}
 	err = tx.GetContext(u.ctx, &saved, `SELECT layout, classes_done, solutions_done, hash_state FROM builds WHERE puzzle = ?`, u.name)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return stagedRows{}, err
 	}
-	if err == nil && saved.Layout == u.plan.Layout {
+	if err == nil && Layout(saved.Layout) == u.plan.Layout {
 		rows, err := staged(tx)
 		// A shard's solution IDs start further on: SetFirstID checks them.
 		if err == nil && (rows.classes != saved.ClassesDone || rows.solutions != saved.SolutionsDone ||
@@ -138,7 +138,7 @@ func (u *unitWriter) start(staged func(*sqlx.Tx) (stagedRows, error), ddl string
 		return stagedRows{}, fmt.Errorf("cannot create tables for %s: %w", u.name, err)
 	}
 	if _, err := tx.ExecContext(u.ctx, `INSERT OR REPLACE INTO builds (puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at)
-		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, u.name, u.plan.Layout, u.plan.RowsTotal, state, now, now); err != nil {
+		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, u.name, storedLayout(u.plan.Layout), u.plan.RowsTotal, state, now, now); err != nil {
 		return stagedRows{}, err
 	}
 	return stagedRows{}, tx.Commit()
