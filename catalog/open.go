@@ -302,7 +302,7 @@ func (c *Catalog) Close() error {
 	if c.closed {
 		return nil
 	}
-	c.changedAtClose = c.Changed()
+	c.changedAtClose = c.changed()
 	c.closed = true
 	if c.lock == nil {
 		if c.stopWatch != nil {

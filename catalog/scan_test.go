@@ -317,8 +317,8 @@ func TestChangedUnderReader(t *testing.T) {
 					if err := r.Err(); err != nil {
 						return err
 					}
-					if s.c.Changed() {
-						return s.c.ChangedError()
+					if err := s.c.Changed(); err != nil {
+						return err
 					}
 					return nil
 				}},
@@ -336,9 +336,9 @@ func TestChangedUnderReader(t *testing.T) {
 				// gives that as its outcome, not what it read.
 				err := read.do(s)
 				switch {
-				case tc.reads && (err != nil || s.c.Changed()):
-					t.Errorf("%s: %v, changed %v; want the catalog opened read to the end", read.name, err, s.c.Changed())
-				case !tc.reads && !s.c.Changed():
+				case tc.reads && (err != nil || s.c.changed()):
+					t.Errorf("%s: %v, changed %v; want the catalog opened read to the end", read.name, err, s.c.changed())
+				case !tc.reads && !s.c.changed():
 					t.Errorf("%s: %v, and the catalog does not say it changed", read.name, err)
 				}
 			}

@@ -141,10 +141,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, cli: &c, args: args}
 	err = kctx.Run(e)
 	for _, r := range e.readers {
-		if r.Changed() {
+		if changed := r.Changed(); changed != nil {
 			// What was read may not be the catalog's: no answer, and no
 			// damage either, is given from it.
-			err = r.ChangedError()
+			err = changed
 		}
 	}
 	if err == nil {
