@@ -260,9 +260,6 @@ const (
 // other error.
 func (c *Catalog) Fault(err error) error { return catfile.Fault(c.file, err) }
 
-// SortFolder is where a stored magic:5 build into this catalog sorts.
-func (c *Catalog) SortFolder() string { return catfile.SortFolder(c.file) }
-
 // Query runs a user's read-only statement (see usersql.Query). Close the
 // rows after use.
 func (c *Catalog) Query(ctx context.Context, text string) (*usersql.Rows, error) {

@@ -9,6 +9,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -55,7 +56,7 @@ type magic5Progress struct {
 func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, units []enumerate.Magic5Unit, published bool) (catalog.Record, error) {
 	start := time.Now()
 	workers := o.workers()
-	sortDir := b.Cat.SortFolder()
+	sortDir := catfile.SortFolder(b.Cat.Path())
 	spill, err := OpenSpill(sortDir, magic5Layout(len(units)).String())
 	if err != nil {
 		return catalog.Record{}, err
@@ -103,7 +104,7 @@ var ErrDamagedSort = errors.New("damaged sort folder")
 // removeStaleSort deletes the sort folder a finished magic:5 build left if
 // it was killed between its last commit and the folder's removal.
 func (b *Builder) removeStaleSort(o Options) {
-	dir := b.Cat.SortFolder()
+	dir := catfile.SortFolder(b.Cat.Path())
 	if _, ok := SpillUnitsDone(dir); !ok {
 		return
 	}
@@ -161,7 +162,7 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *Spill, unit
 	}
 	if err != nil {
 		return &StoppedError{Puzzle: "magic:5", Done: int64(spill.UnitsDone()), Total: int64(len(units)), What: "units of its class search",
-			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, b.Cat.SortFolder(), err)}
+			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, catfile.SortFolder(b.Cat.Path()), err)}
 	}
 	return nil
 }
