@@ -22,8 +22,8 @@ type Answer struct {
 	Unsealed   bool    `db:"-"` // does not match its seal (Answers; LookUpAnswer refuses it)
 }
 
-// RecordAnswer keeps an answer, replacing the one to the same question.
-func (c *Catalog) RecordAnswer(ctx context.Context, a Answer) error {
+// keep keeps an answer, replacing the one to the same question.
+func (a Answer) keep(ctx context.Context, c *Catalog) error {
 	if a.RecordedAt == "" {
 		a.RecordedAt = time.Now().UTC().Format(time.RFC3339)
 	}
@@ -32,7 +32,7 @@ func (c *Catalog) RecordAnswer(ctx context.Context, a Answer) error {
 		return err
 	}
 	a.Seal = sealOfAnswer(key, a)
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	_, err = c.db.NamedExecContext(ctx, `INSERT OR REPLACE INTO answers (puzzle, question, filter, solutions, method, seconds, workers, recorded_at, seal)
 		VALUES (:puzzle, :question, :filter, :solutions, :method, :seconds, :workers, :recorded_at, :seal)`, a)
 	return err
@@ -62,7 +62,8 @@ func (c *Catalog) LookUpAnswer(ctx context.Context, puzzle string, question []by
 
 // Answers lists the answers kept for a puzzle ("" for every puzzle), by
 // puzzle and filter.
-func (c *Catalog) Answers(ctx context.Context, puzzle string) ([]Answer, error) {
+func (k *Kept) Answers(ctx context.Context, puzzle string) ([]Answer, error) {
+	c := k.c
 	var out []Answer
 	if ok, err := hasTable(ctx, c.db, "answers"); err != nil || !ok {
 		return nil, err
@@ -91,7 +92,8 @@ func (c *Catalog) checkAnswers(ctx context.Context, answers []Answer) error {
 // SavedAnswerUnits is the units of a constrained count of question saved by an
 // earlier run that stopped, by unit, if that run split the count into the
 // same number of units.
-func (c *Catalog) SavedAnswerUnits(ctx context.Context, puzzle string, question []byte, units int) (map[int]int64, error) {
+func (k *Kept) SavedAnswerUnits(ctx context.Context, puzzle string, question []byte, units int) (map[int]int64, error) {
+	c := k.c
 	out := map[int]int64{}
 	if ok, err := hasTable(ctx, c.db, "answer_units"); err != nil || !ok {
 		return out, err
@@ -109,7 +111,8 @@ func (c *Catalog) SavedAnswerUnits(ctx context.Context, puzzle string, question 
 
 // SaveAnswerUnits saves finished units of a constrained count, in one
 // transaction, replacing what an earlier split of it saved.
-func (c *Catalog) SaveAnswerUnits(ctx context.Context, puzzle string, question []byte, units int, done map[int]int64) error {
+func (k *Kept) SaveAnswerUnits(ctx context.Context, puzzle string, question []byte, units int, done map[int]int64) error {
+	c := k.c
 	tx, err := c.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -123,13 +126,14 @@ func (c *Catalog) SaveAnswerUnits(ctx context.Context, puzzle string, question [
 			return err
 		}
 	}
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	return tx.Commit()
 }
 
 // DropAnswerUnits removes the saved units of a question, once its answer is kept.
-func (c *Catalog) DropAnswerUnits(ctx context.Context, puzzle string, question []byte) error {
-	defer c.checkpoint.committed()
+func (k *Kept) DropAnswerUnits(ctx context.Context, puzzle string, question []byte) error {
+	c := k.c
+	defer c.checkpoint.Committed()
 	_, err := c.db.ExecContext(ctx, "DELETE FROM answer_units WHERE puzzle = ? AND question = ?", puzzle, question)
 	return err
 }

@@ -1,5 +1,6 @@
 // Package catalog is the SQLite store and the only owner of its format: it
-// opens, recognises, locks and migrates catalog files, writes a puzzle's
+// opens, recognises and migrates catalog files (their locks, logs and
+// faults on disk are catfile's), writes a puzzle's
 // rows in bulk, in resumable units and atomically, and reads back what a
 // catalog holds (records, breakdowns, solution and class scans, one
 // solution or class, integrity checks, read-only SQL for users). Nothing
@@ -10,14 +11,13 @@
 // scans that stream millions of rows (solution blocks, class rows and
 // class blocks) read each row with Scan into bytes they hand on without a
 // copy, which mapping into a struct would make. Errors are told by
-// SQLite's result codes and the system's error numbers (faults.go), never
-// by their words, but for the faults of a user's statement that share one
-// code (readonly.go).
+// SQLite's result codes and the system's error numbers (catfile), never by
+// their words, but for the faults of a user's statement that share one code
+// (usersql).
 package catalog
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +28,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"solcat/catalog/catfile"
+	"solcat/catalog/usersql"
 )
 
 // ErrNoCatalog means the catalog file does not exist yet.
@@ -35,16 +38,6 @@ var ErrNoCatalog = errors.New("no catalog")
 
 // ErrNotCatalog means the file exists but is not a solcat catalog.
 var ErrNotCatalog = errors.New("not a solcat catalog")
-
-// ErrNoFolder means the folder a new catalog would go in does not exist.
-var ErrNoFolder = errors.New("its folder does not exist or cannot be reached")
-
-// ErrReadOnlyFolder means the catalog's folder cannot be written: SQLite
-// keeps its write-ahead log there.
-var ErrReadOnlyFolder = errors.New("its folder is not writable")
-
-// ErrDamaged means SQLite found the catalog file damaged.
-var ErrDamaged = errors.New("the catalog file is damaged")
 
 // applicationID marks an SQLite file as a solcat catalog ("SolC"), in the
 // header field SQLite keeps for that (PRAGMA application_id). Catalogs made
@@ -62,15 +55,15 @@ type Catalog struct {
 
 	// A writer's: its lock file, its byte locks, its checkpoints, where it
 	// says that it waits, and whether it made the file.
-	lock       *writeLock
-	locks      *fileLocks
-	checkpoint *checkpointer
+	lock       *catfile.WriteLock
+	locks      *catfile.Locks
+	checkpoint *catfile.Checkpointer
 	notices    io.Writer
 	created    bool
 
-	lease     *readLease    // a reader's hold on the read byte; nil if none is taken
-	immutable bool          // a reader of the file alone, under the read byte: its pages may be read in place (pages.go)
-	stopWatch chan struct{} // ends YieldToWriters' watch
+	lease     *catfile.ReadLease // a reader's hold on the read byte; nil if none is taken
+	immutable bool               // a reader of the file alone, under the read byte: its pages may be read in place (pages.go)
+	stopWatch chan struct{}      // ends YieldToWriters' watch
 	closed    bool
 
 	// A reader's view of the file as it opened it (watchFile).
@@ -80,10 +73,6 @@ type Catalog struct {
 
 	hasSeals bool // the rows carry seals (findSeals)
 }
-
-// Remove deletes a closed catalog's file and SQLite's files beside it: for
-// a catalog made a moment ago by a command that then wrote nothing.
-func Remove(path string) { removeFile(realFile(path)) }
 
 // checkPath refuses a catalog path that is empty or names a folder.
 func checkPath(path string) error {
@@ -115,7 +104,7 @@ func checkOwner(ctx context.Context, path, file string) error {
 	if info, err := os.Stat(file + "-wal"); err == nil && info.Size() > 0 {
 		params = []string{"mode=ro", "_pragma=busy_timeout(10000)"}
 	}
-	dsn, err := fileURI(file, params...)
+	dsn, err := catfile.FileURI(file, params...)
 	if err != nil {
 		return err
 	}
@@ -136,14 +125,14 @@ func checkOwner(ctx context.Context, path, file string) error {
 func recognise(ctx context.Context, db *sqlx.DB, path string) error {
 	var id int64
 	if err := db.GetContext(ctx, &id, "PRAGMA application_id"); err != nil {
-		return openError(path, err)
+		return catfile.OpenError(path, err)
 	}
 	if id == applicationID {
 		return nil
 	}
 	var tables []string // SQLite's own (sqlite_sequence) say nothing of whose the file is
 	if err := db.SelectContext(ctx, &tables, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name"); err != nil {
-		return openError(path, err)
+		return catfile.OpenError(path, err)
 	}
 	versions := slices.Contains(tables, versionTable) || slices.Contains(tables, oldVersionTable)
 	solcat := versions && (len(tables) == 1 || slices.Contains(tables, "puzzles"))
@@ -265,71 +254,14 @@ const (
 	StorageShard     Storage = "shard"     // one shard of a split build, not the whole puzzle
 )
 
-// Record is a puzzle's row in the puzzles table.
-type Record struct {
-	Name           string        `db:"name" json:"puzzle"`
-	Kind           string        `db:"kind" json:"kind"`
-	N              int           `db:"n" json:"n"`
-	Storage        Storage       `db:"storage" json:"storage"`
-	Solutions      int64         `db:"solutions" json:"solutions"`
-	Classes        int64         `db:"classes" json:"classes"`
-	Orbit1         int64         `db:"orbit1" json:"orbit1"`
-	Orbit2         int64         `db:"orbit2" json:"orbit2"`
-	Orbit4         int64         `db:"orbit4" json:"orbit4"`
-	Orbit8         int64         `db:"orbit8" json:"orbit8"`
-	KnownSolutions sql.NullInt64 `db:"known_solutions" json:"-"`
-	KnownClasses   sql.NullInt64 `db:"known_classes" json:"-"`
-	Verified       bool          `db:"verified" json:"verified"`
-	SearchNodes    int64         `db:"search_nodes" json:"search_nodes"`
-	Workers        int           `db:"workers" json:"workers"`
-	BuildSeconds   float64       `db:"build_seconds" json:"build_seconds"`
-	BuiltAt        string        `db:"built_at" json:"built_at"`
-	SolverVersion  string        `db:"solver_version" json:"solver_version"`
-	ContentHash    string        `db:"content_hash" json:"content_hash"` // see ContentHash; empty for counts only
-	Seal           string        `db:"seal" json:"-"`                    // see seal.go; empty in catalogs of schema 17 and below
-	// SealProblem says how the record does not match its seal, if it
-	// does not: a query refuses it, verify names it.
-	SealProblem string `db:"-" json:"-"`
-}
+// Fault is the fault of the disk that err reports, met while writing the
+// catalog: catfile.ErrDiskFull or catfile.ErrIO, told by SQLite's result
+// code or the system's error number (never by the message); nil for any
+// other error.
+func (c *Catalog) Fault(err error) error { return catfile.Fault(c.file, err) }
 
-// Orbits returns the classes by orbit size, indexed 1, 2, 4 and 8.
-func (r Record) Orbits() [9]int64 {
-	return [9]int64{1: r.Orbit1, 2: r.Orbit2, 4: r.Orbit4, 8: r.Orbit8}
-}
-
-// SetOrbits stores the classes by orbit size, indexed 1, 2, 4 and 8.
-func (r *Record) SetOrbits(o [9]int64) {
-	r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8 = o[1], o[2], o[4], o[8]
-}
-
-// Puzzles lists the puzzles the catalog holds, magic squares first, by size.
-func (c *Catalog) Puzzles(ctx context.Context) ([]Record, error) {
-	var recs []Record
-	err := c.db.SelectContext(ctx, &recs, `SELECT * FROM puzzles ORDER BY kind, n`)
-	for i := range recs {
-		c.checkSeal(ctx, &recs[i])
-	}
-	return recs, err
-}
-
-// checkSeal sets a record's SealProblem if it does not match its seal.
-func (c *Catalog) checkSeal(ctx context.Context, r *Record) {
-	if c.sealed(ctx) && r.Seal != sealOfRecord(*r) {
-		r.SealProblem = "its record " + unsealed
-	}
-}
-
-// Puzzle returns one puzzle's record; ok is false if it is not in the catalog.
-func (c *Catalog) Puzzle(ctx context.Context, name string) (rec Record, ok bool, err error) {
-	return c.puzzleIn(ctx, c.db, name)
-}
-
-// puzzleIn is Puzzle, read through q (a transaction).
-func (c *Catalog) puzzleIn(ctx context.Context, q sqlx.QueryerContext, name string) (rec Record, ok bool, err error) {
-	err = sqlx.GetContext(ctx, q, &rec, `SELECT * FROM puzzles WHERE name = ?`, name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return rec, false, nil
-	}
-	c.checkSeal(ctx, &rec)
-	return rec, err == nil, err
+// Query runs a user's read-only statement (see usersql.Query). Close the
+// rows after use.
+func (c *Catalog) Query(ctx context.Context, text string) (*usersql.Rows, error) {
+	return usersql.Query(ctx, c.db, text)
 }

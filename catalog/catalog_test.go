@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 )
 
 // oneUnit writes a whole puzzle in one unit.
@@ -38,7 +39,7 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Solutions: int64(rows), Classes: 1, BuiltAt: "now", SolverVersion: "test"}); err != nil {
+	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Solutions: int64(rows), Classes: 1, BuiltAtText: "now", SolverVersion: "test"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -46,7 +47,7 @@ func writePuzzle(t testing.TB, c *Catalog, n int, rows int, batch int) {
 func TestWriteAndReadBack(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cat.db")
-	c, err := Create(ctx, path, Holder{})
+	c, err := Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestWriteAndReadBack(t *testing.T) {
 // newTestCatalog creates an empty catalog in a folder of the test's own.
 func newTestCatalog(t *testing.T) *Catalog {
 	t.Helper()
-	c, err := Create(context.Background(), filepath.Join(t.TempDir(), "cat.db"), Holder{})
+	c, err := Create(context.Background(), filepath.Join(t.TempDir(), "cat.db"), catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestOpenRefusals(t *testing.T) {
 	}
 	text := filepath.Join(dir, "notes.txt")
 	os.WriteFile(text, []byte("these are not the rows you are looking for\n"), 0o644)
-	create := func(ctx context.Context, path string) (*Catalog, error) { return Create(ctx, path, Holder{}) }
+	create := func(ctx context.Context, path string) (*Catalog, error) { return Create(ctx, path, catfile.Holder{}) }
 	for _, open := range []func(context.Context, string) (*Catalog, error){Open, create} {
 		if _, err := open(ctx, text); !errors.Is(err, ErrNotCatalog) {
 			t.Errorf("opening a text file = %v, want ErrNotCatalog", err)
@@ -133,7 +134,7 @@ func TestOpenRefusals(t *testing.T) {
 	if data, _ := os.ReadFile(text); string(data) != "these are not the rows you are looking for\n" {
 		t.Error("the text file was changed")
 	}
-	if _, err := Create(ctx, filepath.Join(dir, "no", "such", "dir", "cat.db"), Holder{}); err == nil {
+	if _, err := Create(ctx, filepath.Join(dir, "no", "such", "dir", "cat.db"), catfile.Holder{}); err == nil {
 		t.Error("Create in a missing folder succeeded")
 	}
 }
@@ -152,7 +153,7 @@ func BenchmarkWriter(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			c, err := Create(context.Background(), filepath.Join(b.TempDir(), "cat.db"), Holder{})
+			c, err := Create(context.Background(), filepath.Join(b.TempDir(), "cat.db"), catfile.Holder{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -224,7 +225,7 @@ func TestResumeAfterCrash(t *testing.T) {
 				return "", err
 			}
 		}
-		err = w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", Solutions: solutions, Classes: 1, BuiltAt: "now", SolverVersion: "test"})
+		err = w.Commit(Record{Kind: "queens", N: 3, Storage: "solutions", Solutions: solutions, Classes: 1, BuiltAtText: "now", SolverVersion: "test"})
 		rec, _, _ := c.Puzzle(ctx, "queens:3")
 		return rec.ContentHash, err
 	}
@@ -240,7 +241,7 @@ func TestResumeAfterCrash(t *testing.T) {
 		if _, err := write(c, stop); err != nil {
 			t.Fatal(err)
 		}
-		b, ok, err := c.Building(ctx, "queens:3")
+		b, ok, err := c.Work().Building(ctx, "queens:3")
 		if err != nil || !ok {
 			t.Fatalf("no saved build after a crash at row %d: %v", stop, err)
 		}
@@ -257,7 +258,7 @@ func TestResumeAfterCrash(t *testing.T) {
 	if n != solutions || sum != solutions*(solutions+1)/2 {
 		t.Errorf("%d rows with id sum %d after resuming", n, sum)
 	}
-	if _, ok, _ := c.Building(ctx, "queens:3"); ok {
+	if _, ok, _ := c.Work().Building(ctx, "queens:3"); ok {
 		t.Error("the finished build left its builds row")
 	}
 	var staging int
@@ -298,7 +299,7 @@ func TestClassesOnlyBlocks(t *testing.T) {
 			if stopAt > classes {
 				return "", nil // crash before Commit
 			}
-			err = w.Commit(Record{Kind: "magic", N: 5, Storage: "classes", Solutions: 8 * classes, Classes: classes, Orbit8: classes, BuiltAt: "now", SolverVersion: "test"})
+			err = w.Commit(Record{Kind: "magic", N: 5, Storage: "classes", Solutions: 8 * classes, Classes: classes, Orbits: [9]int64{8: classes}, BuiltAtText: "now", SolverVersion: "test"})
 			rec, _, _ := c.Puzzle(ctx, "magic:5")
 			return rec.ContentHash, err
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/catalog/pagefile"
 )
 
@@ -40,8 +41,8 @@ type Content struct {
 	form        packedForm // StorageClasses: how forms are packed
 	classIndex  string     // StorageClasses: the class index, or "" for a puzzle stored before it
 	classChecks string     // StorageSolutions: the class rows' checks, or "" for a puzzle stored before them
-	throughSQL  bool       // read nothing from the file's pages (ReadThroughSQL)
-	unchecked   bool       // read nothing through the indexes, check nothing against them (ReadUnchecked)
+	throughSQL  bool       // read nothing from the file's pages (ReadForChecks)
+	unchecked   bool       // read nothing through the indexes, check nothing against them (ReadForChecks)
 	propsOnce   sync.Once
 	propsList   []classProps // StorageClasses: the properties table, in ID order
 	propsErr    error
@@ -75,22 +76,22 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 	s.props, s.orbits = propsTable(rec.Name), orbitsTable(rec.Name)
 	var err error
 	if s.classes, err = classTable(ctx, c.db, "main", rec); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	switch rec.Storage {
 	case StorageSolutions:
 		has, err := hasBlocks(ctx, c.db, rec.Name)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if !has {
 			return nil, &OldFormatError{Puzzle: rec.Name}
 		}
 		if s.blocks, err = storedBlocks(ctx, c.db, p, rec.Classes); err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if has, err := hasTable(ctx, c.db, classChecksTable(rec.Name)); err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		} else if has {
 			s.classChecks = classChecksTable(rec.Name)
 		}
@@ -101,7 +102,7 @@ func (c *Catalog) Content(ctx context.Context, p canon.Puzzle, rec Record) (*Con
 		}
 		s.form = form
 		if has, err := hasTable(ctx, c.db, classIndexTable(rec.Name)); err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		} else if has {
 			s.classIndex = classIndexTable(rec.Name)
 		}
@@ -452,7 +453,7 @@ func (c *Catalog) breakdownRows(ctx context.Context, puzzle, where string, args 
 		return nil, err
 	}
 	var rows []struct {
-		Breakdown
+		breakdownRow
 		Seal string `db:"seal"`
 	}
 	seal := "seal"
@@ -466,8 +467,8 @@ func (c *Catalog) breakdownRows(ctx context.Context, puzzle, where string, args 
 	key, err := puzzleKeyOf(ctx, c.db, puzzle)
 	out := make([]Breakdown, len(rows))
 	for i, r := range rows {
-		out[i] = r.Breakdown
-		out[i].Unsealed = c.sealed(ctx) && r.Seal != sealOfBreakdown(key, r.Breakdown)
+		out[i] = r.breakdown()
+		out[i].Unsealed = c.sealed(ctx) && r.Seal != sealOfBreakdown(key, out[i])
 	}
 	return out, err
 }
@@ -476,20 +477,18 @@ func (c *Catalog) breakdownRows(ctx context.Context, puzzle, where string, args 
 // and value order.
 //
 // A row that does not match its seal comes with Unsealed set.
-func (c *Catalog) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, error) {
+func (h *Health) Breakdowns(ctx context.Context, puzzle string) ([]Breakdown, error) {
+	c := h.c
 	return c.breakdownRows(ctx, puzzle, "")
 }
 
-// ReadThroughSQL makes s read everything through SQLite, nothing from
-// the file's pages: verify's reading, which checks SQLite's reading
-// against the page reader's.
-func (s *Content) ReadThroughSQL() { s.throughSQL = true }
-
-// ReadUnchecked makes s read the blocks and classes as they are, without
-// their indexes and checksums: verify's reading, which checks the indexes
-// itself (CheckIndex) and names every block and class that does not match
-// them, rather than stop at the first.
-func (s *Content) ReadUnchecked() { s.unchecked = true }
+// ReadForChecks makes s read as verify does: everything through SQLite,
+// nothing from the file's pages, which checks SQLite's reading against the
+// page reader's; and the blocks and classes as they are, without their
+// indexes and checksums, so that verify checks the indexes itself
+// (CheckIndex) and names every block and class that does not match them,
+// rather than stop at the first.
+func (s *Content) ReadForChecks() { s.throughSQL, s.unchecked = true, true }
 
 // BlockLayout is the layout of the puzzle's solution blocks: 3 for the
 // blocks this solcat writes, 2 for column blocks with their synopsis in

@@ -22,7 +22,8 @@ type UnitCounts struct {
 }
 
 // DoneUnits returns the finished units of puzzle's count-only build.
-func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
+func (w *Work) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, error) {
+	c := w.c
 	// One made before the join counter has no unit that would fill joined.
 	joined, err := orZero(ctx, c.db, "count_units", "joined")
 	if err != nil {
@@ -34,19 +35,10 @@ func (c *Catalog) DoneUnits(ctx context.Context, puzzle string) ([]UnitCounts, e
 	return units, err
 }
 
-// SaveUnit commits one finished unit on its own, so that it survives an
-// interrupted build.
-func (c *Catalog) SaveUnit(ctx context.Context, puzzle string, u UnitCounts) error {
-	_, err := c.db.ExecContext(ctx, `INSERT OR REPLACE INTO count_units
-		(puzzle, unit, prefix, orbit1, orbit2, orbit4, orbit8, joined, nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		puzzle, u.Unit, u.Prefix, u.Orbit1, u.Orbit2, u.Orbit4, u.Orbit8, u.Joined, u.Nodes)
-	c.checkpoint.committed()
-	return err
-}
-
 // SaveUnits commits finished units in one transaction: a count of many
 // small units saves them in batches, at a commit's cost each batch.
-func (c *Catalog) SaveUnits(ctx context.Context, puzzle string, units []UnitCounts) error {
+func (w *Work) SaveUnits(ctx context.Context, puzzle string, units []UnitCounts) error {
+	c := w.c
 	if len(units) == 0 {
 		return nil
 	}
@@ -69,58 +61,59 @@ func (c *Catalog) SaveUnits(ctx context.Context, puzzle string, units []UnitCoun
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	c.checkpoint.committed()
+	c.checkpoint.Committed()
 	return nil
 }
 
 // ClearUnits forgets puzzle's finished units, to count it again from scratch.
-func (c *Catalog) ClearUnits(ctx context.Context, puzzle string) error {
+func (w *Work) ClearUnits(ctx context.Context, puzzle string) error {
+	c := w.c
 	_, err := c.db.ExecContext(ctx, `DELETE FROM count_units WHERE puzzle = ?`, puzzle)
 	return err
 }
 
-// StatKind is what a recorded breakdown counts by.
-type StatKind uint8
+// statKind is what a recorded breakdown counts by.
+type statKind uint8
 
 const (
-	// StatKindOther is a statistic this solcat does not record, read from
+	// statOther is a statistic this solcat does not record, read from
 	// a damaged catalog: it keeps its text, so that verify can name it.
-	StatKindOther StatKind = iota
-	StatKindProps          // the class properties: the value is a bit set
-	StatKindCell           // the value of one cell
+	statOther statKind = iota
+	statProps          // the class properties: the value is a bit set
+	statCell           // the value of one cell
 )
 
 // Stat names a recorded breakdown of a puzzle's counts. It is stored as
-// its text (String), which ParseStat reads back.
+// its text (String), which parseStat reads back.
 type Stat struct {
-	Kind     StatKind
-	Row, Col int    // StatKindCell: the cell, 1-based
-	text     string // StatKindOther: the text as stored
+	kind     statKind
+	Row, Col int    // statCell: the cell, 1-based
+	text     string // statOther: the text as stored
 }
 
 // StatProps is the breakdown by class properties.
-var StatProps = Stat{Kind: StatKindProps}
+var StatProps = Stat{kind: statProps}
 
 // StatCell is the breakdown by the value of one cell (1-based row, col).
-func StatCell(row, col int) Stat { return Stat{Kind: StatKindCell, Row: row, Col: col} }
+func StatCell(row, col int) Stat { return Stat{kind: statCell, Row: row, Col: col} }
 
 // String is the stat as the table count_breakdown stores it: "props",
 // "cell:3,3".
 func (s Stat) String() string {
-	switch s.Kind {
-	case StatKindProps:
+	switch s.kind {
+	case statProps:
 		return "props"
-	case StatKindCell:
+	case statCell:
 		return "cell:" + strconv.Itoa(s.Row) + "," + strconv.Itoa(s.Col)
 	}
 	return s.text
 }
 
-// ParseStat reads a stored stat. Text that is not one that String writes
-// (a damaged row) is a StatKindOther with that text, so that every stored
+// parseStat reads a stored stat. Text that is not one that String writes
+// (a damaged row) is a statOther with that text, so that every stored
 // text reads back as itself.
-func ParseStat(text string) Stat {
-	s := Stat{Kind: StatKindOther, text: text}
+func parseStat(text string) Stat {
+	s := Stat{kind: statOther, text: text}
 	if text == "props" {
 		s = StatProps
 	} else if cell, ok := strings.CutPrefix(text, "cell:"); ok {
@@ -132,18 +125,21 @@ func ParseStat(text string) Stat {
 		}
 	}
 	if s.String() != text {
-		return Stat{Kind: StatKindOther, text: text}
+		return Stat{kind: statOther, text: text}
 	}
 	return s
 }
 
+// storedStat is a stat as its column stores it: its text.
+type storedStat Stat
+
 // Scan reads a stat from its column.
-func (s *Stat) Scan(src any) error {
+func (s *storedStat) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
-		*s = ParseStat(v)
+		*s = storedStat(parseStat(v))
 	case []byte:
-		*s = ParseStat(string(v))
+		*s = storedStat(parseStat(string(v)))
 	default:
 		return fmt.Errorf("a stat is text, not %T", src)
 	}
@@ -151,18 +147,31 @@ func (s *Stat) Scan(src any) error {
 }
 
 // Value stores a stat as its text.
-func (s Stat) Value() (driver.Value, error) { return s.String(), nil }
+func (s storedStat) Value() (driver.Value, error) { return Stat(s).String(), nil }
 
 // Breakdown is one row of a count-only puzzle's counts split by a
 // statistic, such as the centre value of magic:5 (cell:3,3).
 type Breakdown struct {
-	Stat      Stat  `db:"stat"`
+	Stat      Stat  `db:"-"` // stored as its text (breakdownRow)
 	Value     int   `db:"value"`
 	Solutions int64 `db:"solutions"`
 	Classes   int64 `db:"classes"`
 	// Unsealed reports a row that does not match its seal (Breakdowns: for
 	// verify to name; Breakdown refuses it).
 	Unsealed bool `db:"-"`
+}
+
+// breakdownRow is a row of count_breakdown as it is read.
+type breakdownRow struct {
+	Breakdown
+	Stat storedStat `db:"stat"`
+}
+
+// breakdown is the row's Breakdown.
+func (r breakdownRow) breakdown() Breakdown {
+	b := r.Breakdown
+	b.Stat = Stat(r.Stat)
+	return b
 }
 
 // RecordCounts stores a puzzle known by its counts only (and their
@@ -198,7 +207,7 @@ func (c *Catalog) RecordCounts(ctx context.Context, rec Record, breakdown []Brea
 	if err := insertRecord(ctx, tx, rec); err != nil {
 		return err
 	}
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	return tx.Commit()
 }
 
@@ -211,7 +220,7 @@ func insertBreakdown(ctx context.Context, tx *sql.Tx, rec Record, breakdown []Br
 	key := puzzleKey(rec.Name, rec.Solutions, rec.Classes)
 	for _, b := range breakdown {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes, seal) VALUES (?, ?, ?, ?, ?, ?)",
-			rec.Name, b.Stat, b.Value, b.Solutions, b.Classes, sealOfBreakdown(key, b)); err != nil {
+			rec.Name, storedStat(b.Stat), b.Value, b.Solutions, b.Classes, sealOfBreakdown(key, b)); err != nil {
 			return err
 		}
 	}
@@ -220,7 +229,8 @@ func insertBreakdown(ctx context.Context, tx *sql.Tx, rec Record, breakdown []Br
 
 // Counting returns the puzzles with a count-only build under way or
 // stopped: units saved, no record yet, and not a shard of a split build.
-func (c *Catalog) Counting(ctx context.Context) ([]string, error) {
+func (w *Work) Counting(ctx context.Context) ([]string, error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "count_units"); err != nil || !has {
 		return nil, err
 	}

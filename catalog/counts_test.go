@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"solcat/catalog/catfile"
 )
 
 // TestStatText checks that every stat is stored as the text solcat has
@@ -17,17 +19,17 @@ func TestStatText(t *testing.T) {
 		{"props", StatProps},
 		{"cell:3,3", StatCell(3, 3)},
 		{"cell:12,1", StatCell(12, 1)},
-		{"cell:03,3", Stat{Kind: StatKindOther, text: "cell:03,3"}},
-		{"cell:+3,3", Stat{Kind: StatKindOther, text: "cell:+3,3"}},
-		{"cell:3", Stat{Kind: StatKindOther, text: "cell:3"}},
-		{"cell:3,3,3", Stat{Kind: StatKindOther, text: "cell:3,3,3"}},
-		{"Props", Stat{Kind: StatKindOther, text: "Props"}},
-		{"", Stat{Kind: StatKindOther}},
+		{"cell:03,3", Stat{kind: statOther, text: "cell:03,3"}},
+		{"cell:+3,3", Stat{kind: statOther, text: "cell:+3,3"}},
+		{"cell:3", Stat{kind: statOther, text: "cell:3"}},
+		{"cell:3,3,3", Stat{kind: statOther, text: "cell:3,3,3"}},
+		{"Props", Stat{kind: statOther, text: "Props"}},
+		{"", Stat{kind: statOther}},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
-			got := ParseStat(tc.text)
+			got := parseStat(tc.text)
 			if got != tc.want || got.String() != tc.text {
-				t.Errorf("ParseStat(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
+				t.Errorf("parseStat(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
 			}
 		})
 	}
@@ -35,14 +37,14 @@ func TestStatText(t *testing.T) {
 		t.Errorf("StatCell(3, 3) is %q", got)
 	}
 	ctx := context.Background()
-	cat, err := Create(ctx, filepath.Join(t.TempDir(), "c.db"), Holder{})
+	cat, err := Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cat.Close()
 	rec := Record{Name: "magic:5", Kind: "magic", N: 5, Storage: StorageCounts, Solutions: 16, Classes: 2}
 	stored := []Breakdown{{Stat: StatCell(3, 3), Value: 1, Solutions: 8, Classes: 1}, {Stat: StatProps, Value: 2, Solutions: 8, Classes: 1},
-		{Stat: Stat{Kind: StatKindOther, text: "cell:03,3"}, Value: 1, Solutions: 8, Classes: 1}}
+		{Stat: Stat{kind: statOther, text: "cell:03,3"}, Value: 1, Solutions: 8, Classes: 1}}
 	if err := cat.RecordCounts(ctx, rec, stored); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestStatText(t *testing.T) {
 			t.Errorf("Breakdown by %v: %+v, %v", stat, rows, err)
 		}
 	}
-	all, err := cat.Breakdowns(ctx, "magic:5")
+	all, err := cat.Health().Breakdowns(ctx, "magic:5")
 	if err != nil || len(all) != 3 || all[0] != stored[2] || all[1] != stored[0] || all[2] != stored[1] {
 		t.Errorf("Breakdowns: %+v, %v; want %+v", all, err, stored)
 	}

@@ -9,6 +9,28 @@ import (
 // An Estimate is a count past exact reach, by Monte Carlo probes, with its
 // standard error, 95% interval, effort and seed (see migration 00016).
 type Estimate struct {
+	Puzzle        string
+	Question      []byte
+	Filter        string
+	Solutions     float64
+	SolutionsSE   float64
+	SolutionsLow  float64
+	SolutionsHigh float64
+
+	// The classes' estimate, where the run made one; nil where not.
+	Classes, ClassesSE, ClassesLow, ClassesHigh *float64
+
+	Method     string
+	Seed       int64
+	Probes     int64
+	Seconds    float64
+	Workers    int
+	RecordedAt string // UTC, RFC 3339
+	Unsealed   bool   // does not match its seal
+}
+
+// estimateRow is an estimate's row in the estimates table.
+type estimateRow struct {
 	Puzzle        string          `db:"puzzle"`
 	Question      []byte          `db:"question"`
 	Filter        string          `db:"filter"`
@@ -27,17 +49,45 @@ type Estimate struct {
 	Workers       int             `db:"workers"`
 	RecordedAt    string          `db:"recorded_at"`
 	Seal          string          `db:"seal"`
-	Unsealed      bool            `db:"-"` // does not match its seal
 }
 
-// RecordEstimate keeps an estimate. One with the same seed is the same
-// stream of probes: the one with more probes is kept.
-func (c *Catalog) RecordEstimate(ctx context.Context, e Estimate) error {
+func nullable(v *float64) sql.NullFloat64 {
+	if v == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *v, Valid: true}
+}
+
+func optional(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
+	}
+	return &v.Float64
+}
+
+func estimateRowOf(e Estimate) estimateRow {
+	return estimateRow{Puzzle: e.Puzzle, Question: e.Question, Filter: e.Filter,
+		Solutions: e.Solutions, SolutionsSE: e.SolutionsSE, SolutionsLow: e.SolutionsLow, SolutionsHigh: e.SolutionsHigh,
+		Classes: nullable(e.Classes), ClassesSE: nullable(e.ClassesSE), ClassesLow: nullable(e.ClassesLow), ClassesHigh: nullable(e.ClassesHigh),
+		Method: e.Method, Seed: e.Seed, Probes: e.Probes, Seconds: e.Seconds, Workers: e.Workers, RecordedAt: e.RecordedAt}
+}
+
+func (r estimateRow) estimate() Estimate {
+	return Estimate{Puzzle: r.Puzzle, Question: r.Question, Filter: r.Filter,
+		Solutions: r.Solutions, SolutionsSE: r.SolutionsSE, SolutionsLow: r.SolutionsLow, SolutionsHigh: r.SolutionsHigh,
+		Classes: optional(r.Classes), ClassesSE: optional(r.ClassesSE), ClassesLow: optional(r.ClassesLow), ClassesHigh: optional(r.ClassesHigh),
+		Method: r.Method, Seed: r.Seed, Probes: r.Probes, Seconds: r.Seconds, Workers: r.Workers, RecordedAt: r.RecordedAt}
+}
+
+// keep keeps an estimate. One with the same seed is the same stream of
+// probes: the one with more probes is kept.
+func (est Estimate) keep(ctx context.Context, c *Catalog) error {
+	e := estimateRowOf(est)
 	if e.RecordedAt == "" {
 		e.RecordedAt = time.Now().UTC().Format(time.RFC3339)
 	}
 	e.Seal = sealOfEstimate(e)
-	defer c.checkpoint.committed()
+	defer c.checkpoint.Committed()
 	_, err := c.db.NamedExecContext(ctx, `INSERT INTO estimates (puzzle, question, filter, solutions, solutions_se, solutions_low, solutions_high,
 			classes, classes_se, classes_low, classes_high, method, seed, probes, seconds, workers, recorded_at, seal)
 		VALUES (:puzzle, :question, :filter, :solutions, :solutions_se, :solutions_low, :solutions_high,
@@ -54,14 +104,18 @@ func (c *Catalog) RecordEstimate(ctx context.Context, e Estimate) error {
 
 // Estimates lists the estimates kept for a puzzle ("" for every puzzle),
 // by puzzle, filter and seed. A catalog of an older solcat has none.
-func (c *Catalog) Estimates(ctx context.Context, puzzle string) ([]Estimate, error) {
-	var out []Estimate
+func (k *Kept) Estimates(ctx context.Context, puzzle string) ([]Estimate, error) {
+	c := k.c
+	var rows []estimateRow
 	if ok, err := hasTable(ctx, c.db, "estimates"); err != nil || !ok {
 		return nil, err
 	}
-	err := c.db.SelectContext(ctx, &out, "SELECT * FROM estimates WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter, seed", puzzle, puzzle)
-	for i, e := range out {
-		out[i].Unsealed = c.sealed(ctx) && e.Seal != sealOfEstimate(e)
+	err := c.db.SelectContext(ctx, &rows, "SELECT * FROM estimates WHERE ? = '' OR puzzle = ? ORDER BY puzzle, filter, seed", puzzle, puzzle)
+	var out []Estimate
+	for _, r := range rows {
+		e := r.estimate()
+		e.Unsealed = c.sealed(ctx) && r.Seal != sealOfEstimate(r)
+		out = append(out, e)
 	}
 	return out, err
 }

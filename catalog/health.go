@@ -6,16 +6,19 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"solcat/catalog/catfile"
 )
 
 // Integrity runs SQLite's integrity check and returns what it reports:
 // "ok", or up to limit lines naming the damage. A catalog too damaged to
 // check returns that as its one line, not as an error.
-func (c *Catalog) Integrity(ctx context.Context, limit int) []string {
+func (h *Health) Integrity(ctx context.Context, limit int) []string {
+	c := h.c
 	var lines []string
 	err := c.db.SelectContext(ctx, &lines, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
 	if err != nil {
-		return []string{DamageError(c.path, err).Error()}
+		return []string{catfile.DamageError(c.path, err).Error()}
 	}
 	return lines
 }
@@ -27,13 +30,14 @@ var puzzleTablePrefixes = []string{"classes_", "solution_blocks_", "solutions_",
 // Orphans checks that the catalog's puzzle tables and its records agree:
 // it names the tables no record, unfinished build or shard accounts for,
 // and the records whose tables are missing.
-func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
+func (h *Health) Orphans(ctx context.Context) ([]string, error) {
+	c := h.c
 	var objects []struct {
 		Name string `db:"name"`
 		Type string `db:"type"`
 	}
 	if err := c.db.SelectContext(ctx, &objects, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name"); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	owned := map[string][]string{}  // puzzle -> its tables
 	staged := map[string][]string{} // puzzle -> its staging tables
@@ -58,15 +62,15 @@ func (c *Catalog) Orphans(ctx context.Context) ([]string, error) {
 	}
 	recs, err := c.Puzzles(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
-	builds, err := c.Builds(ctx)
+	builds, err := c.Work().Builds(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
-	shards, err := c.Shards(ctx)
+	shards, err := c.Work().Shards(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	var problems []string
 	recorded := map[string]bool{}

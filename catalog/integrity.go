@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"solcat/catalog/catfile"
 )
 
 // The checks here and in lookups.go, unfinished.go and view.go find
@@ -29,7 +31,7 @@ func (e *DamagedError) Error() string {
 }
 
 // Unwrap makes a damaged puzzle an ErrDamaged.
-func (e *DamagedError) Unwrap() error { return ErrDamaged }
+func (e *DamagedError) Unwrap() error { return catfile.ErrDamaged }
 
 // QuickCheck compares a stored puzzle's record with the ends of its
 // tables, reading a few rows by their keys: where the solution or class
@@ -52,7 +54,7 @@ func (s *Content) QuickCheck(ctx context.Context) ([]string, error) {
 		coalesce((SELECT min(id) FROM %[2]s), 0), coalesce((SELECT max(id) FROM %[2]s), 0)`, b.Table, s.classes)).
 		Scan(&first, &last, &cells, &syms, &lowClass, &highClass)
 	if err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	// The classes first: their number sets the width of the class entries
 	// in the blocks.
@@ -92,7 +94,7 @@ func (s *Content) quickCheckClasses(ctx context.Context) ([]string, error) {
 		coalesce((SELECT min(id) FROM %[2]s), 1), coalesce((SELECT max(id) FROM %[2]s), 0)`, s.classes, s.props)).
 		Scan(&first, &last, &size, &lowProps, &highProps)
 	if err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	per, formBytes := int64(f.perBlock), int64(f.size)
 	switch {
@@ -118,7 +120,7 @@ func (s *Content) quickCheckClasses(ctx context.Context) ([]string, error) {
 	// members.
 	m, err := s.numbering(ctx)
 	if err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	numbering, members := m.problems(rec.Classes)
 	problems = append(problems, numbering...)
@@ -150,29 +152,31 @@ func (m memberNumbering) problems(classes int64) (problems []string, members int
 
 // StorageProblems checks that the tables a record's storage needs are
 // there, and that a puzzle recorded by its counts has none.
-func (c *Catalog) StorageProblems(ctx context.Context, rec Record) ([]string, error) {
+func (h *Health) StorageProblems(ctx context.Context, rec Record) ([]string, error) {
+	c := h.c
 	var names []string
 	owned := ownedTables(rec.Name)
 	err := c.db.SelectContext(ctx, &names, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ("+placeholders(len(owned))+") ORDER BY name",
 		owned...)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	_, cls := puzzleTables(rec.Name)
 	legacy, err := hasTable(ctx, c.db, cls)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	return storageProblems(rec, names, legacy), nil
 }
 
 // HasTables reports whether the catalog holds any table of the puzzle's
 // (or its view), whatever its record says.
-func (c *Catalog) HasTables(ctx context.Context, puzzle string) (bool, error) {
+func (h *Health) HasTables(ctx context.Context, puzzle string) (bool, error) {
+	c := h.c
 	var n int
 	owned := ownedTables(puzzle)
 	err := c.db.GetContext(ctx, &n, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN ("+placeholders(len(owned))+")", owned...)
-	return n > 0, DamageError(c.path, err)
+	return n > 0, catfile.DamageError(c.path, err)
 }
 
 // ownedTables names the tables (and views) a puzzle may own, but for the
@@ -234,7 +238,8 @@ func storageProblems(rec Record, present []string, classTableNamed bool) []strin
 
 // BreakdownPuzzles names the puzzles that have counts recorded in
 // count_breakdown.
-func (c *Catalog) BreakdownPuzzles(ctx context.Context) ([]string, error) {
+func (h *Health) BreakdownPuzzles(ctx context.Context) ([]string, error) {
+	c := h.c
 	if has, err := hasTable(ctx, c.db, "count_breakdown"); err != nil || !has {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/jmoiron/sqlx"
+
+	"solcat/catalog/catfile"
 )
 
 // The schema versions that made the lookup tables: a catalog from before
@@ -41,9 +43,10 @@ func blockSlotsProblem(ctx context.Context, q rowQueryer) (string, error) {
 // BlockSlotsProblem says what is wrong with the table block_slots, if
 // anything: the solutions views of every puzzle stored solution by
 // solution join it.
-func (c *Catalog) BlockSlotsProblem(ctx context.Context) (string, error) {
+func (h *Health) BlockSlotsProblem(ctx context.Context) (string, error) {
+	c := h.c
 	problem, err := blockSlotsProblem(ctx, c.db)
-	return problem, DamageError(c.path, err)
+	return problem, catfile.DamageError(c.path, err)
 }
 
 // lookupDefinitions holds the lookup tables as this solcat defines them
@@ -135,10 +138,11 @@ func definedLookups(ctx context.Context, version int64) ([]map[string][]string, 
 // properties, which name what is stored as numbers) with their
 // definitions in this solcat at the catalog's schema version, and returns
 // each difference. No rebuild of a puzzle writes them again.
-func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
+func (h *Health) CheckLookups(ctx context.Context) ([]string, error) {
+	c := h.c
 	version, err := c.schemaVersion(ctx)
 	if err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	defined, err := definedLookups(ctx, max(version, lookupsVersion))
 	if err != nil {
@@ -153,11 +157,11 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 		return has, err
 	}
 	if has, err := present("block_slots", blockSlotsVersion); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	} else if has {
 		slots, err := blockSlotsProblem(ctx, c.db)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if slots != "" {
 			problems = append(problems, slots)
@@ -173,14 +177,14 @@ func (c *Catalog) CheckLookups(ctx context.Context) ([]string, error) {
 			has, err = present(t.name, t.version)
 		}
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		if !has {
 			continue
 		}
 		got, err := lookupRows(ctx, c.db, t.name, t.columns)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		problems = append(problems, lookupDifferences(t.name, t.columns, got, defined[i])...)
 	}

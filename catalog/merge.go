@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 
@@ -128,7 +129,7 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	if err != nil {
 		return fmt.Errorf("%s: %w", puzzle, err)
 	}
-	rec.SetOrbits(orbits)
+	rec.Orbits = orbits
 	rec.ContentHash = hash.Sum()
 	breakdown, err := finish(&rec)
 	if err != nil {
@@ -148,29 +149,28 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 
 // withShard attaches the shard catalog at path read-only as "shard" for
 // the length of fn. Like a query, it reads the shard file immutable under
-// the shard's read byte (access.go), so it makes no file beside the shard;
+// the shard's read byte (catfile/access.go), so it makes no file beside the shard;
 // a shard with a log that no one could copy in is read through it.
 func withShard(ctx context.Context, conn *sql.Conn, path string, fn func() error) error {
-	file := realFile(path)
+	file := catfile.RealFile(path)
 	params := []string{"mode=ro", "immutable=1"}
-	if logLeft(file) {
+	if catfile.LogLeft(file) {
 		params = []string{"mode=ro"}
 	}
-	locks, err := openFileLocks(file, false)
+	locks, err := catfile.OpenLocks(file, false)
 	if err != nil {
 		return fmt.Errorf("cannot read shard %s: %w", path, err)
 	}
-	defer locks.close()
-	_, err = locks.heldByOther(readByte, false)
-	lease := &readLease{locks: locks, file: path, off: errors.Is(err, errNoByteLocks)}
-	if lease.off {
+	defer locks.Close()
+	lease := catfile.NewReadLease(locks, path)
+	if lease.Off() {
 		params = []string{"mode=ro"}
 	}
-	if err := lease.acquire(ctx); err != nil {
+	if err := lease.Acquire(ctx); err != nil {
 		return fmt.Errorf("cannot read shard %s: %w", path, err)
 	}
-	defer lease.release()
-	uri, err := fileURI(file, params...)
+	defer lease.Release()
+	uri, err := catfile.FileURI(file, params...)
 	if err != nil {
 		return err
 	}

@@ -3,19 +3,19 @@ package catalog
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"runtime"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite"
+
+	"solcat/catalog/catfile"
 )
 
 func init() {
@@ -26,14 +26,6 @@ func init() {
 	sqlite.OFDLocking(true)
 }
 
-// ErrHardLinked means the catalog file has more than one name: SQLite keeps
-// its log beside the name it was opened by, so a writer through one name
-// and a reader or writer through another would not share it.
-var ErrHardLinked = errors.New("the file has more than one name (hard links)")
-
-// ErrReadOnlyFile means the catalog file itself cannot be written.
-var ErrReadOnlyFile = errors.New("the file is read-only")
-
 // Create opens the catalog at path for writing, creating the file if needed
 // and migrating its schema to the current version. It holds the catalog's
 // write lock for writer until Close: a second writer, through any name of
@@ -41,35 +33,35 @@ var ErrReadOnlyFile = errors.New("the file is read-only")
 // solcat catalog is refused before anything is written to it, and so is a
 // file with more than one hard link. A file this call made is removed again
 // if it fails.
-func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
+func Create(ctx context.Context, path string, writer catfile.Holder) (*Catalog, error) {
 	if err := checkPath(path); err != nil {
 		return nil, err
 	}
-	file := realFile(path)
-	dir, shown := ParentOf(file), ParentOf(path)
-	if realFile(shown) != dir {
+	file := catfile.RealFile(path)
+	dir, shown := catfile.ParentOf(file), catfile.ParentOf(path)
+	if catfile.RealFile(shown) != dir {
 		shown = dir // a link to a file elsewhere: its folder counts
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("cannot create catalog %s: %w (%s)", path, ErrNoFolder, shown)
+		return nil, fmt.Errorf("cannot create catalog %s: %w (%s)", path, catfile.ErrNoFolder, shown)
 	}
 	// SQLite keeps its write-ahead log beside the catalog, so writing needs
 	// the folder, not just the file, to be writable.
 	if syscall.Access(dir, 2 /* W_OK */) != nil {
-		return nil, fmt.Errorf("cannot write catalog %s: %w (%s)", path, ErrReadOnlyFolder, shown)
+		return nil, fmt.Errorf("cannot write catalog %s: %w (%s)", path, catfile.ErrReadOnlyFolder, shown)
 	}
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	if info, err := os.Stat(file); err == nil && hardLinked(info) {
-		return nil, fmt.Errorf("cannot write catalog %s: %w", path, ErrHardLinked)
+	if info, err := os.Stat(file); err == nil && catfile.HardLinked(info) {
+		return nil, fmt.Errorf("cannot write catalog %s: %w", path, catfile.ErrHardLinked)
 	}
 	if writer.PID == 0 {
-		writer = NewHolder("", nil)
+		writer = catfile.NewHolder("", nil)
 	}
 	// The lock first: while another writer creates the catalog, its file
 	// is not yet recognisable as one.
-	lock, err := lockForWriting(path, file, writer)
+	lock, err := catfile.LockForWriting(path, file, writer)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +74,7 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 		c.Discard()
 		return nil, err
 	}
-	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)",
+	dsn, err := catfile.FileURI(file, "_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)",
 		"_pragma=cache_size(-262144)", "_pragma=wal_autocheckpoint(0)")
 	if err == nil {
 		c.db, err = sqlx.Open("sqlite", dsn)
@@ -94,7 +86,7 @@ func Create(ctx context.Context, path string, writer Holder) (*Catalog, error) {
 		err = c.db.PingContext(ctx)
 	}
 	if err == nil {
-		c.checkpoint, err = startCheckpointer(ctx, file, c.locks)
+		c.checkpoint, err = catfile.StartCheckpointer(ctx, file, c.locks)
 	}
 	if err == nil {
 		err = c.checkVersion(ctx)
@@ -125,33 +117,32 @@ func (c *Catalog) takeFile() error {
 	// A file no one may write (mode 0444, say) is not written, even by
 	// root, whom the system would let.
 	if statErr == nil && info.Mode().Perm()&0o222 == 0 {
-		return fmt.Errorf("cannot write catalog %s: %w", c.path, ErrReadOnlyFile)
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, catfile.ErrReadOnlyFile)
 	}
 	f, err := os.OpenFile(c.file, os.O_RDWR|os.O_CREATE, 0o644)
 	switch {
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("cannot write catalog %s: %w", c.path, ErrReadOnlyFile)
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, catfile.ErrReadOnlyFile)
 	case err != nil:
 		return fmt.Errorf("cannot write catalog %s: %w", c.path, err)
 	}
 	c.created = errors.Is(statErr, fs.ErrNotExist)
-	k, _ := keyOf(c.file)
-	c.locks = &fileLocks{f: f, key: k}
-	if info, err := f.Stat(); err == nil && hardLinked(info) {
-		return fmt.Errorf("cannot write catalog %s: %w", c.path, ErrHardLinked) // linked since the check
+	c.locks = catfile.LocksOf(f)
+	if info, err := f.Stat(); err == nil && catfile.HardLinked(info) {
+		return fmt.Errorf("cannot write catalog %s: %w", c.path, catfile.ErrHardLinked) // linked since the check
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		ok, err := c.locks.try(writerByte, true)
+		ok, err := c.locks.Try(catfile.WriterByte, true)
 		switch {
-		case errors.Is(err, errNoByteLocks):
+		case errors.Is(err, catfile.ErrNoByteLocks):
 			return nil // the lock file alone keeps writers apart
 		case err != nil:
 			return fmt.Errorf("cannot lock the catalog %s for writing: %w", c.path, err)
 		case ok:
 			return nil
 		case time.Now().After(deadline):
-			return &BusyError{Path: c.path, Holder: Holder{Command: "another solcat, through another name of the same file"}}
+			return &catfile.BusyError{Path: c.path, Holder: catfile.Holder{Command: "another solcat, through another name of the same file"}}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -188,14 +179,8 @@ func (c *Catalog) migrate(ctx context.Context) error {
 	return c.addReadableViews(ctx)
 }
 
-// hardLinked reports whether a file has more than one name.
-func hardLinked(info fs.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 1
-}
-
 // Open opens an existing catalog for reading only. It reads the file as
-// immutable, under the read byte (see access.go), and creates no file: not
+// immutable, under the read byte (see catfile/access.go), and creates no file: not
 // a log, not a lock. A log left by a writer that was killed is first copied
 // into the file if this process may write it; else it is read through.
 func Open(ctx context.Context, path string) (*Catalog, error) {
@@ -208,47 +193,47 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	file := realFile(path)
-	locks, err := openFileLocks(file, false)
+	file := catfile.RealFile(path)
+	locks, err := catfile.OpenLocks(file, false)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read catalog %s: %w", path, err)
 	}
 	throughLog := false
-	if logLeft(file) && !writerAt(locks) {
+	if catfile.LogLeft(file) && !catfile.WriterAt(locks) {
 		// A log that cannot be copied in now (a full disk) is read through.
-		folded := foldLog(ctx, file)
-		throughLog = !folded && !writerAt(locks)
+		folded := catfile.FoldLog(ctx, file)
+		throughLog = !folded && !catfile.WriterAt(locks)
 	}
-	_, err = locks.heldByOther(readByte, false)
-	noByteLocks := errors.Is(err, errNoByteLocks)
+	_, err = locks.HeldByOther(catfile.ReadByte, false)
+	noByteLocks := errors.Is(err, catfile.ErrNoByteLocks)
 	if noByteLocks {
 		throughLog = true
 	}
 	// SQLite reads the file with positioned reads, not through a memory
 	// map (mmap_size 0, its default): a file cut short under a map ends the
 	// process with a fault. No writer changes the file under a reader's
-	// byte (access.go); another program may, and Changed tells.
+	// byte (catfile/access.go); another program may, and Changed tells.
 	params := []string{"mode=ro", "immutable=1", "_pragma=query_only(1)", "_pragma=mmap_size(0)"}
 	if throughLog {
 		params = []string{"mode=ro", "_pragma=busy_timeout(10000)", "_pragma=query_only(1)"}
 	}
-	dsn, err := fileURI(file, params...)
+	dsn, err := catfile.FileURI(file, params...)
 	if err != nil {
-		locks.close()
+		locks.Close()
 		return nil, err
 	}
 	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
-		locks.close()
+		locks.Close()
 		return nil, fmt.Errorf("cannot open catalog %s: %w", path, err)
 	}
-	c := &Catalog{path: path, file: file, lease: &readLease{locks: locks, file: path, off: noByteLocks}, immutable: !throughLog}
-	c.db = sqlx.NewDb(sql.OpenDB(&leasedConnector{base: base, lease: c.lease}), "sqlite")
+	c := &Catalog{path: path, file: file, lease: catfile.NewReadLease(locks, path), immutable: !throughLog}
+	c.db = sqlx.NewDb(sql.OpenDB(catfile.LeasedConnector(base, c.lease)), "sqlite")
 	// Readers may use one connection per core: they run at once.
 	c.db.SetMaxOpenConns(runtime.NumCPU())
 	if err := c.db.PingContext(ctx); err != nil {
 		c.Close()
-		return nil, openError(path, err)
+		return nil, catfile.OpenError(path, err)
 	}
 	if err := recognise(ctx, c.db, path); err != nil {
 		c.Close()
@@ -267,7 +252,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if has, err := hasTable(ctx, c.db, "puzzles"); err != nil || !has {
 		c.Close()
 		if err != nil {
-			return nil, openError(path, err)
+			return nil, catfile.OpenError(path, err)
 		}
 		return nil, fmt.Errorf("%s is %w (it has no puzzles table)", path, ErrNotCatalog)
 	}
@@ -280,7 +265,7 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 // for the queries under way. Opening a connection costs milliseconds (the
 // schema is read anew): between checkpoints they are kept.
 func (c *Catalog) YieldToWriters() {
-	if c.lease == nil || c.lease.off || c.stopWatch != nil {
+	if c.lease == nil || c.lease.Off() || c.stopWatch != nil {
 		return
 	}
 	c.stopWatch = make(chan struct{})
@@ -292,7 +277,7 @@ func (c *Catalog) YieldToWriters() {
 			case <-c.stopWatch:
 				return
 			case <-tick.C:
-				if waiting, err := c.lease.locks.heldByOther(gateByte, true); err == nil && waiting {
+				if c.lease.WriterWaiting() {
 					c.db.SetMaxIdleConns(0) // closes the idle ones
 					c.db.SetMaxIdleConns(idleReaders)
 				}
@@ -304,70 +289,6 @@ func (c *Catalog) YieldToWriters() {
 // idleReaders is how many idle connections a reader keeps (database/sql's
 // default).
 const idleReaders = 2
-
-// logLeft reports whether SQLite's log files lie beside the file.
-func logLeft(file string) bool {
-	for _, suffix := range []string{"-wal", "-shm"} {
-		if _, err := os.Lstat(file + suffix); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// writerAt reports whether a process holds the writer's byte of the file.
-func writerAt(l *fileLocks) bool {
-	held, err := l.heldByOther(writerByte, false)
-	return err == nil && held
-}
-
-// foldLog copies a log that a killed writer left into the catalog file and
-// removes the -wal and -shm files, as the writer would have, if this
-// process may write the file and its folder. It takes the writer's byte
-// for that, and the read byte exclusively: no one reads the file while it
-// changes. false if it could not (no permission, a writer came, readers
-// held on for more than a few seconds, a full disk): the caller reads
-// through the log.
-func foldLog(ctx context.Context, file string) bool {
-	if syscall.Access(file, 2 /* W_OK */) != nil || syscall.Access(ParentOf(file), 2) != nil {
-		return false
-	}
-	locks, err := openFileLocks(file, true)
-	if err != nil {
-		return false
-	}
-	defer locks.close()
-	if ok, err := locks.try(writerByte, true); err != nil || !ok {
-		return false
-	}
-	defer locks.unlock(writerByte)
-	if ok, err := locks.exclusiveRead(5*time.Second, nil); err != nil || !ok {
-		return false
-	}
-	defer locks.unlock(readByte)
-	dropEmptyLog(file)
-	if !logLeft(file) {
-		removeStaleLock(file)
-		return true
-	}
-	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)")
-	if err != nil {
-		return false
-	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return false
-	}
-	_, err = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil || logLeft(file) {
-		return false
-	}
-	removeStaleLock(file)
-	return true
-}
 
 // SetNotices names where a writer says that it waits for queries to
 // finish before it closes.
@@ -381,7 +302,7 @@ func (c *Catalog) Close() error {
 	if c.closed {
 		return nil
 	}
-	c.changedAtClose = c.Changed()
+	c.changedAtClose = c.changed()
 	c.closed = true
 	if c.lock == nil {
 		if c.stopWatch != nil {
@@ -392,14 +313,14 @@ func (c *Catalog) Close() error {
 			err = c.db.Close() // every connection: the read byte is let go
 		}
 		if c.lease != nil {
-			c.lease.locks.close()
+			c.lease.Close()
 		}
 		if c.watched != nil {
 			c.watched.Close()
 		}
 		return err
 	}
-	c.checkpoint.stop()
+	c.checkpoint.Stop()
 	var err error
 	if c.db != nil {
 		err = c.closeWriter()
@@ -424,9 +345,9 @@ func (c *Catalog) closeWriter() error {
 		// from a connection of its own, so the file holds it all.
 		// No connection could be opened at all on a full disk; then the
 		// log files SQLite made are empty and go.
-		ok, _ := c.locks.exclusiveRead(10*time.Second, nil)
+		ok, _ := c.locks.ExclusiveRead(10*time.Second, nil)
 		if ok {
-			if dsn, err := fileURI(c.file, "_pragma=busy_timeout(10000)"); err == nil {
+			if dsn, err := catfile.FileURI(c.file, "_pragma=busy_timeout(10000)"); err == nil {
 				if db, err := sql.Open("sqlite", dsn); err == nil {
 					db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 					db.Close()
@@ -435,24 +356,24 @@ func (c *Catalog) closeWriter() error {
 		}
 		err := c.db.Close()
 		if ok {
-			dropEmptyLog(c.file)
-			c.locks.unlock(readByte)
+			catfile.DropEmptyLog(c.file)
+			c.locks.Unlock(catfile.ReadByte)
 		}
 		return err
 	}
 	patience := time.Duration(0) // wait for the queries of other processes, however long
-	if readersInProcess(c.file) {
+	if catfile.ReadersInProcess(c.file) {
 		patience = 10 * time.Second // this process's own readers may be waiting on it
 	}
-	ok, lockErr := c.locks.exclusiveRead(patience, func() {
+	ok, lockErr := c.locks.ExclusiveRead(patience, func() {
 		if c.notices != nil {
 			fmt.Fprintf(c.notices, "solcat: waiting for the queries reading %s to finish, to copy the build's log into it\n", c.path)
 		}
 	})
 	switch {
 	case ok:
-		defer c.locks.unlock(readByte)
-	case errors.Is(lockErr, errNoByteLocks):
+		defer c.locks.Unlock(catfile.ReadByte)
+	case errors.Is(lockErr, catfile.ErrNoByteLocks):
 	default:
 		conn.Close()
 		return nil // left open: see above
@@ -461,40 +382,21 @@ func (c *Catalog) closeWriter() error {
 	conn.Close()
 	err = c.db.Close()
 	if ok {
-		dropEmptyLog(c.file)
+		catfile.DropEmptyLog(c.file)
 	}
 	return err
 }
-
-// dropEmptyLog removes a -wal that holds no frames, and the -shm beside
-// it. SQLite removes both as its last connection closes, but not when the
-// disk is full; left behind, a -shm too short to map makes every later
-// open fail ("disk I/O error") until space is freed. With no frames there
-// is nothing in the log to lose. The caller holds the read byte
-// exclusively, so no reader has the files open.
-func dropEmptyLog(file string) {
-	info, err := os.Lstat(file + "-wal")
-	if err != nil || !info.Mode().IsRegular() || info.Size() > walHeaderSize {
-		return
-	}
-	os.Remove(file + "-wal")
-	os.Remove(file + "-shm")
-}
-
-// walHeaderSize is the size of a write-ahead log's header; a log no longer
-// than it holds no frames.
-const walHeaderSize = 32
 
 // release drops a writer's locks, and removes the file if it made it and
 // nothing was written into it.
 func (c *Catalog) release() {
 	if c.created {
 		if info, err := os.Stat(c.file); err == nil && info.Size() == 0 {
-			removeFile(c.file)
+			catfile.RemoveFiles(c.file)
 		}
 	}
-	c.locks.close()
-	c.lock.release()
+	c.locks.Close()
+	c.lock.Release()
 }
 
 // Created reports whether the writer made the catalog file.
@@ -506,81 +408,16 @@ func (c *Catalog) Created() bool { return c.created }
 func (c *Catalog) Discard() error {
 	err := c.Close()
 	if c.created {
-		removeFile(c.file)
+		catfile.RemoveFiles(c.file)
 	}
 	return err
-}
-
-// removeFile deletes a catalog file and SQLite's files beside it.
-func removeFile(file string) {
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		os.Remove(file + suffix)
-	}
 }
 
 // createError says what went wrong while a catalog was being made ready
 // for writing.
 func createError(path string, err error) error {
-	if errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrNotCatalog) || errors.Is(err, ErrDamaged) {
+	if errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrNotCatalog) || errors.Is(err, catfile.ErrDamaged) {
 		return err
 	}
-	return FaultError("cannot prepare catalog "+path, path, openError(path, err))
+	return catfile.FaultError("cannot prepare catalog "+path, path, catfile.OpenError(path, err))
 }
-
-// leasedConnector opens a reader's connections, each under the reader's
-// hold on the read byte.
-type leasedConnector struct {
-	base  driver.Connector
-	lease *readLease
-}
-
-func (lc *leasedConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	if err := lc.lease.acquire(ctx); err != nil {
-		return nil, err
-	}
-	conn, err := lc.base.Connect(ctx)
-	if err != nil {
-		lc.lease.release()
-		return nil, err
-	}
-	sc, ok := conn.(sqliteConn)
-	if !ok {
-		conn.Close()
-		lc.lease.release()
-		return nil, fmt.Errorf("the SQLite driver's connection lacks a method this program uses (%T)", conn)
-	}
-	return &leasedConn{sqliteConn: sc, lease: lc.lease}, nil
-}
-
-func (lc *leasedConnector) Driver() driver.Driver { return lc.base.Driver() }
-
-// sqliteConn is what the driver's connections offer that database/sql
-// and this package use.
-type sqliteConn interface {
-	driver.Conn
-	driver.ConnBeginTx
-	driver.ConnPrepareContext
-	driver.ExecerContext
-	driver.QueryerContext
-	driver.Pinger
-	driver.SessionResetter
-	driver.Validator
-	sqlite.AuthorizerRegisterer
-}
-
-// leasedConn is a reader's connection; closing it lets go of its share of
-// the read byte.
-type leasedConn struct {
-	sqliteConn
-	lease *readLease
-	once  sync.Once
-}
-
-func (c *leasedConn) Close() error {
-	err := c.sqliteConn.Close()
-	c.once.Do(c.lease.release)
-	return err
-}
-
-// Unwrap gives the driver its own connection (sqlite.Limit needs it).
-func (c *leasedConn) Unwrap() driver.Conn { return c.sqliteConn }

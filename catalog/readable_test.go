@@ -75,7 +75,7 @@ func TestPackedClassesView(t *testing.T) {
 				}
 				want[id] = strings.Join([]string{strconv.FormatInt(id, 10), strings.Join(text, " "), strconv.Itoa(orbit), strings.Join(names, ","), strconv.FormatUint(uint64(props), 10)}, "|")
 			}
-			rec := Record{Name: tc.p.String(), Kind: string(tc.p.Kind), N: tc.p.N, Storage: StorageClasses, Solutions: members, Classes: tc.classes, BuiltAt: "now", SolverVersion: "test"}
+			rec := Record{Name: tc.p.String(), Kind: tc.p.Kind, N: tc.p.N, Storage: StorageClasses, Solutions: members, Classes: tc.classes, BuiltAtText: "now", SolverVersion: "test"}
 			if err := w.Commit(rec); err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"solcat/catalog/catfile"
+	"solcat/catalog/usersql"
 )
 
 // TestStatementErrors runs statements that SQLite refuses, as it compiles
@@ -14,7 +17,7 @@ import (
 func TestStatementErrors(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cat.db")
-	w, err := Create(ctx, path, Holder{})
+	w, err := Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,27 +35,27 @@ func TestStatementErrors(t *testing.T) {
 		isNot      []error
 		want       string
 	}{
-		{"syntax error", "SELECT FROM WHERE", []error{ErrBadSQL, ErrNotSQL}, []error{ErrNoSuchTable}, bad + `not valid SQL: near "FROM": syntax error`},
-		{"unknown token", "SELECT 'abc", []error{ErrBadSQL, ErrNotSQL}, nil, bad + `not valid SQL: unrecognized token: "'abc"`},
-		{"input ends too soon", "SELECT * FROM puzzles WHERE", []error{ErrBadSQL, ErrNotSQL}, nil, bad + `not valid SQL: incomplete input`},
-		{"syntax error after a whole select", "SELECT 1 a b", []error{ErrBadSQL, ErrNotSQL}, nil, bad + `not valid SQL: near "b": syntax error`},
-		{"no such table", "SELECT * FROM nowhere", []error{ErrBadSQL, ErrNoSuchTable}, []error{ErrNotSQL}, bad + "no such table: nowhere"},
-		{"no such table in a schema", "SELECT * FROM main.nowhere", []error{ErrBadSQL, ErrNoSuchTable}, nil, bad + "no such table: main.nowhere"},
-		{"a table named in a string", "SELECT * FROM puzzles WHERE name = 'no such table: x' AND nosuch", []error{ErrBadSQL}, []error{ErrNoSuchTable, ErrNotSQL},
+		{"syntax error", "SELECT FROM WHERE", []error{usersql.ErrBadSQL, usersql.ErrNotSQL}, []error{usersql.ErrNoSuchTable}, bad + `not valid SQL: near "FROM": syntax error`},
+		{"unknown token", "SELECT 'abc", []error{usersql.ErrBadSQL, usersql.ErrNotSQL}, nil, bad + `not valid SQL: unrecognized token: "'abc"`},
+		{"input ends too soon", "SELECT * FROM puzzles WHERE", []error{usersql.ErrBadSQL, usersql.ErrNotSQL}, nil, bad + `not valid SQL: incomplete input`},
+		{"syntax error after a whole select", "SELECT 1 a b", []error{usersql.ErrBadSQL, usersql.ErrNotSQL}, nil, bad + `not valid SQL: near "b": syntax error`},
+		{"no such table", "SELECT * FROM nowhere", []error{usersql.ErrBadSQL, usersql.ErrNoSuchTable}, []error{usersql.ErrNotSQL}, bad + "no such table: nowhere"},
+		{"no such table in a schema", "SELECT * FROM main.nowhere", []error{usersql.ErrBadSQL, usersql.ErrNoSuchTable}, nil, bad + "no such table: main.nowhere"},
+		{"a table named in a string", "SELECT * FROM puzzles WHERE name = 'no such table: x' AND nosuch", []error{usersql.ErrBadSQL}, []error{usersql.ErrNoSuchTable, usersql.ErrNotSQL},
 			bad + "no such column: nosuch"},
-		{"no such column", "SELECT nosuch FROM puzzles", []error{ErrBadSQL}, []error{ErrNoSuchTable, ErrNotSQL}, bad + "no such column: nosuch"},
-		{"no such function", "SELECT nosuch(1)", []error{ErrBadSQL}, []error{ErrNoSuchTable, ErrNotSQL}, bad + "no such function: nosuch"},
-		{"no such collation", "SELECT name FROM puzzles ORDER BY name COLLATE nosuch", []error{ErrBadSQL}, []error{ErrNoSuchTable, ErrNotSQL}, bad + "no such collation sequence: nosuch"},
-		{"as it runs", "SELECT json('{')", []error{ErrBadSQL}, []error{ErrNoSuchTable, ErrNotSQL}, bad + "malformed JSON"},
-		{"an overflow as it runs", "SELECT abs(-9223372036854775807 - 1)", []error{ErrBadSQL}, nil, bad + "integer overflow"},
-		{"blank", "  \n", []error{ErrBadSQL, ErrNoStatement}, nil, bad + "no statement"},
-		{"comments only", "/* nothing */ -- here", []error{ErrBadSQL, ErrNoStatement}, nil, bad + "no statement"},
-		{"two statements", "SELECT 1; SELECT 2", []error{ErrBadSQL}, []error{ErrNoStatement}, bad + `one statement at a time; found more after "SELECT 1"`},
-		{"a write", "DELETE FROM puzzles", []error{ErrRefused}, []error{ErrBadSQL},
+		{"no such column", "SELECT nosuch FROM puzzles", []error{usersql.ErrBadSQL}, []error{usersql.ErrNoSuchTable, usersql.ErrNotSQL}, bad + "no such column: nosuch"},
+		{"no such function", "SELECT nosuch(1)", []error{usersql.ErrBadSQL}, []error{usersql.ErrNoSuchTable, usersql.ErrNotSQL}, bad + "no such function: nosuch"},
+		{"no such collation", "SELECT name FROM puzzles ORDER BY name COLLATE nosuch", []error{usersql.ErrBadSQL}, []error{usersql.ErrNoSuchTable, usersql.ErrNotSQL}, bad + "no such collation sequence: nosuch"},
+		{"as it runs", "SELECT json('{')", []error{usersql.ErrBadSQL}, []error{usersql.ErrNoSuchTable, usersql.ErrNotSQL}, bad + "malformed JSON"},
+		{"an overflow as it runs", "SELECT abs(-9223372036854775807 - 1)", []error{usersql.ErrBadSQL}, nil, bad + "integer overflow"},
+		{"blank", "  \n", []error{usersql.ErrBadSQL, usersql.ErrNoStatement}, nil, bad + "no statement"},
+		{"comments only", "/* nothing */ -- here", []error{usersql.ErrBadSQL, usersql.ErrNoStatement}, nil, bad + "no statement"},
+		{"two statements", "SELECT 1; SELECT 2", []error{usersql.ErrBadSQL}, []error{usersql.ErrNoStatement}, bad + `one statement at a time; found more after "SELECT 1"`},
+		{"a write", "DELETE FROM puzzles", []error{usersql.ErrRefused}, []error{usersql.ErrBadSQL},
 			"only read-only statements are run (SELECT, WITH, VALUES, EXPLAIN, PRAGMA reads); DELETE would change the catalog"},
-		{"a write the authorizer denies", "PRAGMA user_version(7)", []error{ErrRefused}, []error{ErrBadSQL},
+		{"a write the authorizer denies", "PRAGMA user_version(7)", []error{usersql.ErrRefused}, []error{usersql.ErrBadSQL},
 			"only read-only statements are run (SELECT, WITH, VALUES, EXPLAIN, PRAGMA reads); this statement would change the catalog"},
-		{"a value over the limit", "SELECT zeroblob(16000001)", []error{ErrTooLarge}, []error{ErrBadSQL}, "a value larger than 16 MB"},
+		{"a value over the limit", "SELECT zeroblob(16000001)", []error{usersql.ErrTooLarge}, []error{usersql.ErrBadSQL}, "a value larger than 16 MB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows, err := c.Query(ctx, tc.stmt)

@@ -7,6 +7,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/catalog/pagefile"
 )
 
@@ -33,7 +34,7 @@ type SalvagedPuzzle struct {
 // of each puzzle's tables. The error is a file that is not an SQLite file
 // at all, or cannot be opened.
 func SalvageFile(path string) (Salvage, error) {
-	pf, inFile, inHeader, err := pagefile.OpenDamaged(realFile(path))
+	pf, inFile, inHeader, err := pagefile.OpenDamaged(catfile.RealFile(path))
 	if err != nil {
 		return Salvage{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 )
 
 // TestIndexedBlocksNoLarger checks, for every puzzle solcat can store
@@ -61,7 +62,7 @@ func scannedCatalog(t *testing.T, rows int) (*Content, string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cat.db")
-	w, err := Create(ctx, path, Holder{})
+	w, err := Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestScansMatchSQL(t *testing.T) {
 	const rows = 500_000
 	s, path := scannedCatalog(t, rows)
 	viaSQL := openContent(t, path)
-	viaSQL.ReadThroughSQL()
+	viaSQL.throughSQL = true
 	ranges := [][2]int64{{1, rows}, {1, 1}, {159, 161}, {250_000, 250_100}, {rows - 10, rows + 1000}, {rows + 1, rows + 5}, {-5, 3}}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
@@ -244,7 +245,7 @@ func TestChangedUnderReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherPath := filepath.Join(t.TempDir(), "other.db")
-	w, err := Create(context.Background(), otherPath, Holder{})
+	w, err := Create(context.Background(), otherPath, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestChangedUnderReader(t *testing.T) {
 					return err
 				}},
 				{"sql", func(s *Content) error {
-					s.ReadThroughSQL()
+					s.throughSQL = true
 					_, err := s.ScanBlocks(ctx, BlockScan{Lo: 1, Hi: rows}, func(int, *Block) error { return nil })
 					return err
 				}},
@@ -316,8 +317,8 @@ func TestChangedUnderReader(t *testing.T) {
 					if err := r.Err(); err != nil {
 						return err
 					}
-					if s.c.Changed() {
-						return s.c.ChangedError()
+					if err := s.c.Changed(); err != nil {
+						return err
 					}
 					return nil
 				}},
@@ -335,9 +336,9 @@ func TestChangedUnderReader(t *testing.T) {
 				// gives that as its outcome, not what it read.
 				err := read.do(s)
 				switch {
-				case tc.reads && (err != nil || s.c.Changed()):
-					t.Errorf("%s: %v, changed %v; want the catalog opened read to the end", read.name, err, s.c.Changed())
-				case !tc.reads && !s.c.Changed():
+				case tc.reads && (err != nil || s.c.changed()):
+					t.Errorf("%s: %v, changed %v; want the catalog opened read to the end", read.name, err, s.c.changed())
+				case !tc.reads && !s.c.changed():
 					t.Errorf("%s: %v, and the catalog does not say it changed", read.name, err)
 				}
 			}

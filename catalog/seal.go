@@ -48,7 +48,7 @@ func sealOf(table string, fields ...any) string {
 }
 
 // sealOfRecord is a puzzle record's seal.
-func sealOfRecord(r Record) string {
+func sealOfRecord(r puzzleRow) string {
 	return sealOf("puzzles", r.Name, r.Kind, r.N, string(r.Storage), r.Solutions, r.Classes, r.Orbit1, r.Orbit2, r.Orbit4, r.Orbit8,
 		r.KnownSolutions, r.KnownClasses, r.Verified, r.SearchNodes, r.Workers, r.BuildSeconds, r.BuiltAt, r.SolverVersion, r.ContentHash)
 }
@@ -78,7 +78,7 @@ func sealOfAnswer(key string, a Answer) string {
 	return sealOf("answers", key, a.Question, a.Filter, a.Solutions, a.Method, a.Seconds, a.Workers, a.RecordedAt)
 }
 
-func sealOfEstimate(e Estimate) string {
+func sealOfEstimate(e estimateRow) string {
 	return sealOf("estimates", e.Puzzle, e.Question, e.Filter, e.Solutions, e.SolutionsSE, e.SolutionsLow, e.SolutionsHigh,
 		e.Classes, e.ClassesSE, e.ClassesLow, e.ClassesHigh, e.Method, e.Seed, e.Probes, e.Seconds, e.Workers, e.RecordedAt)
 }
@@ -107,7 +107,7 @@ func (c *Catalog) sealLegacyRows(ctx context.Context) error {
 		return err
 	}
 	defer tx.Rollback()
-	var recs []Record
+	var recs []puzzleRow
 	if err := tx.SelectContext(ctx, &recs, "SELECT * FROM puzzles WHERE seal = ''"); err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (c *Catalog) sealLegacyRows(ctx context.Context) error {
 	}
 	var rows []struct {
 		Puzzle string `db:"puzzle"`
-		Breakdown
+		breakdownRow
 	}
 	if err := tx.SelectContext(ctx, &rows, "SELECT puzzle, stat, value, solutions, classes FROM count_breakdown WHERE seal = ''"); err != nil {
 		return err
@@ -128,7 +128,7 @@ func (c *Catalog) sealLegacyRows(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE count_breakdown SET seal = ? WHERE puzzle = ? AND stat = ? AND value = ?", sealOfBreakdown(key, r.Breakdown), r.Puzzle, r.Stat, r.Value); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE count_breakdown SET seal = ? WHERE puzzle = ? AND stat = ? AND value = ?", sealOfBreakdown(key, r.breakdown()), r.Puzzle, r.Stat, r.Value); err != nil {
 			return err
 		}
 	}
@@ -145,7 +145,7 @@ func (c *Catalog) sealLegacyRows(ctx context.Context) error {
 			return err
 		}
 	}
-	var estimates []Estimate
+	var estimates []estimateRow
 	if err := tx.SelectContext(ctx, &estimates, "SELECT * FROM estimates WHERE seal = ''"); err != nil {
 		return err
 	}

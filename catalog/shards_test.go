@@ -11,11 +11,11 @@ import (
 func TestShardsBeforeWorkColumns(t *testing.T) {
 	ctx := context.Background()
 	c := newTestCatalog(t)
-	s := Shard{Puzzle: "queens:12", Shard: 2, Of: 3, Layout: Layout{Solver: "solcat-2", Cut: "test"}, Units: 10, Done: true, Nodes: 99, Seconds: 1.5}
-	if err := c.SaveShard(ctx, s); err != nil {
+	s := Shard{Puzzle: "queens:12", Shard: 2, Of: 3, Layout: Layout{Solver: "solcat-2", Cut: CutCounts, Units: 12}, Units: 10, Done: true, Nodes: 99, Seconds: 1.5}
+	if err := c.Work().SaveShard(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := c.Shards(ctx); err != nil || len(got) != 1 || got[0] != s {
+	if got, err := c.Work().Shards(ctx); err != nil || len(got) != 1 || got[0] != s {
 		t.Fatalf("shards: %+v, %v; want %+v", got, err, s)
 	}
 	for _, column := range []string{"seconds", "nodes"} {
@@ -24,7 +24,7 @@ func TestShardsBeforeWorkColumns(t *testing.T) {
 		}
 	}
 	s.Nodes, s.Seconds = 0, 0
-	if got, err := c.Shards(ctx); err != nil || len(got) != 1 || got[0] != s {
+	if got, err := c.Work().Shards(ctx); err != nil || len(got) != 1 || got[0] != s {
 		t.Errorf("shards of an older catalog: %+v, %v; want %+v", got, err, s)
 	}
 }

@@ -58,7 +58,7 @@ func (c *Catalog) openReader(ctx context.Context, sqlOnly bool, tables ...*table
 	if c.stopWatch != nil {
 		r.start = c.fileState()
 	}
-	if !c.immutable || c.lease == nil || c.lease.off || sqlOnly {
+	if !c.immutable || c.lease == nil || c.lease.Off() || sqlOnly {
 		return r, nil
 	}
 	// With the root pages, the schema cookie and the number of pages of the
@@ -336,18 +336,23 @@ func (c *Catalog) fileState() fileState {
 	return st
 }
 
-// Changed reports whether the catalog file, open to read at rest, is no
-// longer as it was when opened. A one-off command that met an error asks
-// it, so that what it read from a file that changed under it is never
-// given as an answer or as damage. (A scan checks the file as it was when
-// the scan began: a long-lived reader, such as the web server, sees the
-// builds that finish between its queries.)
-func (c *Catalog) Changed() bool {
+// Changed is a *ChangedError if the catalog file, open to read at rest, is
+// no longer as it was when opened, and nil if it is. A one-off command
+// that met an error asks it, so that what it read from a file that changed
+// under it is never given as an answer or as damage. (A scan checks the
+// file as it was when the scan began: a long-lived reader, such as the web
+// server, sees the builds that finish between its queries.)
+func (c *Catalog) Changed() error {
+	if c.changed() {
+		return c.changedError()
+	}
+	return nil
+}
+
+// changed reports whether the file is no longer as it was when opened.
+func (c *Catalog) changed() bool {
 	if c.closed {
 		return c.changedAtClose
 	}
 	return c.watched != nil && c.fileState() != c.opened
 }
-
-// ChangedError is the error of a catalog that Changed.
-func (c *Catalog) ChangedError() error { return c.changedError() }

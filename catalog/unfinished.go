@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 )
 
 // Building is the progress of an unfinished build, as the builds row has it.
 type Building struct {
 	Puzzle        string `db:"puzzle"`
-	Layout        Layout `db:"layout"`
+	Layout        Layout `db:"-"` // stored as its text (buildingRow)
 	ClassesDone   int64  `db:"classes_done"`
 	SolutionsDone int64  `db:"solutions_done"`
 	RowsTotal     int64  `db:"rows_total"`
@@ -25,15 +26,31 @@ type Building struct {
 	ClassesOnly bool `db:"-"`
 }
 
+// buildingRow is a row of builds as it is read.
+type buildingRow struct {
+	Building
+	Layout storedLayout `db:"layout"`
+}
+
+// building is the row's Building.
+func (r buildingRow) building() Building {
+	b := r.Building
+	b.Layout = Layout(r.Layout)
+	return b
+}
+
 // Building returns the unfinished build of a puzzle, if there is one.
-func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
+func (w *Work) Building(ctx context.Context, puzzle string) (b Building, ok bool, err error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return b, false, err // a catalog from before resumable builds
 	}
-	err = c.db.GetContext(ctx, &b, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
+	var row buildingRow
+	err = c.db.GetContext(ctx, &row, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, started_at, updated_at FROM builds WHERE puzzle = ?`, puzzle)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, false, nil
 	}
+	b = row.building()
 	if err == nil {
 		// Only a build stored as classes makes a properties table.
 		b.ClassesOnly, err = hasTable(ctx, c.db, propsTable(puzzle)+stagingSuffix)
@@ -42,7 +59,8 @@ func (c *Catalog) Building(ctx context.Context, puzzle string) (b Building, ok b
 }
 
 // Builds lists the unfinished builds.
-func (c *Catalog) Builds(ctx context.Context) ([]Building, error) {
+func (w *Work) Builds(ctx context.Context) ([]Building, error) {
+	c := w.c
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return nil, err
 	}
@@ -64,25 +82,26 @@ type BuildProblem struct {
 // row says were committed, and the saved content hash state can be read.
 // A row whose tables are gone would make queries and info say the puzzle
 // is unfinished when it is not.
-func (c *Catalog) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildProblem, error) {
+func (h *Health) CheckBuilds(ctx context.Context, puzzles []string) ([]BuildProblem, error) {
+	c := h.c
 	if has, err := hasTable(ctx, c.db, "builds"); err != nil || !has {
 		return nil, err
 	}
 	var rows []struct {
-		Building
+		buildingRow
 		HashState []byte `db:"hash_state"`
 	}
 	if err := c.db.SelectContext(ctx, &rows, `SELECT puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at FROM builds ORDER BY puzzle`); err != nil {
-		return nil, DamageError(c.path, err)
+		return nil, catfile.DamageError(c.path, err)
 	}
 	var problems []BuildProblem
 	for _, b := range rows {
 		if puzzles != nil && !slices.Contains(puzzles, b.Puzzle) {
 			continue
 		}
-		found, err := c.checkBuild(ctx, b.Building, b.HashState)
+		found, err := c.checkBuild(ctx, b.building(), b.HashState)
 		if err != nil {
-			return nil, DamageError(c.path, err)
+			return nil, catfile.DamageError(c.path, err)
 		}
 		for _, p := range found {
 			problems = append(problems, BuildProblem{Puzzle: b.Puzzle, Problem: p})

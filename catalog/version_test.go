@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 
@@ -58,7 +59,7 @@ func versionTables(t *testing.T, path string) []string {
 func TestVersionTableRenamed(t *testing.T) {
 	ctx := context.Background()
 	fresh := filepath.Join(t.TempDir(), "fresh.db")
-	w, err := Create(ctx, fresh, Holder{})
+	w, err := Create(ctx, fresh, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestVersionTableRenamed(t *testing.T) {
 		open func(context.Context, string) (*Catalog, error)
 	}{
 		{"read", Open},
-		{"written", func(ctx context.Context, path string) (*Catalog, error) { return Create(ctx, path, Holder{}) }},
+		{"written", func(ctx context.Context, path string) (*Catalog, error) { return Create(ctx, path, catfile.Holder{}) }},
 	} {
 		t.Run("newer, "+open.name, func(t *testing.T) {
 			path := old(t, "INSERT INTO goose_db_version (version_id, is_applied) VALUES (99, 1)")
@@ -125,7 +126,7 @@ func TestVersionTableRenamed(t *testing.T) {
 		c.db.QueryRowContext(ctx, "SELECT count(*), max(id) FROM goose_db_version").Scan(&want[0], &want[1])
 		c.Close()
 		for range 2 {
-			w, err := Create(ctx, path, Holder{})
+			w, err := Create(ctx, path, catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +165,7 @@ func TestVersionTableRenamed(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "cut.db")
 			execRaw(t, path, "CREATE TABLE "+tc.table+" (id INTEGER PRIMARY KEY AUTOINCREMENT, version_id INTEGER NOT NULL, is_applied INTEGER NOT NULL, tstamp TIMESTAMP DEFAULT (datetime('now')))", // as goose makes it
 				"INSERT INTO "+tc.table+" (version_id, is_applied) VALUES (0, 1)")
-			w, err := Create(ctx, path, Holder{})
+			w, err := Create(ctx, path, catfile.Holder{})
 			if !tc.ok {
 				if !errors.Is(err, ErrNotCatalog) {
 					t.Errorf("%v, want ErrNotCatalog", err)

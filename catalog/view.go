@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 
@@ -31,7 +32,7 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 		return []string{fmt.Sprintf("its view %s is missing", view)}, nil
 	}
 	if err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	_, cls := puzzleTables(s.Record.Name)
 	raw, _ := rawNames(s.Record.Name)
@@ -58,7 +59,7 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 			case errors.Is(err, sql.ErrNoRows):
 				problems = append(problems, fmt.Sprintf("its view %s is missing", v.name))
 			case err != nil:
-				return nil, DamageError(s.c.path, err)
+				return nil, catfile.DamageError(s.c.path, err)
 			case sameDDL(got, v.ddl):
 			case v.name == raw:
 				return s.compareView(ctx, raw)
@@ -75,15 +76,15 @@ func (s *Content) CheckView(ctx context.Context) ([]string, error) {
 	var shown, expected [4]int64 // rows, lowest, highest and sum of IDs
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0), coalesce(sum(id), 0) FROM "+view).
 		Scan(&shown[0], &shown[1], &shown[2], &shown[3]); err != nil {
-		if ctx.Err() != nil || damaged(err) {
-			return nil, DamageError(s.c.path, err)
+		if ctx.Err() != nil || catfile.Damaged(err) {
+			return nil, catfile.DamageError(s.c.path, err)
 		}
 		return []string{fmt.Sprintf("its view %s cannot be read: %v", view, err)}, nil // a table it names is gone
 	}
 	if err := s.c.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT coalesce(sum(n), 0), coalesce(min(first_id), 0), coalesce(max(first_id + n - 1), 0), coalesce(sum(n * first_id + n * (n - 1) / 2), 0)
 		FROM (SELECT first_id, length(cells) / %d AS n FROM %s)`, s.blocks.CellBytes, s.blocks.Table)).
 		Scan(&expected[0], &expected[1], &expected[2], &expected[3]); err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	if shown != expected {
 		return []string{fmt.Sprintf("its view %s shows %d solutions with IDs %d to %d (sum %d), its blocks hold %d with IDs %d to %d (sum %d)",
@@ -110,7 +111,7 @@ func (s *Content) checkPackedView(ctx context.Context) ([]string, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return []string{fmt.Sprintf("its view %s is missing", view)}, nil
 	case err != nil:
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	case !sameDDL(text, want):
 		return []string{fmt.Sprintf("its view %s is not the one solcat makes", view)}, nil
 	}
@@ -145,7 +146,7 @@ var viewColumns = []string{"id", "cells", "class_id", "symmetry", "class_sym", "
 func (s *Content) compareView(ctx context.Context, view string) ([]string, error) {
 	var present []string
 	if err := s.c.db.SelectContext(ctx, &present, "SELECT name FROM pragma_table_info(?)", view); err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	var columns []string
 	for _, c := range viewColumns {
@@ -158,7 +159,7 @@ func (s *Content) compareView(ctx context.Context, view string) ([]string, error
 	}
 	var firsts []int64
 	if err := s.c.db.SelectContext(ctx, &firsts, "SELECT first_id FROM "+s.blocks.Table+" ORDER BY first_id"); err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	p := s.p
 	var differ, shown int64
@@ -182,11 +183,11 @@ func (s *Content) compareView(ctx context.Context, view string) ([]string, error
 			return nil
 		}, func(error) {}) // a damaged block is verify's to name
 		if err != nil {
-			return nil, DamageError(s.c.path, err)
+			return nil, catfile.DamageError(s.c.path, err)
 		}
 		rows, err := s.c.db.QueryContext(ctx, "SELECT block, slot, "+quotedColumns(columns)+" FROM "+view+" WHERE block BETWEEN ? AND ? ORDER BY block, slot", lo, hi)
 		if err != nil {
-			return nil, DamageError(s.c.path, err)
+			return nil, catfile.DamageError(s.c.path, err)
 		}
 		k := 0
 		for rows.Next() {
@@ -197,7 +198,7 @@ func (s *Content) compareView(ctx context.Context, view string) ([]string, error
 			}
 			if err := rows.Scan(ptrs...); err != nil {
 				rows.Close()
-				return nil, DamageError(s.c.path, err)
+				return nil, catfile.DamageError(s.c.path, err)
 			}
 			shown++
 			for k < len(want) && want[k].before(got) {
@@ -218,7 +219,7 @@ func (s *Content) compareView(ctx context.Context, view string) ([]string, error
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, DamageError(s.c.path, err)
+			return nil, catfile.DamageError(s.c.path, err)
 		}
 		for ; k < len(want); k++ {
 			found(fmt.Sprintf("solution %d is not shown", want[k].block+want[k].slot))
@@ -227,7 +228,7 @@ func (s *Content) compareView(ctx context.Context, view string) ([]string, error
 	// Rows outside every block's range, which the ranges above miss.
 	var all int64
 	if err := s.c.db.QueryRowContext(ctx, "SELECT count(*) FROM "+view).Scan(&all); err != nil {
-		return nil, DamageError(s.c.path, err)
+		return nil, catfile.DamageError(s.c.path, err)
 	}
 	if all > shown {
 		found(fmt.Sprintf("%d rows whose block is none of its blocks", all-shown))

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"solcat/canon"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 )
 
@@ -58,7 +59,7 @@ type unitWriter struct {
 	plan       BuildPlan
 	batch      int
 	hash       *ContentHash
-	checkpoint *checkpointer
+	checkpoint *catfile.Checkpointer
 	tables     []*table // where rows are queued, flushed in this order
 	// beforeCommit, if set, queues what must be committed with a unit's
 	// rows (a block index row being filled).
@@ -101,16 +102,16 @@ func (u *unitWriter) start(staged func(*sqlx.Tx) (stagedRows, error), ddl string
 	}
 	defer tx.Rollback()
 	var saved struct {
-		Layout        Layout `db:"layout"`
-		ClassesDone   int64  `db:"classes_done"`
-		SolutionsDone int64  `db:"solutions_done"`
-		HashState     []byte `db:"hash_state"`
+		Layout        storedLayout `db:"layout"`
+		ClassesDone   int64        `db:"classes_done"`
+		SolutionsDone int64        `db:"solutions_done"`
+		HashState     []byte       `db:"hash_state"`
 	}
 	err = tx.GetContext(u.ctx, &saved, `SELECT layout, classes_done, solutions_done, hash_state FROM builds WHERE puzzle = ?`, u.name)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return stagedRows{}, err
 	}
-	if err == nil && saved.Layout == u.plan.Layout {
+	if err == nil && Layout(saved.Layout) == u.plan.Layout {
 		rows, err := staged(tx)
 		// A shard's solution IDs start further on: SetFirstID checks them.
 		if err == nil && (rows.classes != saved.ClassesDone || rows.solutions != saved.SolutionsDone ||
@@ -137,7 +138,7 @@ func (u *unitWriter) start(staged func(*sqlx.Tx) (stagedRows, error), ddl string
 		return stagedRows{}, fmt.Errorf("cannot create tables for %s: %w", u.name, err)
 	}
 	if _, err := tx.ExecContext(u.ctx, `INSERT OR REPLACE INTO builds (puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at)
-		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, u.name, u.plan.Layout, u.plan.RowsTotal, state, now, now); err != nil {
+		VALUES (?, ?, 0, 0, ?, ?, ?, ?)`, u.name, storedLayout(u.plan.Layout), u.plan.RowsTotal, state, now, now); err != nil {
 		return stagedRows{}, err
 	}
 	return stagedRows{}, tx.Commit()
@@ -157,7 +158,7 @@ func (u *unitWriter) begin() error {
 }
 
 // Fault is Catalog.Fault for an error the writer met.
-func (u *unitWriter) Fault(err error) error { return fault(u.file, err) }
+func (u *unitWriter) Fault(err error) error { return catfile.Fault(u.file, err) }
 
 // Discarded says why a saved build was started over, or is empty.
 func (u *unitWriter) Discarded() string { return u.discarded }
@@ -212,9 +213,9 @@ func (u *unitWriter) commitUnit() error {
 		return err
 	}
 	if u.units++; u.units%catchUpUnits == 0 {
-		u.checkpoint.catchUp()
+		u.checkpoint.CatchUp()
 	} else {
-		u.checkpoint.committed()
+		u.checkpoint.Committed()
 	}
 	u.classesDone, u.solutionsDone, u.pending = classes, solutions, 0
 	return u.begin()
@@ -251,7 +252,7 @@ func (u *unitWriter) commit(rec Record, breakdown []Breakdown, digits int) error
 
 // end asks for a checkpoint once the writer's last transaction is over.
 func (u *unitWriter) end(err error) error {
-	u.checkpoint.committed()
+	u.checkpoint.Committed()
 	u.checkpoint = nil
 	return err
 }
@@ -385,10 +386,10 @@ func dropStaging(puzzle string) string {
 // tables, which the next record replaces: an unfinished build, stored or
 // counted, and a shard's mark.
 func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
-	if err := c.Abandon(ctx, puzzle); err != nil {
+	if err := c.Work().Abandon(ctx, puzzle); err != nil {
 		return err
 	}
-	if err := c.ClearUnits(ctx, puzzle); err != nil {
+	if err := c.Work().ClearUnits(ctx, puzzle); err != nil {
 		return err
 	}
 	_, err := c.db.ExecContext(ctx, "DELETE FROM shards WHERE puzzle = ?", puzzle)
@@ -396,12 +397,14 @@ func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
 }
 
 // Abandon drops a saved unfinished build of puzzle, if there is one.
-func (c *Catalog) Abandon(ctx context.Context, puzzle string) error {
+func (w *Work) Abandon(ctx context.Context, puzzle string) error {
+	c := w.c
 	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DELETE FROM build_classes WHERE puzzle = ?;"+dropStaging(puzzle), puzzle, puzzle)
 	return err
 }
 
-func insertRecord(ctx context.Context, tx *sql.Tx, rec Record) error {
+func insertRecord(ctx context.Context, tx *sql.Tx, r Record) error {
+	rec := rowOf(r)
 	_, err := tx.ExecContext(ctx, `INSERT INTO puzzles (name, kind, n, storage, solutions, classes,
 		orbit1, orbit2, orbit4, orbit8, known_solutions, known_classes, verified, search_nodes,
 		workers, build_seconds, built_at, solver_version, content_hash, seal)

@@ -338,7 +338,7 @@ func (w *SolutionWriter) CommitShard(shard Shard) error {
 	}
 	shard.Puzzle, shard.Done = w.name, true
 	if _, err := w.tx.ExecContext(w.ctx, `INSERT OR REPLACE INTO shards (puzzle, shard, of, layout, units, done, nodes, seconds) VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-		shard.Puzzle, shard.Shard, shard.Of, shard.Layout, shard.Units, shard.Nodes, shard.Seconds); err != nil {
+		shard.Puzzle, shard.Shard, shard.Of, storedLayout(shard.Layout), shard.Units, shard.Nodes, shard.Seconds); err != nil {
 		return err
 	}
 	return w.end(w.tx.Commit())

@@ -7,30 +7,41 @@ import (
 )
 
 // TestLayoutText checks that a layout is stored as its text and that every
-// stored text reads back as itself: one String does not write (an older
-// solcat's, a damaged row) as a layout of that text.
+// stored text reads back as itself: those the builds write as their
+// layouts (builder's TestLayoutsAsBefore), and one String does not write
+// (an older solcat's, a damaged row) as a layout only that text reads as.
 func TestLayoutText(t *testing.T) {
 	for _, tc := range []struct {
 		text string
 		want Layout
 	}{
-		{"solcat-2, 4096 rows per unit, solution blocks", Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks"}},
+		{"solcat-2, 4096 rows per unit, indexed blocks", Layout{Solver: "solcat-2", Cut: CutRows, UnitRows: 4096}},
+		{"solcat-2, 4096 rows per unit, indexed blocks, stored by first row shard 2/4",
+			Layout{Solver: "solcat-2", Cut: CutRows, UnitRows: 4096, ByFirstRow: true, Shard: 2, Of: 4}},
+		{"solcat-2, queens classes: 1354 search units, 4194304 classes per unit, packed forms, class index",
+			Layout{Solver: "solcat-2", Cut: CutQueensClasses, Units: 1354, UnitRows: 4194304}},
+		{"solcat-2, magic:5 classes: 3636 frame units, 10-bit buckets, class index", Layout{Solver: "solcat-2", Cut: CutMagic5Frames, Units: 3636}},
+		{"solcat-2, 3636 units", Layout{Solver: "solcat-2", Cut: CutCounts, Units: 3636}},
+		{"solcat-2, join counter, 1016 units", Layout{Solver: "solcat-2", Cut: CutCounts, Counter: "join counter", Units: 1016}},
+		{"solcat-2, toroidal counter, cut by the mirror, 7 units shard 1/2",
+			Layout{Solver: "solcat-2", Cut: CutCounts, Counter: "toroidal counter, cut by the mirror", Units: 7, Shard: 1, Of: 2}},
+		{"solcat-2, 4096 rows per unit, solution blocks", Layout{Solver: "solcat-2", other: "4096 rows per unit, solution blocks"}},
 		{"solcat-2, 4096 rows per unit, solution blocks, stored by first row shard 2/4",
-			Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks, stored by first row", Shard: 2, Of: 4}},
-		{"solcat-2, 3636 units", Layout{Solver: "solcat-2", Cut: "3636 units"}},
+			Layout{Solver: "solcat-2", other: "4096 rows per unit, solution blocks, stored by first row", Shard: 2, Of: 4}},
 		{"test", Layout{Solver: "test"}},
 		{"test shard 1/1", Layout{Solver: "test", Shard: 1, Of: 1}},
-		{"solcat-2, 12 units shard 5/4", Layout{Cut: "solcat-2, 12 units shard 5/4"}},
-		{"solcat-2, 12 units shard 02/4", Layout{Cut: "solcat-2, 12 units shard 02/4"}},
-		{"solcat-2, 12 units shard x", Layout{Cut: "solcat-2, 12 units shard x"}},
-		{"solcat-2, ", Layout{Cut: "solcat-2, "}},
-		{", 12 units", Layout{Cut: ", 12 units"}},
+		{"solcat-2, 012 units", Layout{other: "solcat-2, 012 units"}},
+		{"solcat-2, 12 units shard 5/4", Layout{other: "solcat-2, 12 units shard 5/4"}},
+		{"solcat-2, 12 units shard 02/4", Layout{other: "solcat-2, 12 units shard 02/4"}},
+		{"solcat-2, 12 units shard x", Layout{other: "solcat-2, 12 units shard x"}},
+		{"solcat-2, ", Layout{other: "solcat-2, "}},
+		{", 12 units", Layout{other: ", 12 units"}},
 		{"", Layout{}},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
-			got := ParseLayout(tc.text)
+			got := parseLayout(tc.text)
 			if got != tc.want || got.String() != tc.text {
-				t.Errorf("ParseLayout(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
+				t.Errorf("parseLayout(%q) = %+v (%q), want %+v", tc.text, got, got.String(), tc.want)
 			}
 		})
 	}
@@ -43,7 +54,7 @@ func TestShardBuildResumes(t *testing.T) {
 	ctx := context.Background()
 	c := newTestCatalog(t)
 	defer c.Close()
-	layout := Layout{Solver: "solcat-2", Cut: "4096 rows per unit, solution blocks, stored by first row", Shard: 2, Of: 4}
+	layout := Layout{Solver: "solcat-2", Cut: CutRows, UnitRows: 4096, ByFirstRow: true, Shard: 2, Of: 4}
 	plan := BuildPlan{Layout: layout, UnitRows: 1, RowsTotal: 10}
 	w, err := c.BeginSolutions(ctx, queens(5), plan, 1)
 	if err != nil {
@@ -62,8 +73,8 @@ func TestShardBuildResumes(t *testing.T) {
 		layout  Layout
 		resumed int64
 	}{
-		{"read from its text", ParseLayout(text), 1},
-		{"another shard", Layout{Solver: layout.Solver, Cut: layout.Cut, Shard: 3, Of: 4}, 0},
+		{"read from its text", parseLayout(text), 1},
+		{"another shard", Layout{Solver: layout.Solver, Cut: layout.Cut, UnitRows: layout.UnitRows, ByFirstRow: true, Shard: 3, Of: 4}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan.Layout = tc.layout
@@ -134,7 +145,7 @@ func TestSavedClassesPacked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Classes: classes, BuiltAt: "now", SolverVersion: "test"}); err != nil {
+	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Classes: classes, BuiltAtText: "now", SolverVersion: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.db.Get(&packed, "SELECT count(*) FROM build_classes"); err != nil || packed != 0 {

@@ -8,6 +8,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/query"
 )
 
@@ -17,7 +18,7 @@ import (
 var storedQueens12 = sync.OnceValues(func() (string, error) {
 	ctx := context.Background()
 	db := filepath.Join(filepath.Dir(testCatalog), "queens12-stored.db")
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		return "", err
 	}

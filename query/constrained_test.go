@@ -10,6 +10,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/query"
 )
 
@@ -17,7 +18,7 @@ import (
 func buildCatalog(t *testing.T, path string, countOnly bool, puzzles ...string) {
 	t.Helper()
 	ctx := context.Background()
-	cat, err := catalog.Create(ctx, path, catalog.Holder{})
+	cat, err := catalog.Create(ctx, path, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestConstrainedRowsAsClasses(t *testing.T) {
 			classes, counted := tc.given, filepath.Join(dir, tc.name[7:]+"counted.db")
 			if classes == "" {
 				classes = filepath.Join(dir, tc.name[7:]+"classes.db")
-				cat, err := catalog.Create(ctx, classes, catalog.Holder{})
+				cat, err := catalog.Create(ctx, classes, catfile.Holder{})
 				if err != nil {
 					t.Fatal(err)
 				}

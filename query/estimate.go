@@ -3,7 +3,6 @@ package query
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -150,10 +149,8 @@ func estimateRecord(q EstimateQuestion, est estimation, e Estimated) catalog.Est
 		Method: est.method, Seed: int64(e.Seed), Probes: e.Probes, Seconds: e.Elapsed.Seconds(), Workers: e.Workers}
 	if e.HasClasses {
 		lo, hi := e.Classes.Interval95()
-		rec.Classes = sql.NullFloat64{Float64: e.Classes.Mean, Valid: true}
-		rec.ClassesSE = sql.NullFloat64{Float64: e.Classes.StdErr, Valid: true}
-		rec.ClassesLow = sql.NullFloat64{Float64: lo, Valid: true}
-		rec.ClassesHigh = sql.NullFloat64{Float64: hi, Valid: true}
+		mean, se := e.Classes.Mean, e.Classes.StdErr
+		rec.Classes, rec.ClassesSE, rec.ClassesLow, rec.ClassesHigh = &mean, &se, &lo, &hi
 	}
 	return rec
 }

@@ -16,6 +16,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 	"solcat/query"
 	"solcat/query/verify"
@@ -329,7 +330,7 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 		stored = append(stored, fmt.Sprintf("queens:%d", n))
 	}
 	var puzzles []canon.Puzzle
-	cat, err := catalog.Create(ctx, newPath, catalog.Holder{})
+	cat, err := catalog.Create(ctx, newPath, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +344,7 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 		}
 	}
 	cat.Close()
-	cat, err = catalog.Create(ctx, classesPath, catalog.Holder{})
+	cat, err = catalog.Create(ctx, classesPath, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +518,7 @@ func TestOldCatalogTakenOn(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	newPath, oldPath := filepath.Join(dir, "new.db"), filepath.Join(dir, "old.db")
-	cat, err := catalog.Create(ctx, newPath, catalog.Holder{})
+	cat, err := catalog.Create(ctx, newPath, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -562,7 +563,7 @@ func TestOldCatalogTakenOn(t *testing.T) {
 	}
 	t.Run("read", func(t *testing.T) { compare(t, "read") })
 	t.Run("written", func(t *testing.T) {
-		cat, err := catalog.Create(ctx, oldPath, catalog.Holder{})
+		cat, err := catalog.Create(ctx, oldPath, catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}

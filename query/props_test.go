@@ -11,6 +11,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/query"
 )
 
@@ -110,7 +111,7 @@ func propsCatalogs(t *testing.T, maxN int) (bySolutions, byClasses string) {
 	dir := t.TempDir()
 	for _, asClasses := range []bool{false, true} {
 		path := filepath.Join(dir, fmt.Sprintf("classes-%v.db", asClasses))
-		cat, err := catalog.Create(ctx, path, catalog.Holder{})
+		cat, err := catalog.Create(ctx, path, catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}

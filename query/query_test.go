@@ -16,6 +16,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 	"solcat/query"
 )
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	}
 	testCatalog = filepath.Join(dir, "cat.db")
 	ctx := context.Background()
-	cat, err := catalog.Create(ctx, testCatalog, catalog.Holder{})
+	cat, err := catalog.Create(ctx, testCatalog, catfile.Holder{})
 	if err != nil {
 		panic(err)
 	}
@@ -346,7 +347,7 @@ func TestScansOfFewClasses(t *testing.T) {
 	ctx := context.Background()
 	tg := open(t, "queens:12")
 	all := solveAll(t, tg.Puzzle)
-	few := tg.Record.Orbit1 + tg.Record.Orbit2 + tg.Record.Orbit4
+	few := tg.Record.Orbits[1] + tg.Record.Orbits[2] + tg.Record.Orbits[4]
 	cell := []query.Cell{{Row: 2, Col: 4, Value: 1}}
 	for _, tc := range []struct {
 		name  string
@@ -354,10 +355,10 @@ func TestScansOfFewClasses(t *testing.T) {
 		f     query.Filter
 		reads int64
 	}{
-		{"orbit 4", query.AskCount, query.Filter{Orbit: 4, Cells: cell}, tg.Record.Orbit4},
-		{"orbit 2 classes", query.AskCountClasses, query.Filter{Orbit: 2, Cells: cell}, tg.Record.Orbit2},
-		{"rot180-only", query.AskCount, query.Filter{Props: canon.Rot180Only, Cells: cell}, tg.Record.Orbit4},
-		{"list orbit 4", query.AskList, query.Filter{Orbit: 4}, tg.Record.Orbit4},
+		{"orbit 4", query.AskCount, query.Filter{Orbit: 4, Cells: cell}, tg.Record.Orbits[4]},
+		{"orbit 2 classes", query.AskCountClasses, query.Filter{Orbit: 2, Cells: cell}, tg.Record.Orbits[2]},
+		{"rot180-only", query.AskCount, query.Filter{Props: canon.Rot180Only, Cells: cell}, tg.Record.Orbits[4]},
+		{"list orbit 4", query.AskList, query.Filter{Orbit: 4}, tg.Record.Orbits[4]},
 		{"orbit 1", query.AskList, query.Filter{Orbit: 1}, 0},
 		{"orbit 8", query.AskCount, query.Filter{Orbit: 8, Cells: cell}, tg.Record.Classes},
 		{"no orbit", query.AskCount, query.Filter{Cells: append(cell, query.Cell{Row: 5, Col: 2, Value: 1})}, tg.Record.Classes},

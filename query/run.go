@@ -11,6 +11,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // Count returns how many solutions match a planned question, or for
@@ -37,9 +38,9 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 			switch {
 			case f.Orbit != 0 && orbit != f.Orbit, !f.Props.AllowsOrbit(orbit):
 			case classes:
-				n += t.Record.Orbits()[orbit]
+				n += t.Record.Orbits[orbit]
 			default:
-				n += t.Record.Orbits()[orbit] * int64(orbit)
+				n += t.Record.Orbits[orbit] * int64(orbit)
 			}
 		}
 		return n, nil
@@ -69,7 +70,7 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 			return r.Solutions, nil
 		}
 		// The plan found the property's row: one missing now was lost.
-		return 0, fmt.Errorf("%s: %w: the counts recorded by %s lack a row for the value asked for", t.Puzzle, catalog.ErrDamaged, p.Stat)
+		return 0, fmt.Errorf("%s: %w: the counts recorded by %s lack a row for the value asked for", t.Puzzle, catfile.ErrDamaged, p.Stat)
 	case PrefixRange:
 		return p.IDs.Len(), nil
 	case ClassScan:

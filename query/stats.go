@@ -586,7 +586,7 @@ func (t *BoundPuzzle) statsFromRecord(ctx context.Context, p *Plan) ([]StatsRow,
 	switch {
 	case p.Way == FromRecord: // by orbit
 		for _, orbit := range []int{1, 2, 4, 8} {
-			classes := t.Record.Orbits()[orbit]
+			classes := t.Record.Orbits[orbit]
 			acc[orbit] = [2]int64{int64(orbit) * classes, classes}
 		}
 	case p.Stat == catalog.StatProps:

@@ -19,6 +19,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -187,11 +188,11 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	_, building, err := b.Cat.Building(ctx, name)
+	_, building, err := b.Cat.Work().Building(ctx, name)
 	if err != nil {
 		return Result{}, err
 	}
-	if saved, has, err := b.Cat.ShardOf(ctx, name); err != nil {
+	if saved, has, err := b.Cat.Work().ShardOf(ctx, name); err != nil {
 		return Result{}, err
 	} else if has && saved.Done && saved.Shard == o.Shard.I && saved.Of == o.Shard.Of && sameShardLayout(p, o.CountOnly, saved.Layout) && !o.Force && !building {
 		return Result{Outcome: ShardDone, Record: catalog.Record{Name: name, Storage: catalog.StorageShard}}, nil
@@ -218,7 +219,7 @@ func (b *Builder) Build(ctx context.Context, p canon.Puzzle, o Options) (Result,
 	if err != nil {
 		var stopped *StoppedError
 		if !errors.As(err, &stopped) {
-			err = catalog.FaultError(name, b.Cat.Path(), err)
+			err = catfile.FaultError(name, b.Cat.Path(), err)
 		}
 		return Result{}, err
 	}
@@ -243,9 +244,8 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 	if !ok {
 		return fmt.Errorf("%s: %w: no published counts to check against", p, ErrBug)
 	}
-	rec.KnownSolutions.Int64, rec.KnownSolutions.Valid = known.Solutions, true
-	rec.KnownClasses.Int64, rec.KnownClasses.Valid = known.Classes, true
-	if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
+	rec.KnownSolutions, rec.KnownClasses = &known.Solutions, &known.Classes
+	if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits); m != "" {
 		return fmt.Errorf("%s: %w: found %s; nothing was stored", p, ErrBug, m)
 	}
 	rec.Verified = true
@@ -253,4 +253,4 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 }
 
 // now is the time recorded as a build's start.
-func now() string { return time.Now().UTC().Format(time.RFC3339) }
+func now() time.Time { return time.Now().UTC().Truncate(time.Second) }

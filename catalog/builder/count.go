@@ -73,7 +73,7 @@ func CheckOtherShard(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, 
 		}
 		return err
 	}
-	had, ok, err := cat.ShardOf(ctx, p.String())
+	had, ok, err := cat.Work().ShardOf(ctx, p.String())
 	if err != nil || !ok || o.Force {
 		return err
 	}
@@ -172,10 +172,7 @@ func (plan countPlan) owns(u catalog.UnitCounts) bool {
 // layout names the solver and the split into units: shards merge only if
 // they were counted with the same.
 func (plan countPlan) layout() catalog.Layout {
-	if plan.method != "" {
-		return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%s, %d units", plan.method, len(plan.prefixes))}
-	}
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d units", len(plan.prefixes))}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutCounts, Counter: plan.method, Units: len(plan.prefixes)}
 }
 
 // unitCounts is what a saved unit found, as the counters report it.
@@ -196,11 +193,11 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	start := time.Now()
 	name := p.String()
 	if o.Force {
-		if err := b.Cat.ClearUnits(ctx, name); err != nil {
+		if err := b.Cat.Work().ClearUnits(ctx, name); err != nil {
 			return catalog.Record{}, err
 		}
 	}
-	saved, err := b.Cat.DoneUnits(ctx, name)
+	saved, err := b.Cat.Work().DoneUnits(ctx, name)
 	if err != nil {
 		return catalog.Record{}, err
 	}
@@ -217,7 +214,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			// Saved by a solver that split the work differently (another
 			// solcat's): start over rather than mix them in.
 			o.notice("%s: the %s units saved were counted with another split of the work; counting again", name, canon.Thousands(int64(len(saved))))
-			if err := b.Cat.ClearUnits(ctx, name); err != nil {
+			if err := b.Cat.Work().ClearUnits(ctx, name); err != nil {
 				return catalog.Record{}, err
 			}
 			counts, finished = make([]enumerate.ClassCounts, units), make([]bool, units)
@@ -239,7 +236,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	}
 	shard := catalog.Shard{Puzzle: name, Shard: o.Shard.I, Of: o.Shard.Of, Layout: plan.layout(), Units: mine}
 	if o.Shard.Of > 0 {
-		if err := b.Cat.SaveShard(ctx, shard); err != nil {
+		if err := b.Cat.Work().SaveShard(ctx, shard); err != nil {
 			return catalog.Record{}, err
 		}
 	}
@@ -258,7 +255,7 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	var pending []catalog.UnitCounts
 	last := time.Now()
 	flush := func() error {
-		if err := b.Cat.SaveUnits(saveCtx, name, pending); err != nil {
+		if err := b.Cat.Work().SaveUnits(saveCtx, name, pending); err != nil {
 			return err
 		}
 		committed += len(pending)
@@ -293,14 +290,14 @@ func (b *Builder) count(ctx context.Context, p canon.Puzzle, o Options) (catalog
 				shard.Nodes += c.Nodes
 			}
 		}
-		err := b.Cat.SaveShard(ctx, shard)
-		return catalog.Record{Name: name, Kind: string(p.Kind), N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
+		err := b.Cat.Work().SaveShard(ctx, shard)
+		return catalog.Record{Name: name, Kind: p.Kind, N: p.N, Storage: catalog.StorageShard, BuildSeconds: time.Since(start).Seconds()}, err
 	}
 	rec, breakdown, err := plan.record(ctx, p, counts, workers)
 	if err != nil {
 		return rec, err
 	}
-	rec.Workers, rec.BuiltAt, rec.SolverVersion = workers, start.UTC().Format(time.RFC3339), SolverVersion
+	rec.Workers, rec.BuiltAt, rec.SolverVersion = workers, start.UTC().Truncate(time.Second), SolverVersion
 	if err := checkKnown(p, &rec); err != nil {
 		return rec, err
 	}
@@ -344,10 +341,10 @@ func (plan countPlan) record(ctx context.Context, p canon.Puzzle, counts []enume
 		breakdown = append(breakdown, props...)
 	}
 	rec := catalog.Record{
-		Name: p.String(), Kind: string(p.Kind), N: p.N, Storage: catalog.StorageCounts,
+		Name: p.String(), Kind: p.Kind, N: p.N, Storage: catalog.StorageCounts,
 		Solutions: total.Solutions(), Classes: total.Classes(), SearchNodes: total.Nodes,
 	}
-	rec.SetOrbits(total.Orbits)
+	rec.Orbits = total.Orbits
 	return rec, breakdown, nil
 }
 

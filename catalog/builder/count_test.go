@@ -11,6 +11,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // TestCountRefusesOtherSplits saves units as another solcat's counter
@@ -38,13 +39,13 @@ func TestCountRefusesOtherSplits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := canon.Puzzle{Kind: canon.Queens, N: tc.n}
-			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cat.Close()
 			for i := range 3 {
-				if err := cat.SaveUnit(ctx, p.String(), catalog.UnitCounts{Unit: i, Prefix: tc.prefix(i), Joined: 1000, Nodes: 1}); err != nil {
+				if err := cat.Work().SaveUnits(ctx, p.String(), []catalog.UnitCounts{{Unit: i, Prefix: tc.prefix(i), Joined: 1000, Nodes: 1}}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -83,7 +84,7 @@ func TestCountInterruptedKeepsFinishedUnits(t *testing.T) {
 	for _, n := range []int{13, 14} {
 		t.Run(fmt.Sprintf("queens:%d", n), func(t *testing.T) {
 			p := canon.Puzzle{Kind: canon.Queens, N: n}
-			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +97,7 @@ func TestCountInterruptedKeepsFinishedUnits(t *testing.T) {
 			if !errors.As(err, &stopped) || !errors.Is(err, ErrInterrupted) {
 				t.Fatalf("an interrupted count: %v", err)
 			}
-			units, err := cat.DoneUnits(context.Background(), p.String())
+			units, err := cat.Work().DoneUnits(context.Background(), p.String())
 			if err != nil || int64(len(units)) != stopped.Done || stopped.Done < 5 || stopped.Done >= stopped.Total {
 				t.Fatalf("%d units saved (%v), the error says %d of %d", len(units), err, stopped.Done, stopped.Total)
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"solcat/canon"
-	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // ErrInterrupted means a build stopped because its context was cancelled
@@ -17,7 +17,7 @@ var ErrInterrupted = errors.New("interrupted")
 // ErrDiskFull means a build stopped because the disk (or a file size
 // limit) would take no more: what it committed is saved. It is the
 // catalog's own, so a full disk met while opening is the same error.
-var ErrDiskFull = catalog.ErrDiskFull
+var ErrDiskFull = catfile.ErrDiskFull
 
 // ErrBug means the build found its own work inconsistent (counts that
 // differ from the published ones, rows out of order): nothing of it is
@@ -53,7 +53,7 @@ func (e *StoppedError) Unwrap() error { return e.Err }
 // codes. The driver may report a cancelled context as a closed statement.
 func cause(ctx context.Context, err error, disk interface{ Fault(error) error }) error {
 	switch fault := disk.Fault(err); {
-	case errors.Is(err, ErrBug), errors.Is(err, ErrDiskFull), errors.Is(err, catalog.ErrIO):
+	case errors.Is(err, ErrBug), errors.Is(err, ErrDiskFull), errors.Is(err, catfile.ErrIO):
 		return err
 	case fault != nil:
 		return fmt.Errorf("%w (%s)", fault, err)

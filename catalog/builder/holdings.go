@@ -5,6 +5,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // ShardState is a shard a catalog holds, and how far it is.
@@ -19,7 +20,7 @@ func shardState(ctx context.Context, cat *catalog.Catalog, s catalog.Shard) (Sha
 	if s.Done {
 		return st, nil
 	}
-	units, err := cat.DoneUnits(ctx, s.Puzzle)
+	units, err := cat.Work().DoneUnits(ctx, s.Puzzle)
 	st.UnitsDone = len(units)
 	return st, err
 }
@@ -37,7 +38,7 @@ type Absence struct {
 // under way is seen from its first instant: it holds the catalog's lock.
 func Absent(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) (Absence, error) {
 	a := Absence{Reach: ReachOf(p)}
-	if s, ok, err := cat.ShardOf(ctx, p.String()); err != nil {
+	if s, ok, err := cat.Work().ShardOf(ctx, p.String()); err != nil {
 		return a, err
 	} else if ok {
 		st, err := shardState(ctx, cat, s)
@@ -60,7 +61,7 @@ type Holdings struct {
 	Unfinished []Unfinished
 	Answers    []catalog.Answer // kept constrained counts
 	Estimates  []catalog.Estimate
-	Writer     catalog.Holder
+	Writer     catfile.Holder
 	Running    bool // a process writes the catalog now
 }
 
@@ -73,7 +74,7 @@ func Held(ctx context.Context, cat *catalog.Catalog, path string) (Holdings, err
 	if h.Records, err = cat.Puzzles(ctx); err != nil {
 		return h, err
 	}
-	shards, err := cat.Shards(ctx)
+	shards, err := cat.Work().Shards(ctx)
 	if err != nil {
 		return h, err
 	}
@@ -87,10 +88,10 @@ func Held(ctx context.Context, cat *catalog.Catalog, path string) (Holdings, err
 	if h.Unfinished, err = UnderWay(ctx, cat, path); err != nil {
 		return h, err
 	}
-	if h.Answers, err = cat.Answers(ctx, ""); err != nil {
+	if h.Answers, err = cat.Kept().Answers(ctx, ""); err != nil {
 		return h, err
 	}
-	if h.Estimates, err = cat.Estimates(ctx, ""); err != nil {
+	if h.Estimates, err = cat.Kept().Estimates(ctx, ""); err != nil {
 		return h, err
 	}
 	for _, r := range h.Records {
@@ -108,6 +109,6 @@ func Held(ctx context.Context, cat *catalog.Catalog, path string) (Holdings, err
 			return h, &catalog.DamagedError{Puzzle: e.Puzzle, Path: path, Problem: "the estimate kept for " + e.Filter + " does not match its seal"}
 		}
 	}
-	h.Writer, h.Running = catalog.RunningWriter(path)
+	h.Writer, h.Running = catfile.RunningWriter(path)
 	return h, nil
 }

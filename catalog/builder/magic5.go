@@ -9,6 +9,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -30,7 +31,7 @@ import (
 // magic5Layout names how the stored build is cut; saved work with another
 // layout starts over.
 func magic5Layout(units int) catalog.Layout {
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("magic:5 classes: %d frame units, 10-bit buckets, class index", units)}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutMagic5Frames, Units: units}
 }
 
 // magic5UnitRows is how many classes the insert commits at a time: a
@@ -55,7 +56,7 @@ type magic5Progress struct {
 func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, units []enumerate.Magic5Unit, published bool) (catalog.Record, error) {
 	start := time.Now()
 	workers := o.workers()
-	sortDir := b.Cat.SortFolder()
+	sortDir := catfile.SortFolder(b.Cat.Path())
 	spill, err := OpenSpill(sortDir, magic5Layout(len(units)).String())
 	if err != nil {
 		return catalog.Record{}, err
@@ -71,8 +72,8 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 		return catalog.Record{}, err
 	}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageClasses, Workers: workers,
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: SolverVersion,
+		Kind: p.Kind, N: p.N, Storage: catalog.StorageClasses, Workers: workers,
+		BuiltAt: start.UTC().Truncate(time.Second), SolverVersion: SolverVersion,
 	}
 	for c := 1; c <= 13; c++ {
 		per := int64(8) // classes per basic square: 4, and 4 of the complement
@@ -81,7 +82,7 @@ func (b *Builder) storeMagic5(ctx context.Context, p canon.Puzzle, o Options, un
 		}
 		rec.Classes += per * progress.Basic[c]
 	}
-	rec.Solutions, rec.Orbit8 = 8*rec.Classes, rec.Classes
+	rec.Solutions, rec.Orbits[8] = 8*rec.Classes, rec.Classes
 	if published {
 		if err := checkKnown(p, &rec); err != nil {
 			return rec, err
@@ -103,7 +104,7 @@ var ErrDamagedSort = errors.New("damaged sort folder")
 // removeStaleSort deletes the sort folder a finished magic:5 build left if
 // it was killed between its last commit and the folder's removal.
 func (b *Builder) removeStaleSort(o Options) {
-	dir := b.Cat.SortFolder()
+	dir := catfile.SortFolder(b.Cat.Path())
 	if _, ok := SpillUnitsDone(dir); !ok {
 		return
 	}
@@ -161,7 +162,7 @@ func (b *Builder) magic5Forms(ctx context.Context, o Options, spill *Spill, unit
 	}
 	if err != nil {
 		return &StoppedError{Puzzle: "magic:5", Done: int64(spill.UnitsDone()), Total: int64(len(units)), What: "units of its class search",
-			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, b.Cat.SortFolder(), err)}
+			Err: fmt.Errorf("%w (writing the sort folder %s: %v)", ErrDiskFull, catfile.SortFolder(b.Cat.Path()), err)}
 	}
 	return nil
 }
@@ -246,7 +247,7 @@ func (b *Builder) magic5Insert(ctx context.Context, o Options, p canon.Puzzle, s
 	breakdown, err := magic5Breakdown(ctx, w, progress, published)
 	if err != nil {
 		w.Rollback() // Abandon needs the catalog's one connection
-		b.Cat.Abandon(ctx, p.String())
+		b.Cat.Work().Abandon(ctx, p.String())
 		return err
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()

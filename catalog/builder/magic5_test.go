@@ -13,6 +13,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 	"solcat/query"
 	"solcat/query/verify"
@@ -46,7 +47,7 @@ func buildMagic5Sample(t *testing.T, db string, workers int, stopPhase string, s
 		}
 	}
 	defer func() { magic5Hook = func(string, int64) {} }()
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

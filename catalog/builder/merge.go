@@ -12,6 +12,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -48,7 +49,7 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		shards, err := cat.Shards(ctx)
+		shards, err := cat.Work().Shards(ctx)
 		if err == nil && len(shards) == 0 {
 			err = fmt.Errorf("%w: %s holds no shard", ErrBadSplit, path)
 		}
@@ -57,7 +58,7 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 				break
 			}
 			var units []catalog.UnitCounts
-			units, err = cat.DoneUnits(ctx, s.Puzzle)
+			units, err = cat.Work().DoneUnits(ctx, s.Puzzle)
 			byPuzzle[s.Puzzle] = append(byPuzzle[s.Puzzle], shardFile{path, s, units})
 		}
 		cat.Close()
@@ -124,7 +125,7 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 	if err != nil {
 		return err
 	}
-	shards, err := out.Shards(ctx)
+	shards, err := out.Work().Shards(ctx)
 	if err != nil {
 		return err
 	}
@@ -181,8 +182,8 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 			err := out.MergeStored(ctx, mp.p, mp.stored, func(form []byte, orbit int, props uint32) {
 				tally.add(form, orbit, canon.Property(props))
 			}, func(r *catalog.Record) ([]catalog.Breakdown, error) {
-				r.Kind, r.N, r.SolverVersion, r.SearchNodes = string(mp.p.Kind), mp.p.N, SolverVersion, searchNodes
-				r.BuiltAt, r.BuildSeconds = start.UTC().Format(time.RFC3339), seconds+time.Since(start).Seconds()
+				r.Kind, r.N, r.SolverVersion, r.SearchNodes = mp.p.Kind, mp.p.N, SolverVersion, searchNodes
+				r.BuiltAt, r.BuildSeconds = start.UTC().Truncate(time.Second), seconds+time.Since(start).Seconds()
 				err := checkKnown(mp.p, r)
 				rec = *r
 				return tally.breakdown(*r), err
@@ -282,7 +283,7 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 	}
 	rec, breakdown, err := plan.record(ctx, p, counts, 0)
 	if err == nil {
-		rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Format(time.RFC3339), SolverVersion
+		rec.BuiltAt, rec.SolverVersion = time.Now().UTC().Truncate(time.Second), SolverVersion
 		err = checkKnown(p, &rec)
 	}
 	if errors.Is(err, ErrBug) {
@@ -298,7 +299,7 @@ func mergeCounts(ctx context.Context, p canon.Puzzle, files []shardFile) (catalo
 // an output that already holds a merged puzzle is refused before it is
 // opened for writing (which touches it) unless force; an output this
 // merge made is removed again if the merge writes nothing into it.
-func MergeFiles(ctx context.Context, out string, paths []string, force bool, holder catalog.Holder) ([]Merged, error) {
+func MergeFiles(ctx context.Context, out string, paths []string, force bool, holder catfile.Holder) ([]Merged, error) {
 	plan, err := PlanMerge(ctx, paths)
 	if err != nil {
 		return nil, err
@@ -318,7 +319,7 @@ func MergeFiles(ctx context.Context, out string, paths []string, force bool, hol
 	cat, err := catalog.Create(ctx, out, holder)
 	if err != nil {
 		if isNew && ctx.Err() != nil {
-			catalog.Remove(out) // interrupted while it was being made
+			catfile.Remove(out) // interrupted while it was being made
 		}
 		return nil, err
 	}

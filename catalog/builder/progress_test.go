@@ -7,6 +7,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // sink records what a build tells its progress bars.
@@ -41,7 +42,7 @@ func TestProgressCountsSolutions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}

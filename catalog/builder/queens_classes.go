@@ -29,7 +29,7 @@ import (
 // queensClassesLayout names how a classes-only queens build is cut; saved
 // work with another layout starts over.
 func queensClassesLayout(units int, unitRows int64) catalog.Layout {
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("queens classes: %d search units, %d classes per unit, packed forms, class index", units, unitRows)}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutQueensClasses, Units: units, UnitRows: unitRows}
 }
 
 // queensClassesUnitRows is how many classes the writer commits at a time:
@@ -166,20 +166,20 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 		return catalog.Record{}, stopped(ctx, p, w, err, "classes")
 	}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: n, Storage: catalog.StorageClasses, Workers: o.workers(),
-		BuiltAt: start.UTC().Format(time.RFC3339), SolverVersion: SolverVersion, Classes: id,
+		Kind: p.Kind, N: n, Storage: catalog.StorageClasses, Workers: o.workers(),
+		BuiltAt: start.UTC().Truncate(time.Second), SolverVersion: SolverVersion, Classes: id,
 	}
 	if saved == 0 {
 		rec.SearchNodes = nodes // a resumed build did not search the units saved
 	}
-	rec.SetOrbits(stats.orbits)
+	rec.Orbits = stats.orbits
 	for _, orbit := range []int{1, 2, 4, 8} {
 		rec.Solutions += int64(orbit) * stats.orbits[orbit]
 	}
 	if published {
 		if err := checkKnown(p, &rec); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
-			b.Cat.Abandon(ctx, p.String())
+			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
 		}
 	}

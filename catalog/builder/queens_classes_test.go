@@ -13,6 +13,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 	"solcat/query"
 	"solcat/query/verify"
@@ -30,7 +31,7 @@ func buildQueens(t *testing.T, db string, n, workers int, asClasses bool, units 
 		queensClassesHook = func(phase string, done int64) { hook(phase, done, cancel) }
 		defer func() { queensClassesHook = func(string, int64) {} }()
 	}
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 	if ra.Storage != catalog.StorageSolutions || rb.Storage != catalog.StorageClasses {
 		t.Fatalf("storage %s and %s", ra.Storage, rb.Storage)
 	}
-	if ra.Solutions != rb.Solutions || ra.Classes != rb.Classes || ra.Orbits() != rb.Orbits() || !rb.Verified {
+	if ra.Solutions != rb.Solutions || ra.Classes != rb.Classes || ra.Orbits != rb.Orbits || !rb.Verified {
 		t.Errorf("records differ: %+v\n%+v", ra, rb)
 	}
 	// The classes, in ID order.

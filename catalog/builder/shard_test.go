@@ -10,6 +10,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -105,7 +106,7 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 			if other.method == here.method {
 				t.Fatalf("both plans use the %s", here.method)
 			}
-			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,15 +116,15 @@ func TestResumeWithTheCounterThatBegan(t *testing.T) {
 				todo = append(todo, i)
 			}
 			err = other.run(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
-				return cat.SaveUnit(ctx, p.String(), catalog.UnitCounts{Unit: i, Prefix: other.prefixes[i],
-					Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
+				return cat.Work().SaveUnits(ctx, p.String(), []catalog.UnitCounts{{Unit: i, Prefix: other.prefixes[i],
+					Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes}})
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var notices strings.Builder
 			res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Notices: &notices})
-			if rec := res.Record; err != nil || rec.Solutions != tc.solutions || rec.Classes != tc.classes || rec.Orbit2 != tc.orbit2 || rec.Orbit4 != tc.orbit4 {
+			if rec := res.Record; err != nil || rec.Solutions != tc.solutions || rec.Classes != tc.classes || rec.Orbits[2] != tc.orbit2 || rec.Orbits[4] != tc.orbit4 {
 				t.Fatalf("resumed count: %+v, %v", rec, err)
 			}
 			want := fmt.Sprintf("%s: resuming with the %s that began it (this machine would use the %s)", p, other.method, here.method)
@@ -141,11 +142,11 @@ func TestShardDoneOnEitherCounter(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Queens, N: 12}
 	for _, halves := range []bool{true, false} {
 		plan := queensCountPlan(enumerate.NewQueensCounterUsing(p.N, halves))
-		cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+		cat, err := catalog.Create(ctx, filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cat.SaveShard(ctx, catalog.Shard{Puzzle: p.String(), Shard: 2, Of: 3, Layout: plan.layout(), Units: 10, Done: true}); err != nil {
+		if err := cat.Work().SaveShard(ctx, catalog.Shard{Puzzle: p.String(), Shard: 2, Of: 3, Layout: plan.layout(), Units: 10, Done: true}); err != nil {
 			t.Fatal(err)
 		}
 		res, err := (&Builder{Cat: cat}).Build(ctx, p, Options{CountOnly: true, Shard: Shard{2, 3}})

@@ -7,6 +7,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 )
 
@@ -15,7 +16,7 @@ import (
 type Unfinished struct {
 	Puzzle    canon.Puzzle
 	Running   bool           // a process is building it now
-	Writer    catalog.Holder // that process, if Running
+	Writer    catfile.Holder // that process, if Running
 	CountOnly bool           // a count-only build: it resumes as one
 	Foreign   bool           // its saved units were counted by another solver: it starts over
 	Search    bool           // a stored magic:5 in its class search (Done of Total units)
@@ -33,12 +34,12 @@ type Unfinished struct {
 func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzzle) (u Unfinished, ok bool, err error) {
 	u.Puzzle = p
 	name := p.String()
-	writer, running := catalog.RunningWriter(path)
+	writer, running := catfile.RunningWriter(path)
 	u.Running, u.Writer = running && writer.Building(name), writer
 	if cat == nil {
 		return u, u.Running, nil
 	}
-	b, building, err := cat.Building(ctx, name)
+	b, building, err := cat.Work().Building(ctx, name)
 	if err != nil {
 		return u, false, err
 	}
@@ -48,12 +49,12 @@ func Status(ctx context.Context, cat *catalog.Catalog, path string, p canon.Puzz
 		u.Percent = int(100 * u.Done / max(u.Total, 1))
 		return u, true, nil
 	}
-	if done, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
+	if done, ok := SpillUnitsDone(catfile.SortFolder(path)); ok && p.Kind == canon.Magic && p.N == 5 {
 		total := len(enumerate.Magic5Units())
 		u.Search, u.Done, u.Total, u.Percent = true, int64(done), int64(total), 100*done/total
 		return u, true, nil
 	}
-	units, err := cat.DoneUnits(ctx, name)
+	units, err := cat.Work().DoneUnits(ctx, name)
 	if err != nil {
 		return u, false, err
 	}
@@ -98,17 +99,17 @@ func savedRows(p canon.Puzzle, b catalog.Building, shard Shard) (done, total int
 // count-only builds with saved units, each running or stopped.
 func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinished, error) {
 	var names []string
-	builds, err := cat.Builds(ctx)
+	builds, err := cat.Work().Builds(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, b := range builds {
 		names = append(names, b.Puzzle)
 	}
-	if _, ok := SpillUnitsDone(catalog.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
+	if _, ok := SpillUnitsDone(catfile.SortFolder(path)); ok && !slices.Contains(names, "magic:5") {
 		names = append(names, "magic:5")
 	}
-	counting, err := cat.Counting(ctx)
+	counting, err := cat.Work().Counting(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -133,11 +134,11 @@ func UnderWay(ctx context.Context, cat *catalog.Catalog, path string) ([]Unfinis
 // shard's number one of its split's. A damaged unit would make the next
 // run start the count over.
 func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, error) {
-	names, err := cat.Counting(ctx)
+	names, err := cat.Work().Counting(ctx)
 	if err != nil {
 		return nil, err
 	}
-	shards, err := cat.Shards(ctx)
+	shards, err := cat.Work().Shards(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func SavedWorkProblems(ctx context.Context, cat *catalog.Catalog) ([]string, err
 		if enumerate.Supported(p, true) != nil {
 			continue // not counted in units by this solcat (nor its plan made)
 		}
-		units, err := cat.DoneUnits(ctx, name)
+		units, err := cat.Work().DoneUnits(ctx, name)
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // TestStoppedNamesTheCause checks how a stored build that stopped says
@@ -38,15 +39,15 @@ func TestStoppedNamesTheCause(t *testing.T) {
 		{"disk full while interrupted", full, true, ErrDiskFull, "the disk is full"},
 		{"no space", &fs.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, false, ErrDiskFull, "the disk is full (write x: no space left on device)"},
 		{"file too large", &fs.PathError{Op: "write", Path: "x", Err: syscall.EFBIG}, false, ErrDiskFull, "the disk is full (write x: file too large)"},
-		{"I/O error", &fs.PathError{Op: "read", Path: "x", Err: syscall.EIO}, false, catalog.ErrIO, "the disk reported an input/output error (read x: input/output error)"},
-		{"I/O error while interrupted", &fs.PathError{Op: "read", Path: "x", Err: syscall.EIO}, true, catalog.ErrIO, "input/output error"},
+		{"I/O error", &fs.PathError{Op: "read", Path: "x", Err: syscall.EIO}, false, catfile.ErrIO, "the disk reported an input/output error (read x: input/output error)"},
+		{"I/O error while interrupted", &fs.PathError{Op: "read", Path: "x", Err: syscall.EIO}, true, catfile.ErrIO, "input/output error"},
 		{"the words alone", errors.New("database or disk is full (13)"), false, nil, "queens:6: database or disk is full (13); 0%"},
 		{"bug while interrupted", fmt.Errorf("%w: 3 written", ErrBug), true, ErrBug, "this is a bug: 3 written"},
 		{"interrupted", errors.New("sql: statement is closed"), true, ErrInterrupted, "interrupted: "},
 		{"other", errors.New("no such table"), false, nil, "no such table"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catalog.Holder{})
+			cat, err := catalog.Create(context.Background(), filepath.Join(t.TempDir(), "c.db"), catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestStoppedNamesTheCause(t *testing.T) {
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Errorf("%v is not %v", err, tc.is)
 			}
-			if tc.is == nil && (errors.Is(err, ErrDiskFull) || errors.Is(err, catalog.ErrIO) || errors.Is(err, ErrInterrupted)) {
+			if tc.is == nil && (errors.Is(err, ErrDiskFull) || errors.Is(err, catfile.ErrIO) || errors.Is(err, ErrInterrupted)) {
 				t.Errorf("%v names a cause it does not have", err)
 			}
 			if got := err.Error(); !strings.Contains(got, tc.want) || !strings.Contains(got, "0% of queens:6 is saved (0 of 4 solutions)") || strings.Contains(got, "\n") {
@@ -95,7 +96,7 @@ func TestStoppedCountsSolutions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "c.db")
-			cat, err := catalog.Create(context.Background(), path, catalog.Holder{})
+			cat, err := catalog.Create(context.Background(), path, catfile.Holder{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +114,7 @@ func TestStoppedCountsSolutions(t *testing.T) {
 			if !errors.As(err, &s) || !errors.Is(err, ErrInterrupted) {
 				t.Fatalf("an interrupted build: %v", err)
 			}
-			builds, berr := cat.Builds(context.Background())
+			builds, berr := cat.Work().Builds(context.Background())
 			if berr != nil || len(builds) != 1 {
 				t.Fatalf("%d unfinished builds, %v", len(builds), berr)
 			}
@@ -171,7 +172,7 @@ func TestUnfinishedShardResumesAsShard(t *testing.T) {
 		{Shard{2, 3}},
 	} {
 		path := filepath.Join(t.TempDir(), "c.db")
-		cat, err := catalog.Create(context.Background(), path, catalog.Holder{})
+		cat, err := catalog.Create(context.Background(), path, catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,14 +28,14 @@ func unitRows(known canon.Known) int64 {
 // build with another layout starts over.
 func storedLayout(p canon.Puzzle) catalog.Layout {
 	known, _ := canon.KnownCounts(p)
-	return catalog.Layout{Solver: SolverVersion, Cut: fmt.Sprintf("%d rows per unit, indexed blocks", unitRows(known))}
+	return catalog.Layout{Solver: SolverVersion, Cut: catalog.CutRows, UnitRows: unitRows(known)}
 }
 
 // storedSplitLayout names how a stored build is split into shards: merge
 // takes only shards made with this solcat's.
 func storedSplitLayout(p canon.Puzzle) catalog.Layout {
 	l := storedLayout(p)
-	l.Cut += ", stored by first row"
+	l.ByFirstRow = true
 	return l
 }
 
@@ -94,7 +94,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 		bar.Update(max(resumed, solutions*int64(done)/int64(max(total, 1))), solutions)
 	}}
 	rec := catalog.Record{
-		Kind: string(p.Kind), N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
+		Kind: p.Kind, N: p.N, Storage: catalog.StorageSolutions, Workers: workers,
 		BuiltAt: now(), SolverVersion: SolverVersion,
 	}
 	tally := newStoredTally(p)
@@ -159,7 +159,7 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 	case err == nil:
 		if err = checkKnown(p, &rec); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
-			b.Cat.Abandon(ctx, p.String())
+			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
 		}
 		rec.BuildSeconds = time.Since(start).Seconds()
@@ -257,7 +257,7 @@ func storeQueens(ctx context.Context, w *catalog.SolutionWriter, p canon.Puzzle,
 		return fmt.Errorf("%s: %w: %d solutions written but the classes have %d members; nothing was stored", p, ErrBug, written, counts.Solutions())
 	}
 	rec.Solutions, rec.Classes, rec.SearchNodes = written, counts.Classes(), counts.Nodes
-	rec.SetOrbits(counts.Orbits)
+	rec.Orbits = counts.Orbits
 	return nil
 }
 
@@ -283,6 +283,6 @@ func storeClassified(ctx context.Context, w *catalog.SolutionWriter, p canon.Puz
 		return err
 	}
 	rec.Solutions, rec.Classes, rec.SearchNodes = stats.Solutions, classifier.Classes(), stats.Nodes
-	rec.SetOrbits(classifier.Orbits)
+	rec.Orbits = classifier.Orbits
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // The tests of this file run the real binary on real files: links,
@@ -507,7 +507,7 @@ func fileStates(t *testing.T, bin, state string) (dir, user string, cleanup func
 		}
 		cleanup = func() { cmd.Process.Kill(); cmd.Wait() }
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-			if h, ok := catalog.RunningWriter(db); ok && h.PID == cmd.Process.Pid {
+			if h, ok := catfile.RunningWriter(db); ok && h.PID == cmd.Process.Pid {
 				break
 			}
 			if time.Now().After(deadline) {

@@ -15,6 +15,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/completion"
@@ -167,10 +168,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exit.code
 	}
 	for _, r := range e.readers {
-		if r.Changed() {
+		if changed := r.Changed(); changed != nil {
 			// What was read may not be the catalog's: no answer, and no
 			// damage either, is given from it.
-			err = r.ChangedError()
+			err = changed
 		}
 	}
 	if err == nil {
@@ -187,7 +188,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	console.Interrupted(ctx, stderr)
 	code = advice.ExitStatus(err)
-	err = catalog.DamageError(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
+	err = catfile.DamageError(c.DB, err) // SQLite's "malformed", wherever it came from, is a damaged catalog
 	files := "--db"
 	if _, merging := saver.(*mergeCmd); merging {
 		files = "files"
@@ -251,7 +252,7 @@ func (e *env) open(puzzle string) (*catalog.Catalog, error) {
 		e.readers = append(e.readers, cat)
 	}
 	if errors.Is(err, catalog.ErrNoCatalog) || errors.Is(err, catalog.ErrNotCatalog) {
-		if writer, running := catalog.RunningWriter(e.cli.DB); running {
+		if writer, running := catfile.RunningWriter(e.cli.DB); running {
 			if puzzle != "" && writer.Building(puzzle) {
 				return nil, fmt.Errorf("%s is being built: just begun, by %s; wait for the build to finish", puzzle, writer)
 			}
@@ -292,9 +293,9 @@ func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.For
 
 // holder describes this process as the writer of a catalog that builds
 // the named puzzles.
-func (e *env) holder(puzzles []string) catalog.Holder {
-	return catalog.NewHolder("solcat "+strings.Join(e.args, " "), puzzles)
+func (e *env) holder(puzzles []string) catfile.Holder {
+	return catfile.NewHolder("solcat "+strings.Join(e.args, " "), puzzles)
 }
 
 // ownFile reports whether path is the catalog or one of its files.
-func (e *env) ownFile(path string) bool { return catalog.IsOwnFile(e.cli.DB, path) }
+func (e *env) ownFile(path string) bool { return catfile.IsOwnFile(e.cli.DB, path) }

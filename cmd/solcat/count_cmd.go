@@ -94,7 +94,7 @@ func (e *env) keep(answers []catalog.Answer) {
 	}
 	err := e.writeCatalog(answers[0].Puzzle, func(ctx context.Context, cat *catalog.Catalog) error {
 		for _, a := range answers {
-			if err := cat.RecordAnswer(ctx, a); err != nil {
+			if err := cat.Kept().Keep(ctx, a); err != nil {
 				return err
 			}
 		}

@@ -13,9 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/migrations"
 	"solcat/query"
 	"solcat/query/verify"
@@ -38,9 +40,9 @@ func magic5Counts() (catalog.Record, []catalog.Breakdown) {
 		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Associative | canon.Pandiagonal), Solutions: 8 * 16, Classes: 16},
 		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Pandiagonal), Solutions: 8 * 3600, Classes: 3600})
 	rec := catalog.Record{Name: "magic:5", Kind: "magic", N: 5, Storage: "counts", Solutions: 2202441792, Classes: 275305224,
-		Orbit8: 275305224, Verified: true, BuiltAt: "2026-11-29T21:40:00Z", SolverVersion: "test"}
-	rec.KnownSolutions.Int64, rec.KnownSolutions.Valid = 2202441792, true
-	rec.KnownClasses.Int64, rec.KnownClasses.Valid = 275305224, true
+		Orbits: [9]int64{8: 275305224}, Verified: true, BuiltAt: time.Date(2026, 11, 29, 21, 40, 0, 0, time.UTC), SolverVersion: "test"}
+	known := canon.Known{Solutions: 2202441792, Classes: 275305224}
+	rec.KnownSolutions, rec.KnownClasses = &known.Solutions, &known.Classes
 	return rec, breakdown
 }
 
@@ -57,7 +59,7 @@ func damageCatalog(t *testing.T) string {
 		}
 	}
 	ctx := context.Background()
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,9 +445,9 @@ func BenchmarkQueryCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		for range b.N {
-			cat.StorageProblems(ctx, rec)
+			cat.Health().StorageProblems(ctx, rec)
 			st.QuickCheck(ctx)
-			cat.BlockSlotsProblem(ctx)
+			cat.Health().BlockSlotsProblem(ctx)
 		}
 	})
 	b.Run("bind as classes with the check", func(b *testing.B) {

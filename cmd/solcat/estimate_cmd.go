@@ -90,7 +90,7 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 // and says where. The estimate is printed already: a catalog that cannot
 // be written is only noted.
 func (e *env) keepEstimate(rec catalog.Estimate) {
-	err := e.writeCatalog(rec.Puzzle, func(ctx context.Context, cat *catalog.Catalog) error { return cat.RecordEstimate(ctx, rec) })
+	err := e.writeCatalog(rec.Puzzle, func(ctx context.Context, cat *catalog.Catalog) error { return cat.Kept().Keep(ctx, rec) })
 	if err != nil {
 		fmt.Fprintf(e.stderr, "solcat: the estimate was not kept in the catalog (%v)\n", err)
 		return

@@ -30,9 +30,11 @@ func TestLayers(t *testing.T) {
 		"solcat/migrations":       {},
 		"solcat/enumerate":        {"solcat/canon"},
 		"solcat/catalog/pagefile": {},
-		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile"},
-		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/enumerate"},
-		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/enumerate", "solcat/query/"},
+		"solcat/catalog/catfile":  {},
+		"solcat/catalog/usersql":  {},
+		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql"},
+		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate"},
+		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate", "solcat/query/"},
 	}
 	layerOf := func(pkg string) (string, bool) {
 		best := ""

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/enumerate"
 	"solcat/migrations"
 )
@@ -595,7 +596,7 @@ func TestCountOnlyResumes(t *testing.T) {
 	counter := enumerate.NewQueensCounter(13)
 	units := counter.Keys()
 	seed := func(path string, prefixOf func(i int) []byte) {
-		cat, err := catalog.Create(ctx, path, catalog.Holder{})
+		cat, err := catalog.Create(ctx, path, catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -605,8 +606,8 @@ func TestCountOnlyResumes(t *testing.T) {
 			todo = append(todo, i)
 		}
 		err = counter.Count(ctx, todo, 1, func(i int, c enumerate.ClassCounts) error {
-			return cat.SaveUnit(ctx, "queens:13", catalog.UnitCounts{Unit: i, Prefix: prefixOf(i),
-				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes})
+			return cat.Work().SaveUnits(ctx, "queens:13", []catalog.UnitCounts{{Unit: i, Prefix: prefixOf(i),
+				Orbit1: c.Orbits[1], Orbit2: c.Orbits[2], Orbit4: c.Orbits[4], Orbit8: c.Orbits[8], Joined: c.Joined, Nodes: c.Nodes}})
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -841,7 +842,7 @@ func TestVerifyNamesTampering(t *testing.T) {
 func TestMagic5CountsOnly(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "m5.db")
-	cat, err := catalog.Create(ctx, db, catalog.Holder{})
+	cat, err := catalog.Create(ctx, db, catfile.Holder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/help"
@@ -38,7 +39,7 @@ func (m *mergeCmd) Run(e *env) error {
 		}
 	}
 	for _, path := range m.Shards {
-		if catalog.IsOwnFile(path, m.Out) {
+		if catfile.IsOwnFile(path, m.Out) {
 			return usagef("the output %s is the shard %s or one of its files; write the merge to a new file", m.Out, path)
 		}
 	}

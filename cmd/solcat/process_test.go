@@ -198,7 +198,7 @@ func survivesKills(t *testing.T, puzzle string, flags ...string) {
 func savedRows(db, puzzle string) int64 {
 	var rows int64
 	if cat, err := catalog.Open(context.Background(), db); err == nil {
-		if b, ok, _ := cat.Building(context.Background(), puzzle); ok {
+		if b, ok, _ := cat.Work().Building(context.Background(), puzzle); ok {
 			rows = b.ClassesDone + b.SolutionsDone
 		}
 		cat.Close()
@@ -308,7 +308,7 @@ func TestCountOnlySurvivesKill(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 		if cat, err := catalog.Open(context.Background(), db); err == nil {
-			units, _ := cat.DoneUnits(context.Background(), "queens:18")
+			units, _ := cat.Work().DoneUnits(context.Background(), "queens:18")
 			saved = len(units)
 			cat.Close()
 		}

@@ -44,7 +44,7 @@ func (e *env) saveUnits(t *query.BoundPuzzle, plan *query.Plan) (*unitSaver, err
 		return nil, nil
 	}
 	s := &unitSaver{e: e, cat: cat, puzzle: t.Record.Name, key: key, units: units, pending: map[int]int64{}, last: time.Now()}
-	saved, err := cat.SavedAnswerUnits(e.ctx, s.puzzle, key, units)
+	saved, err := cat.Kept().SavedAnswerUnits(e.ctx, s.puzzle, key, units)
 	if err == nil {
 		err = t.Resume(plan, saved)
 	}
@@ -68,7 +68,7 @@ func (e *env) saveSearchUnits(puzzle string, key []byte, units int) (*unitSaver,
 	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder([]string{puzzle}))
 	if err == nil {
 		var saved map[int]int64
-		if saved, err = cat.SavedAnswerUnits(e.ctx, puzzle, key, units); err == nil {
+		if saved, err = cat.Kept().SavedAnswerUnits(e.ctx, puzzle, key, units); err == nil {
 			s := &unitSaver{e: e, cat: cat, puzzle: puzzle, key: key, units: units, pending: map[int]int64{}, last: time.Now(), saved: len(saved)}
 			if s.saved > 0 {
 				fmt.Fprintf(e.stderr, "solcat: resuming the count: %s of %s units were saved by a run that stopped\n", humanize.Comma(int64(s.saved)), humanize.Comma(int64(units)))
@@ -100,7 +100,7 @@ func (s *unitSaver) flush() {
 	if len(s.pending) == 0 || s.err != nil {
 		return
 	}
-	if s.err = s.cat.SaveAnswerUnits(context.WithoutCancel(s.e.ctx), s.puzzle, s.key, s.units, s.pending); s.err == nil {
+	if s.err = s.cat.Kept().SaveAnswerUnits(context.WithoutCancel(s.e.ctx), s.puzzle, s.key, s.units, s.pending); s.err == nil {
 		s.saved += len(s.pending)
 		s.pending = map[int]int64{}
 	}
@@ -130,11 +130,11 @@ func (s *unitSaver) keep(answers []catalog.Answer) {
 	var err error
 	for _, a := range answers {
 		if err == nil {
-			err = s.cat.RecordAnswer(ctx, a)
+			err = s.cat.Kept().Keep(ctx, a)
 		}
 	}
 	if err == nil {
-		err = s.cat.DropAnswerUnits(ctx, s.puzzle, s.key)
+		err = s.cat.Kept().DropAnswerUnits(ctx, s.puzzle, s.key)
 	}
 	if cerr := s.cat.Close(); err == nil {
 		err = cerr

@@ -20,7 +20,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // TestExportDestinations writes exports to standard output ("-"), a
@@ -324,7 +324,7 @@ func TestOneBuilderAtATime(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	// The lock and its holder's description come before any table.
-	var holder catalog.Holder
+	var holder catfile.Holder
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if data, err := os.ReadFile(db + ".lock"); err == nil && json.Unmarshal(data, &holder) == nil {
 			break
@@ -356,7 +356,7 @@ func TestOneBuilderAtATime(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	if _, ok := catalog.RunningWriter(db); ok {
+	if _, ok := catfile.RunningWriter(db); ok {
 		t.Error("a killed build still counts as running")
 	}
 	if code, _, errOut := solcatDB(db, "count", puzzle); code != 1 || !strings.Contains(errOut, "is unfinished: its build stopped with") {

@@ -6,6 +6,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/help"
@@ -31,7 +32,7 @@ func (v *verifyCmd) Run(e *env) error {
 		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
 	}
 	cat, err := e.open("")
-	if errors.Is(err, catalog.ErrDamaged) {
+	if errors.Is(err, catfile.ErrDamaged) {
 		return v.salvage(e, format, err, tell)
 	}
 	if err != nil {
@@ -42,7 +43,7 @@ func (v *verifyCmd) Run(e *env) error {
 	for _, p := range puzzles {
 		rec, ok, err := cat.Puzzle(e.ctx, p.String())
 		if err != nil {
-			return catalog.DamageError(e.cli.DB, err)
+			return catfile.DamageError(e.cli.DB, err)
 		}
 		if !ok {
 			return e.notBuilt(cat, p)
@@ -56,7 +57,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if len(puzzles) == 0 { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
-			return catalog.DamageError(e.cli.DB, err)
+			return catfile.DamageError(e.cli.DB, err)
 		}
 		for _, problem := range saved {
 			tell("catalog: " + problem)

@@ -185,7 +185,7 @@ func WriteRecordTable(w io.Writer, recs []catalog.Record, headers bool) error {
 		}
 		th := humanize.Comma
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s/%s/%s/%s\t%s\t%.2fs\t%s\t%s\t\n", r.Name, r.Storage, th(r.Solutions), th(r.Classes),
-			th(r.Orbit1), th(r.Orbit2), th(r.Orbit4), th(r.Orbit8), check, r.BuildSeconds, workers, content)
+			th(r.Orbits[1]), th(r.Orbits[2]), th(r.Orbits[4]), th(r.Orbits[8]), check, r.BuildSeconds, workers, content)
 	}
 	return tw.Flush()
 }

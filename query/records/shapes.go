@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dustin/go-humanize"
 
@@ -122,17 +123,21 @@ func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
 // name the OEIS entries of those counts (OEISObject).
 func RecordObject(r catalog.Record) Object {
 	var knownSolutions, knownClasses any // null when not recorded
-	if r.KnownSolutions.Valid {
-		knownSolutions = r.KnownSolutions.Int64
+	if r.KnownSolutions != nil {
+		knownSolutions = *r.KnownSolutions
 	}
-	if r.KnownClasses.Valid {
-		knownClasses = r.KnownClasses.Int64
+	if r.KnownClasses != nil {
+		knownClasses = *r.KnownClasses
 	}
-	return append(Obj("puzzle", r.Name, "kind", r.Kind, "n", r.N, "storage", string(r.Storage),
-		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbit1, "orbit2", r.Orbit2, "orbit4", r.Orbit4, "orbit8", r.Orbit8,
+	builtAt := r.BuiltAtText // as stored, where it is not a time
+	if !r.BuiltAt.IsZero() {
+		builtAt = r.BuiltAt.Format(time.RFC3339)
+	}
+	return append(Obj("puzzle", r.Name, "kind", string(r.Kind), "n", r.N, "storage", string(r.Storage),
+		"solutions", r.Solutions, "classes", r.Classes, "orbit1", r.Orbits[1], "orbit2", r.Orbits[2], "orbit4", r.Orbits[4], "orbit8", r.Orbits[8],
 		"known_solutions", knownSolutions, "known_classes", knownClasses, "verified", verify.MatchesPublished(r),
-		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", r.BuiltAt,
-		"solver_version", r.SolverVersion, "content_hash", r.ContentHash), OEISObject(canon.Kind(r.Kind))...)
+		"search_nodes", r.SearchNodes, "workers", r.Workers, "build_seconds", r.BuildSeconds, "built_at", builtAt,
+		"solver_version", r.SolverVersion, "content_hash", r.ContentHash), OEISObject(r.Kind)...)
 }
 
 // OEISObject is the keys that name the OEIS entries a kind's counts are

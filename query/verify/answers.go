@@ -23,7 +23,7 @@ const recountUnder = time.Minute
 // takes under recountUnder counted again. note names the ones not counted
 // again, and why.
 func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem, note func(string)) error {
-	kept, err := cat.Answers(ctx, rec.Name)
+	kept, err := cat.Kept().Answers(ctx, rec.Name)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ const farOff = 5
 // the one its error gives, its effort real), and each estimate of a count
 // known exactly (recorded in the catalog, or published) near that count.
 func estimates(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record) ([]string, error) {
-	kept, err := cat.Estimates(ctx, "")
+	kept, err := cat.Kept().Estimates(ctx, "")
 	if err != nil {
 		return nil, err
 	}
@@ -68,9 +68,9 @@ func estimateOff(e catalog.Estimate, exact map[string]catalog.Record) (problems 
 	if off := (e.Solutions - float64(solutions)) / e.SolutionsSE; math.Abs(off) > farOff || e.SolutionsSE == 0 && e.Solutions != float64(solutions) {
 		say("%.6g solutions is %.1f standard errors from the exact %d", e.Solutions, off, solutions)
 	}
-	if e.Classes.Valid && e.ClassesSE.Float64 > 0 {
-		if off := (e.Classes.Float64 - float64(classes)) / e.ClassesSE.Float64; math.Abs(off) > farOff {
-			say("%.6g classes is %.1f standard errors from the exact %d", e.Classes.Float64, off, classes)
+	if e.Classes != nil && e.ClassesSE != nil && *e.ClassesSE > 0 {
+		if off := (*e.Classes - float64(classes)) / *e.ClassesSE; math.Abs(off) > farOff {
+			say("%.6g classes is %.1f standard errors from the exact %d", *e.Classes, off, classes)
 		}
 	}
 	return problems
@@ -86,7 +86,7 @@ func wholeEstimate(e catalog.Estimate) string {
 		return fmt.Sprintf("its solutions %g with standard error %g are not an estimate", e.Solutions, e.SolutionsSE)
 	case !near(e.SolutionsLow, e.Solutions-1.96*e.SolutionsSE) || !near(e.SolutionsHigh, e.Solutions+1.96*e.SolutionsSE):
 		return fmt.Sprintf("its 95%% interval %g to %g is not the one its standard error gives", e.SolutionsLow, e.SolutionsHigh)
-	case e.Classes.Valid != e.ClassesSE.Valid || e.Classes.Valid != e.ClassesLow.Valid || e.Classes.Valid != e.ClassesHigh.Valid:
+	case (e.Classes == nil) != (e.ClassesSE == nil) || (e.Classes == nil) != (e.ClassesLow == nil) || (e.Classes == nil) != (e.ClassesHigh == nil):
 		return "its classes are recorded in part"
 	}
 	return ""

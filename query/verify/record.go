@@ -28,7 +28,7 @@ func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 	defer func() { rec.SealProblem = sealProblem }()
 	problems := recordProblems(p, rec)
 	if len(problems) == 0 {
-		tables, err := cat.StorageProblems(ctx, rec)
+		tables, err := cat.Health().StorageProblems(ctx, rec)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func QuickLook(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec ca
 	}
 	if len(problems) == 0 && store != nil && !store.ClassesOnly() {
 		// Not read by queries, but by every SQL user of the puzzle's view.
-		slots, err := cat.BlockSlotsProblem(ctx)
+		slots, err := cat.Health().BlockSlotsProblem(ctx)
 		if err != nil {
 			return err
 		}
@@ -81,10 +81,10 @@ func recordProblems(p canon.Puzzle, rec catalog.Record) (problems []string) {
 	if rec.Name != p.String() {
 		problem("recorded under the name %q, not %s", rec.Name, p)
 	}
-	if rec.Kind != string(p.Kind) || rec.N != p.N {
+	if rec.Kind != p.Kind || rec.N != p.N {
 		problem("recorded as kind %q and N %d, but it is %s", rec.Kind, rec.N, p)
 	}
-	o := rec.Orbits()
+	o := rec.Orbits
 	if classes, solutions := o[1]+o[2]+o[4]+o[8], o[1]+2*o[2]+4*o[4]+8*o[8]; classes != rec.Classes || solutions != rec.Solutions {
 		problem("recorded counts disagree: %d solutions and %d classes, but classes by orbit size %d/%d/%d/%d, which make %d solutions and %d classes",
 			rec.Solutions, rec.Classes, o[1], o[2], o[4], o[8], solutions, classes)
@@ -92,7 +92,7 @@ func recordProblems(p canon.Puzzle, rec catalog.Record) (problems []string) {
 	// A record that says it was checked against the published counts
 	// must match them (a sample built in tests records none).
 	if known, ok := canon.KnownCounts(p); ok && checkedAgainstPublished(rec) {
-		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits()); m != "" {
+		if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits); m != "" {
 			problem("recorded counts %s", m)
 		}
 	}
@@ -108,15 +108,15 @@ func buildRecordProblems(p canon.Puzzle, rec catalog.Record) []string {
 	if known, ok := canon.KnownCounts(p); ok {
 		// The published counts the build recorded are solcat's own: a
 		// changed one would make a wrong count look checked.
-		m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits())
+		m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits)
 		switch {
 		case m != "" && !checkedAgainstPublished(rec):
 			problem("recorded counts %s", m)
 		case m != "":
 			// recordProblems names it
-		case rec.KnownSolutions.Int64 != known.Solutions || rec.KnownClasses.Int64 != known.Classes || !rec.KnownSolutions.Valid || !rec.KnownClasses.Valid:
+		case !equalCount(rec.KnownSolutions, known.Solutions) || !equalCount(rec.KnownClasses, known.Classes):
 			problem("recorded published counts (%s solutions, %s classes) differ from the published values, %d and %d",
-				nullText(rec.KnownSolutions.Int64, rec.KnownSolutions.Valid), nullText(rec.KnownClasses.Int64, rec.KnownClasses.Valid), known.Solutions, known.Classes)
+				countText(rec.KnownSolutions), countText(rec.KnownClasses), known.Solutions, known.Classes)
 		case !rec.Verified:
 			problem("recorded as not matching the published counts")
 		}
@@ -127,8 +127,8 @@ func buildRecordProblems(p canon.Puzzle, rec catalog.Record) []string {
 	if rec.SearchNodes < 0 || rec.Workers < 0 || !(rec.BuildSeconds >= 0) || math.IsInf(rec.BuildSeconds, 0) {
 		problem("recorded build figures are impossible: %d search nodes, %d workers, %g seconds", rec.SearchNodes, rec.Workers, rec.BuildSeconds)
 	}
-	if _, err := time.Parse(time.RFC3339, rec.BuiltAt); err != nil {
-		problem("recorded build time %q is not an RFC 3339 time", rec.BuiltAt)
+	if _, err := time.Parse(time.RFC3339, rec.BuiltAtText); err != nil && rec.BuiltAt.IsZero() {
+		problem("recorded build time %q is not an RFC 3339 time", rec.BuiltAtText)
 	}
 	return problems
 }
@@ -136,14 +136,17 @@ func buildRecordProblems(p canon.Puzzle, rec catalog.Record) []string {
 // checkedAgainstPublished reports whether a record says its build
 // compared its counts with the published ones.
 func checkedAgainstPublished(rec catalog.Record) bool {
-	return rec.Verified || rec.KnownSolutions.Valid || rec.KnownClasses.Valid
+	return rec.Verified || rec.KnownSolutions != nil || rec.KnownClasses != nil
 }
 
-func nullText(v int64, valid bool) string {
-	if !valid {
+// equalCount reports whether a recorded count is there and is n.
+func equalCount(recorded *int64, n int64) bool { return recorded != nil && *recorded == n }
+
+func countText(recorded *int64) string {
+	if recorded == nil {
 		return "none"
 	}
-	return fmt.Sprint(v)
+	return fmt.Sprint(*recorded)
 }
 
 // MatchesPublished reports whether a record's counts, and the published
@@ -155,8 +158,8 @@ func MatchesPublished(r catalog.Record) bool {
 		return false
 	}
 	known, ok := canon.KnownCounts(p)
-	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits()) == "" &&
-		r.KnownSolutions.Valid && r.KnownSolutions.Int64 == known.Solutions && r.KnownClasses.Valid && r.KnownClasses.Int64 == known.Classes
+	return ok && r.Verified && known.Mismatch(r.Solutions, r.Classes, r.Orbits) == "" &&
+		equalCount(r.KnownSolutions, known.Solutions) && equalCount(r.KnownClasses, known.Classes)
 }
 
 // countsBreakdownProblems checks the counts recorded for a puzzle known by
@@ -166,7 +169,7 @@ func MatchesPublished(r catalog.Record) bool {
 // complement x -> 26-x turns into 26 minus it) and for three properties,
 // whose classes are published.
 func countsBreakdownProblems(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catalog.Record) (problems []string, err error) {
-	rows, err := cat.Breakdowns(ctx, rec.Name)
+	rows, err := cat.Health().Breakdowns(ctx, rec.Name)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
@@ -324,7 +327,7 @@ func (t *recordedTally) cell(x, v int, rec catalog.Record) catalog.Breakdown {
 // or property of the puzzle.
 func (t *recordedTally) check(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem func(string, ...any)) error {
 	n := t.p.N
-	rows, err := cat.Breakdowns(ctx, rec.Name)
+	rows, err := cat.Health().Breakdowns(ctx, rec.Name)
 	if err != nil {
 		return err
 	}

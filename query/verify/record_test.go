@@ -1,10 +1,10 @@
 package verify
 
 import (
-	"database/sql"
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -15,10 +15,11 @@ import (
 // look (recordProblems) and verify (buildRecordProblems too), and whether
 // the record still matches the published counts.
 func TestRecordChecks(t *testing.T) {
+	count := func(n int64) *int64 { return &n }
 	queens8 := canon.Puzzle{Kind: canon.Queens, N: 8}
-	sound := catalog.Record{Name: "queens:8", Kind: "queens", N: 8, Storage: catalog.StorageSolutions, Solutions: 92, Classes: 12, Orbit4: 1, Orbit8: 11,
-		KnownSolutions: sql.NullInt64{Int64: 92, Valid: true}, KnownClasses: sql.NullInt64{Int64: 12, Valid: true}, Verified: true,
-		SearchNodes: 100, Workers: 2, BuildSeconds: 0.5, BuiltAt: "2026-01-02T03:04:05Z", ContentHash: strings.Repeat("ab", 32)}
+	sound := catalog.Record{Name: "queens:8", Kind: "queens", N: 8, Storage: catalog.StorageSolutions, Solutions: 92, Classes: 12, Orbits: [9]int64{4: 1, 8: 11},
+		KnownSolutions: count(92), KnownClasses: count(12), Verified: true,
+		SearchNodes: 100, Workers: 2, BuildSeconds: 0.5, BuiltAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), ContentHash: strings.Repeat("ab", 32)}
 	for _, tc := range []struct {
 		name    string
 		change  func(r *catalog.Record)
@@ -29,18 +30,18 @@ func TestRecordChecks(t *testing.T) {
 		{"sound", func(*catalog.Record) {}, "", "", true},
 		{"misnamed", func(r *catalog.Record) { r.Name = "queens:08" }, `recorded under the name "queens:08", not queens:8`, "", true},
 		{"another kind", func(r *catalog.Record) { r.Kind, r.N = "magic", 3 }, `recorded as kind "magic" and N 3, but it is queens:8`, "", true},
-		{"orbits disagree", func(r *catalog.Record) { r.Orbit8 = 10 }, "recorded counts disagree: 92 solutions and 12 classes, but classes by orbit size 0/0/1/10, which make 84 solutions and 11 classes", "", false},
-		{"not the published count", func(r *catalog.Record) { r.Solutions, r.Orbit8 = 100, 12; r.Classes = 13 }, "recorded counts ", "", false},
+		{"orbits disagree", func(r *catalog.Record) { r.Orbits[8] = 10 }, "recorded counts disagree: 92 solutions and 12 classes, but classes by orbit size 0/0/1/10, which make 84 solutions and 11 classes", "", false},
+		{"not the published count", func(r *catalog.Record) { r.Solutions, r.Orbits[8] = 100, 12; r.Classes = 13 }, "recorded counts ", "", false},
 		{"unchecked, not published", func(r *catalog.Record) {
-			r.Solutions, r.Classes, r.Orbit8, r.Verified, r.KnownSolutions, r.KnownClasses = 100, 13, 12, false, sql.NullInt64{}, sql.NullInt64{}
+			r.Solutions, r.Classes, r.Orbits[8], r.Verified, r.KnownSolutions, r.KnownClasses = 100, 13, 12, false, nil, nil
 		}, "", "recorded counts ", false},
-		{"published count changed", func(r *catalog.Record) { r.KnownSolutions.Int64 = 91 }, "", "recorded published counts (91 solutions, 12 classes) differ from the published values, 92 and 12", false},
-		{"published count lost", func(r *catalog.Record) { r.KnownClasses = sql.NullInt64{} }, "", "recorded published counts (92 solutions, none classes) differ", false},
+		{"published count changed", func(r *catalog.Record) { r.KnownSolutions = count(91) }, "", "recorded published counts (91 solutions, 12 classes) differ from the published values, 92 and 12", false},
+		{"published count lost", func(r *catalog.Record) { r.KnownClasses = nil }, "", "recorded published counts (92 solutions, none classes) differ", false},
 		{"not verified", func(r *catalog.Record) { r.Verified = false }, "", "recorded as not matching the published counts", false},
 		{"counts with a hash", func(r *catalog.Record) { r.Storage = catalog.StorageCounts }, "", "recorded as counts only, yet with a content hash (abababababababab)", true},
 		{"negative workers", func(r *catalog.Record) { r.Workers = -1 }, "", "recorded build figures are impossible: 100 search nodes, -1 workers, 0.5 seconds", true},
 		{"no time", func(r *catalog.Record) { r.BuildSeconds = math.NaN() }, "", "recorded build figures are impossible", true},
-		{"bad date", func(r *catalog.Record) { r.BuiltAt = "yesterday" }, "", `recorded build time "yesterday" is not an RFC 3339 time`, true},
+		{"bad date", func(r *catalog.Record) { r.BuiltAt, r.BuiltAtText = time.Time{}, "yesterday" }, "", `recorded build time "yesterday" is not an RFC 3339 time`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := sound

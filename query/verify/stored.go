@@ -45,8 +45,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 		default:
 			// verify reads what SQLite reads: a second way to the bytes that
 			// queries read in place from the file's pages.
-			store.ReadThroughSQL()
-			store.ReadUnchecked() // CheckIndex names what does not match the indexes
+			store.ReadForChecks() // CheckIndex names what does not match the indexes
 			pz.store = store
 		}
 	}
@@ -54,7 +53,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	for _, m := range append(recordProblems(p, rec), buildRecordProblems(p, rec)...) {
 		problem("%s", m)
 	}
-	tables, err := cat.StorageProblems(ctx, rec)
+	tables, err := cat.Health().StorageProblems(ctx, rec)
 	if err != nil {
 		return err
 	}
@@ -105,8 +104,8 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 		problem("%d solutions stored, %d recorded", count, rec.Solutions)
 	case int64(forms.len()) != rec.Classes:
 		problem("%d classes stored, %d recorded", forms.len(), rec.Classes)
-	case orbitCounts != rec.Orbits():
-		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits())
+	case orbitCounts != rec.Orbits:
+		problem("classes by orbit size stored %v, recorded %v", orbitCounts, rec.Orbits)
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)
@@ -125,7 +124,7 @@ func Puzzle(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, rec catal
 	// Counts by cell and property, recorded by the build (by every build
 	// of schema 18 and later; none by older ones), last: a class that is
 	// wrong makes many of them wrong.
-	if rows, err := pz.cat.Breakdowns(ctx, rec.Name); err != nil || len(rows) == 0 {
+	if rows, err := pz.cat.Health().Breakdowns(ctx, rec.Name); err != nil || len(rows) == 0 {
 		return err
 	}
 	return tally.check(ctx, pz.cat, rec, problem)
@@ -506,9 +505,9 @@ func (pz *puzzle) verifyClasses(ctx context.Context, problem func(string, ...any
 		return err
 	}
 	members := orbits[1] + 2*orbits[2] + 4*orbits[4] + 8*orbits[8]
-	if count != rec.Classes || members != rec.Solutions || orbits != rec.Orbits() {
+	if count != rec.Classes || members != rec.Solutions || orbits != rec.Orbits {
 		problem("%d classes of %d members stored (by orbit size %d/%d/%d/%d), recorded %d classes, %d solutions (by orbit size %d/%d/%d/%d)",
-			count, members, orbits[1], orbits[2], orbits[4], orbits[8], rec.Classes, rec.Solutions, rec.Orbit1, rec.Orbit2, rec.Orbit4, rec.Orbit8)
+			count, members, orbits[1], orbits[2], orbits[4], orbits[8], rec.Classes, rec.Solutions, rec.Orbits[1], rec.Orbits[2], rec.Orbits[4], rec.Orbits[8])
 	}
 	if sum := hash.Sum(); sum != rec.ContentHash {
 		problem("content hash %s differs from the one recorded at build time, %s", sum, rec.ContentHash)

@@ -15,6 +15,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 )
 
 // MaxReported bounds the problems a report keeps for one puzzle.
@@ -70,9 +71,9 @@ func (r Report) Damaged() []string {
 func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, tell func(line string)) (Report, error) {
 	say := func(format string, args ...any) { tell(fmt.Sprintf(format, args...)) }
 	report := Report{Lookups: []string{}, Problems: []string{}, Puzzles: []PuzzleReport{}}
-	report.Integrity = strings.Join(cat.Integrity(ctx, MaxReported), "; ")
+	report.Integrity = strings.Join(cat.Health().Integrity(ctx, MaxReported), "; ")
 	say("catalog: SQLite integrity check: %s", report.Integrity)
-	lookups, err := cat.CheckLookups(ctx)
+	lookups, err := cat.Health().CheckLookups(ctx)
 	if err != nil {
 		lookups = append(lookups, "the lookup tables cannot be read: "+err.Error())
 	}
@@ -87,10 +88,10 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 	if recs == nil {
 		all, err := cat.Puzzles(ctx)
 		if err != nil {
-			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catalog.DamageError(cat.Path(), err).Error())
+			report.Problems = append(report.Problems, "the puzzles table cannot be read: "+catfile.DamageError(cat.Path(), err).Error())
 		}
 		recs = all
-		orphans, err := cat.Orphans(ctx)
+		orphans, err := cat.Health().Orphans(ctx)
 		if err != nil {
 			orphans = append(orphans, "the catalog's tables cannot be listed: "+err.Error())
 		}
@@ -106,7 +107,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 		}
 		report.Problems = append(report.Problems, wrong...)
 	}
-	builds, err := cat.CheckBuilds(ctx, names)
+	builds, err := cat.Health().CheckBuilds(ctx, names)
 	if err != nil {
 		report.Problems = append(report.Problems, "the builds table cannot be read: "+err.Error())
 	}
@@ -143,7 +144,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			return report, ctx.Err()
 		}
 		if err != nil {
-			problem(fmt.Sprintf("cannot be read to the end: %v", catalog.DamageError(cat.Path(), err)))
+			problem(fmt.Sprintf("cannot be read to the end: %v", catfile.DamageError(cat.Path(), err)))
 		}
 		report.Puzzles = append(report.Puzzles, pr)
 		switch {
@@ -168,7 +169,7 @@ func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Reco
 		recorded[r.Name] = true
 	}
 	var problems []string
-	counted, err := cat.BreakdownPuzzles(ctx)
+	counted, err := cat.Health().BreakdownPuzzles(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func strayRecords(ctx context.Context, cat *catalog.Catalog, recs []catalog.Reco
 			problems = append(problems, fmt.Sprintf("%s: the table count_breakdown holds counts recorded for it, but it has no record in puzzles", name))
 		}
 	}
-	shards, err := cat.Shards(ctx)
+	shards, err := cat.Work().Shards(ctx)
 	if err != nil {
 		return nil, err
 	}

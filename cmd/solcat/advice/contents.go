@@ -7,6 +7,7 @@ import (
 
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/query/records"
 )
 
@@ -18,7 +19,7 @@ type Contents struct {
 	Unfinished []Unfinished
 	Answers    []catalog.Answer // kept constrained counts
 	Estimates  []catalog.Estimate
-	Writer     catalog.Holder
+	Writer     catfile.Holder
 	Running    bool // a process writes the catalog now
 }
 

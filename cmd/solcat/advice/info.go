@@ -1,7 +1,6 @@
 package advice
 
 import (
-	"database/sql"
 	"fmt"
 	"io"
 	"strings"
@@ -115,8 +114,12 @@ func EstimateLine(e catalog.Estimate) string {
 	}
 	line := fmt.Sprintf("%s: about %.5g solutions (standard error %.2g%%, 95%% interval %.5g to %.5g)", what, e.Solutions,
 		100*relative(e.SolutionsSE, e.Solutions), e.SolutionsLow, e.SolutionsHigh)
-	if e.Classes.Valid {
-		line += fmt.Sprintf(", about %.5g classes (%.2g%%)", e.Classes.Float64, 100*relative(e.ClassesSE.Float64, e.Classes.Float64))
+	if e.Classes != nil {
+		se := 0.0
+		if e.ClassesSE != nil {
+			se = *e.ClassesSE
+		}
+		line += fmt.Sprintf(", about %.5g classes (%.2g%%)", *e.Classes, 100*relative(se, *e.Classes))
 	}
 	return line + fmt.Sprintf("; %s probes, %.1f s on %s, seed %d, %s", humanize.Comma(e.Probes), e.Seconds,
 		canon.Plural(int64(e.Workers), "goroutine"), e.Seed, e.RecordedAt)
@@ -131,9 +134,9 @@ func relative(se, mean float64) float64 {
 
 // estimateJSON is a kept estimate as info's JSON lists it.
 func estimateJSON(e catalog.Estimate) records.Object {
-	null := func(v sql.NullFloat64) any {
-		if v.Valid {
-			return v.Float64
+	null := func(v *float64) any {
+		if v != nil {
+			return *v
 		}
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/query"
 	"solcat/query/check"
 )
@@ -28,7 +29,7 @@ func Remedy(err error, files string) error {
 		point, another = "give", "choose another file"
 	}
 	var (
-		busy     *catalog.BusyError
+		busy     *catfile.BusyError
 		stopped  *builder.StoppedError
 		counts   *query.CountsOnlyError
 		old      *catalog.OldFormatError
@@ -78,7 +79,7 @@ func Remedy(err error, files string) error {
 			return fmt.Errorf("%w; run the same command to resume", err)
 		case errors.Is(err, builder.ErrDiskFull):
 			return fmt.Errorf("%w: free disk space (or raise the file size limit) and run the same command to resume", err)
-		case errors.Is(err, catalog.ErrIO):
+		case errors.Is(err, catfile.ErrIO):
 			return fmt.Errorf("%w: check the disk (dmesg), then run the same command to resume", err)
 		case errors.Is(err, builder.ErrBug):
 			return fmt.Errorf("%w; please report it", err)
@@ -106,25 +107,25 @@ func Remedy(err error, files string) error {
 		return fmt.Errorf("%w; run 'solcat build' to create it, or %s an existing catalog", err, point)
 	case errors.As(err, &damaged):
 		return fmt.Errorf("%w; run 'solcat verify %s', which names all that is wrong and what mends it", err, damaged.Puzzle)
-	case errors.Is(err, catalog.ErrDamaged):
+	case errors.Is(err, catfile.ErrDamaged):
 		return fmt.Errorf("%w; 'solcat verify' names the damaged puzzles: rebuild them with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW build'", err)
 	case errors.Is(err, catalog.ErrNewerSchema):
 		return fmt.Errorf("%w; use a newer solcat", err)
 	case errors.Is(err, catalog.ErrNotCatalog):
 		return fmt.Errorf("%w; %s a catalog made by 'solcat build', or a new file", err, point)
-	case errors.Is(err, catalog.ErrNoFolder):
+	case errors.Is(err, catfile.ErrNoFolder):
 		return fmt.Errorf("%w; create it or %s", err, another)
-	case errors.Is(err, catalog.ErrReadOnlyFolder):
+	case errors.Is(err, catfile.ErrReadOnlyFolder):
 		return fmt.Errorf("%w; fix its permissions or %s", err, another)
-	case errors.Is(err, catalog.ErrReadOnlyFile):
+	case errors.Is(err, catfile.ErrReadOnlyFile):
 		return fmt.Errorf("%w; make it writable (chmod u+w) or copy it to a file of your own", err)
-	case errors.Is(err, catalog.ErrHardLinked):
+	case errors.Is(err, catfile.ErrHardLinked):
 		return fmt.Errorf("%w, and SQLite keeps its log beside one name only; write a copy of its own (cp, then %s the copy), or remove the other names", err, point)
-	case errors.Is(err, catalog.ErrDiskFull):
+	case errors.Is(err, catfile.ErrDiskFull):
 		return fmt.Errorf("%w; free disk space or %s", err, another)
-	case errors.Is(err, catalog.ErrIO):
+	case errors.Is(err, catfile.ErrIO):
 		return fmt.Errorf("%w; check the disk (dmesg), then run the command again, or %s", err, another)
-	case errors.Is(err, catalog.ErrCheckpointStuck):
+	case errors.Is(err, catfile.ErrCheckpointStuck):
 		return fmt.Errorf("%w; let that process go on (fg, or kill -CONT), or stop it", err)
 	}
 	return err

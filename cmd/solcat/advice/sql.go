@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"solcat/catalog"
+	"solcat/catalog/catfile"
+	"solcat/catalog/usersql"
 )
 
 // SQLRemedy words an error of the user's statement to the catalog at
@@ -13,16 +14,16 @@ func SQLRemedy(err error, n int, stopped bool, path string) error {
 	switch {
 	case stopped:
 		return fmt.Errorf("%w after %d rows", ErrInterrupted, n)
-	case errors.Is(err, catalog.ErrRefused):
+	case errors.Is(err, usersql.ErrRefused):
 		return Usagef("sql: %w", err)
-	case errors.Is(err, catalog.ErrTooLarge):
+	case errors.Is(err, usersql.ErrTooLarge):
 		return Usagef("sql: %w is not printed; select part of it with substr(), or its length with length()", err)
-	case errors.Is(err, catalog.ErrNoSuchTable):
+	case errors.Is(err, usersql.ErrNoSuchTable):
 		return Usagef("sql: %w; list the tables with: solcat sql \"SELECT name, type FROM sqlite_master ORDER BY name\"", err)
-	case errors.Is(err, catalog.ErrNoStatement):
+	case errors.Is(err, usersql.ErrNoStatement):
 		return Usagef("sql needs a query, for example: solcat sql \"SELECT * FROM puzzles\"")
-	case errors.Is(err, catalog.ErrBadSQL):
+	case errors.Is(err, usersql.ErrBadSQL):
 		return Usagef("sql: %w", err)
 	}
-	return fmt.Errorf("sql: %w", catalog.DamageError(path, err))
+	return fmt.Errorf("sql: %w", catfile.DamageError(path, err))
 }

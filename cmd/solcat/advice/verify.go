@@ -65,7 +65,7 @@ func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report verify.Repor
 func buildCommands(ctx context.Context, cat *catalog.Catalog, build, tail string, recs []catalog.Record) string {
 	var stored, counted []string
 	for _, r := range recs {
-		if has, err := cat.HasTables(ctx, r.Name); r.Storage == catalog.StorageCounts && err == nil && !has {
+		if has, err := cat.Health().HasTables(ctx, r.Name); r.Storage == catalog.StorageCounts && err == nil && !has {
 			counted = append(counted, r.Name)
 		} else {
 			stored = append(stored, r.Name)

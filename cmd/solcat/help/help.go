@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"solcat/catalog"
+	"solcat/catalog/usersql"
 )
 
 //go:embed *.txt
@@ -20,7 +20,7 @@ func Text(name string) string {
 	if err != nil {
 		panic(err) // a command without its help file: the build is broken
 	}
-	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(catalog.MaxValueMB))
+	return strings.ReplaceAll(strings.TrimSuffix(string(text), "\n"), "{{MaxValueMB}}", strconv.Itoa(usersql.MaxValueMB))
 }
 
 // Names lists the commands that have a help text, and solcat.

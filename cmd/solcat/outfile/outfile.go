@@ -21,11 +21,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"solcat/catalog"
 	"strings"
 	"syscall"
 
 	"golang.org/x/term"
+
+	"solcat/catalog/catfile"
 )
 
 // ErrProtected means the destination is a file the caller protects.
@@ -79,7 +80,7 @@ func Create(path string, stdout io.Writer, protected func(string) bool) (*File, 
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, cannot(path, err)
 	}
-	final, err := catalog.FinalPath(path)
+	final, err := catfile.FinalPath(path)
 	if err != nil {
 		return nil, cannot(path, err)
 	}
@@ -188,7 +189,7 @@ func CreateFolder(path string, protected func(string) bool) (*Folder, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return nil, fmt.Errorf("%s: %w", path, ErrExists)
 	}
-	final, err := catalog.FinalPath(path)
+	final, err := catfile.FinalPath(path)
 	if err != nil {
 		return nil, cannot(path, err)
 	}
@@ -300,7 +301,7 @@ func createTemp(dir, base string, folder bool) (*os.File, string, error) {
 // checkFolder refuses a path whose folder, as written (a/b/../x needs a/b),
 // does not exist.
 func checkFolder(path string) error {
-	dir := catalog.ParentOf(path)
+	dir := catfile.ParentOf(path)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return fmt.Errorf("%s: %w (%s)", path, ErrNoFolder, dir)
 	}

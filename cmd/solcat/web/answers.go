@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"solcat/catalog"
 )
@@ -27,7 +28,7 @@ const maxAnswers = 2048
 // answerKey names a question about a puzzle as its content stands: what
 // is asked (what), with the filter and anything else that shapes it.
 func answerKey(rec catalog.Record, what string, question ...any) string {
-	return fmt.Sprintf("%s|%s|%s|%d|%s|%v", rec.Name, rec.ContentHash, rec.BuiltAt, rec.Solutions, what, question)
+	return fmt.Sprintf("%s|%s|%s%s|%d|%s|%v", rec.Name, rec.ContentHash, rec.BuiltAt.Format(time.RFC3339), rec.BuiltAtText, rec.Solutions, what, question)
 }
 
 // answers keeps the answers worked out, the most recently used first, and

@@ -116,10 +116,10 @@ func TestAnswersKept(t *testing.T) {
 // TestAnswerKeyFollowsContent: a puzzle rebuilt (another content hash or
 // build time) asks its questions anew.
 func TestAnswerKeyFollowsContent(t *testing.T) {
-	rec := catalog.Record{Name: "queens:8", ContentHash: "abc", BuiltAt: "2026-01-01T00:00:00Z", Solutions: 92}
+	rec := catalog.Record{Name: "queens:8", ContentHash: "abc", BuiltAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Solutions: 92}
 	key := answerKey(rec, "heatmap", "cell 1,1=1")
 	rebuilt, rehashed := rec, rec
-	rebuilt.BuiltAt = "2026-01-02T00:00:00Z"
+	rebuilt.BuiltAt = time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	rehashed.ContentHash = "abd"
 	for name, other := range map[string]string{
 		"rebuilt":        answerKey(rebuilt, "heatmap", "cell 1,1=1"),

@@ -14,6 +14,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/web"
 )
@@ -30,7 +31,7 @@ func TestClassesOnlyPages(t *testing.T) {
 	var urls [2]string
 	for i, asClasses := range []bool{false, true} {
 		db := filepath.Join(t.TempDir(), "cat.db")
-		cat, err := catalog.Create(ctx, db, catalog.Holder{})
+		cat, err := catalog.Create(ctx, db, catfile.Holder{})
 		if err != nil {
 			t.Fatal(err)
 		}

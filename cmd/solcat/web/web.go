@@ -35,6 +35,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/query"
 	"solcat/query/records"
@@ -491,7 +492,7 @@ func (s *Server) failure(r *request, err error) answer {
 		status = http.StatusNotFound
 	case errors.As(err, &counts):
 		status = http.StatusConflict
-	case errors.Is(err, catalog.ErrDamaged):
+	case errors.Is(err, catfile.ErrDamaged):
 		msg += "; 'solcat verify' names the damaged puzzles"
 	}
 	if r.json {

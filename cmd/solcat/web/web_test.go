@@ -23,6 +23,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/web"
 	"solcat/query"
@@ -45,7 +46,7 @@ func TestMain(m *testing.M) {
 	}
 	testCatalog = filepath.Join(dir, "cat.db")
 	ctx := context.Background()
-	cat, err := catalog.Create(ctx, testCatalog, catalog.Holder{})
+	cat, err := catalog.Create(ctx, testCatalog, catfile.Holder{})
 	if err != nil {
 		panic(err)
 	}
@@ -210,7 +211,7 @@ func TestBuildsUnderWay(t *testing.T) {
 		t.Errorf("the catalog page does not show the stopped build: %.2000s", body)
 	}
 	// Another process takes the catalog to build queens:16.
-	writer, err := catalog.Create(context.Background(), testCatalog, catalog.NewHolder("solcat build queens:16", []string{"queens:16"}))
+	writer, err := catalog.Create(context.Background(), testCatalog, catfile.NewHolder("solcat build queens:16", []string{"queens:16"}))
 	if err != nil {
 		t.Fatal(err)
 	}

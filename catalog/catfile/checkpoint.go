@@ -1,4 +1,4 @@
-package catalog
+package catfile
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// checkpointer copies a writer's write-ahead log into the catalog file
+// Checkpointer copies a writer's write-ahead log into the catalog file
 // from a connection of its own, each time the writer commits a unit and
 // once a second besides (for commits made outside units). SQLite's own
 // checkpoints are off (wal_autocheckpoint 0): every copy runs under the
@@ -17,11 +17,11 @@ import (
 // readers; if they hold on longer the log just grows until the next one.
 // SQLite starts the log over only when a write transaction begins after
 // everything in it was copied, so now and then the writer waits for the
-// copying to catch up (catchUp): the log stays short.
-type checkpointer struct {
+// copying to catch up (CatchUp): the log stays short.
+type Checkpointer struct {
 	db    *sql.DB
 	file  string
-	locks *fileLocks // nil: no byte locks on this file system
+	locks *Locks // nil: no byte locks on this file system
 	kick  chan chan struct{}
 	quit  chan struct{}
 	done  chan struct{}
@@ -35,10 +35,10 @@ type checkpointer struct {
 // small units (counts) would otherwise copy, and sync, after each.
 const minGap = 200 * time.Millisecond
 
-// startCheckpointer takes over the checkpoints of the writer of the
+// StartCheckpointer takes over the checkpoints of the writer of the
 // catalog file, which holds locks.
-func startCheckpointer(ctx context.Context, file string, locks *fileLocks) (*checkpointer, error) {
-	dsn, err := fileURI(file, "_pragma=busy_timeout(10000)")
+func StartCheckpointer(ctx context.Context, file string, locks *Locks) (*Checkpointer, error) {
+	dsn, err := FileURI(file, "_pragma=busy_timeout(10000)")
 	if err != nil {
 		return nil, err
 	}
@@ -47,15 +47,15 @@ func startCheckpointer(ctx context.Context, file string, locks *fileLocks) (*che
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := locks.heldByOther(readByte, false); errors.Is(err, errNoByteLocks) {
+	if _, err := locks.HeldByOther(ReadByte, false); errors.Is(err, ErrNoByteLocks) {
 		locks = nil
 	}
-	cp := &checkpointer{db: db, file: file, locks: locks, kick: make(chan chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	cp := &Checkpointer{db: db, file: file, locks: locks, kick: make(chan chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	go cp.run()
 	return cp, nil
 }
 
-func (cp *checkpointer) run() {
+func (cp *Checkpointer) run() {
 	defer close(cp.done)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -85,26 +85,26 @@ func (cp *checkpointer) run() {
 // since the last copy and the readers let it within a second. A copy that
 // fails (a full disk) leaves the log longer; the next one, or the
 // writer's last, copies it.
-func (cp *checkpointer) copyLog() {
+func (cp *Checkpointer) copyLog() {
 	cp.lastTry = time.Now()
 	info, err := os.Stat(cp.file + "-wal")
 	if err != nil || info.Size() == cp.copiedSize && info.ModTime().Equal(cp.copiedTime) {
 		return
 	}
 	if cp.locks != nil {
-		ok, err := cp.locks.exclusiveRead(time.Second, nil)
+		ok, err := cp.locks.ExclusiveRead(time.Second, nil)
 		if err != nil || !ok {
 			return
 		}
-		defer cp.locks.unlock(readByte)
+		defer cp.locks.Unlock(ReadByte)
 	}
 	if _, err := cp.db.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err == nil {
 		cp.copiedSize, cp.copiedTime = info.Size(), info.ModTime()
 	}
 }
 
-// committed asks for a checkpoint, unless one is already waiting to run.
-func (cp *checkpointer) committed() {
+// Committed asks for a checkpoint, unless one is already waiting to run.
+func (cp *Checkpointer) Committed() {
 	if cp == nil {
 		return
 	}
@@ -114,8 +114,8 @@ func (cp *checkpointer) committed() {
 	}
 }
 
-// catchUp returns once the log is copied as far as the readers let it.
-func (cp *checkpointer) catchUp() {
+// CatchUp returns once the log is copied as far as the readers let it.
+func (cp *Checkpointer) CatchUp() {
 	if cp == nil {
 		return
 	}
@@ -124,9 +124,9 @@ func (cp *checkpointer) catchUp() {
 	<-copied
 }
 
-// stop waits for the checkpoint under way and ends the checkpoints. Call it
+// Stop waits for the checkpoint under way and ends the checkpoints. Call it
 // when the writer's connection is free.
-func (cp *checkpointer) stop() {
+func (cp *Checkpointer) Stop() {
 	if cp == nil {
 		return
 	}

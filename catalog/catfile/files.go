@@ -1,4 +1,4 @@
-package catalog
+package catfile
 
 import (
 	"errors"
@@ -19,14 +19,14 @@ import (
 // the catalog file itself: the write-ahead log, its index, the build lock
 // and the sort folder.
 func companions(path string) []string {
-	file := realFile(path)
+	file := RealFile(path)
 	return []string{file + "-wal", file + "-shm", lockPath(file), file + ".sort"}
 }
 
-// realFile is the file a catalog path names, its symbolic links followed
+// RealFile is the file a catalog path names, its symbolic links followed
 // (the last one may point at a file not made yet): the catalog's lock file,
 // log and sort folder lie beside it, whatever name it was given by.
-func realFile(path string) string {
+func RealFile(path string) string {
 	if file, ok := resolve(path); ok {
 		return file
 	}
@@ -35,10 +35,7 @@ func realFile(path string) string {
 
 // SortFolder is where a stored magic:5 build into the catalog at path
 // sorts its classes.
-func SortFolder(path string) string { return realFile(path) + ".sort" }
-
-// SortFolder is where a stored magic:5 build into this catalog sorts.
-func (c *Catalog) SortFolder() string { return c.file + ".sort" }
+func SortFolder(path string) string { return RealFile(path) + ".sort" }
 
 // IsOwnFile reports whether path names the catalog at catalogPath or one of
 // its companion files, as the same file after following links (a symbolic
@@ -121,13 +118,13 @@ func ParentOf(path string) string {
 	return path[:i]
 }
 
-// fileURI is the SQLite URI of the file at path followed by params ("a=b"
+// FileURI is the SQLite URI of the file at path followed by params ("a=b"
 // each). The path is made absolute and every byte outside a small safe set
 // is percent-encoded, so any name the operating system accepts ('#', '?',
 // '%', '&', spaces, non-ASCII) names that file and nothing else: SQLite
 // would read a raw '?' as the start of the parameters, '#' as a fragment
 // and '%' as an escape.
-func fileURI(path string, params ...string) (string, error) {
+func FileURI(path string, params ...string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err

@@ -1,4 +1,10 @@
-package catalog
+// Package usersql runs a user's statement on a catalog, read-only three
+// times over: the statement is checked before SQLite sees it, SQLite's
+// authorizer refuses every operation that is not a read as it compiles,
+// and the connection is read-only. No value larger than MaxValueMB is made
+// or read. It tells SQLite's faults apart by their result codes, but for
+// those that share one (statementFault).
+package usersql
 
 import (
 	"context"
@@ -41,21 +47,21 @@ type Rows struct {
 	dest   []any
 }
 
-// Query runs a user's statement on a connection on which SQLite itself
+// Query runs a user's statement on a connection of db on which SQLite itself
 // refuses, while compiling, every operation that is not a read: the third
 // layer under a read-only open and query_only. No string or blob larger
 // than MaxValueMB is made or read (ErrTooLarge). Close the rows after use.
 // The statement is checked first (checkStatement); errors SQLite finds in
 // it, before or while it runs, are a *StatementError (an ErrBadSQL),
 // ErrRefused or ErrTooLarge.
-func (c *Catalog) Query(ctx context.Context, text string) (*Rows, error) {
+func Query(ctx context.Context, db *sqlx.DB, text string) (*Rows, error) {
 	if err := checkStatement(text); err != nil {
 		return nil, err
 	}
 	if p, ok := parameter(text); ok {
 		return nil, fmt.Errorf("%w: it has a parameter, %s, and sql binds no values; write the value in its place", ErrBadSQL, p)
 	}
-	conn, length, err := c.queryConn(ctx)
+	conn, length, err := queryConn(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -200,8 +206,8 @@ func (r *Rows) release() {
 
 // queryConn returns a connection for a user's statement, with the
 // authorizer and the value limit set, and the limit it had before.
-func (c *Catalog) queryConn(ctx context.Context) (*sqlx.Conn, int, error) {
-	conn, err := c.db.Connx(ctx)
+func queryConn(ctx context.Context, db *sqlx.DB) (*sqlx.Conn, int, error) {
+	conn, err := db.Connx(ctx)
 	if err != nil {
 		return nil, 0, err
 	}

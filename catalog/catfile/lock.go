@@ -1,4 +1,4 @@
-package catalog
+package catfile
 
 import (
 	"encoding/json"
@@ -65,16 +65,16 @@ func NewHolder(command string, puzzles []string) Holder {
 
 func lockPath(path string) string { return path + ".lock" }
 
-// writeLock is a held catalog lock.
-type writeLock struct {
+// WriteLock is a held catalog lock.
+type WriteLock struct {
 	f    *os.File
 	path string
 }
 
-// lockForWriting takes the write lock of the catalog at path, whose file
+// LockForWriting takes the write lock of the catalog at path, whose file
 // (links followed) is file, for h, or returns a *BusyError naming the
 // process that holds it.
-func lockForWriting(path, file string, h Holder) (*writeLock, error) {
+func LockForWriting(path, file string, h Holder) (*WriteLock, error) {
 	name := lockPath(file)
 	// Readers hold the lock shared for an instant to see whether it is
 	// taken: try for a moment before calling it busy.
@@ -112,13 +112,13 @@ func lockForWriting(path, file string, h Holder) (*writeLock, error) {
 			f.Close()
 			return nil, fmt.Errorf("cannot lock the catalog %s for writing: %w", path, err)
 		}
-		return &writeLock{f: f, path: name}, nil
+		return &WriteLock{f: f, path: name}, nil
 	}
 }
 
 // release removes the lock file and drops the lock, in that order, so the
 // next writer either waits on this file or finds none.
-func (l *writeLock) release() {
+func (l *WriteLock) Release() {
 	if l == nil {
 		return
 	}
@@ -139,18 +139,18 @@ func sameOpenFile(f *os.File, name string) bool {
 // running, through this name of the file or any other. It changes nothing
 // (a catalog in a read-only folder included).
 func RunningWriter(path string) (Holder, bool) {
-	file := realFile(path)
+	file := RealFile(path)
 	if h, ok := lockHolder(lockPath(file)); ok {
 		return h, true
 	}
 	// No lock file beside this name: a writer through another name (a hard
 	// link) still holds the file's writer byte.
-	locks, err := openFileLocks(file, false)
+	locks, err := OpenLocks(file, false)
 	if err != nil {
 		return Holder{}, false
 	}
-	defer locks.close()
-	if writerAt(locks) {
+	defer locks.Close()
+	if WriterAt(locks) {
 		return Holder{Command: "another solcat, through another name of the same file"}, true
 	}
 	return Holder{}, false

@@ -1,4 +1,4 @@
-package catalog
+package catfile
 
 import (
 	"errors"
@@ -17,18 +17,15 @@ var ErrDiskFull = errors.New("the disk is full")
 // ErrIO means the disk failed to read or write part of the catalog.
 var ErrIO = errors.New("the disk reported an input/output error")
 
-// Fault is the fault of the disk that err reports, met while writing the
-// catalog: ErrDiskFull or ErrIO, told by SQLite's result code or the
-// system's error number (never by the message); nil for any other error.
-func (c *Catalog) Fault(err error) error { return fault(c.file, err) }
-
-// fault is the fault of the disk holding file that err reports. SQLite
-// reports a failure to grow its -shm file (on a full disk), and a write
-// past the process's file size limit (ulimit -f), as an I/O error, with
-// the same codes as a disk that fails: an I/O error on a disk with next
-// to no room left, or with the catalog's files at the size limit, is a
-// full disk.
-func fault(file string, err error) error {
+// Fault is the fault of the disk holding the catalog file that err
+// reports, met while writing it: ErrDiskFull or ErrIO, told by SQLite's
+// result code or the system's error number (never by the message); nil
+// for any other error. SQLite reports a failure to grow its -shm file (on
+// a full disk), and a write past the process's file size limit (ulimit
+// -f), as an I/O error, with the same codes as a disk that fails: an I/O
+// error on a disk with next to no room left, or with the catalog's files
+// at the size limit, is a full disk.
+func Fault(file string, err error) error {
 	var se *sqlite.Error
 	var errno syscall.Errno
 	switch {
@@ -55,7 +52,7 @@ func fault(file string, err error) error {
 // while doing what to the catalog file; other errors, and those already
 // named, are returned as they are.
 func FaultError(what, file string, err error) error {
-	if fault := fault(file, err); fault != nil && !errors.Is(err, fault) {
+	if fault := Fault(file, err); fault != nil && !errors.Is(err, fault) {
 		return fmt.Errorf("%s: %w", what, fault)
 	}
 	return err
@@ -88,22 +85,22 @@ func nearSizeLimit(file string) bool {
 // catalog at path: SQLITE_CORRUPT and SQLITE_NOTADB wrap ErrDamaged; other
 // errors are returned as they are.
 func DamageError(path string, err error) error {
-	if damaged(err) {
+	if Damaged(err) {
 		return fmt.Errorf("%s: %w: SQLite finds the database disk image malformed", path, ErrDamaged)
 	}
 	return err
 }
 
-// damaged reports whether SQLite found the file damaged.
-func damaged(err error) bool {
+// Damaged reports whether SQLite found the file damaged.
+func Damaged(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_CORRUPT || se.Code()&0xff == sqlite3.SQLITE_NOTADB)
 }
 
-// openError says what went wrong while the catalog at path was opened: a
+// OpenError says what went wrong while the catalog at path was opened: a
 // damaged file, as DamageError names it, or an error it cannot be opened by.
-func openError(path string, err error) error {
-	if damaged(err) {
+func OpenError(path string, err error) error {
+	if Damaged(err) {
 		return DamageError(path, err)
 	}
 	return fmt.Errorf("cannot open catalog %s: %w", path, err)

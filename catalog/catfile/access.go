@@ -1,13 +1,16 @@
-package catalog
+package catfile
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
 	"sync"
 	"syscall"
 	"time"
+
+	"modernc.org/sqlite"
 )
 
 // How readers and the writer share a catalog file.
@@ -21,14 +24,14 @@ import (
 // far beyond the bytes SQLite locks, and they belong to the file, not to a
 // name of it: every name (a symbolic or a hard link) sees the same locks.
 //
-//   - writerByte: held exclusively by the one process that writes the
+//   - WriterByte: held exclusively by the one process that writes the
 //     catalog, for as long as it has it open for writing.
-//   - readByte: held shared by a process while it has a connection reading
+//   - ReadByte: held shared by a process while it has a connection reading
 //     the file; held exclusively by the writer while it copies its log in.
 //     So the file never changes under a reader, and a reader's connections,
 //     whose page caches trust the file not to change, never outlive its
 //     hold: they are closed before it lets go.
-//   - gateByte: held exclusively by the writer while it waits for the read
+//   - GateByte: held exclusively by the writer while it waits for the read
 //     byte. Readers wait at a held gate before opening a connection, so a
 //     stream of overlapping queries cannot starve the writer; the writer
 //     holds the gate a short while at a time, so a long query only delays
@@ -39,29 +42,29 @@ import (
 // When the writer ends it copies the whole log in and SQLite removes the
 // -wal and -shm files: at rest a catalog is one file. A writer killed before
 // that leaves its log; the next program that can write the file copies it in
-// (foldLog) before it reads.
+// (FoldLog) before it reads.
 const (
 	lockBase   = 1 << 62
-	writerByte = lockBase
-	readByte   = lockBase + 1
-	gateByte   = lockBase + 2
+	WriterByte = lockBase
+	ReadByte   = lockBase + 1
+	GateByte   = lockBase + 2
 )
 
-// errNoByteLocks means the file system takes no open file description
+// ErrNoByteLocks means the file system takes no open file description
 // locks: readers then read through SQLite's log as SQLite itself does.
-var errNoByteLocks = errors.New("byte-range locks are not available on this file system")
+var ErrNoByteLocks = errors.New("byte-range locks are not available on this file system")
 
-// fileLocks is an open descriptor of a catalog file through which its
+// Locks is an open descriptor of a catalog file through which its
 // byte-range locks are taken. Each holder opens its own: locks through one
 // descriptor never conflict with each other.
-type fileLocks struct {
+type Locks struct {
 	f   *os.File
 	key fileKey
 }
 
-// openFileLocks opens the file for its locks; write is needed for the
+// OpenLocks opens the file for its locks; write is needed for the
 // exclusive locks.
-func openFileLocks(file string, write bool) (*fileLocks, error) {
+func OpenLocks(file string, write bool) (*Locks, error) {
 	flag := os.O_RDONLY
 	if write {
 		flag = os.O_RDWR
@@ -71,10 +74,16 @@ func openFileLocks(file string, write bool) (*fileLocks, error) {
 		return nil, err
 	}
 	k, _ := keyOf(file)
-	return &fileLocks{f: f, key: k}, nil
+	return &Locks{f: f, key: k}, nil
 }
 
-func (l *fileLocks) close() {
+// LocksOf takes f, the catalog file opened for writing, for its locks.
+func LocksOf(f *os.File) *Locks {
+	k, _ := keyOf(f.Name())
+	return &Locks{f: f, key: k}
+}
+
+func (l *Locks) Close() {
 	if l != nil {
 		l.f.Close()
 	}
@@ -89,26 +98,48 @@ const (
 	pollInterval   = 2 * time.Millisecond
 )
 
-// readLease is a reader's hold on the read byte, shared by all of a
+// ReadLease is a reader's hold on the read byte, shared by all of a
 // Catalog's connections: taken when the first opens, let go when the last
 // closes.
-type readLease struct {
+type ReadLease struct {
 	mu    sync.Mutex
-	locks *fileLocks
+	locks *Locks
 	n     int
 	file  string
 	off   bool // no byte locks on this file system: readers read through the log
 }
 
-// acquire waits until no writer is at the gate and the file is not being
+// NewReadLease is a reader's lease on the read byte of the catalog file
+// (named path in messages), taken through locks. Where the file system
+// takes no byte locks it is off: readers read through the log.
+func NewReadLease(locks *Locks, path string) *ReadLease {
+	_, err := locks.HeldByOther(ReadByte, false)
+	return &ReadLease{locks: locks, file: path, off: errors.Is(err, ErrNoByteLocks)}
+}
+
+// Off reports whether the file system takes no byte locks: readers then
+// read through SQLite's log.
+func (r *ReadLease) Off() bool { return r.off }
+
+// WriterWaiting reports whether a writer waits at the gate to copy its log
+// in.
+func (r *ReadLease) WriterWaiting() bool {
+	waiting, err := r.locks.HeldByOther(GateByte, true)
+	return err == nil && waiting
+}
+
+// Close lets go of the lease's descriptor, after its connections closed.
+func (r *ReadLease) Close() { r.locks.Close() }
+
+// Acquire waits until no writer is at the gate and the file is not being
 // changed, then counts one more connection.
-func (r *readLease) acquire(ctx context.Context) error {
+func (r *ReadLease) Acquire(ctx context.Context) error {
 	if r.off {
 		return nil
 	}
 	deadline := time.Now().Add(readerPatience)
 	for {
-		waiting, err := r.locks.heldByOther(gateByte, true)
+		waiting, err := r.locks.HeldByOther(GateByte, true)
 		if err == nil && !waiting {
 			r.mu.Lock()
 			if r.n > 0 {
@@ -116,7 +147,7 @@ func (r *readLease) acquire(ctx context.Context) error {
 				r.mu.Unlock()
 				return nil
 			}
-			ok, err := r.locks.try(readByte, false)
+			ok, err := r.locks.Try(ReadByte, false)
 			if err != nil {
 				r.mu.Unlock()
 				return err
@@ -142,9 +173,9 @@ func (r *readLease) acquire(ctx context.Context) error {
 	}
 }
 
-// release counts one connection less, letting go of the read byte after
+// Release counts one connection less, letting go of the read byte after
 // the last.
-func (r *readLease) release() {
+func (r *ReadLease) Release() {
 	if r.off {
 		return
 	}
@@ -152,7 +183,7 @@ func (r *readLease) release() {
 	defer r.mu.Unlock()
 	r.n--
 	if r.n == 0 {
-		r.locks.unlock(readByte)
+		r.locks.Unlock(ReadByte)
 		inProcess.add(r.locks.key, -1)
 	}
 }
@@ -175,8 +206,8 @@ func (lc *leaseCount) add(k fileKey, d int) {
 	lc.n[k] += d
 }
 
-// readersInProcess reports whether this process reads the file.
-func readersInProcess(file string) bool {
+// ReadersInProcess reports whether this process reads the file.
+func ReadersInProcess(file string) bool {
 	k, ok := keyOf(file)
 	if !ok {
 		return false
@@ -203,30 +234,30 @@ func keyOf(file string) (fileKey, bool) {
 // its log into the catalog: that writer is stopped or stuck.
 var ErrCheckpointStuck = errors.New("the process writing it has held it for minutes while copying its log in (stopped with Ctrl-Z?)")
 
-// exclusiveRead takes the read byte exclusively for the writer, taking
+// ExclusiveRead takes the read byte exclusively for the writer, taking
 // turns at the gate: it holds the gate for up to gateTurn while it waits
 // for the readers to finish, then lets new readers in for gatePause. It
 // gives up after patience (wait forever if patience is 0), calling waiting
 // once if it has waited for more than two seconds.
-func (l *fileLocks) exclusiveRead(patience time.Duration, waiting func()) (bool, error) {
+func (l *Locks) ExclusiveRead(patience time.Duration, waiting func()) (bool, error) {
 	start := time.Now()
 	told := false
 	for {
-		gate, err := l.try(gateByte, true)
+		gate, err := l.Try(GateByte, true)
 		if err != nil {
 			return false, err
 		}
 		if gate {
 			turnEnd := time.Now().Add(gateTurn)
 			for time.Now().Before(turnEnd) {
-				ok, err := l.try(readByte, true)
+				ok, err := l.Try(ReadByte, true)
 				if err != nil || ok {
-					l.unlock(gateByte)
+					l.Unlock(GateByte)
 					return ok, err
 				}
 				time.Sleep(pollInterval)
 			}
-			l.unlock(gateByte)
+			l.Unlock(GateByte)
 		}
 		if patience > 0 && time.Since(start) > patience {
 			return false, nil
@@ -238,3 +269,67 @@ func (l *fileLocks) exclusiveRead(patience time.Duration, waiting func()) (bool,
 		time.Sleep(gatePause)
 	}
 }
+
+// LeasedConnector opens a reader's connections through base, each under
+// lease.
+func LeasedConnector(base driver.Connector, lease *ReadLease) driver.Connector {
+	return &leasedConnector{base: base, lease: lease}
+}
+
+// leasedConnector opens a reader's connections, each under the reader's
+// hold on the read byte.
+type leasedConnector struct {
+	base  driver.Connector
+	lease *ReadLease
+}
+
+func (lc *leasedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	if err := lc.lease.Acquire(ctx); err != nil {
+		return nil, err
+	}
+	conn, err := lc.base.Connect(ctx)
+	if err != nil {
+		lc.lease.Release()
+		return nil, err
+	}
+	sc, ok := conn.(sqliteConn)
+	if !ok {
+		conn.Close()
+		lc.lease.Release()
+		return nil, fmt.Errorf("the SQLite driver's connection lacks a method this program uses (%T)", conn)
+	}
+	return &leasedConn{sqliteConn: sc, lease: lc.lease}, nil
+}
+
+func (lc *leasedConnector) Driver() driver.Driver { return lc.base.Driver() }
+
+// sqliteConn is what the driver's connections offer that database/sql
+// and this package use.
+type sqliteConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+	sqlite.AuthorizerRegisterer
+}
+
+// leasedConn is a reader's connection; closing it lets go of its share of
+// the read byte.
+type leasedConn struct {
+	sqliteConn
+	lease *ReadLease
+	once  sync.Once
+}
+
+func (c *leasedConn) Close() error {
+	err := c.sqliteConn.Close()
+	c.once.Do(c.lease.Release)
+	return err
+}
+
+// Unwrap gives the driver its own connection (sqlite.Limit needs it).
+func (c *leasedConn) Unwrap() driver.Conn { return c.sqliteConn }

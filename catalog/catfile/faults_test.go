@@ -1,4 +1,4 @@
-package catalog
+package catfile
 
 import (
 	"database/sql"
@@ -50,8 +50,8 @@ func TestFaultsByCode(t *testing.T) {
 		{"nil", nil, nil, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := fault(dir, tc.err); got != tc.fault {
-				t.Errorf("fault: %v, want %v", got, tc.fault)
+			if got := Fault(dir, tc.err); got != tc.fault {
+				t.Errorf("Fault: %v, want %v", got, tc.fault)
 			}
 			if got := FaultError("writing x", dir, tc.err); tc.err != nil && got.Error() != tc.faultErrorText || tc.fault != nil && !errors.Is(got, tc.fault) {
 				t.Errorf("FaultError: %v, want %q", got, tc.faultErrorText)
@@ -101,8 +101,8 @@ func TestIOErrorAtTheSizeLimit(t *testing.T) {
 				t.Skipf("cannot set the file size limit: %v", err)
 			}
 			defer syscall.Setrlimit(syscall.RLIMIT_FSIZE, &was)
-			if got := fault(file, eio); got != tc.want {
-				t.Errorf("fault: %v, want %v", got, tc.want)
+			if got := Fault(file, eio); got != tc.want {
+				t.Errorf("Fault: %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package catalog
+package catfile
 
 import (
 	"context"
@@ -14,57 +14,57 @@ import (
 func TestByteLocks(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "cat.db")
 	os.WriteFile(file, nil, 0o644)
-	open := func(write bool) *fileLocks {
-		l, err := openFileLocks(file, write)
+	open := func(write bool) *Locks {
+		l, err := OpenLocks(file, write)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(l.close)
+		t.Cleanup(l.Close)
 		return l
 	}
 	writer, other := open(true), open(true)
-	if _, err := writer.heldByOther(readByte, false); err == errNoByteLocks {
+	if _, err := writer.HeldByOther(ReadByte, false); err == ErrNoByteLocks {
 		t.Skip("this file system takes no open file description locks")
 	}
 	// One writer.
-	if ok, err := writer.try(writerByte, true); !ok || err != nil {
+	if ok, err := writer.Try(WriterByte, true); !ok || err != nil {
 		t.Fatalf("the writer's byte: %v %v", ok, err)
 	}
-	if ok, _ := other.try(writerByte, true); ok {
+	if ok, _ := other.Try(WriterByte, true); ok {
 		t.Error("a second writer took the writer's byte")
 	}
-	if !writerAt(open(false)) {
+	if !WriterAt(open(false)) {
 		t.Error("a reader does not see the writer")
 	}
 	// Readers keep the writer from the file.
-	r1 := &readLease{locks: open(false), file: file}
-	r2 := &readLease{locks: open(false), file: file}
+	r1 := &ReadLease{locks: open(false), file: file}
+	r2 := &ReadLease{locks: open(false), file: file}
 	ctx := context.Background()
-	for _, r := range []*readLease{r1, r2} {
-		if err := r.acquire(ctx); err != nil {
+	for _, r := range []*ReadLease{r1, r2} {
+		if err := r.Acquire(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if ok, _ := writer.exclusiveRead(300*time.Millisecond, nil); ok {
+	if ok, _ := writer.ExclusiveRead(300*time.Millisecond, nil); ok {
 		t.Error("the writer took the read byte from two readers")
 	}
-	r1.release()
-	if ok, _ := writer.exclusiveRead(300*time.Millisecond, nil); ok {
+	r1.Release()
+	if ok, _ := writer.ExclusiveRead(300*time.Millisecond, nil); ok {
 		t.Error("the writer took the read byte from one reader")
 	}
-	r2.release()
-	if ok, _ := writer.exclusiveRead(300*time.Millisecond, nil); !ok {
+	r2.Release()
+	if ok, _ := writer.ExclusiveRead(300*time.Millisecond, nil); !ok {
 		t.Fatal("the writer could not take the read byte from no reader")
 	}
 	// While the writer copies, a reader waits.
 	done := make(chan error, 1)
-	go func() { done <- r1.acquire(ctx) }()
+	go func() { done <- r1.Acquire(ctx) }()
 	select {
 	case <-done:
 		t.Fatal("a reader came in while the writer held the read byte")
 	case <-time.After(100 * time.Millisecond):
 	}
-	writer.unlock(readByte)
+	writer.Unlock(ReadByte)
 	select {
 	case err := <-done:
 		if err != nil {
@@ -75,16 +75,16 @@ func TestByteLocks(t *testing.T) {
 	}
 	// A writer at the gate holds new connections back, even those of a
 	// reader that holds the read byte already.
-	if ok, _ := writer.try(gateByte, true); !ok {
+	if ok, _ := writer.Try(GateByte, true); !ok {
 		t.Fatal("the gate")
 	}
-	go func() { done <- r2.acquire(ctx) }()
+	go func() { done <- r2.Acquire(ctx) }()
 	select {
 	case <-done:
 		t.Error("a new reader passed a held gate")
 	case <-time.After(100 * time.Millisecond):
 	}
-	writer.unlock(gateByte)
+	writer.Unlock(GateByte)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
