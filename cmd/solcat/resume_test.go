@@ -17,13 +17,7 @@ import (
 // command resumes from them, gives the exact answer, keeps it and drops
 // the units.
 func TestConstrainedCountResumes(t *testing.T) {
-	was, budget := saveAfter, query.ProbeBudget
-	saveAfter, query.ProbeBudget = 0, 0 // every unit left to the count, none timed before it
-	t.Cleanup(func() { saveAfter, query.ProbeBudget = was, budget; unitCounted = nil })
-	db := filepath.Join(t.TempDir(), "r.db")
-	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
-		t.Fatal(errOut)
-	}
+	db := countOnlyQueens14(t)
 	c := enumerate.NewQueensConstraint(14)
 	c.Queen(0, 1)
 	exact, err := enumerate.CountQueensConstrained(context.Background(), c, 2)
@@ -102,13 +96,7 @@ func TestConstrainedStatsResumes(t *testing.T) {
 // by its own filter), so it counts from the start and gets the answer
 // right, and the stopped filter then finds that answer kept.
 func TestImageCountsItsOwnUnits(t *testing.T) {
-	was, budget := saveAfter, query.ProbeBudget
-	saveAfter, query.ProbeBudget = 0, 0
-	t.Cleanup(func() { saveAfter, query.ProbeBudget = was, budget; unitCounted = nil })
-	db := filepath.Join(t.TempDir(), "r.db")
-	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
-		t.Fatal(errOut)
-	}
+	db := countOnlyQueens14(t)
 	c := enumerate.NewQueensConstraint(14)
 	c.Queen(0, 1)
 	c.Queen(2, 4)
@@ -136,4 +124,18 @@ func TestImageCountsItsOwnUnits(t *testing.T) {
 	if code != 0 || stdout != strconv.FormatInt(exact, 10)+"\n" || strings.Contains(stderr, "resuming") {
 		t.Errorf("the stopped filter afterwards: exit %d, stdout %q, stderr %q; want %d from the kept answer", code, stdout, stderr, exact)
 	}
+}
+
+// countOnlyQueens14 is a catalog of queens:14's counts, for constrained
+// counts whose every unit is left to the count (none timed before it).
+func countOnlyQueens14(t *testing.T) string {
+	t.Helper()
+	was, budget := saveAfter, query.ProbeBudget
+	saveAfter, query.ProbeBudget = 0, 0
+	t.Cleanup(func() { saveAfter, query.ProbeBudget = was, budget; unitCounted = nil })
+	db := filepath.Join(t.TempDir(), "r.db")
+	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
+		t.Fatal(errOut)
+	}
+	return db
 }
