@@ -215,7 +215,7 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 			}
 			return
 		}
-		if y < 2 && stop != nil && stop.Load() {
+		if y < k-1 && stop != nil && stop.Load() {
 			return
 		}
 		row := from + y

@@ -111,6 +111,7 @@ func placementEstimates(c QueensConstraint, probes int) [][]float64 {
 	for lo := range n {
 		est[lo] = make([]float64, n-lo+1)
 		est[lo][0] = 1
+		survived := make([]int, n-lo+1)
 		for range probes {
 			var cols, left, right uint64
 			w := 1.0
@@ -122,6 +123,7 @@ func placementEstimates(c QueensConstraint, probes int) [][]float64 {
 				}
 				w *= float64(k)
 				est[lo][r-lo+1] += w
+				survived[r-lo+1]++
 				for j := rng.IntN(k); j > 0; j-- {
 					free &= free - 1
 				}
@@ -133,10 +135,21 @@ func placementEstimates(c QueensConstraint, probes int) [][]float64 {
 		}
 		for k := 1; k < len(est[lo]); k++ {
 			est[lo][k] /= float64(probes)
+			if survived[k] < minSurvivors {
+				// Too few probes got this far to tell: on a free board
+				// nearly every probe dies long before its placements run
+				// out, and an estimate of 0 would take a block of
+				// 10^20 placements for an empty one.
+				est[lo][k] = math.Inf(1)
+			}
 		}
 	}
 	return est
 }
+
+// minSurvivors is the fewest probes that must reach a row for the
+// estimate of the placements down to it to be taken.
+const minSurvivors = 8
 
 // chooseSplit finds the cut of the least work for the count under c
 // (propagated), or false if no cut's blocks fit.
@@ -386,13 +399,16 @@ func (q *ConstrainedCounter) Cut() (row int, ok bool) {
 // from then on, and counts units on one goroutine, spread over all of
 // them (the middle one, then the quarters, ...), until budget is spent:
 // the time the listing took, the time the units took, and their counts.
-func (q *ConstrainedCounter) Sample(ctx context.Context, budget time.Duration) (listing, took time.Duration, counted map[int]int64, err error) {
+// A unit still counting after longest is stopped: then took is the time
+// it had taken, a lower bound of one unit's time, and short is set.
+func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Duration) (listing, took time.Duration, counted map[int]int64, short bool, err error) {
 	if q.split == nil || len(q.units) == 0 {
-		return 0, 0, nil, nil
+		return 0, 0, nil, false, nil
 	}
 	q.stop.Store(false)
 	ended := make(chan struct{})
 	defer close(ended)
+	var timedOut atomic.Bool
 	go func() {
 		select {
 		case <-ctx.Done():
@@ -404,11 +420,16 @@ func (q *ConstrainedCounter) Sample(ctx context.Context, budget time.Duration) (
 	q.blocksFor(-1).units++
 	began := time.Now()
 	if q.listed(-1) == nil {
-		return 0, 0, nil, ctx.Err()
+		return 0, 0, nil, false, ctx.Err()
 	}
 	listing = time.Since(began)
 	counted = map[int]int64{}
 	began = time.Now()
+	timer := time.AfterFunc(longest, func() {
+		timedOut.Store(true)
+		q.stop.Store(true)
+	})
+	defer timer.Stop()
 	units := len(q.units)
 	for step := units; time.Since(began) < budget; step /= 2 {
 		for i := step / 2; i < units && time.Since(began) < budget; i += step {
@@ -416,8 +437,12 @@ func (q *ConstrainedCounter) Sample(ctx context.Context, budget time.Duration) (
 				continue
 			}
 			n := q.countUnit(q.units[i])
+			if n < 0 && timedOut.Load() && ctx.Err() == nil {
+				q.stop.Store(false)
+				return listing, time.Since(began), counted, true, nil
+			}
 			if n < 0 {
-				return 0, 0, nil, ctx.Err()
+				return 0, 0, nil, false, ctx.Err()
 			}
 			counted[i] = n
 		}
@@ -425,5 +450,5 @@ func (q *ConstrainedCounter) Sample(ctx context.Context, budget time.Duration) (
 			break
 		}
 	}
-	return listing, time.Since(began), counted, nil
+	return listing, time.Since(began), counted, false, nil
 }

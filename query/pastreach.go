@@ -44,6 +44,10 @@ const MaxSearchCount = time.Hour
 // past listing its blocks.
 var SampleBudget = time.Second
 
+// LongestSample is the longest a cut count's judging counts one unit for:
+// a unit not finished by then puts the count past MaxSearchCount.
+var LongestSample = 40 * time.Second
+
 // A SearchCount is a filter's count with no record, judged and ready to run.
 type SearchCount struct {
 	Puzzle   canon.Puzzle
@@ -87,7 +91,7 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 		return s, nil
 	}
 	if _, ok := counter.Cut(); ok {
-		listing, took, probed, err := counter.Sample(ctx, SampleBudget)
+		listing, took, probed, short, err := counter.Sample(ctx, SampleBudget, LongestSample)
 		if err != nil {
 			return SearchCount{}, err
 		}
@@ -98,6 +102,11 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 		workersUsed := time.Duration(max(1, min(s.Workers, left)))
 		s.Took = listing + took + per*time.Duration(left)/workersUsed
 		s.sampled = fmt.Sprintf("its blocks of rows listed in %s, %d of its %d units timed", roughDuration(listing), len(probed), units)
+		if short {
+			// No unit finished: took is a lower bound of one unit's time.
+			s.Took = listing + took*time.Duration(units)/workersUsed
+			s.sampled = fmt.Sprintf("its blocks of rows listed in %s, a unit of its %d not finished in %s: at least that", roughDuration(listing), units, roughDuration(took))
+		}
 		return s, nil
 	}
 	s.Nodes = counter.SearchNodes(max(16, 16384/max(1, len(counter.Units()))), 1)
