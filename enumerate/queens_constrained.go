@@ -226,12 +226,16 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 		return nil, fmt.Errorf("a constrained count takes queens:1 to queens:%d", MaxConstrainedQueens)
 	}
 	c = c.propagated()
+	if slices.Contains(c.Allowed, 0) {
+		return newConstrainedCounter(c, false), nil // no solution: no unit
+	}
 	if n >= MinSplitQueens {
 		if p, ok := chooseSplit(c); ok {
 			return newSplitCounter(c, p), nil
 		}
-		return newConstrainedCounter(c, false), nil
 	}
+	// Up to queens:23 the halves counter cut in the middle fits whatever
+	// the filter; past it the row-by-row search counts.
 	return newConstrainedCounter(c, halvesCounts(n)), nil
 }
 

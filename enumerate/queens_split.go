@@ -386,8 +386,13 @@ func (m *halvesMatcher) countSplitSets(top, bottom *halvesBlocks, sets []uint32,
 	return total
 }
 
-// Cut reports whether the count cuts the board and matches its halves
-// (the halves counter under the filter), rather than searching row by row.
+// Halves reports whether the count matches halves of the board (cut where
+// the filter makes the work least, or in the middle), rather than
+// searching row by row.
+func (q *ConstrainedCounter) Halves() bool { return q.halves }
+
+// Cut reports whether the count cuts the board where the filter makes the
+// work least, and below which row.
 func (q *ConstrainedCounter) Cut() (row int, ok bool) {
 	if q.split == nil {
 		return 0, false
@@ -402,7 +407,7 @@ func (q *ConstrainedCounter) Cut() (row int, ok bool) {
 // A unit still counting after longest is stopped: then took is the time
 // it had taken, a lower bound of one unit's time, and short is set.
 func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Duration) (listing, took time.Duration, counted map[int]int64, short bool, err error) {
-	if q.split == nil || len(q.units) == 0 {
+	if !q.halves || len(q.units) == 0 {
 		return 0, 0, nil, false, nil
 	}
 	q.stop.Store(false)
@@ -417,10 +422,21 @@ func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Du
 		}
 	}()
 	// Held: the blocks stay listed for the count (finished never lets go).
-	q.blocksFor(-1).units++
+	// Cut in the middle, each middle column's blocks are listed as its
+	// first unit is timed, and their time counts as the unit's.
+	held := map[int]bool{}
+	hold := func(mid int) {
+		if !held[mid] {
+			held[mid] = true
+			q.blocksFor(mid).units++
+		}
+	}
 	began := time.Now()
-	if q.listed(-1) == nil {
-		return 0, 0, nil, false, ctx.Err()
+	if q.split != nil {
+		hold(-1)
+		if q.listed(-1) == nil {
+			return 0, 0, nil, false, ctx.Err()
+		}
 	}
 	listing = time.Since(began)
 	counted = map[int]int64{}
@@ -436,6 +452,7 @@ func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Du
 			if _, ok := counted[i]; ok {
 				continue
 			}
+			hold(q.units[i].Mid)
 			n := q.countUnit(q.units[i])
 			if n < 0 && timedOut.Load() && ctx.Err() == nil {
 				q.stop.Store(false)

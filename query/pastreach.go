@@ -90,7 +90,7 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 		s.sampled = "not judged: the answer is kept"
 		return s, nil
 	}
-	if _, ok := counter.Cut(); ok {
+	if counter.Halves() {
 		listing, took, probed, short, err := counter.Sample(ctx, SampleBudget, LongestSample)
 		if err != nil {
 			return SearchCount{}, err
@@ -102,6 +102,9 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 		workersUsed := time.Duration(max(1, min(s.Workers, left)))
 		s.Took = listing + took + per*time.Duration(left)/workersUsed
 		s.sampled = fmt.Sprintf("its blocks of rows listed in %s, %d of its %d units timed", roughDuration(listing), len(probed), units)
+		if _, cut := counter.Cut(); !cut {
+			s.sampled = fmt.Sprintf("%d of its %d units timed, with the blocks of rows they need", len(probed), units)
+		}
 		if short {
 			// No unit finished: took is a lower bound of one unit's time.
 			s.Took = listing + took*time.Duration(units)/workersUsed
@@ -125,7 +128,7 @@ func (s SearchCount) TooLong() string {
 	for _, c := range s.Filter.Cells {
 		flags += fmt.Sprintf(" --cell %d,%d=%d", c.Row, c.Col, c.Value)
 	}
-	if _, ok := s.counter.Cut(); ok {
+	if s.counter.Halves() {
 		return fmt.Sprintf("counting %s %s exactly would take %s (%s); 'solcat estimate %s%s' estimates it in seconds",
 			s.Puzzle, s.Filter.String(s.Puzzle), roughDuration(s.Took), s.sampled, s.Puzzle, flags)
 	}
@@ -149,6 +152,14 @@ func (s SearchCount) Explain() PlanReport {
 			fmt.Sprintf("answer: the halves counter under the filter, the board cut below row %d (tops of rows 1-%d matched with bottoms of rows %d-%d), exact, on %s; %s",
 				row, row, row+1, s.Puzzle.N, canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
 			fmt.Sprintf("estimate: %s, from %s", roughDuration(s.Took), s.sampled))
+		if s.Took == 0 {
+			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled
+		}
+	} else if s.counter.Halves() {
+		r.Detail = append(r.Detail,
+			fmt.Sprintf("answer: the halves counter under the filter, the board cut in the middle (no cut where the filter makes the work least fits in memory), exact, on %s; %s",
+				canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
+			"estimate: "+roughDuration(s.Took)+", from "+s.sampled)
 		if s.Took == 0 {
 			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled
 		}
