@@ -198,6 +198,9 @@ type ConstrainedCounter struct {
 	// columns (2 for a column whose mirror image is counted through it).
 	searchWeight []int64
 	splitRow     int // the row whose columns are the search's units
+	// split is where the board is cut (nil: in the middle, with the middle
+	// row's queen fixed for odd n).
+	split *splitPlan
 
 	stop    atomic.Bool // set as the count is stopped
 	mu      sync.Mutex
@@ -222,7 +225,41 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 	if n < 1 || n > MaxConstrainedQueens || len(c.Allowed) != n {
 		return nil, fmt.Errorf("a constrained count takes queens:1 to queens:%d", MaxConstrainedQueens)
 	}
-	return newConstrainedCounter(c.propagated(), halvesCounts(n)), nil
+	c = c.propagated()
+	if slices.Contains(c.Allowed, 0) {
+		return newConstrainedCounter(c, false), nil // no solution: no unit
+	}
+	if n >= MinSplitQueens {
+		if p, ok := chooseSplit(c); ok {
+			return newSplitCounter(c, p), nil
+		}
+	}
+	// Up to queens:23 the halves counter cut in the middle fits whatever
+	// the filter; past it the row-by-row search counts.
+	return newConstrainedCounter(c, halvesCounts(n)), nil
+}
+
+// MinSplitQueens is the smallest board whose constrained counts cut the
+// board where the filter makes the work least (queens_split.go); smaller
+// ones cut it in the middle and use the halves counter's symmetry.
+const MinSplitQueens = 18
+
+// newSplitCounter prepares the count under c, propagated, cut as p says.
+func newSplitCounter(c QueensConstraint, p splitPlan) *ConstrainedCounter {
+	q := &ConstrainedCounter{c: c, halves: true, vector: vectorMatch, blocks: map[int]*constrainedBlocks{}, split: &p}
+	sets := p.splitSets(c.N)
+	var weights []uint8
+	if c.Mirrored() {
+		sets, weights = representatives(c.N, -1, sets, []flip{flipMirror})
+		q.weights = [][]uint8{weights}
+	}
+	q.sets = [][]uint32{sets}
+	// About 200 units, none under 64 sets.
+	size := max(64, (len(sets)+199)/200)
+	for from := 0; from < len(sets); from += size {
+		q.units = append(q.units, ConstrainedUnit{Mid: -1, From: from, To: min(from+size, len(sets))})
+	}
+	return q
 }
 
 // newConstrainedCounter prepares the count under c, propagated, by the
@@ -375,6 +412,9 @@ func (q *ConstrainedCounter) Method() string {
 	if q.weights != nil || q.c.Mirrored() {
 		cut = ", cut by the filter's own symmetry"
 	}
+	if q.split != nil {
+		return fmt.Sprintf("halves counter cut below row %d", q.split.s) + cut
+	}
 	if q.halves {
 		return "halves counter" + cut
 	}
@@ -464,6 +504,10 @@ func (q *ConstrainedCounter) listed(mid int) *constrainedBlocks {
 			q.listing, q.lists = q.listing+time.Since(began), q.lists+1
 			q.mu.Unlock()
 		}()
+		if q.split != nil {
+			b.top, b.bottom = q.split.listSplit(q.c, &q.stop)
+			return
+		}
 		n, h := q.c.N, q.c.N/2
 		c := q.c
 		b.free = uint32(1)<<n - 1
@@ -516,9 +560,19 @@ func (q *ConstrainedCounter) countUnit(u ConstrainedUnit) int64 {
 	m, _ := q.pool.Get().(*halvesMatcher)
 	if m == nil {
 		m = newHalvesMatcher(q.c.N, nil)
+		if q.split != nil {
+			m = newSplitMatcher(q.c.N)
+		}
 	}
 	defer q.pool.Put(m)
 	m.vector = q.vector
+	if q.split != nil {
+		var weights []uint8
+		if q.weights != nil {
+			weights = q.weights[0][u.From:u.To]
+		}
+		return m.countSplitSets(b.top, b.bottom, q.sets[0][u.From:u.To], weights, &q.stop)
+	}
 	keyBits := uint64(1)<<(2*m.layout.fieldBits) - 1
 	var total int64
 	var weights []uint8

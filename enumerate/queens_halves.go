@@ -167,10 +167,18 @@ type halfBlock struct {
 	// parts of a half add up to its key.
 	key  []uint64
 	most int // the most placements a column set has
+	// ranked: start is indexed by the rank of a set among the sets of k
+	// columns (rankSet), and sets lists those with placements.
+	ranked bool
+	sets   []uint32
 }
 
 // on gives the range of placements using exactly the columns set.
 func (b *halfBlock) on(set uint32) (from, to int) {
+	if b.ranked {
+		i := rankSet(set)
+		return int(b.start[i]), int(b.start[i+1])
+	}
 	return int(b.start[set]), int(b.start[set+1])
 }
 
@@ -182,16 +190,23 @@ func (b *halfBlock) on(set uint32) (from, to int) {
 // soon after stop is set (stop may be nil): a constrained count's Ctrl-C
 // does not wait for the listing.
 func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.Bool) *halfBlock {
+	return newHalfBlockAt(n, n/2, from, k, upper, allowed, stop, newKeyLayout(n), false)
+}
+
+// newHalfBlockAt is newHalfBlockIn for a half of rows rows whose keys are
+// laid out by lay; ranked indexes the column sets by their rank among the
+// sets of k columns (see rankSet) instead of by the set itself, which
+// would take 2^n entries.
+func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *atomic.Bool, lay keyLayout, ranked bool) *halfBlock {
 	all := uint32(1)<<n - 1
-	lay := newKeyLayout(n)
 	var sets []uint32
 	var masks, keys []uint64
 	var place func(y int, l, down, r, aboveL, aboveR uint32, long uint64)
 	place = func(y int, l, down, r, aboveL, aboveR uint32, long uint64) {
 		if y == k {
 			sets = append(sets, down)
-			// Crossings of row from+k, moved on to row h.
-			s := n/2 - from - k
+			// Crossings of row from+k, moved on to the half's last row.
+			s := rows - from - k
 			keys = append(keys, lay.key(l<<s&all, r>>s, long))
 			if upper {
 				masks = append(masks, uint64(l)|uint64(r)<<32)
@@ -200,7 +215,7 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 			}
 			return
 		}
-		if y < 2 && stop != nil && stop.Load() {
+		if y < k-1 && stop != nil && stop.Load() {
 			return
 		}
 		row := from + y
@@ -224,8 +239,16 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 	if stop != nil && stop.Load() {
 		return nil
 	}
-	b := &halfBlock{k: k, start: hugeSlice[int32](1<<n + 1)}
-	for _, set := range sets {
+	index := 1 << n
+	if ranked {
+		index = int(binomial[n][k])
+	}
+	b := &halfBlock{k: k, start: hugeSlice[int32](index + 1), ranked: ranked}
+	for i, set := range sets {
+		if ranked {
+			set = uint32(rankSet(set))
+			sets[i] = set
+		}
 		b.start[set+1]++
 	}
 	for set := 1; set < len(b.start); set++ {
@@ -239,6 +262,13 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 		to := next[set]
 		next[set]++
 		b.mask[to], b.key[to] = masks[i], keys[i]
+	}
+	if ranked {
+		for set := range b.start[:len(b.start)-1] {
+			if b.start[set] < b.start[set+1] {
+				b.sets = append(b.sets, unrankSet(set, k))
+			}
+		}
 	}
 	return b
 }
@@ -783,7 +813,7 @@ func validWord(n, i int) uint64 {
 // per chunk, each count times 2 to the power of the bottom's weight.
 func matchBottomsGo(t *matchTable, bottoms []uint64) int64 {
 	var total int64
-	var rowsBuf [8][]uint64
+	var rowsBuf [16][]uint64 // up to 11 chunks of 6 bits: the keys of queens:32
 	rows := rowsBuf[:t.chunks]
 	values, lw := 1<<t.chunkBits, t.laneWords
 	w := t.lanes * lw

@@ -99,12 +99,28 @@ func PlanUnrecorded(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, f
 		return b, true, nil
 	}
 	if !PastReach(p) {
-		return nil, false, nil
+		if !FilterCounted(p, f) || classes {
+			return nil, false, nil
+		}
+		if cat != nil {
+			if _, found, err := cat.Puzzle(ctx, p.String()); err != nil || found {
+				return nil, false, err // in the catalog: read, or counted again from its record
+			}
+		}
 	}
 	if classes {
 		return nil, false, filterMistake(fmt.Sprintf("past queens:%d only solutions are counted, under --cell or --pattern (or a toroidal or superqueen count); drop --classes", enumerate.MaxCountedQueens))
 	}
-	s, err := PlanSearchCount(p, f, workers)
+	judge := true
+	if cat != nil && f.Validate(p) == nil && len(f.Cells) > 0 {
+		// A kept answer needs no judging (which counts some units).
+		_, kept, err := cat.LookUpAnswer(ctx, p.String(), question(p, f))
+		if err != nil {
+			return nil, false, err
+		}
+		judge = !kept
+	}
+	s, err := planSearchCount(ctx, p, f, workers, judge)
 	return s, err == nil, err
 }
 

@@ -80,7 +80,7 @@ func TestCountEstimatesWithin3x(t *testing.T) {
 	} {
 		p := mustPuzzle("queens:24")
 		t.Run("queens:24 "+f.String(p), func(t *testing.T) {
-			s, err := query.PlanSearchCount(p, f, workers)
+			s, err := query.PlanSearchCount(ctx, p, f, workers)
 			if err != nil {
 				t.Fatal(err)
 			}

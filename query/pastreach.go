@@ -11,11 +11,16 @@ import (
 	"solcat/enumerate"
 )
 
-// Counts past the sizes solcat counts whole (queens:24 to 32): a filter
-// that leaves little enough work is counted exactly by the row-by-row
-// search under it, as constrained counts are, with no record of the
-// puzzle needed. How long it would take is judged first, from Knuth's
-// estimate of the search's nodes and the search's measured speed.
+// Counts of queens under a filter that need no record of the puzzle: past
+// the sizes solcat counts whole (queens:24 to 32), and from queens:18 (the
+// first size not stored solution by solution) to 23 when the puzzle is not
+// in the catalog. The halves counter counts them with the board cut where
+// the filter makes the work least (enumerate.ConstrainedCounter); a filter
+// that leaves no cut whose blocks fit in memory is counted by the
+// row-by-row search. How long it would take is judged first: for a cut
+// count by listing its blocks of rows and timing a few of its units (kept
+// for the count), for the search from Knuth's estimate of its nodes and
+// its measured speed.
 
 // PastReach reports whether p is a queens puzzle too large to count whole
 // that a filter may still count.
@@ -23,25 +28,49 @@ func PastReach(p canon.Puzzle) bool {
 	return p.Kind == canon.Queens && p.N > enumerate.MaxCountedQueens && p.N <= enumerate.MaxConstrainedQueens
 }
 
+// FilterCounted reports whether a filter of cells on p, not in the
+// catalog, is counted with no record of p (SearchCount): queens from
+// enumerate.MinSplitQueens on.
+func FilterCounted(p canon.Puzzle, f Filter) bool {
+	return PastReach(p) || p.Kind == canon.Queens && p.N >= enumerate.MinSplitQueens && p.N <= enumerate.MaxConstrainedQueens &&
+		len(f.Cells) > 0 && !f.UpToSymmetry && f.Class == 0 && f.Orbit == 0 && f.Props == 0
+}
+
 // MaxSearchCount is the longest a count past reach is let run, as judged
 // before it starts; longer ones are left to solcat estimate.
 const MaxSearchCount = time.Hour
 
-// A SearchCount is a filter's count past reach, judged and ready to run.
+// SampleBudget is how long PlanSearchCount times a cut count's units for,
+// past listing its blocks.
+var SampleBudget = time.Second
+
+// LongestSample is the longest a cut count's judging counts one unit for:
+// a unit not finished by then puts the count past MaxSearchCount.
+var LongestSample = 40 * time.Second
+
+// A SearchCount is a filter's count with no record, judged and ready to run.
 type SearchCount struct {
 	Puzzle   canon.Puzzle
 	Filter   Filter
 	Question []byte
-	Nodes    float64       // Knuth's estimate of the search's nodes
+	Nodes    float64       // Knuth's estimate of the search's nodes (the row-by-row search)
 	Took     time.Duration // how long it should take
 	Workers  int
 	counter  *enumerate.ConstrainedCounter
+	probed   map[int]int64 // units counted as the count was judged
+	sampled  string        // how a cut count's time was judged
 }
 
 // PlanSearchCount judges the count of f on p, on workers goroutines.
-func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error) {
+func PlanSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int) (SearchCount, error) {
+	return planSearchCount(ctx, p, f, workers, true)
+}
+
+// planSearchCount is PlanSearchCount; without judge the time is not
+// judged (the answer is kept).
+func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int, judge bool) (SearchCount, error) {
 	switch {
-	case !PastReach(p):
+	case !FilterCounted(p, f) && !PastReach(p):
 		return SearchCount{}, fmt.Errorf("%s is counted whole by a count-only build", p)
 	case len(f.Cells) == 0:
 		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: enumerate.MaxCountedQueens, NoCells: true}
@@ -57,6 +86,32 @@ func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error)
 		return SearchCount{}, err
 	}
 	s := SearchCount{Puzzle: p, Filter: f, Question: question(p, f), Workers: max(workers, 1), counter: counter}
+	if !judge {
+		s.sampled = "not judged: the answer is kept"
+		return s, nil
+	}
+	if counter.Halves() {
+		listing, took, probed, short, err := counter.Sample(ctx, SampleBudget, LongestSample)
+		if err != nil {
+			return SearchCount{}, err
+		}
+		s.probed = probed
+		units := len(counter.Units())
+		left := units - len(probed)
+		per := took / time.Duration(max(1, len(probed)))
+		workersUsed := time.Duration(max(1, min(s.Workers, left)))
+		s.Took = listing + took + per*time.Duration(left)/workersUsed
+		s.sampled = fmt.Sprintf("its blocks of rows listed in %s, %d of its %d units timed", roughDuration(listing), len(probed), units)
+		if _, cut := counter.Cut(); !cut {
+			s.sampled = fmt.Sprintf("%d of its %d units timed, with the blocks of rows they need", len(probed), units)
+		}
+		if short {
+			// No unit finished: took is a lower bound of one unit's time.
+			s.Took = listing + took*time.Duration(units)/workersUsed
+			s.sampled = fmt.Sprintf("its blocks of rows listed in %s, a unit of its %d not finished in %s: at least that", roughDuration(listing), units, roughDuration(took))
+		}
+		return s, nil
+	}
 	s.Nodes = counter.SearchNodes(max(16, 16384/max(1, len(counter.Units()))), 1)
 	// Its units are the columns of one row: no more goroutines than those.
 	rate := enumerate.SearchRate() * float64(max(1, min(s.Workers, len(counter.Units()))))
@@ -66,23 +121,56 @@ func PlanSearchCount(p canon.Puzzle, f Filter, workers int) (SearchCount, error)
 
 // TooLong says why the count is left to an estimate, or "".
 func (s SearchCount) TooLong() string {
-	if s.Took <= MaxSearchCount {
+	if s.Took <= MaxSearchCount || s.counter == nil {
 		return ""
 	}
 	flags := ""
 	for _, c := range s.Filter.Cells {
 		flags += fmt.Sprintf(" --cell %d,%d=%d", c.Row, c.Col, c.Value)
 	}
+	if s.counter.Halves() {
+		return fmt.Sprintf("counting %s %s exactly would take %s (%s); 'solcat estimate %s%s' estimates it in seconds",
+			s.Puzzle, s.Filter.String(s.Puzzle), roughDuration(s.Took), s.sampled, s.Puzzle, flags)
+	}
 	return fmt.Sprintf("counting %s %s exactly would take %s (about %.2g search nodes); 'solcat estimate %s%s' estimates it in seconds",
 		s.Puzzle, s.Filter.String(s.Puzzle), roughDuration(s.Took), s.Nodes, s.Puzzle, flags)
+}
+
+// needs says why the count needs no record of the puzzle.
+func (s SearchCount) needs() string {
+	if PastReach(s.Puzzle) {
+		return fmt.Sprintf("%s is too large to count whole, and needs no record", s.Puzzle)
+	}
+	return fmt.Sprintf("%s is not in the catalog, and the count needs no record of it", s.Puzzle)
 }
 
 // Explain says how the count would go.
 func (s SearchCount) Explain() PlanReport {
 	r := PlanReport{Puzzle: s.Puzzle.String(), Storage: "none", Way: "constrained count", Workers: s.Workers}
-	r.Detail = append(r.Detail,
-		fmt.Sprintf("answer: the row-by-row search under the filter, exact, on %s; %s is too large to count whole, and needs no record", canon.Plural(int64(s.Workers), "goroutine"), s.Puzzle),
-		fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the search's measured speed", roughDuration(s.Took), s.Nodes))
+	if row, ok := s.counter.Cut(); ok {
+		r.Detail = append(r.Detail,
+			fmt.Sprintf("answer: the halves counter under the filter, the board cut below row %d (tops of rows 1-%d matched with bottoms of rows %d-%d), exact, on %s; %s",
+				row, row, row+1, s.Puzzle.N, canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
+			fmt.Sprintf("estimate: %s, from %s", roughDuration(s.Took), s.sampled))
+		if s.Took == 0 {
+			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled
+		}
+	} else if s.counter.Halves() {
+		r.Detail = append(r.Detail,
+			fmt.Sprintf("answer: the halves counter under the filter, the board cut in the middle (no cut where the filter makes the work least fits in memory), exact, on %s; %s",
+				canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
+			"estimate: "+roughDuration(s.Took)+", from "+s.sampled)
+		if s.Took == 0 {
+			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled
+		}
+	} else {
+		r.Detail = append(r.Detail,
+			fmt.Sprintf("answer: the row-by-row search under the filter, exact, on %s; %s", canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
+			fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the search's measured speed", roughDuration(s.Took), s.Nodes))
+		if s.Took == 0 && s.sampled != "" {
+			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled
+		}
+	}
 	if why := s.TooLong(); why != "" {
 		r.Detail = append(r.Detail, "refused: "+why)
 	}
@@ -106,6 +194,12 @@ func (s SearchCount) Run(ctx context.Context, saved map[int]int64, save func(uni
 	for i := range q.Units() {
 		if n, ok := saved[i]; ok {
 			total += n
+		} else if n, ok := s.probed[i]; ok {
+			// Counted as the count was judged.
+			total += n
+			if save != nil {
+				save(i, n)
+			}
 		} else {
 			todo = append(todo, i)
 		}
@@ -194,11 +288,22 @@ func (s SearchCount) Expect() time.Duration { return s.Took }
 
 // Announce says, before a long count, what runs and for how long.
 func (s SearchCount) Announce() string {
-	return fmt.Sprintf("%s is too large to count whole: counting the filter's solutions, %s", s.Puzzle, roughDuration(s.Took))
+	if PastReach(s.Puzzle) {
+		return fmt.Sprintf("%s is too large to count whole: counting the filter's solutions, %s", s.Puzzle, roughDuration(s.Took))
+	}
+	return fmt.Sprintf("%s is not in the catalog: counting the filter's solutions, %s", s.Puzzle, roughDuration(s.Took))
 }
 
-// UnitKey is the key the count's units are saved under.
-func (s SearchCount) UnitKey() []byte { return s.counter.UnitsKey() }
+// UnitKey is the key the count's units are saved under: the filter as
+// typed (its images share the answer but are cut into units of their
+// own) and, for a cut count, where the board is cut, so that the units of
+// another cut (or of the row-by-row search) are never taken for its own.
+func (s SearchCount) UnitKey() []byte {
+	if row, ok := s.counter.Cut(); ok {
+		return append([]byte(fmt.Sprintf("C%d:", row)), s.counter.UnitsKey()...)
+	}
+	return s.counter.UnitsKey()
+}
 
 // Count is Run's, with the answer to keep as a list.
 func (s SearchCount) Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error) {

@@ -35,7 +35,7 @@ func (c *countCmd) Run(e *env) error {
 	if p, err := canon.ParsePuzzle(c.Puzzle); err == nil {
 		if u, ok, err := c.unrecorded(e, p); err != nil || ok {
 			if err != nil {
-				return err
+				return e.stopped(err) // judging a count may be stopped by Ctrl-C
 			}
 			return c.countUnrecorded(e, u, format)
 		}
@@ -178,7 +178,7 @@ func (e *env) stopped(err error) error {
 // whole, or a board property of queens not stored.
 func (c *countCmd) unrecorded(e *env, p canon.Puzzle) (query.Unrecorded, bool, error) {
 	f, err := c.Filter(p)
-	if !query.PastReach(p) && (err != nil || !query.BoardAsked(p, f)) {
+	if !query.PastReach(p) && (err != nil || !query.BoardAsked(p, f) && !query.FilterCounted(p, f)) {
 		return nil, false, nil // the catalog answers, or says what is wrong
 	} else if err != nil {
 		return nil, false, err

@@ -20,7 +20,7 @@ func TestCountPastReach(t *testing.T) {
 	// The first 14 rows of a queens:24 solution (queens at 2i, then 2i-1).
 	pattern := "2 4 6 8 10 12 14 16 18 20 22 24 1 3 . . . . . . . . . ."
 	code, plan, errOut := solcatDB(db, "count", "queens:24", "--pattern", pattern, "--explain")
-	if code != 0 || !strings.HasPrefix(plan, "queens:24: constrained count\n") || !strings.Contains(plan, "row-by-row search") {
+	if code != 0 || !strings.HasPrefix(plan, "queens:24: constrained count\n") || !strings.Contains(plan, "the halves counter under the filter, the board cut below row") {
 		t.Errorf("--explain: exit %d\n%s%s", code, plan, errOut)
 	}
 	code, out, errOut := solcatDB(db, "count", "queens:24", "--pattern", pattern)
@@ -51,6 +51,45 @@ func TestCountPastReach(t *testing.T) {
 			code, out, errOut := solcatDB(db, tc.args...)
 			if code != tc.code || out != "" || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, errOut, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestCountUnrecordedFilter: a filter on queens:18 to 23 not in the
+// catalog is counted with the board cut, with no record of the puzzle
+// (no count-only build first), equal to the search under it, and kept.
+func TestCountUnrecordedFilter(t *testing.T) {
+	was := keepAfter
+	keepAfter = 0
+	t.Cleanup(func() { keepAfter = was })
+	cases := []struct {
+		puzzle string
+		cells  []string
+		want   string
+	}{
+		// Counted by the plain search under the same filter (nq_textbook_fixed).
+		{"queens:18", []string{"1,1=1", "2,3=1", "3,5=1", "4,7=1"}, "1326"},
+		{"queens:20", []string{"1,1=1", "2,3=1", "3,5=1", "4,7=1", "5,9=1", "6,11=1"}, "280"},
+		{"queens:23", []string{"1,2=1", "2,4=1", "3,6=1", "12,12=1", "23,20=1", "22,1=1"}, "18629"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.puzzle, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "u.db")
+			args := []string{"count", tc.puzzle}
+			for _, c := range tc.cells {
+				args = append(args, "--cell", c)
+			}
+			code, plan, errOut := solcatDB(db, append(args, "--explain")...)
+			if code != 0 || !strings.Contains(plan, "the halves counter under the filter") || !strings.Contains(plan, "is not in the catalog, and the count needs no record of it") {
+				t.Errorf("--explain: exit %d\n%s%s", code, plan, errOut)
+			}
+			code, out, errOut := solcatDB(db, args...)
+			if code != 0 || out != tc.want+"\n" {
+				t.Errorf("count: exit %d, %q %s; want %s", code, out, errOut, tc.want)
+			}
+			if n := querySQL(t, db, "SELECT solutions FROM answers WHERE puzzle = '"+tc.puzzle+"'"); n != tc.want {
+				t.Errorf("kept %s, want %s", n, tc.want)
 			}
 		})
 	}

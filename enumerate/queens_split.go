@@ -1,0 +1,471 @@
+package enumerate
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+)
+
+// A filter moves the cheapest place to cut the board. The halves counter
+// cuts it in the middle, which suits a whole count: both halves are alike.
+// Under a filter the rows it fixes, and the rows next to them, have far
+// fewer placements than free rows; cut in the middle, a filter on the top
+// rows leaves the bottom half as large as in the whole count, and the
+// count costs most of what the whole count of the bottom's column sets
+// does. So a constrained count of queens:18 to queens:32 cuts the board
+// below row s, for the s that makes the work least: the top half (rows
+// 0..s-1, its queens on a column set D of s columns) and the bottom half
+// (the other n-s rows, on the columns D leaves) are listed and matched
+// just as the halves counter's are.
+//
+//   - Keys. A top's diagonals are carried down to row s, a bottom's (turned
+//     upside down, a top of n-s rows) up to row s-1: the two rows are
+//     adjacent, as for the halves counter on even n, so its key layout for
+//     even n holds here for every n: 2(n-1) bits, 62 at queens:32.
+//   - The cut. Knuth's estimator gives the number of placements of every
+//     run of consecutive rows under the filter (each row's columns as the
+//     filter and its queens' lines leave them). The work is about the
+//     placements of the two halves, the pairs of tops and bottoms a column
+//     set's table holds, and a little per column set; s is the cut with
+//     the least, among those whose blocks (each half is an upper and a lower
+//     block of rows, cut where their placements balance) fit in memory.
+//   - Memory. Blocks are indexed by the rank of their column set among the
+//     sets of as many columns (at most C(32,16) entries, not 2^32), and a
+//     cut is taken only if each block holds at most blockCap placements:
+//     about 16 bytes each, a few hundred megabytes a block. A filter that
+//     leaves no such cut is counted by the row-by-row search.
+//   - The tables. For each column set the smaller of the two lists is made
+//     the table and the other matched against it (a top's key against the
+//     bottom's is the same test either way round).
+//   - Symmetry. A filter that is its own mirror image counts the column
+//     sets no larger than their mirror image, twice unless their own.
+
+// blockCap is the most placements a block of a cut may hold.
+const blockCap = 12 << 20
+
+// maxSplitSets is the most column sets a cut may go through.
+const maxSplitSets = 40 << 20
+
+// splitPlan is where a constrained count cuts the board.
+type splitPlan struct {
+	s      int // the top half: rows 0..s-1
+	topCut int // the top's upper block: rows 0..topCut-1
+	botCut int // the bottom's upper block, upside down: its last botCut rows
+	// topMust and botMust are the columns that must be in the top's set,
+	// and those that cannot; pick is how many others it takes.
+	topMust, botMust uint32
+	pick             int
+	work             float64 // the estimated work, in placements
+}
+
+// binomial[n][k] is n choose k.
+var binomial = func() (t [33][33]int64) {
+	for n := range t {
+		t[n][0] = 1
+		for k := 1; k <= n; k++ {
+			t[n][k] = t[n-1][k-1] + t[n-1][k]
+		}
+	}
+	return t
+}()
+
+// rankSet is the rank of set among the sets of as many columns, in the
+// colexicographic order: the sum over its columns c_0 < c_1 < ... of
+// C(c_i, i+1).
+func rankSet(set uint32) int {
+	rank := int64(0)
+	for i := 1; set != 0; i++ {
+		rank += binomial[bits.TrailingZeros32(set)][i]
+		set &= set - 1
+	}
+	return int(rank)
+}
+
+// unrankSet is the set of k columns of rank rank.
+func unrankSet(rank, k int) uint32 {
+	var set uint32
+	r := int64(rank)
+	for i := k; i >= 1; i-- {
+		c := i - 1
+		for binomial[c+1][i] <= r {
+			c++
+		}
+		set |= 1 << c
+		r -= binomial[c][i]
+	}
+	return set
+}
+
+// placementEstimates estimates, for each row lo and number of rows k, the
+// placements of queens on rows lo..lo+k-1 under c, by Knuth's estimator:
+// each probe goes down from row lo, a random column at a time, its weight
+// the product of the choices it had.
+func placementEstimates(c QueensConstraint, probes int) [][]float64 {
+	n := c.N
+	all := uint64(1)<<n - 1
+	rng := rand.New(rand.NewPCG(uint64(n), 41))
+	est := make([][]float64, n)
+	for lo := range n {
+		est[lo] = make([]float64, n-lo+1)
+		est[lo][0] = 1
+		survived := make([]int, n-lo+1)
+		for range probes {
+			var cols, left, right uint64
+			w := 1.0
+			for r := lo; r < n; r++ {
+				free := uint64(c.Allowed[r]) &^ (cols | left | right) & all
+				k := bits.OnesCount64(free)
+				if k == 0 {
+					break
+				}
+				w *= float64(k)
+				est[lo][r-lo+1] += w
+				survived[r-lo+1]++
+				for j := rng.IntN(k); j > 0; j-- {
+					free &= free - 1
+				}
+				bit := free & -free
+				cols |= bit
+				left = (left | bit) << 1 & all
+				right = (right | bit) >> 1
+			}
+		}
+		for k := 1; k < len(est[lo]); k++ {
+			est[lo][k] /= float64(probes)
+			if survived[k] < minSurvivors {
+				// Too few probes got this far to tell: on a free board
+				// nearly every probe dies long before its placements run
+				// out, and an estimate of 0 would take a block of
+				// 10^20 placements for an empty one.
+				est[lo][k] = math.Inf(1)
+			}
+		}
+	}
+	return est
+}
+
+// minSurvivors is the fewest probes that must reach a row for the
+// estimate of the placements down to it to be taken.
+const minSurvivors = 8
+
+// chooseSplit finds the cut of the least work for the count under c
+// (propagated), or false if no cut's blocks fit.
+func chooseSplit(c QueensConstraint) (splitPlan, bool) {
+	n := c.N
+	est := placementEstimates(c, 2048)
+	all := uint32(1)<<n - 1
+	best := splitPlan{work: -1}
+	for s := 2; s <= n-2; s++ {
+		var topAny, botAny, topOne, botOne uint32
+		for r, a := range c.Allowed {
+			one := uint32(0)
+			if bits.OnesCount32(a) == 1 {
+				one = a
+			}
+			if r < s {
+				topAny, topOne = topAny|a, topOne|one
+			} else {
+				botAny, botOne = botAny|a, botOne|one
+			}
+		}
+		p := splitPlan{s: s}
+		p.topMust = (topOne | all&^botAny) & all
+		p.botMust = (botOne | all&^topAny) & all
+		if p.topMust&p.botMust != 0 || bits.OnesCount32(p.topMust) > s || bits.OnesCount32(p.botMust) > n-s {
+			return splitPlan{}, false // no solution: any cut counts 0
+		}
+		pool := all &^ p.topMust &^ p.botMust
+		p.pick = s - bits.OnesCount32(p.topMust)
+		sets := float64(binomial[bits.OnesCount32(pool)][p.pick])
+		if sets > maxSplitSets {
+			continue
+		}
+		var topList, botList float64
+		p.topCut, topList = cheapestCut(est, n, 0, s, false)
+		p.botCut, botList = cheapestCut(est, n, s, n, true)
+		if topList < 0 || botList < 0 {
+			continue
+		}
+		tops, bottoms := est[0][s], est[s][n-s]
+		// Listing both halves, matching the smaller list of a set against
+		// the other's table (512 a step), and a little per set.
+		p.work = topList + botList + math.Max(tops, bottoms)*math.Max(1, math.Min(tops, bottoms)/(512*max(sets, 1))) + 200*sets
+		if best.work < 0 || p.work < best.work {
+			best = p
+		}
+	}
+	return best, best.work >= 0
+}
+
+// cheapestCut cuts rows from..to-1 into an upper and a lower block where
+// listing the half costs least: the placements of both blocks and the
+// pairs of them on disjoint columns, which the listing tests (a node of
+// the blocks' search as dear as 16 pairs: the pairs go 8 at a time). up: the half is turned upside down, its upper
+// block its last rows. The cost is -1 if no cut's blocks fit.
+func cheapestCut(est [][]float64, n, from, to int, up bool) (cut int, cost float64) {
+	cost = -1
+	rows := to - from
+	// The nodes of the search that lists a block: its partial placements.
+	nodes := func(from, k int) (sum float64) {
+		for _, e := range est[from][1 : k+1] {
+			sum += e
+		}
+		return sum
+	}
+	for k := 1; k < rows; k++ {
+		from1, from2 := from, from+k
+		if up {
+			from1, from2 = to-k, from
+		}
+		p1, p2 := est[from1][k], est[from2][rows-k]
+		if p1 > blockCap || p2 > blockCap {
+			continue
+		}
+		// Of a set of k columns and one of rows-k, the share disjoint.
+		disjoint := float64(binomial[n-k][rows-k]) / float64(binomial[n][rows-k])
+		c := 4*(nodes(from1, k)+nodes(from2, rows-k)) + p1*p2*disjoint/4
+		if cost < 0 || c < cost {
+			cut, cost = k, c
+		}
+	}
+	return cut, cost
+}
+
+// splitLayout is the key layout of a cut counter: that of even n (see
+// the design note), for any n.
+func splitLayout(n int) keyLayout {
+	return keyLayout{fieldBits: n - 1, field: 1<<(n-1) - 1}
+}
+
+// newSplitMatcher is a halves matcher for a cut counter of queens:n.
+func newSplitMatcher(n int) *halvesMatcher {
+	m := newHalvesMatcher(n, nil)
+	m.layout = splitLayout(n)
+	m.table.chunks = (2*m.layout.fieldBits + m.table.chunkBits - 1) / m.table.chunkBits
+	h, f := n/2, m.layout.fieldBits
+	m.table.cuts = [4]int{h - 4, h - 2, f + h - 2, f + h}
+	return m
+}
+
+// splitSets lists the top's column sets of the cut: those with every
+// column it must have, none it cannot, and pick others.
+func (p splitPlan) splitSets(n int) []uint32 {
+	all := uint32(1)<<n - 1
+	pool := all &^ p.topMust &^ p.botMust
+	if p.pick == 0 {
+		return []uint32{p.topMust}
+	}
+	sets := topSets(pool, p.pick)
+	for i := range sets {
+		sets[i] |= p.topMust
+	}
+	return sets
+}
+
+// listSplit lists the blocks of the two halves of the cut under c, or nil
+// if stop was set first.
+func (p splitPlan) listSplit(c QueensConstraint, stop *atomic.Bool) (top, bottom *halvesBlocks) {
+	n := c.N
+	lay := splitLayout(n)
+	// Ranked: an index of C(n, k) entries, not 2^n, stays in the caches.
+	const ranked = true
+	rowsUp := make([]uint32, n-p.s)
+	for r := range rowsUp {
+		rowsUp[r] = c.Allowed[n-1-r]
+	}
+	list := func(rows, cut int, allowed []uint32) *halvesBlocks {
+		b := &halvesBlocks{}
+		done := make(chan struct{})
+		go func() {
+			b.lower = newHalfBlockAt(n, rows, cut, rows-cut, false, allowed, stop, lay, ranked)
+			close(done)
+		}()
+		b.upper = newHalfBlockAt(n, rows, 0, cut, true, allowed, stop, lay, ranked)
+		<-done
+		if b.upper == nil || b.lower == nil {
+			return nil
+		}
+		return b
+	}
+	done := make(chan struct{})
+	go func() {
+		bottom = list(n-p.s, p.botCut, rowsUp)
+		close(done)
+	}()
+	top = list(p.s, p.topCut, c.Allowed[:p.s])
+	<-done
+	if top == nil || bottom == nil {
+		return nil, nil
+	}
+	return top, bottom
+}
+
+// splitHalves appends the keys of the half's placements on exactly the
+// columns d (as halves does), going through the upper block's column sets
+// with placements, or the sets of its size in d, whichever are fewer.
+func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
+	up, low := m.blocks.upper, m.blocks.lower
+	var pairs int64
+	splits := m.splits[:0]
+	add := func(q uint32) {
+		uFrom, uTo := up.on(q)
+		lFrom, lTo := low.on(d ^ q)
+		if uFrom < uTo && lFrom < lTo {
+			pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
+			splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
+		}
+	}
+	k := bits.OnesCount32(d)
+	if up.ranked && int64(len(up.sets)) < binomial[k][up.k] {
+		for _, q := range up.sets {
+			if q&^d == 0 {
+				add(q)
+			}
+		}
+	} else {
+		var cols [32]uint32
+		i := 0
+		for x := d; x != 0; x &= x - 1 {
+			cols[i] = x & -x
+			i++
+		}
+		// Gosper's hack on the ranks of d's columns, mapped back.
+		for r := uint64(1)<<up.k - 1; r < 1<<k; {
+			var q uint32
+			for x := r; x != 0; x &= x - 1 {
+				q |= cols[bits.TrailingZeros64(x)]
+			}
+			add(q)
+			low := r & -r
+			next := r + low
+			r = next | (next^r)/low>>2
+		}
+	}
+	m.splits = append(splits, 0, 0, 0, 0, 0, 0, 0, 0) // for the vector loop to read ahead
+	splits = m.splits[:len(splits)]
+	m.nodes += pairs
+	return joinHalves(dst, m.blocks, splits, pairs, 0, m.vector, &m.scratch)
+}
+
+// countSplitSets counts the solutions of the cut's column sets, weighted;
+// -1 if stopped.
+func (m *halvesMatcher) countSplitSets(top, bottom *halvesBlocks, sets []uint32, weights []uint8, stop *atomic.Bool) int64 {
+	keyBits := uint64(1)<<(2*m.layout.fieldBits) - 1
+	var total int64
+	for k, d := range sets {
+		if stop.Load() {
+			return -1
+		}
+		m.blocks = top
+		m.halvesX = m.splitHalves(m.halvesX[:0], d)
+		if len(m.halvesX) == 0 {
+			continue
+		}
+		m.blocks = bottom
+		m.halvesY = m.splitHalves(m.halvesY[:0], m.all^d)
+		if len(m.halvesY) == 0 {
+			continue
+		}
+		allX, _ := orKeys(m.halvesX, m.vector)
+		allY, _ := orKeys(m.halvesY, m.vector)
+		var n int64
+		if len(m.halvesX) <= len(m.halvesY) {
+			n = m.match(m.halvesX, m.halvesY, m.layout.top(allX)&allY&keyBits)
+		} else {
+			n = m.match(m.halvesY, m.halvesX, m.layout.top(allY)&allX&keyBits)
+		}
+		if weights != nil {
+			n *= int64(weights[k])
+		}
+		total += n
+	}
+	m.blocks = nil
+	return total
+}
+
+// Halves reports whether the count matches halves of the board (cut where
+// the filter makes the work least, or in the middle), rather than
+// searching row by row.
+func (q *ConstrainedCounter) Halves() bool { return q.halves }
+
+// Cut reports whether the count cuts the board where the filter makes the
+// work least, and below which row.
+func (q *ConstrainedCounter) Cut() (row int, ok bool) {
+	if q.split == nil {
+		return 0, false
+	}
+	return q.split.s, true
+}
+
+// Sample lists the blocks of rows a cut count needs, kept for the count
+// from then on, and counts units on one goroutine, spread over all of
+// them (the middle one, then the quarters, ...), until budget is spent:
+// the time the listing took, the time the units took, and their counts.
+// A unit still counting after longest is stopped: then took is the time
+// it had taken, a lower bound of one unit's time, and short is set.
+func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Duration) (listing, took time.Duration, counted map[int]int64, short bool, err error) {
+	if !q.halves || len(q.units) == 0 {
+		return 0, 0, nil, false, nil
+	}
+	q.stop.Store(false)
+	ended := make(chan struct{})
+	defer close(ended)
+	var timedOut atomic.Bool
+	go func() {
+		select {
+		case <-ctx.Done():
+			q.stop.Store(true)
+		case <-ended:
+		}
+	}()
+	// Held: the blocks stay listed for the count (finished never lets go).
+	// Cut in the middle, each middle column's blocks are listed as its
+	// first unit is timed, and their time counts as the unit's.
+	held := map[int]bool{}
+	hold := func(mid int) {
+		if !held[mid] {
+			held[mid] = true
+			q.blocksFor(mid).units++
+		}
+	}
+	began := time.Now()
+	if q.split != nil {
+		hold(-1)
+		if q.listed(-1) == nil {
+			return 0, 0, nil, false, ctx.Err()
+		}
+	}
+	listing = time.Since(began)
+	counted = map[int]int64{}
+	began = time.Now()
+	timer := time.AfterFunc(longest, func() {
+		timedOut.Store(true)
+		q.stop.Store(true)
+	})
+	defer timer.Stop()
+	units := len(q.units)
+	for step := units; time.Since(began) < budget; step /= 2 {
+		for i := step / 2; i < units && time.Since(began) < budget; i += step {
+			if _, ok := counted[i]; ok {
+				continue
+			}
+			hold(q.units[i].Mid)
+			n := q.countUnit(q.units[i])
+			if n < 0 && timedOut.Load() && ctx.Err() == nil {
+				q.stop.Store(false)
+				return listing, time.Since(began), counted, true, nil
+			}
+			if n < 0 {
+				return 0, 0, nil, false, ctx.Err()
+			}
+			counted[i] = n
+		}
+		if step <= 1 {
+			break
+		}
+	}
+	return listing, time.Since(began), counted, false, nil
+}

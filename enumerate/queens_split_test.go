@@ -1,0 +1,202 @@
+package enumerate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+)
+
+func TestRankSet(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{10, 0}, {10, 1}, {10, 4}, {10, 10}, {14, 7}} {
+		seen := map[int]bool{}
+		for set := uint32(0); set < 1<<tc.n; set++ {
+			if onesCount(set) != tc.k {
+				continue
+			}
+			r := rankSet(set)
+			if r < 0 || r >= int(binomial[tc.n][tc.k]) || seen[r] {
+				t.Fatalf("C(%d,%d): set %b has rank %d (out of range or taken)", tc.n, tc.k, set, r)
+			}
+			seen[r] = true
+			if back := unrankSet(r, tc.k); back != set {
+				t.Fatalf("C(%d,%d): rank %d of %b gives back %b", tc.n, tc.k, r, set, back)
+			}
+		}
+		if len(seen) != int(binomial[tc.n][tc.k]) {
+			t.Errorf("C(%d,%d): %d ranks", tc.n, tc.k, len(seen))
+		}
+	}
+	// The largest: the sets of 16 of 32 columns.
+	for _, set := range []uint32{0xffff, 0xffff0000, 0xaaaaaaaa, 0x55555555} {
+		if back := unrankSet(rankSet(set), 16); back != set {
+			t.Errorf("%x gives back %x", set, back)
+		}
+	}
+	if r := rankSet(0xffff0000); r != int(binomial[32][16])-1 {
+		t.Errorf("the last set of 16 of 32 has rank %d, want %d", r, binomial[32][16]-1)
+	}
+}
+
+func onesCount(x uint32) (k int) {
+	for ; x != 0; x &= x - 1 {
+		k++
+	}
+	return k
+}
+
+// cellConstraint is queens:n with queens (value 1) or empty squares (0) at
+// the squares given as 1-based row, column and value.
+func cellConstraint(n int, cells ...[3]int) QueensConstraint {
+	c := NewQueensConstraint(n)
+	for _, cell := range cells {
+		if cell[2] == 1 {
+			c.Queen(cell[0]-1, cell[1]-1)
+		} else {
+			c.Empty(cell[0]-1, cell[1]-1)
+		}
+	}
+	return c
+}
+
+// splitCount counts the solutions under c by the cut counter, failing if
+// the count does not cut the board.
+func splitCount(t *testing.T, c QueensConstraint, vector bool, workers int) int64 {
+	t.Helper()
+	q, err := NewConstrainedCounter(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := q.Cut(); !ok {
+		t.Fatalf("queens:%d under %x: counted row by row, not cut", c.N, c.Allowed)
+	}
+	q.vector = vector && vectorMatch
+	var total int64
+	if err := q.CountAll(context.Background(), workers, func(s int64) error { total += s; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return total
+}
+
+// TestSplitEqualsSearch: filters of 1 to 6 squares on queens:18 to 20,
+// counted with the board cut, equal the row-by-row search (the textbook
+// search under the filter), with the vector loops and without.
+func TestSplitEqualsSearch(t *testing.T) {
+	type q = [3]int
+	cases := []struct {
+		n     int
+		cells []q
+	}{
+		{18, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}}},                          // a prefix
+		{18, []q{{1, 2, 1}, {2, 4, 1}, {3, 6, 1}, {18, 9, 1}, {17, 12, 1}}},            // both ends
+		{18, []q{{9, 9, 1}, {10, 2, 1}, {1, 17, 1}, {18, 5, 1}, {5, 5, 0}}},            // the middle, an empty square
+		{18, []q{{1, 9, 1}, {2, 7, 1}, {3, 12, 1}, {4, 3, 1}, {2, 1, 0}, {18, 18, 0}}}, // mirror-free, six squares
+		{19, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}, {5, 9, 1}}},
+		{19, []q{{1, 10, 1}, {2, 8, 1}, {3, 12, 1}, {19, 10, 0}, {18, 1, 1}}},
+		{20, []q{{1, 10, 1}, {2, 11, 0}, {2, 3, 1}, {3, 18, 1}, {4, 6, 1}, {20, 20, 1}}},
+		{20, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}, {5, 9, 1}, {6, 11, 1}}},
+		{18, []q{{1, 5, 1}, {1, 5, 0}}}, // no solution
+		{18, []q{{1, 5, 1}, {2, 6, 1}}}, // no solution: the queens attack each other
+	}
+	for _, tc := range cases {
+		c := cellConstraint(tc.n, tc.cells...)
+		t.Run(fmt.Sprintf("%d %v", tc.n, tc.cells), func(t *testing.T) {
+			want := bruteConstrained(c)
+			q, err := NewConstrainedCounter(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := q.Cut(); !ok {
+				if want != 0 {
+					t.Fatalf("not cut, and %d solutions", want)
+				}
+				return
+			}
+			for _, vector := range []bool{true, false} {
+				if got := splitCount(t, c, vector, 2); got != want {
+					t.Errorf("queens:%d %v (vector loops %v): %d, the search counts %d", tc.n, tc.cells, vector, got, want)
+				}
+			}
+		})
+	}
+}
+
+// solutionOf is a solution of queens:n (n >= 4), by the explicit
+// construction: by row, the column of its queen.
+func solutionOf(n int) []int {
+	m := n - n%2 // odd n: that of n-1, and the corner
+	cols := make([]int, n)
+	for i := range m / 2 {
+		if m%6 != 2 {
+			cols[i], cols[m/2+i] = 2*i+1, 2*i
+		} else {
+			cols[i] = (2*i + m/2 - 1) % m
+			cols[m-1-i] = m - 1 - (2*i+m/2-1)%m
+		}
+	}
+	if n%2 == 1 {
+		cols[n-1] = n - 1
+	}
+	return cols
+}
+
+// TestSplitWideKeys: on queens:24 to 32, the keys of 46 to 62 bits and
+// the ranked blocks count alike: every third row of a solution left free
+// but for one empty square, the other rows fixed as in it, counted cut and
+// by the search.
+func TestSplitWideKeys(t *testing.T) {
+	for _, n := range []int{24, 26, 29, 31, 32} {
+		cols := solutionOf(n)
+		c := NewQueensConstraint(n)
+		for r, col := range cols {
+			if r%3 != 2 {
+				c.Queen(r, col)
+			} else {
+				c.Empty(r, (col+n/2)%n)
+			}
+		}
+		if c.Impossible() {
+			t.Fatalf("queens:%d: the construction %v is not a solution", n, cols)
+		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			want := bruteConstrained(c)
+			if want == 0 {
+				t.Fatalf("queens:%d: no solution found by the search, but %v is one", n, cols)
+			}
+			for _, vector := range []bool{true, false} {
+				if got := splitCount(t, c, vector, 2); got != want {
+					t.Errorf("queens:%d (vector loops %v): %d, the search counts %d", n, vector, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestSplitEqualsSearchLong: larger filters on queens:21 to 26, with
+// SOLCAT_LONG=1 (minutes: the search's time).
+func TestSplitEqualsSearchLong(t *testing.T) {
+	if os.Getenv("SOLCAT_LONG") == "" {
+		t.Skip("SOLCAT_LONG=1 counts larger filters against the search")
+	}
+	type q = [3]int
+	cases := []struct {
+		n     int
+		cells []q
+	}{
+		{21, []q{{1, 3, 1}, {2, 7, 1}, {3, 11, 1}}},
+		{22, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {12, 15, 1}}},
+		{23, []q{{1, 2, 1}, {2, 4, 1}, {3, 6, 1}, {12, 12, 1}, {23, 20, 1}}},
+		{24, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}, {5, 9, 1}, {6, 11, 1}}},
+		{25, []q{{1, 5, 1}, {2, 9, 1}, {3, 1, 1}, {4, 12, 1}, {5, 20, 1}, {25, 13, 1}}},
+		{26, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}, {5, 9, 1}, {26, 24, 1}}},
+	}
+	for _, tc := range cases {
+		c := cellConstraint(tc.n, tc.cells...)
+		t.Run(fmt.Sprintf("%d %v", tc.n, tc.cells), func(t *testing.T) {
+			want := bruteConstrained(c)
+			if got := splitCount(t, c, true, 2); got != want {
+				t.Errorf("queens:%d %v: %d, the search counts %d", tc.n, tc.cells, got, want)
+			}
+		})
+	}
+}
