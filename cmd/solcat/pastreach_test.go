@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"solcat/query"
 )
 
 // TestCountPastReach: on queens too large to count whole, a filter that
@@ -99,9 +102,12 @@ func TestCountUnrecordedFilter(t *testing.T) {
 // it runs (no record of the puzzle needed); stopped, it says how many are
 // saved, and the same command resumes from them to the exact answer.
 func TestPastReachResumes(t *testing.T) {
-	was := saveAfter
-	saveAfter = 0 // save every count's units, however quick
-	t.Cleanup(func() { saveAfter = was; unitCounted = nil })
+	was, budget := saveAfter, query.SampleBudget
+	// Save every count's units, however quick, and time few of them
+	// before the count: units all timed as the count is judged would
+	// leave it none to stop in.
+	saveAfter, query.SampleBudget = 0, time.Millisecond
+	t.Cleanup(func() { saveAfter, query.SampleBudget = was, budget; unitCounted = nil })
 	db := filepath.Join(t.TempDir(), "p.db")
 	args := []string{"count", "queens:24", "--cell", "1,1=1", "--cell", "2,3=1", "--cell", "3,5=1", "--cell", "4,7=1", "--cell", "5,9=1", "--cell", "6,11=1", "--cell", "7,13=1"}
 	ctx, cancel := context.WithCancel(context.Background())
