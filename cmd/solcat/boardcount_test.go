@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -208,19 +207,7 @@ func TestBoardCountExplainGolden(t *testing.T) {
 			}
 			out = workers.ReplaceAllString(out, "on W goroutines")
 			out = regexp.MustCompile(`"workers": \d+`).ReplaceAllString(out, `"workers": W`)
-			path := filepath.Join("testdata", "golden", tc.name+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/solcat -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("solcat %s: output differs from %s:\n%s", strings.Join(tc.args, " "), path, out)
-			}
+			matchGolden(t, tc.name+".txt", tc.args, out)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -88,22 +87,7 @@ func TestCheckGolden(t *testing.T) {
 			}
 			got := fmt.Sprintf("%s--- stderr\n%s--- exit %d\n", out, errOut, code)
 			got = strings.ReplaceAll(got, catalogPath, "CATALOG")
-			path := filepath.Join("testdata", "golden", "check", tc.name+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/solcat -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("solcat check %s: output differs from %s:\n%s", strings.Join(tc.args, " "), path, got)
-			}
+			matchGolden(t, filepath.Join("check", tc.name+".txt"), append([]string{"check"}, tc.args...), got)
 		})
 	}
 }

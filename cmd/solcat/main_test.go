@@ -236,19 +236,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			out = strings.ReplaceAll(out, catalogPath, "CATALOG") // verify names the catalog
-			path := filepath.Join("testdata", "golden", tc.name+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/solcat -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("solcat %s: output differs from %s:\n%s", strings.Join(tc.args, " "), path, out)
-			}
+			matchGolden(t, tc.name+".txt", tc.args, out)
 		})
 	}
 }
@@ -1287,5 +1275,27 @@ func TestNumbersAreDecimal(t *testing.T) {
 		if code != 0 || padded != plain || padded == octal {
 			t.Errorf("%q: exit %d, %q, %s; want %q", tc.padded, code, padded, errOut, plain)
 		}
+	}
+}
+
+// matchGolden compares out, the output of 'solcat ARGS', with the golden
+// file at path (under testdata/golden), which -update writes first.
+func matchGolden(t *testing.T, path string, args []string, out string) {
+	t.Helper()
+	path = filepath.Join("testdata", "golden", path)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/solcat -update to create it)", err)
+	}
+	if out != string(want) {
+		t.Errorf("solcat %s: output differs from %s:\n%s", strings.Join(args, " "), path, out)
 	}
 }
