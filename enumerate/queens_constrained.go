@@ -395,12 +395,16 @@ func (q *ConstrainedCounter) Question() []byte { return q.c.Question() }
 // Units lists the counter's units.
 func (q *ConstrainedCounter) Units() []ConstrainedUnit { return q.units }
 
-// UnitsKey identifies the counter's units, to save and resume them by. It
-// is not the Question: the images of a filter share their answer, but each
-// is cut into units of its own.
+// UnitsKey identifies the counter's units, to save and resume them by:
+// the way it counts (with the cut row, so that the units of another cut
+// are never taken for its own) and the filter as typed. It is not the
+// Question: the images of a filter share their answer, but each is cut
+// into units of its own.
 func (q *ConstrainedCounter) UnitsKey() []byte {
 	kind := "units of the search "
-	if q.halves {
+	if row, ok := q.Cut(); ok {
+		kind = fmt.Sprintf("units of the halves cut below row %d ", row)
+	} else if q.halves {
 		kind = "units of the halves "
 	}
 	return append([]byte(kind), q.c.Key()...)

@@ -294,16 +294,9 @@ func (s SearchCount) Announce() string {
 	return fmt.Sprintf("%s is not in the catalog: counting the filter's solutions, %s", s.Puzzle, roughDuration(s.Took))
 }
 
-// UnitKey is the key the count's units are saved under: the filter as
-// typed (its images share the answer but are cut into units of their
-// own) and, for a cut count, where the board is cut, so that the units of
-// another cut (or of the row-by-row search) are never taken for its own.
-func (s SearchCount) UnitKey() []byte {
-	if row, ok := s.counter.Cut(); ok {
-		return append([]byte(fmt.Sprintf("C%d:", row)), s.counter.UnitsKey()...)
-	}
-	return s.counter.UnitsKey()
-}
+// UnitKey is the key the count's units are saved under (see
+// enumerate.ConstrainedCounter.UnitsKey).
+func (s SearchCount) UnitKey() []byte { return s.counter.UnitsKey() }
 
 // Count is Run's, with the answer to keep as a list.
 func (s SearchCount) Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error) {
