@@ -356,8 +356,8 @@ func killedBuild(t *testing.T, bin string) string {
 		// On a fast machine queens:14's build may end before its log
 		// reaches the mark: then it is run again, killed sooner.
 		for try := 0; try < 4; try, logged = try+1, logged/2 {
-			for _, name := range []string{"cat.db-wal", "cat.db-shm", "cat.db.lock"} {
-				os.Remove(filepath.Join(dir, name))
+			for _, suffix := range killedFiles {
+				os.Remove(db + suffix)
 			}
 			copyFile(t, filepath.Join(fixtureFolder(t), "cat.db"), db)
 			killedError = killBuildAt(bin, db, logged)
@@ -371,6 +371,9 @@ func killedBuild(t *testing.T, bin string) string {
 	}
 	return killedDir
 }
+
+// killedFiles are the files beside cat.db that a killed build leaves.
+var killedFiles = []string{"-wal", "-shm", ".lock"}
 
 // killBuildAt starts a build of killedPuzzle into db and kills it with
 // SIGKILL once its log is past logged bytes; it fails if the build ended
@@ -387,7 +390,7 @@ func killBuildAt(bin, db string, logged int64) error {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
+	for _, suffix := range killedFiles {
 		if _, err := os.Stat(db + suffix); err != nil {
 			return fmt.Errorf("the killed build left no %s", filepath.Base(db+suffix))
 		}
