@@ -59,7 +59,7 @@ func (s *Content) ScanClassBlocks(ctx context.Context, q ClassBlockScan, fn func
 	if workers > 1 {
 		pieces *= workers
 	}
-	chunks := r.chunks(drive, a, b, pieces)
+	chunks := r.chunks(drive, a, b, pieces, drive == index)
 	ends := make([][2]int64, len(chunks))
 	var next, read, skipped atomic.Int64
 	g, gctx := errgroup.WithContext(ctx)

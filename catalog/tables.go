@@ -166,7 +166,7 @@ func (r *fileReader) rows(ctx context.Context, buf *pageBuffer, t *tableRef, lo,
 
 // pageRows is rows read from the file's pages.
 func (r *fileReader) pageRows(ctx context.Context, buf *pageBuffer, t *tableRef, lo, hi int64, only []int64, cols []pagefile.Value, fn func(rowid int64) error) error {
-	leaves, err := r.pf.Leaves(t.root, lo, hi, buf.leaves[:0])
+	leaves, err := r.pf.Leaves(t.root, lo, hi, only, buf.leaves[:0])
 	buf.leaves = leaves
 	if err != nil {
 		return err

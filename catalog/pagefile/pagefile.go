@@ -193,7 +193,10 @@ type Leaf struct {
 // about one interior page for every 400 leaves), and no leaf: every leaf
 // of a b-tree lies at the same depth, found first down its left edge. (A
 // damaged tree whose "leaf" is not one is found when the leaf is read.)
-func (f *File) Leaves(root uint32, lo, hi int64, dst []Leaf) ([]Leaf, error) {
+// With only (rowids in ascending order), it keeps the leaves that may hold
+// one of them and walks no subtree that cannot: a scan that reads a few
+// blocks of a large table lists those blocks' leaves, not every leaf.
+func (f *File) Leaves(root uint32, lo, hi int64, only []int64, dst []Leaf) ([]Leaf, error) {
 	buf := make([]byte, f.PageSize)
 	height := 0
 	for n := root; ; height++ {
@@ -215,18 +218,45 @@ func (f *File) Leaves(root uint32, lo, hi int64, dst []Leaf) ([]Leaf, error) {
 		}
 		n = binary.BigEndian.Uint32(p.b[p.header+8:]) // any child: the right-most
 	}
-	err := f.leaves(root, math.MinInt64, math.MaxInt64, lo, hi, height, buf, &dst)
-	return dst, err
+	w := leafWalk{f: f, lo: lo, hi: hi, only: only, all: only == nil, buf: buf, out: dst}
+	err := w.leaves(root, math.MinInt64, math.MaxInt64, height, 0)
+	return w.out, err
 }
 
-// leaves adds to out the leaves under page n, height levels above them,
-// that may hold rowids in (lo, hi]; the page holds rowids in (below,
-// above].
-func (f *File) leaves(n uint32, below, above, lo, hi int64, height int, buf []byte, out *[]Leaf) error {
+// leafWalk is one walk of Leaves: the range and rowids asked for, the
+// page buffer it reads interior pages into, and the leaves found.
+type leafWalk struct {
+	f      *File
+	lo, hi int64
+	only   []int64 // the rowids asked for, when !all
+	all    bool
+	buf    []byte
+	out    []Leaf
+}
+
+// wanted reports whether the walk wants a subtree of rowids in (below,
+// above]: whether it meets (lo, hi] and, with only, holds one of them.
+// only[k] is the first rowid above what came before; next is the first
+// above below.
+func (w *leafWalk) wanted(below, above int64, k int) (ok bool, next int) {
+	if w.all {
+		return above > w.lo && below < w.hi, k
+	}
+	for k < len(w.only) && w.only[k] <= below {
+		k++
+	}
+	return above > w.lo && below < w.hi && k < len(w.only) && w.only[k] <= above, k
+}
+
+// leaves adds to w.out the wanted leaves under page n, height levels above
+// them; the page holds rowids in (below, above], and only[from] is the
+// first of only above below.
+func (w *leafWalk) leaves(n uint32, below, above int64, height, from int) error {
 	if height == 0 {
-		*out = append(*out, Leaf{Page: n, Lo: below, Hi: above})
+		w.out = append(w.out, Leaf{Page: n, Lo: below, Hi: above})
 		return nil
 	}
+	f, buf := w.f, w.buf
 	if err := f.readPages(buf, n, 1); err != nil {
 		return err
 	}
@@ -246,6 +276,7 @@ func (f *File) leaves(n uint32, below, above, lo, hi int64, height int, buf []by
 	type child struct {
 		page   uint32
 		lo, hi int64
+		k      int
 	}
 	var kids []child
 	prev := below
@@ -259,16 +290,18 @@ func (f *File) leaves(n uint32, below, above, lo, hi int64, height int, buf []by
 		if m == 0 || key < prev || key > above {
 			return ErrNotPlain
 		}
-		if key > lo && prev < hi {
-			kids = append(kids, child{binary.BigEndian.Uint32(p.b[at:]), prev, key})
+		ok, next := w.wanted(prev, key, from)
+		if ok {
+			kids = append(kids, child{binary.BigEndian.Uint32(p.b[at:]), prev, key, next})
 		}
+		from = next
 		prev = key
 	}
-	if prev < hi {
-		kids = append(kids, child{binary.BigEndian.Uint32(p.b[h+8:]), prev, above})
+	if ok, next := w.wanted(prev, above, from); ok {
+		kids = append(kids, child{binary.BigEndian.Uint32(p.b[h+8:]), prev, above, next})
 	}
 	for _, c := range kids {
-		if err := f.leaves(c.page, c.lo, c.hi, lo, hi, height-1, buf, out); err != nil {
+		if err := w.leaves(c.page, c.lo, c.hi, height-1, c.k); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	_ "modernc.org/sqlite"
@@ -49,7 +50,7 @@ var ints = []int64{0, 1, -1, 127, -128, 300, -70000, 1 << 23, -(1 << 30), 1 << 4
 // readAll reads the rows of t with rowids above lo and at most hi, through
 // Leaves, a Reader and Record.
 func readAll(f *File, root uint32, lo, hi int64, buf int) (ids []int64, vals []int64, sizes []int, err error) {
-	leaves, err := f.Leaves(root, lo, hi, nil)
+	leaves, err := f.Leaves(root, lo, hi, nil, nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -227,4 +228,68 @@ func putVarint(v uint64) []byte {
 		}
 	}
 	return b
+}
+
+// TestLeavesOfOnly: Leaves with only lists the leaves that hold the rowids
+// asked for, every one of them, and fewer leaves than the whole range.
+func TestLeavesOfOnly(t *testing.T) {
+	path, root := makeDB(t, 20000, func(int) int { return 500 }) // three levels
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	all, err := f.Leaves(root, math.MinInt64, math.MaxInt64, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		only    []int64
+		lo, hi  int64
+		allHeld bool // every rowid of only is in the table and the range: every leaf listed holds one
+	}{
+		{"first and last", []int64{3, 60000}, 0, 60000, true},
+		{"a run", []int64{30000, 30003, 30006, 30009}, 0, 60000, true},
+		{"scattered", []int64{300, 9000, 9003, 27000, 45003, 59997}, 0, 60000, true},
+		{"outside the range", []int64{300, 9000, 45003}, 8999, 45000, false},
+		{"rowids not in the table", []int64{1, 2, 60001}, 0, 70000, false},
+		{"none", []int64{}, 0, 60000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			leaves, err := f.Leaves(root, tc.lo, tc.hi, tc.only, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(leaves) > len(tc.only) || tc.allHeld && len(tc.only) > 0 && len(leaves) == 0 {
+				t.Fatalf("%d leaves for %d rowids", len(leaves), len(tc.only))
+			}
+			found := map[int64]bool{}
+			for _, l := range leaves {
+				held := false
+				err := f.NewReader(4096).Each([]uint32{l.Page}, func(_ uint32, p Page) error {
+					return f.Rows(p, tc.lo, tc.hi, func(rowid int64, _ []byte) error {
+						if slices.Contains(tc.only, rowid) {
+							found[rowid], held = true, true
+						}
+						return nil
+					})
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !held && tc.allHeld {
+					t.Errorf("leaf %d holds none of the rowids asked for", l.Page)
+				}
+			}
+			for _, id := range tc.only {
+				if id > tc.lo && id <= tc.hi && id%3 == 0 && id <= 60000 && !found[id] {
+					t.Errorf("rowid %d is on no leaf listed", id)
+				}
+			}
+		})
+	}
+	if len(all) < 1000 {
+		t.Fatalf("the table has %d leaves: too few to test the walk", len(all))
+	}
 }
