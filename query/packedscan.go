@@ -245,15 +245,44 @@ func (t *BoundPuzzle) countPacked(ctx context.Context, m *packedMatch, upToSymme
 	return counts, err
 }
 
+// laneConsts are up to 4 lanes of a packedVec as packedSumLanes reads
+// them: each one's masks and patterns, then its weight.
+type laneConsts [4]struct {
+	maskHi, wantHi, maskLo, wantLo uint64
+	weight                         int64
+}
+
 // sum is how many symmetries' conditions in lanes the forms meet in all,
 // and how many forms meet some.
 func (m *packedMatch) sum(forms []byte, size int, lanes uint64) (hits, matched int64) {
 	n := len(forms) / size
+	if packedLanes && m.vec != nil && (size == 16 || size == 12) && n >= 8 && lanes != 0 && bits.OnesCount64(lanes) <= 4 {
+		// Few lanes: 8 forms a turn, across the lanes that can hold.
+		var c laneConsts
+		nl := 0
+		for l := lanes; l != 0; l &= l - 1 {
+			s := bits.TrailingZeros64(l)
+			v := m.vec
+			c[nl].maskHi, c[nl].wantHi, c[nl].maskLo, c[nl].wantLo, c[nl].weight = v.maskHi[s], v.wantHi[s], v.maskLo[s], v.wantLo[s], v.weight[s]
+			nl++
+		}
+		turns := n &^ 7
+		hits, matched = packedSumLanes(&forms[0], turns, size, &c, nl)
+		if turns == n {
+			return hits, matched
+		}
+		h, k := m.sum(forms[turns*size:], size, lanes)
+		return hits + h, matched + k
+	}
 	switch {
 	case m.vec == nil || size != 16 && size != 12 || n == 0:
 		return m.sumGo(forms, size, lanes)
 	case lanes == 0:
 		return 0, 0
+	case size == 12 && cap(forms)-len(forms) >= 4:
+		// The loop reads 16 bytes of each form, the last form's 4 more
+		// from the buffer the block lies in (their masks clear them).
+		return packedSumAVX512(&forms[0], n, size, m.vec, lanes)
 	case size == 12:
 		// The loop reads 16 bytes of each form: the last is left to Go.
 		hits, matched = packedSumAVX512(&forms[0], n-1, size, m.vec, lanes)
@@ -270,7 +299,7 @@ func (m *packedMatch) hitList(forms []byte, size int, lanes uint64, out []uint32
 	out = out[:0]
 	if m.vec != nil && (size == 16 || size == 12) && n > 1 && lanes != 0 {
 		vec := n
-		if size == 12 {
+		if size == 12 && cap(forms)-len(forms) < 4 {
 			vec = n - 1 // the loop reads 16 bytes of each form: the last is left to Go
 		}
 		out = out[:cap(out)]

@@ -18,3 +18,13 @@ func packedSumAVX512(forms *byte, n int, size int, v *packedVec, lanes uint64) (
 //
 //go:noescape
 func packedHitsAVX512(forms *byte, n int, size int, v *packedVec, lanes uint64, out *uint32) (count int)
+
+// packedLanes tells whether blocks compared in few lanes are compared by
+// packedSumLanes (it permutes 12-byte forms by bytes: AVX-512 VBMI).
+var packedLanes = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VBMI
+
+// packedSumLanes is packedMatch.sum over n forms (a multiple of 8) of size
+// 12 or 16 bytes, in the nl (1 to 4) lanes of c.
+//
+//go:noescape
+func packedSumLanes(forms *byte, n int, size int, c *laneConsts, nl int) (hits, matched int64)

@@ -275,3 +275,193 @@ hdone:
 	VZEROUPPER
 	MOVQ R9, count+48(FP)
 	RET
+
+// packedSumLanes: packedMatch.sum for blocks compared in at most 4 lanes
+// (the common case: a group's synopsis rules out the other symmetries),
+// a lane's form words across a vector of 8 forms rather than a form
+// across 8 lanes. Each turn loads 8 forms, gathers their first and second
+// words into two vectors (a permute each: 12-byte forms by bytes, 16-byte
+// by words), and tests them against each active lane's mask and pattern,
+// broadcast once into registers: four instructions a lane for 8 forms,
+// and one test for all lanes. The turns where no form meets a lane,
+// nearly all of them, take one branch. n is a multiple of 8; the forms are read whole and no further.
+//
+// c holds, for each of nl lanes (1 to 4), its byte swapped mask and
+// pattern of the first and second words and its weight (laneConsts).
+
+// func packedSumLanes(forms *byte, n int, size int, c *laneConsts, nl int) (hits, matched int64)
+TEXT ·packedSumLanes(SB), NOSPLIT, $0-56
+	MOVQ forms+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ size+16(FP), DX
+	MOVQ c+24(FP), DI
+	MOVQ nl+32(FP), R12
+	VPBROADCASTQ 0(DI), Z16
+	VPBROADCASTQ 8(DI), Z17
+	VPBROADCASTQ 16(DI), Z18
+	VPBROADCASTQ 24(DI), Z19
+	VPBROADCASTQ 40(DI), Z20
+	VPBROADCASTQ 48(DI), Z21
+	VPBROADCASTQ 56(DI), Z22
+	VPBROADCASTQ 64(DI), Z23
+	VPBROADCASTQ 80(DI), Z24
+	VPBROADCASTQ 88(DI), Z25
+	VPBROADCASTQ 96(DI), Z26
+	VPBROADCASTQ 104(DI), Z27
+	VPBROADCASTQ 120(DI), Z28
+	VPBROADCASTQ 128(DI), Z29
+	VPBROADCASTQ 136(DI), Z30
+	VPBROADCASTQ 144(DI), Z31
+	MOVQ $0x0F, AX
+	KMOVW AX, K4          // the first 4 words of a vector: 32 bytes
+	XORQ R8, R8
+	XORQ R9, R9
+	CMPQ DX, $12
+	JEQ idx12
+	VMOVDQU64 laneHi16<>(SB), Z14
+	VMOVDQU64 laneLo16<>(SB), Z15
+	JMP turn
+idx12:
+	VMOVDQU64 laneHi12<>(SB), Z14
+	VMOVDQU64 laneLo12<>(SB), Z15
+
+turn:
+	CMPQ CX, $8
+	JLT ldone
+	CMPQ DX, $12
+	JEQ load12
+	// 8 forms of 16 bytes: 128 bytes, the words alternate.
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQA64 Z14, Z2
+	VPERMI2Q Z1, Z0, Z2
+	VMOVDQA64 Z15, Z3
+	VPERMI2Q Z1, Z0, Z3
+	JMP lanes
+load12:
+	// 8 forms of 12 bytes: 96 bytes, the last 32 loaded alone so that
+	// nothing past the forms is read. A second word's last 4 bytes are
+	// the next form's, cleared by its masks.
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64.Z 64(SI), K4, Z1
+	VMOVDQA64 Z14, Z2
+	VPERMI2B Z1, Z0, Z2
+	VMOVDQA64 Z15, Z3
+	VPERMI2B Z1, Z0, Z3
+
+lanes:
+	// A lane's remainders: T = ((H ^ want_hi) & mask_hi) | ((L ^ want_lo)
+	// & mask_lo), zero where a form meets the lane's conditions; the
+	// lanes' least T is zero where a form meets one of them.
+	VMOVDQA64 Z2, Z6
+	VPTERNLOGQ $0x28, Z16, Z17, Z6
+	VPXORQ Z19, Z3, Z10
+	VPTERNLOGQ $0xEC, Z18, Z6, Z10
+	CMPQ R12, $1
+	JEQ one_lane
+	VMOVDQA64 Z2, Z7
+	VPTERNLOGQ $0x28, Z20, Z21, Z7
+	VPXORQ Z23, Z3, Z11
+	VPTERNLOGQ $0xEC, Z22, Z7, Z11
+	VPMINUQ Z10, Z11, Z12
+	CMPQ R12, $2
+	JEQ tested
+	VMOVDQA64 Z2, Z8
+	VPTERNLOGQ $0x28, Z24, Z25, Z8
+	VPXORQ Z27, Z3, Z13
+	VPTERNLOGQ $0xEC, Z26, Z8, Z13
+	VPMINUQ Z13, Z12, Z12
+	CMPQ R12, $3
+	JEQ tested
+	VMOVDQA64 Z2, Z9
+	VPTERNLOGQ $0x28, Z28, Z29, Z9
+	VPXORQ Z31, Z3, Z5
+	VPTERNLOGQ $0xEC, Z30, Z9, Z5
+	VPMINUQ Z5, Z12, Z12
+	JMP tested
+one_lane:
+	VMOVDQA64 Z10, Z12
+tested:
+	VPTESTNMQ Z12, Z12, K1
+	KORTESTW K1, K1
+	JNZ met
+next:
+	LEAQ (SI)(DX*8), SI
+	SUBQ $8, CX
+	JMP turn
+
+met:
+	// Some forms meet some lanes: each lane's forms times its weight.
+	KMOVW K1, AX
+	POPCNTL AX, AX
+	ADDQ AX, R9
+	VPTESTNMQ Z10, Z10, K2
+	KMOVW K2, AX
+	POPCNTL AX, AX
+	IMULQ 32(DI), AX
+	ADDQ AX, R8
+	CMPQ R12, $1
+	JEQ next
+	VPTESTNMQ Z11, Z11, K2
+	KMOVW K2, AX
+	POPCNTL AX, AX
+	IMULQ 72(DI), AX
+	ADDQ AX, R8
+	CMPQ R12, $2
+	JEQ next
+	VPTESTNMQ Z13, Z13, K2
+	KMOVW K2, AX
+	POPCNTL AX, AX
+	IMULQ 112(DI), AX
+	ADDQ AX, R8
+	CMPQ R12, $3
+	JEQ next
+	VPTESTNMQ Z5, Z5, K2
+	KMOVW K2, AX
+	POPCNTL AX, AX
+	IMULQ 152(DI), AX
+	ADDQ AX, R8
+	JMP next
+
+ldone:
+	VZEROUPPER
+	MOVQ R8, hits+40(FP)
+	MOVQ R9, matched+48(FP)
+	RET
+
+DATA laneHi16<>+0(SB)/8, $0x0000000000000000
+DATA laneHi16<>+8(SB)/8, $0x0000000000000002
+DATA laneHi16<>+16(SB)/8, $0x0000000000000004
+DATA laneHi16<>+24(SB)/8, $0x0000000000000006
+DATA laneHi16<>+32(SB)/8, $0x0000000000000008
+DATA laneHi16<>+40(SB)/8, $0x000000000000000a
+DATA laneHi16<>+48(SB)/8, $0x000000000000000c
+DATA laneHi16<>+56(SB)/8, $0x000000000000000e
+GLOBL laneHi16<>(SB), RODATA|NOPTR, $64
+DATA laneLo16<>+0(SB)/8, $0x0000000000000001
+DATA laneLo16<>+8(SB)/8, $0x0000000000000003
+DATA laneLo16<>+16(SB)/8, $0x0000000000000005
+DATA laneLo16<>+24(SB)/8, $0x0000000000000007
+DATA laneLo16<>+32(SB)/8, $0x0000000000000009
+DATA laneLo16<>+40(SB)/8, $0x000000000000000b
+DATA laneLo16<>+48(SB)/8, $0x000000000000000d
+DATA laneLo16<>+56(SB)/8, $0x000000000000000f
+GLOBL laneLo16<>(SB), RODATA|NOPTR, $64
+DATA laneHi12<>+0(SB)/8, $0x0706050403020100
+DATA laneHi12<>+8(SB)/8, $0x131211100f0e0d0c
+DATA laneHi12<>+16(SB)/8, $0x1f1e1d1c1b1a1918
+DATA laneHi12<>+24(SB)/8, $0x2b2a292827262524
+DATA laneHi12<>+32(SB)/8, $0x3736353433323130
+DATA laneHi12<>+40(SB)/8, $0x434241403f3e3d3c
+DATA laneHi12<>+48(SB)/8, $0x4f4e4d4c4b4a4948
+DATA laneHi12<>+56(SB)/8, $0x5b5a595857565554
+GLOBL laneHi12<>(SB), RODATA|NOPTR, $64
+DATA laneLo12<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA laneLo12<>+8(SB)/8, $0x1b1a191817161514
+DATA laneLo12<>+16(SB)/8, $0x2726252423222120
+DATA laneLo12<>+24(SB)/8, $0x333231302f2e2d2c
+DATA laneLo12<>+32(SB)/8, $0x3f3e3d3c3b3a3938
+DATA laneLo12<>+40(SB)/8, $0x4b4a494847464544
+DATA laneLo12<>+48(SB)/8, $0x5756555453525150
+DATA laneLo12<>+56(SB)/8, $0x636261605f5e5d5c
+GLOBL laneLo12<>(SB), RODATA|NOPTR, $64

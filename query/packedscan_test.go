@@ -105,8 +105,14 @@ func TestPackedSumVector(t *testing.T) {
 			}
 			images := pullBack(p, conds)
 			m, _ := newPackedMatch(p, &images)
-			// Every lane, and a random choice of them.
-			for _, lanes := range []uint64{m.allLanes(), m.allLanes() & r.Uint64()} {
+			// The forms as the last of their buffer, and followed by
+			// bytes of all ones that the compares must not see.
+			clipped := slices.Clip(forms)
+			followed := append(slices.Clip(forms), 0xff, 0xff, 0xff, 0xff)[:len(forms)]
+			forms = [][]byte{clipped, followed}[trial%2]
+			// Every lane, a random choice of them, and one to four
+			// (packedSumLanes' cases).
+			for _, lanes := range []uint64{m.allLanes(), m.allLanes() & r.Uint64(), m.allLanes() & (1 << (trial % max(1, m.syms))), m.allLanes() & 0x0f, m.allLanes() & 0xa8, m.allLanes() & 0x3} {
 				h, k := m.sum(forms, size, lanes)
 				hg, kg := m.sumGo(forms, size, lanes)
 				if h != hg || k != kg {
