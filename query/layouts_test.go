@@ -304,14 +304,14 @@ func layoutFilter(r *rand.Rand, p canon.Puzzle) query.Filter {
 	return f
 }
 
-// TestLayoutsAnswerAlike builds magic:1-4 and queens:1-12 (queens:1-11
-// with -short, 1-16 with SOLCAT_LONG=1) stored solution by solution in
+// TestLayoutsAnswerAlike builds magic:1-4 and queens:1-11 (1-16 with
+// SOLCAT_LONG=1) stored solution by solution in
 // column blocks, rewrites a copy of the catalog into the row-major blocks
 // of catalogs made before them, and checks that random questions get the
 // same answers from both, that both verify with the recorded content
 // hashes, and that their solutions views show the same rows. It also
-// builds queens:10-12 (10-11 with -short, 10-13 with SOLCAT_LONG=1) as
-// classes and checks that their counts equal the stored puzzles'.
+// builds queens:10-11 (10-13 with SOLCAT_LONG=1) as classes and checks
+// that their counts equal the stored puzzles'.
 func TestLayoutsAnswerAlike(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -319,12 +319,10 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 	stored := []string{"magic:1", "magic:2", "magic:3", "magic:4"}
 	lastQueens, classQueens := 12, []string{"queens:10", "queens:11", "queens:12", "queens:13"}
 	switch {
-	case testing.Short():
-		lastQueens, classQueens = 11, classQueens[:2]
-	case os.Getenv("SOLCAT_LONG") != "":
+	case os.Getenv("SOLCAT_LONG") != "" && !testing.Short():
 		lastQueens = 16 // long: 17.5 million more solutions
 	default:
-		classQueens = classQueens[:3] // queens:13-14 with SOLCAT_LONG=1
+		lastQueens, classQueens = 11, classQueens[:2] // queens:12 and 13 as classes with SOLCAT_LONG=1
 	}
 	for n := 1; n <= lastQueens; n++ {
 		stored = append(stored, fmt.Sprintf("queens:%d", n))

@@ -14,14 +14,19 @@ import (
 // to count again under a filter what is recorded by its counts (never the
 // engine); canon and the schema stand alone.
 func TestLayers(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "solcat/...").Output()
+	// Each package of the module, then all it depends on, directly or not:
+	// one line each, from one go list.
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, "solcat/...").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
 	var pkgs []string
-	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "solcat/") {
-			pkgs = append(pkgs, p)
+	depsOf := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) > 0 && strings.HasPrefix(fields[0], "solcat/") {
+			pkgs = append(pkgs, fields[0])
+			depsOf[fields[0]] = fields[1:]
 		}
 	}
 	// may lists, for each layer, the module's packages it may depend on.
@@ -60,11 +65,7 @@ func TestLayers(t *testing.T) {
 			t.Errorf("%s is in no layer of this test (and of docs/development.md): add it", pkg)
 			continue
 		}
-		deps, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
-		}
-		for _, dep := range strings.Fields(string(deps)) {
+		for _, dep := range depsOf[pkg] {
 			if !strings.HasPrefix(dep, "solcat/") || dep == pkg {
 				continue
 			}

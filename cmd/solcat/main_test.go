@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,10 @@ var catalogPath string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// The tests run solcat in this process hundreds of times, each with
+	// catalogs and buffers of its own: collecting at four times the live
+	// heap rather than twice takes a sixth off the package's processor time.
+	debug.SetGCPercent(400)
 	dir, err := os.MkdirTemp("", "solcat-test-")
 	if err != nil {
 		panic(err)
