@@ -211,3 +211,13 @@ func TestCellOrbits(t *testing.T) {
 		}
 	}
 }
+
+// parseSymmetry is the inverse of String (for the tests).
+func parseSymmetry(name string) (Symmetry, bool) {
+	for s, n := range names {
+		if n == name {
+			return s, true
+		}
+	}
+	return 0, false
+}

@@ -45,16 +45,6 @@ func (s Symmetry) String() string {
 	return "invalid"
 }
 
-// parseSymmetry is the inverse of String (for the tests).
-func parseSymmetry(name string) (Symmetry, bool) {
-	for s, n := range names {
-		if n == name {
-			return s, true
-		}
-	}
-	return 0, false
-}
-
 // Map sends cell (r,c) of an n×n grid (0-based) to the cell it lands on.
 func (s Symmetry) Map(n, r, c int) (int, int) {
 	if s&swap != 0 {

@@ -284,11 +284,6 @@ func half(k int) uint32 {
 	return 0
 }
 
-// countMagic5Unit counts one unit.
-func countMagic5Unit(u Magic5Unit) Magic5Count {
-	return newMagic5Counter().countUnit(u)
-}
-
 // CountMagic5Units counts the listed units (indexes into Magic5Units()) on
 // up to workers goroutines and hands each unit's count to done, in the order
 // listed, from one goroutine.

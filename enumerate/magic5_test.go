@@ -478,3 +478,8 @@ func TestMagic5FormProperties(t *testing.T) {
 		t.Errorf("properties seen: %v", seen)
 	}
 }
+
+// countMagic5Unit counts one unit.
+func countMagic5Unit(u Magic5Unit) Magic5Count {
+	return newMagic5Counter().countUnit(u)
+}

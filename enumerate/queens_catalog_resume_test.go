@@ -77,3 +77,17 @@ func TestQueensCatalogResumeSolutions(t *testing.T) {
 		}
 	}
 }
+
+// QueensCatalog (for the tests) produces queens:n for storage without canonicalizing each
+// solution from scratch: it finds the classes by the symmetry-reduced search
+// (their canonical forms come in lexicographic order, so the class ID is the
+// running count), then expands each class into its members, sorts the
+// members and streams them in lexicographic order with their class and the
+// symmetry that carries the canonical form onto them (the first in
+// canon.All that does). onClass sees every class before onSolution sees any
+// solution. Nothing depends on the worker count.
+func QueensCatalog(ctx context.Context, n int, opt Options,
+	onClass func(id int64, canonical []byte, orbit int) error,
+	onSolution func(sol []byte, classID int64, from canon.Symmetry) error) (ClassCounts, error) {
+	return QueensCatalogPart(ctx, n, opt, FirstRows{0, n}, onClass, nil, nil, onSolution)
+}
