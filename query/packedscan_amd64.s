@@ -284,7 +284,8 @@ hdone:
 // by words), and tests them against each active lane's mask and pattern,
 // broadcast once into registers: four instructions a lane for 8 forms,
 // and one test for all lanes. The turns where no form meets a lane,
-// nearly all of them, take one branch. n is a multiple of 8; the forms are read whole and no further.
+// nearly all of them, take one branch. n is a multiple of 8; the forms
+// are read whole and no further.
 //
 // c holds, for each of nl lanes (1 to 4), its byte swapped mask and
 // pattern of the first and second words and its weight (laneConsts).
