@@ -199,19 +199,22 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 // would take 2^n entries.
 func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *atomic.Bool, lay keyLayout, ranked bool) *halfBlock {
 	all := uint32(1)<<n - 1
-	var sets []uint32
-	var masks, keys []uint64
+	// Listed in pieces, not in slices that grow: a block of tens of
+	// millions of placements made gigabytes of copies as they grew, and
+	// the collector ran through a third of the listing.
+	var sets pieces[uint32]
+	var masks, keys pieces[uint64]
 	var place func(y int, l, down, r, aboveL, aboveR uint32, long uint64)
 	place = func(y int, l, down, r, aboveL, aboveR uint32, long uint64) {
 		if y == k {
-			sets = append(sets, down)
+			sets.add(down)
 			// Crossings of row from+k, moved on to the half's last row.
 			s := rows - from - k
-			keys = append(keys, lay.key(l<<s&all, r>>s, long))
+			keys.add(lay.key(l<<s&all, r>>s, long))
 			if upper {
-				masks = append(masks, uint64(l)|uint64(r)<<32)
+				masks.add(uint64(l) | uint64(r)<<32)
 			} else {
-				masks = append(masks, uint64(aboveL)|uint64(aboveR)<<32)
+				masks.add(uint64(aboveL) | uint64(aboveR)<<32)
 			}
 			return
 		}
@@ -244,24 +247,29 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 		index = int(binomial[n][k])
 	}
 	b := &halfBlock{k: k, start: hugeSlice[int32](index + 1), ranked: ranked}
-	for i, set := range sets {
-		if ranked {
-			set = uint32(rankSet(set))
-			sets[i] = set
+	for _, piece := range sets.all() {
+		for i, set := range piece {
+			if ranked {
+				set = uint32(rankSet(set))
+				piece[i] = set
+			}
+			b.start[set+1]++
 		}
-		b.start[set+1]++
 	}
 	for set := 1; set < len(b.start); set++ {
 		b.most = max(b.most, int(b.start[set]))
 		b.start[set] += b.start[set-1]
 	}
-	b.mask = hugeSlice[uint64](len(sets))
-	b.key = hugeSlice[uint64](len(sets))
+	b.mask = hugeSlice[uint64](sets.len())
+	b.key = hugeSlice[uint64](sets.len())
 	next := slices.Clone(b.start[:len(b.start)-1])
-	for i, set := range sets {
-		to := next[set]
-		next[set]++
-		b.mask[to], b.key[to] = masks[i], keys[i]
+	maskPieces, keyPieces := masks.all(), keys.all()
+	for p, piece := range sets.all() {
+		for i, set := range piece {
+			to := next[set]
+			next[set]++
+			b.mask[to], b.key[to] = maskPieces[p][i], keyPieces[p][i]
+		}
 	}
 	if ranked {
 		for set := range b.start[:len(b.start)-1] {
@@ -851,3 +859,28 @@ func pext(x, mask uint64) uint64 {
 	}
 	return packed
 }
+
+// pieces is a list of values kept in pieces of up to pieceLen, so that
+// it grows without copying more than a piece: the first piece grows as a
+// slice does (a small list stays small), the others are made whole.
+type pieces[T uint32 | uint64] struct {
+	full [][]T
+	last []T
+}
+
+// pieceLen is how many values a piece holds.
+const pieceLen = 1 << 16
+
+func (p *pieces[T]) add(v T) {
+	if len(p.last) == pieceLen {
+		p.full = append(p.full, p.last)
+		p.last = make([]T, 0, pieceLen)
+	}
+	p.last = append(p.last, v)
+}
+
+// len is how many values were added.
+func (p *pieces[T]) len() int { return len(p.full)*pieceLen + len(p.last) }
+
+// all is the pieces in order, each full but the last.
+func (p *pieces[T]) all() [][]T { return append(p.full[:len(p.full):len(p.full)], p.last) }
