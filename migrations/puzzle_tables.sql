@@ -46,8 +46,8 @@ CREATE TABLE {{.Checks}} (
 -- never spans two saved units of a build).
 CREATE TABLE {{.Index}} (
     first_id INTEGER PRIMARY KEY,   -- ID of the first solution of the group's first block
-    entries  BLOB NOT NULL,         -- per block, in ID order: its solutions (2 bytes, little-endian); its synopsis (bit i·V + v set when some solution holds value v at cell i, V values a cell can hold: queens N, magic squares N²+1; bit b is bit b%8 of byte b/8); the CRC-32C of each cell's run and of its class entries (4 bytes each, little-endian), each over the block's first_id (8 bytes), the column's number (4 bytes, the class entries numbered after the cells) and its bytes
-    checksum INTEGER NOT NULL       -- CRC-32C of first_id (8 bytes, little-endian) and entries
+    entries  BLOB NOT NULL,         -- per block, in ID order: its solutions (2 bytes, little-endian); its synopsis (bit i·V + v set when some solution holds value v at cell i, V values a cell can hold: queens N, magic squares N²+1; bit b is bit b%8 of byte b/8); the checksum of each cell's run and of its class entries (4 bytes each, little-endian): the low 32 bits of XXH3-64 of the run, XORed with a mix of the block's first_id and the column's number (the class entries numbered after the cells)
+    checksum INTEGER NOT NULL       -- the low 32 bits of XXH3-64 of entries, XORed with a mix of first_id
 );
 {{end}}
 
@@ -109,8 +109,8 @@ CREATE TABLE {{.Classes}} (
 CREATE TABLE {{.Index}} (
     grp       INTEGER PRIMARY KEY,  -- g holds blocks 8(g-1)+1 to 8g
     synopsis  BLOB NOT NULL,        -- bit i·V + v (V values a cell can hold: queens N, magic squares N²+1) set when some form of the group holds value v at cell i (a magic square's value, a queen's 0-based column); bit b is bit b%8 of byte b/8
-    checks    BLOB NOT NULL,        -- the CRC-32C of each of its blocks (4 bytes each, little-endian), over the block's number (8 bytes, little-endian), 4 zero bytes and its forms
-    checksum  INTEGER NOT NULL      -- CRC-32C of grp (8 bytes, little-endian), synopsis and checks
+    checks    BLOB NOT NULL,        -- the checksum of each of its blocks (4 bytes each, little-endian): the low 32 bits of XXH3-64 of its forms, XORed with a mix of the block's number
+    checksum  INTEGER NOT NULL      -- the low 32 bits of XXH3-64 of synopsis and checks, XORed with a mix of grp
 );
 CREATE TABLE {{.Props}} (
     id        INTEGER PRIMARY KEY,  -- class ID, for classes with properties only
