@@ -131,12 +131,12 @@ func (s *Content) damaged(what string) error {
 }
 
 // chunks cuts the rowids above lo and at most hi of the driving table into
-// about pieces ranges (lo, hi], each holding about as many of its leaf
-// pages, or with even (a table whose rowids are spread evenly over its
-// rows, as an index's group numbers or first IDs are), through SQL, as
-// many rowids. An even cut lists no leaf: on a virtual machine, where
-// each page of memory first touched costs dear, the list of a large
-// table's leaves was a good part of a short count's time.
+// about pieces ranges (lo, hi]: by its leaf pages, each range holding about
+// as many; or by rowids, each holding as many, with even (a table whose
+// rowids are spread evenly over its rows, as an index's group numbers and
+// first IDs are) or through SQL. An even cut lists no leaf: on a virtual
+// machine, where each page of memory first touched costs dear, the list of
+// a large table's leaves was a good part of a short count's time.
 func (r *fileReader) chunks(t *tableRef, lo, hi int64, pieces int, even bool) [][2]int64 {
 	if r.pf != nil && t.root != 0 && !even {
 		if leaves, err := r.pf.Leaves(t.root, lo, hi, nil, nil); err == nil && len(leaves) > 0 {
