@@ -463,8 +463,11 @@ func TestMagic5FormProperties(t *testing.T) {
 		}
 	})
 	units := Magic5Units()
-	step := 151
-	if testing.Short() {
+	step := 401 // every 151st unit with SOLCAT_LONG=1
+	switch {
+	case longTests():
+		step = 151
+	case testing.Short():
 		step = 1201
 	}
 	for i := len(units) - 1; i >= 0; i -= step {
