@@ -290,6 +290,31 @@ hdone:
 // c holds, for each of nl lanes (1 to 4), its byte swapped mask and
 // pattern of the first and second words and its weight (laneConsts).
 
+// LANE_CONSTS broadcasts lane constants at offset at of c (a laneConsts)
+// into the lane's registers.
+#define LANE_CONSTS(at, mask_hi, want_hi, mask_lo, want_lo) \
+	VPBROADCASTQ at(DI), mask_hi; \
+	VPBROADCASTQ at+8(DI), want_hi; \
+	VPBROADCASTQ at+16(DI), mask_lo; \
+	VPBROADCASTQ at+24(DI), want_lo
+
+// LANE sets t to a lane's remainders for the 8 forms whose words are in
+// Z2 and Z3 (hi is scratch): zero where a form meets its conditions.
+#define LANE(mask_hi, want_hi, mask_lo, want_lo, hi, t) \
+	VMOVDQA64 Z2, hi; \
+	VPTERNLOGQ $0x28, mask_hi, want_hi, hi; \
+	VPXORQ want_lo, Z3, t; \
+	VPTERNLOGQ $0xEC, mask_lo, hi, t
+
+// WEIGH adds to R8 the forms whose remainders in t are zero, times the
+// weight at offset at of c.
+#define WEIGH(t, at) \
+	VPTESTNMQ t, t, K2; \
+	KMOVW K2, AX; \
+	POPCNTL AX, AX; \
+	IMULQ at(DI), AX; \
+	ADDQ AX, R8
+
 // func packedSumLanes(forms *byte, n int, size int, c *laneConsts, nl int) (hits, matched int64)
 TEXT ·packedSumLanes(SB), NOSPLIT, $0-56
 	MOVQ forms+0(FP), SI
@@ -297,22 +322,10 @@ TEXT ·packedSumLanes(SB), NOSPLIT, $0-56
 	MOVQ size+16(FP), DX
 	MOVQ c+24(FP), DI
 	MOVQ nl+32(FP), R12
-	VPBROADCASTQ 0(DI), Z16
-	VPBROADCASTQ 8(DI), Z17
-	VPBROADCASTQ 16(DI), Z18
-	VPBROADCASTQ 24(DI), Z19
-	VPBROADCASTQ 40(DI), Z20
-	VPBROADCASTQ 48(DI), Z21
-	VPBROADCASTQ 56(DI), Z22
-	VPBROADCASTQ 64(DI), Z23
-	VPBROADCASTQ 80(DI), Z24
-	VPBROADCASTQ 88(DI), Z25
-	VPBROADCASTQ 96(DI), Z26
-	VPBROADCASTQ 104(DI), Z27
-	VPBROADCASTQ 120(DI), Z28
-	VPBROADCASTQ 128(DI), Z29
-	VPBROADCASTQ 136(DI), Z30
-	VPBROADCASTQ 144(DI), Z31
+	LANE_CONSTS(0, Z16, Z17, Z18, Z19)
+	LANE_CONSTS(40, Z20, Z21, Z22, Z23)
+	LANE_CONSTS(80, Z24, Z25, Z26, Z27)
+	LANE_CONSTS(120, Z28, Z29, Z30, Z31)
 	MOVQ $0x0F, AX
 	KMOVW AX, K4          // the first 4 words of a vector: 32 bytes
 	XORQ R8, R8
@@ -354,30 +367,18 @@ lanes:
 	// A lane's remainders: T = ((H ^ want_hi) & mask_hi) | ((L ^ want_lo)
 	// & mask_lo), zero where a form meets the lane's conditions; the
 	// lanes' least T is zero where a form meets one of them.
-	VMOVDQA64 Z2, Z6
-	VPTERNLOGQ $0x28, Z16, Z17, Z6
-	VPXORQ Z19, Z3, Z10
-	VPTERNLOGQ $0xEC, Z18, Z6, Z10
+	LANE(Z16, Z17, Z18, Z19, Z6, Z10)
 	CMPQ R12, $1
 	JEQ one_lane
-	VMOVDQA64 Z2, Z7
-	VPTERNLOGQ $0x28, Z20, Z21, Z7
-	VPXORQ Z23, Z3, Z11
-	VPTERNLOGQ $0xEC, Z22, Z7, Z11
+	LANE(Z20, Z21, Z22, Z23, Z7, Z11)
 	VPMINUQ Z10, Z11, Z12
 	CMPQ R12, $2
 	JEQ tested
-	VMOVDQA64 Z2, Z8
-	VPTERNLOGQ $0x28, Z24, Z25, Z8
-	VPXORQ Z27, Z3, Z13
-	VPTERNLOGQ $0xEC, Z26, Z8, Z13
+	LANE(Z24, Z25, Z26, Z27, Z8, Z13)
 	VPMINUQ Z13, Z12, Z12
 	CMPQ R12, $3
 	JEQ tested
-	VMOVDQA64 Z2, Z9
-	VPTERNLOGQ $0x28, Z28, Z29, Z9
-	VPXORQ Z31, Z3, Z5
-	VPTERNLOGQ $0xEC, Z30, Z9, Z5
+	LANE(Z28, Z29, Z30, Z31, Z9, Z5)
 	VPMINUQ Z5, Z12, Z12
 	JMP tested
 one_lane:
@@ -396,32 +397,16 @@ met:
 	KMOVW K1, AX
 	POPCNTL AX, AX
 	ADDQ AX, R9
-	VPTESTNMQ Z10, Z10, K2
-	KMOVW K2, AX
-	POPCNTL AX, AX
-	IMULQ 32(DI), AX
-	ADDQ AX, R8
+	WEIGH(Z10, 32)
 	CMPQ R12, $1
 	JEQ next
-	VPTESTNMQ Z11, Z11, K2
-	KMOVW K2, AX
-	POPCNTL AX, AX
-	IMULQ 72(DI), AX
-	ADDQ AX, R8
+	WEIGH(Z11, 72)
 	CMPQ R12, $2
 	JEQ next
-	VPTESTNMQ Z13, Z13, K2
-	KMOVW K2, AX
-	POPCNTL AX, AX
-	IMULQ 112(DI), AX
-	ADDQ AX, R8
+	WEIGH(Z13, 112)
 	CMPQ R12, $3
 	JEQ next
-	VPTESTNMQ Z5, Z5, K2
-	KMOVW K2, AX
-	POPCNTL AX, AX
-	IMULQ 152(DI), AX
-	ADDQ AX, R8
+	WEIGH(Z5, 152)
 	JMP next
 
 ldone:
