@@ -170,8 +170,7 @@ func (t *BoundPuzzle) eachMatch(ctx context.Context, conds []byteCondition, lo, 
 	masks := make([][]uint64, workers)
 	cells := make([][]byte, workers)
 	for w := range workers {
-		// Each goroutine's cells on a cache line of its own (see statsPacked).
-		masks[w], cells[w] = make([]uint64, maxBlockWords), make([]byte, 3*64)[64:64+t.Puzzle.Len()]
+		masks[w], cells[w] = make([]uint64, maxBlockWords), apart(t.Puzzle.Len())
 	}
 	q := catalog.BlockScan{Lo: lo, Hi: hi, Workers: workers, Select: func(_ int, b *catalog.Block) bool { return mayMatch(b, conds) }}
 	_, err := t.store.ScanBlocks(ctx, q, func(w int, b *catalog.Block) error {

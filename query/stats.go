@@ -203,11 +203,7 @@ func (t *BoundPuzzle) statsPacked(ctx context.Context, p *Plan, m *packedMatch, 
 	}
 	parts := make([]partial, max(p.Workers, 1))
 	for w := range parts {
-		// Each goroutine's form and inverse on cache lines of their own:
-		// small allocations side by side would share a line between the
-		// cores, and each write would take it from the other.
-		own := make([]byte, 3*64)
-		parts[w].cells, parts[w].inv = own[64:64+t.Puzzle.Len()], own[128:128]
+		parts[w].cells, parts[w].inv = apart(t.Puzzle.Len()), apart(t.Puzzle.Len())[:0]
 	}
 	q := catalog.ClassBlockScan{Lo: lo, Hi: hi, Workers: len(parts),
 		Select: func(_ int, g *catalog.ClassGroup) uint32 { return uint32(m.lanesFor(g)) }}
@@ -397,6 +393,12 @@ func (mv *memberValues) values(form, inv []byte, orbit int64, props canon.Proper
 	}
 	return vals
 }
+
+// apart makes a buffer of n bytes for one goroutine, on cache lines of
+// its own: small buffers of two goroutines side by side would share a
+// line, and each write would take it from the other core (a breakdown of
+// queens:19 spent half its time so).
+func apart(n int) []byte { return make([]byte, n+128)[64 : 64+n : 64+n] }
 
 func growBytes(b []byte, n int) []byte {
 	if cap(b) < n {
