@@ -218,7 +218,7 @@ func (f *File) Leaves(root uint32, lo, hi int64, only []int64, dst []Leaf) ([]Le
 		}
 		n = binary.BigEndian.Uint32(p.b[p.header+8:]) // any child: the right-most
 	}
-	w := leafWalk{f: f, lo: lo, hi: hi, only: only, all: only == nil, buf: buf, out: dst}
+	w := leafWalk{f: f, lo: lo, hi: hi, only: only, buf: buf, out: dst}
 	err := w.leaves(root, math.MinInt64, math.MaxInt64, height, 0)
 	return w.out, err
 }
@@ -228,8 +228,7 @@ func (f *File) Leaves(root uint32, lo, hi int64, only []int64, dst []Leaf) ([]Le
 type leafWalk struct {
 	f      *File
 	lo, hi int64
-	only   []int64 // the rowids asked for, when !all
-	all    bool
+	only   []int64 // the rowids asked for; nil: all
 	buf    []byte
 	out    []Leaf
 }
@@ -239,7 +238,7 @@ type leafWalk struct {
 // only[k] is the first rowid above what came before; next is the first
 // above below.
 func (w *leafWalk) wanted(below, above int64, k int) (ok bool, next int) {
-	if w.all {
+	if w.only == nil {
 		return above > w.lo && below < w.hi, k
 	}
 	for k < len(w.only) && w.only[k] <= below {
