@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"solcat/query/keeper"
 	"strings"
 	"testing"
 )
@@ -12,9 +13,9 @@ import (
 // once; info lists it; a catalog that cannot be written still answers,
 // with a note that the answer was not kept.
 func TestAnswersKept(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0 // keep every count, however quick
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0 // keep every count, however quick
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	dir := t.TempDir()
 	db := filepath.Join(dir, "q.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:12", "--count-only"); code != 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"solcat/query/keeper"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,9 +126,9 @@ func TestBoardCountsRecordedByCounts(t *testing.T) {
 // once; info lists the kept answers, verify counts them again and names
 // one changed.
 func TestBoardCountKept(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0 // keep every count, however quick
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0 // keep every count, however quick
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	db := filepath.Join(t.TempDir(), "k.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:13", "--count-only"); code != 0 {
 		t.Fatalf("build: %s", errOut)
@@ -242,15 +243,15 @@ func TestBoardCountRefusals(t *testing.T) {
 // units, saying how many are saved, and the same command resumes from
 // them to the published count.
 func TestBoardCountStopsAndResumes(t *testing.T) {
-	was := saveAfter
-	saveAfter = 0 // save every count's units, however quick
-	t.Cleanup(func() { saveAfter = was; unitCounted = nil })
+	was := keeper.SaveAfter
+	keeper.SaveAfter = 0 // save every count's units, however quick
+	t.Cleanup(func() { keeper.SaveAfter = was; keeper.UnitCounted = nil })
 	db := filepath.Join(t.TempDir(), "s.db")
 	stop := func(args []string, after int) time.Duration {
 		t.Helper()
 		ctx, cancel := context.WithCancel(context.Background())
 		var stopped time.Time
-		unitCounted = func(n int) {
+		keeper.UnitCounted = func(n int) {
 			if n == after {
 				stopped = time.Now()
 				cancel()
@@ -258,7 +259,7 @@ func TestBoardCountStopsAndResumes(t *testing.T) {
 		}
 		var out, errOut bytes.Buffer
 		code := run(ctx, append([]string{"--db", db}, args...), noStdin(), &out, &errOut)
-		unitCounted = nil
+		keeper.UnitCounted = nil
 		if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "units are saved: the same command resumes the count") {
 			t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 		}

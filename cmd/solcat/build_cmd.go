@@ -54,10 +54,10 @@ func (b *buildCmd) Run(e *env) error {
 		}
 		puzzleNames = append(puzzleNames, p.String())
 	}
-	if err := builder.CheckShardsAt(e.ctx, e.cli.DB, puzzles, opts); err != nil {
+	if err := builder.CheckShardsAt(e.ctx, e.DB, puzzles, opts); err != nil {
 		return err
 	}
-	cat, err := catalog.Create(e.ctx, e.cli.DB, e.holder(puzzleNames))
+	cat, err := catalog.Create(e.ctx, e.DB, e.Holder(puzzleNames))
 	if err != nil {
 		return err
 	}

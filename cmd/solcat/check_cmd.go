@@ -39,13 +39,13 @@ func (c *checkCmd) Run(ctx context.Context, s streams, e *env) error {
 	// The catalog is opened once the input is read: one that cannot be
 	// read is said as such, whatever the catalog.
 	open := func(p canon.Puzzle) (check.Store, error) {
-		cat, err := catalog.Open(ctx, e.cli.DB)
+		cat, err := catalog.Open(ctx, e.DB)
 		if errors.Is(err, catalog.ErrNoCatalog) {
-			return check.Stored(ctx, nil, e.cli.DB, p)
+			return check.Stored(ctx, nil, e.DB, p)
 		} else if err != nil {
 			return check.Store{}, err
 		}
-		store, err := check.Stored(ctx, cat, e.cli.DB, p)
+		store, err := check.Stored(ctx, cat, e.DB, p)
 		store.Unfound = fmt.Sprintf("run 'solcat verify %s'", p)
 		return store, err
 	}

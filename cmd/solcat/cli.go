@@ -5,16 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
+	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/alecthomas/kong"
 
-	"solcat/canon"
-	"solcat/catalog"
-	"solcat/catalog/builder"
 	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
@@ -22,7 +18,9 @@ import (
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/exporter"
 	"solcat/cmd/solcat/help"
+	"solcat/cmd/solcat/opener"
 	"solcat/query"
+	"solcat/query/keeper"
 	"solcat/query/records"
 )
 
@@ -50,21 +48,16 @@ type cli struct {
 	VersionCmd versionCmd         `cmd:"" name:"version" help:"Print solcat's version: module, revision, Go, catalog schema."`
 	Help       helpCmd            `cmd:"" help:"Show the help of a command: solcat help count."`
 	Completion completion.Command `cmd:"" help:"Print the code that turns on tab completion in bash, zsh or fish: source <(solcat completion bash --code)."`
-
-	dbNamed bool // the catalog was named (--db, SOLCAT_DB), not left to the default
 }
 
-// env is what every command's Run receives.
+// env is what every command's Run receives: the context, the streams and
+// the opener of the catalog --db names.
 type env struct {
 	ctx    context.Context
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	cli    *cli
-	args   []string // the command line, for the build lock's holder
-	// readers are the catalogs the command opened to read: if another
-	// program changed one under it, that is the command's outcome.
-	readers []*catalog.Catalog
+	*opener.Opener
 }
 
 // usagef is advice.Usagef: a mistake in the command line, exit status 2.
@@ -152,7 +145,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if c.DB == "" { // SOLCAT_DB set to nothing
 		return fail(2, "--db is empty (or SOLCAT_DB is set to nothing); name the catalog file")
 	}
-	c.dbNamed = cliparse.Given(kctx, "db", "SOLCAT_DB")
 	var saver savesWork
 	if node := kctx.Selected(); node != nil && node.Target.CanAddr() {
 		saver, _ = node.Target.Addr().Interface().(savesWork)
@@ -161,18 +153,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// Nothing to save: Ctrl-C ends the command even while a write blocks.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cli: &c, args: args}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr,
+		Opener: &opener.Opener{DB: c.DB, Named: cliparse.Given(kctx, "db", "SOLCAT_DB"), Command: args}}
 	kctx.Bind(e, streams{in: stdin, out: stdout, err: stderr})
 	err = kctx.Run()
 	if exit.asked { // 'solcat help CMD'
 		return exit.code
 	}
-	for _, r := range e.readers {
-		if changed := r.Changed(); changed != nil {
-			// What was read may not be the catalog's: no answer, and no
-			// damage either, is given from it.
-			err = changed
-		}
+	if changed := e.Changed(); changed != nil {
+		err = changed // what was read may not be the catalog's: no answer, nor damage, from it
 	}
 	if err == nil {
 		return 0
@@ -196,76 +185,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return fail(code, advice.Remedy(err, files).Error())
 }
 
-// mayKeep reports whether a command that reads may keep what it worked
-// out (an estimate, a long count) in the catalog: only in a catalog the
-// user named, or the default one if it exists. A question asked with no
-// catalog at hand creates no file.
-func (e *env) mayKeep() bool {
-	if e.cli.dbNamed {
-		return true
-	}
-	_, err := os.Stat(e.cli.DB)
-	return err == nil
+// keeper keeps the command's counts and estimates in its catalog,
+// telling the user on stderr.
+func (e *env) keeper() *keeper.Keeper {
+	return &keeper.Keeper{Open: e.Opener, Note: func(line string) { fmt.Fprintf(e.stderr, "solcat: %s\n", line) },
+		Bar: func() query.Progress { return console.UnitsBar(e.stderr) }}
 }
 
-// target opens the catalog read-only and binds the named stored puzzle.
-func (e *env) target(name string) (*query.BoundPuzzle, func(), error) {
-	p, err := canon.ParsePuzzle(name)
-	if err != nil {
-		return nil, nil, err
+// lookUp gives u's answer kept in the catalog, if there is one.
+func (e *env) lookUp(u query.Unrecorded) (int64, bool, error) {
+	cat, err := e.Reading(e.ctx)
+	if cat == nil || err != nil {
+		return 0, false, err
 	}
-	cat, err := e.open(p.String())
-	if err != nil {
-		return nil, nil, err
-	}
-	rec, ok, err := cat.Puzzle(e.ctx, p.String())
-	if err == nil && !ok {
-		err = e.notBuilt(cat, p)
-	}
-	if err != nil {
-		cat.Close()
-		return nil, nil, err
-	}
-	t, err := query.Bind(e.ctx, cat, p, rec)
-	if err != nil {
-		cat.Close()
-		return nil, nil, err
-	}
-	return t, func() { cat.Close() }, nil
+	defer cat.Close()
+	return u.LookUp(e.ctx, cat)
 }
 
-// notBuilt says why cat has no record of p.
-func (e *env) notBuilt(cat *catalog.Catalog, p canon.Puzzle) error {
-	a, err := builder.Absent(e.ctx, cat, e.cli.DB, p)
-	if err != nil {
-		return err
-	}
-	return advice.NotBuilt(e.cli.DB, p, a)
-}
-
-// open opens the catalog for reading. In the first instants of a build
-// into a new file, the file is not there yet, or not yet a catalog: that
-// is said as such. puzzle, if not empty, is the one the command asks about.
-func (e *env) open(puzzle string) (*catalog.Catalog, error) {
-	cat, err := catalog.Open(e.ctx, e.cli.DB)
-	if err == nil {
-		e.readers = append(e.readers, cat)
-	}
-	if errors.Is(err, catalog.ErrNoCatalog) || errors.Is(err, catalog.ErrNotCatalog) {
-		if writer, running := catfile.RunningWriter(e.cli.DB); running {
-			if puzzle != "" && writer.Building(puzzle) {
-				return nil, fmt.Errorf("%s is being built: just begun, by %s; wait for the build to finish", puzzle, writer)
-			}
-			return nil, fmt.Errorf("%s is being created by %s; wait a moment and try again", e.cli.DB, writer)
-		}
-	}
-	return cat, err
-}
+// workers is how many goroutines a count runs on.
+func (e *env) workers() int { return runtime.GOMAXPROCS(0) }
 
 // planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.
 func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question) (*query.BoundPuzzle, *query.Plan, func(), error) {
-	t, done, err := e.target(name)
+	t, done, err := e.Target(e.ctx, name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -290,12 +233,3 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
 	return records.WriteExplain(e.stdout, format, t.ExplainReading(e.ctx, plan))
 }
-
-// holder describes this process as the writer of a catalog that builds
-// the named puzzles.
-func (e *env) holder(puzzles []string) catfile.Holder {
-	return catfile.NewHolder("solcat "+strings.Join(e.args, " "), puzzles)
-}
-
-// ownFile reports whether path is the catalog or one of its files.
-func (e *env) ownFile(path string) bool { return catfile.IsOwnFile(e.cli.DB, path) }

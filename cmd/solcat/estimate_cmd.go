@@ -8,13 +8,13 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"solcat/canon"
-	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/help"
 	"solcat/enumerate"
 	"solcat/query"
+	"solcat/query/keeper"
 	"solcat/query/records"
 )
 
@@ -69,8 +69,8 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 		}
 		c.stop = fmt.Errorf("%w after %s probes: the estimate so far is printed above", advice.ErrInterrupted, humanize.Comma(got.Probes))
 	}
-	if got.Elapsed >= keepAfter && e.mayKeep() {
-		e.keepEstimate(got.Record)
+	if got.Elapsed >= keeper.KeepAfter && e.keeper().KeepEstimate(ctx, got.Record) {
+		fmt.Fprintf(e.stderr, "solcat: the estimate is kept in %s ('solcat info' lists it)\n", e.DB)
 	}
 	again := "solcat estimate " + p.String()
 	for _, cell := range c.Cell {
@@ -84,16 +84,4 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	return c.stop
-}
-
-// keepEstimate records an estimate in the catalog, creating it if need be,
-// and says where. The estimate is printed already: a catalog that cannot
-// be written is only noted.
-func (e *env) keepEstimate(rec catalog.Estimate) {
-	err := e.writeCatalog(rec.Puzzle, func(ctx context.Context, cat *catalog.Catalog) error { return cat.Kept().Keep(ctx, rec) })
-	if err != nil {
-		fmt.Fprintf(e.stderr, "solcat: the estimate was not kept in the catalog (%v)\n", err)
-		return
-	}
-	fmt.Fprintf(e.stderr, "solcat: the estimate is kept in %s ('solcat info' lists it)\n", e.cli.DB)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"solcat/query/keeper"
 	"strings"
 	"testing"
 	"time"
@@ -88,9 +89,9 @@ func TestEstimateCommand(t *testing.T) {
 // catalog, created if need be; a longer run of the same seed replaces a
 // shorter one and a shorter one does not; info lists them.
 func TestEstimateKept(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	db := filepath.Join(t.TempDir(), "new.db")
 	estimateJSON(t, db, "queens:20", "--probes", "2000")
 	estimateJSON(t, db, "queens:20", "--probes", "4000")
@@ -119,9 +120,9 @@ func TestEstimateKept(t *testing.T) {
 // is kept only in a default catalog that exists, and says where; none is
 // created for it.
 func TestEstimateKeptOnlyInACatalog(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	t.Setenv("SOLCAT_DB", "")
 	os.Unsetenv("SOLCAT_DB")
 	dir := t.TempDir()
@@ -204,9 +205,9 @@ func querySQL(t *testing.T, db, stmt string) string {
 // TestEstimatesVerified: verify checks the kept estimates, and finds one
 // whose interval was changed and one far from the exact count.
 func TestEstimatesVerified(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	db := filepath.Join(t.TempDir(), "v.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:12"); code != 0 {
 		t.Fatal(errOut)
@@ -240,9 +241,9 @@ func TestEstimatesVerified(t *testing.T) {
 // keeps the estimate so far, and says so. (Kept whatever its length here:
 // one of a second or more is kept, as TestEstimateKept checks.)
 func TestEstimateInterrupted(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	db := filepath.Join(t.TempDir(), "i.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(400*time.Millisecond, cancel)

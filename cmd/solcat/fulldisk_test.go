@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"solcat/query/keeper"
 	"sort"
 	"strings"
 	"testing"
@@ -16,9 +17,9 @@ func TestFullDiskLeavesNothing(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to mount a small file system")
 	}
-	was := keepAfter
-	keepAfter = 0 // keep every count, however quick
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0 // keep every count, however quick
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs here: %s", out)

@@ -33,8 +33,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // own, and set none of the package's variables, call t.Parallel: they run
 // after the others, two at a time on 2 cores, their waits (for processes,
 // sleeps, builds) overlapping. Tests that set a variable of the package
-// (keepAfter, unitCounted and the like) or the environment do not, nor do
-// those that time an answer or a Ctrl-C against a bound (TestServeUnderLoad,
+// (keeper's KeepAfter, UnitCounted and the like) or the environment do
+// not, nor do those that time an answer or a Ctrl-C against a bound (TestServeUnderLoad,
 // TestLimits, TestSQLStreams, TestStoredBuildKilledAgainAndAgain): another
 // test beside them would weigh on it.
 var catalogPath string

@@ -44,7 +44,7 @@ func (m *mergeCmd) Run(e *env) error {
 		}
 	}
 	format := m.Format
-	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.holder(nil))
+	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.Holder(nil))
 	if format != records.Text {
 		p := records.NewPrinter(e.stdout, format, !m.NoHeaders).Columns(append(records.RecordObject(catalog.Record{}), records.Field{Name: "shards"}))
 		for _, r := range merged {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"solcat/query/keeper"
 	"strings"
 	"testing"
 	"time"
@@ -16,9 +17,9 @@ import (
 // leaves too much is refused with the estimate's command; --explain says
 // which.
 func TestCountPastReach(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	db := filepath.Join(t.TempDir(), "p.db")
 	// The first 14 rows of a queens:24 solution (queens at 2i, then 2i-1).
 	pattern := "2 4 6 8 10 12 14 16 18 20 22 24 1 3 . . . . . . . . . ."
@@ -63,9 +64,9 @@ func TestCountPastReach(t *testing.T) {
 // catalog is counted with the board cut, with no record of the puzzle
 // (no count-only build first), equal to the search under it, and kept.
 func TestCountUnrecordedFilter(t *testing.T) {
-	was := keepAfter
-	keepAfter = 0
-	t.Cleanup(func() { keepAfter = was })
+	was := keeper.KeepAfter
+	keeper.KeepAfter = 0
+	t.Cleanup(func() { keeper.KeepAfter = was })
 	cases := []struct {
 		puzzle string
 		cells  []string
@@ -102,16 +103,16 @@ func TestCountUnrecordedFilter(t *testing.T) {
 // it runs (no record of the puzzle needed); stopped, it says how many are
 // saved, and the same command resumes from them to the exact answer.
 func TestPastReachResumes(t *testing.T) {
-	was, budget := saveAfter, query.SampleBudget
+	was, budget := keeper.SaveAfter, query.SampleBudget
 	// Save every count's units, however quick, and time few of them
 	// before the count: units all timed as the count is judged would
 	// leave it none to stop in.
-	saveAfter, query.SampleBudget = 0, time.Millisecond
-	t.Cleanup(func() { saveAfter, query.SampleBudget = was, budget; unitCounted = nil })
+	keeper.SaveAfter, query.SampleBudget = 0, time.Millisecond
+	t.Cleanup(func() { keeper.SaveAfter, query.SampleBudget = was, budget; keeper.UnitCounted = nil })
 	db := filepath.Join(t.TempDir(), "p.db")
 	args := []string{"count", "queens:24", "--cell", "1,1=1", "--cell", "2,3=1", "--cell", "3,5=1", "--cell", "4,7=1", "--cell", "5,9=1", "--cell", "6,11=1", "--cell", "7,13=1"}
 	ctx, cancel := context.WithCancel(context.Background())
-	unitCounted = func(n int) {
+	keeper.UnitCounted = func(n int) {
 		if n == 10 {
 			cancel()
 		}
@@ -121,7 +122,7 @@ func TestPastReachResumes(t *testing.T) {
 	if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "units are saved: the same command resumes the count") {
 		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
-	unitCounted = nil
+	keeper.UnitCounted = nil
 	code, stdout, stderr := solcatDB(db, args...)
 	// The same filter counted with no unit saved, in another catalog.
 	_, whole, _ := solcatDB(filepath.Join(t.TempDir(), "w.db"), args...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"solcat/query/keeper"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestConstrainedCountResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	unitCounted = func(n int) {
+	keeper.UnitCounted = func(n int) {
 		if n == 20 {
 			cancel()
 		}
@@ -39,7 +40,7 @@ func TestConstrainedCountResumes(t *testing.T) {
 	if saved < 20 {
 		t.Errorf("%d units saved, want at least 20", saved)
 	}
-	unitCounted = nil
+	keeper.UnitCounted = nil
 	code, stdout, stderr := solcatDB(db, "count", "queens:14", "--cell", "1,2=1")
 	if code != 0 || stdout != strconv.FormatInt(exact, 10)+"\n" || !strings.Contains(stderr, "resuming the count: ") {
 		t.Errorf("resumed count: exit %d, stdout %q, stderr %q; want %d", code, stdout, stderr, exact)
@@ -61,9 +62,9 @@ func TestConstrainedStatsResumes(t *testing.T) {
 	if longTests() {
 		puzzle, columns = "queens:18", 9
 	}
-	was := longStatsFrom
-	longStatsFrom = 16
-	t.Cleanup(func() { unitCounted = nil; longStatsFrom = was })
+	was := keeper.LongStatsFrom
+	keeper.LongStatsFrom = 16
+	t.Cleanup(func() { keeper.UnitCounted = nil; keeper.LongStatsFrom = was })
 	dir := t.TempDir()
 	db, whole := filepath.Join(dir, "r.db"), filepath.Join(dir, "w.db")
 	for _, path := range []string{db, whole} {
@@ -73,14 +74,14 @@ func TestConstrainedStatsResumes(t *testing.T) {
 	}
 	_, want, _ := solcatDB(whole, "stats", puzzle, "--by", "row:1", "--format", "csv")
 	ctx, cancel := context.WithCancel(context.Background())
-	unitCounted = func(n int) {
+	keeper.UnitCounted = func(n int) {
 		if n == 600 { // of 1,584 units on queens:16
 			cancel()
 		}
 	}
 	var out, errOut bytes.Buffer
 	code := run(ctx, []string{"--db", db, "stats", puzzle, "--by", "row:1"}, noStdin(), &out, &errOut)
-	unitCounted = nil
+	keeper.UnitCounted = nil
 	kept, _ := strconv.Atoi(querySQL(t, db, "SELECT count(*) FROM answers"))
 	if code == 0 || out.Len() != 0 || kept == 0 || kept >= columns || !strings.Contains(errOut.String(), "counted and kept, and the same command counts the rest") ||
 		strings.Contains(errOut.String(), "nothing was recorded") {
@@ -105,7 +106,7 @@ func TestImageCountsItsOwnUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	unitCounted = func(n int) {
+	keeper.UnitCounted = func(n int) {
 		if n == 10 {
 			cancel()
 		}
@@ -114,7 +115,7 @@ func TestImageCountsItsOwnUnits(t *testing.T) {
 	if code := run(ctx, []string{"--db", db, "count", "queens:14", "--cell", "1,2=1", "--cell", "3,5=1"}, noStdin(), &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "units are saved") {
 		t.Fatalf("stopped count: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
-	unitCounted = nil
+	keeper.UnitCounted = nil
 	// The mirror image, columns reversed.
 	code, stdout, stderr := solcatDB(db, "count", "queens:14", "--cell", "1,13=1", "--cell", "3,10=1")
 	if code != 0 || stdout != strconv.FormatInt(exact, 10)+"\n" || strings.Contains(stderr, "resuming") {
@@ -130,9 +131,9 @@ func TestImageCountsItsOwnUnits(t *testing.T) {
 // counts whose every unit is left to the count (none timed before it).
 func countOnlyQueens14(t *testing.T) string {
 	t.Helper()
-	was, budget := saveAfter, query.ProbeBudget
-	saveAfter, query.ProbeBudget = 0, 0
-	t.Cleanup(func() { saveAfter, query.ProbeBudget = was, budget; unitCounted = nil })
+	was, budget := keeper.SaveAfter, query.ProbeBudget
+	keeper.SaveAfter, query.ProbeBudget = 0, 0
+	t.Cleanup(func() { keeper.SaveAfter, query.ProbeBudget = was, budget; keeper.UnitCounted = nil })
 	db := filepath.Join(t.TempDir(), "r.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:14", "--count-only"); code != 0 {
 		t.Fatal(errOut)

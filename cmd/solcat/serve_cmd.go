@@ -61,7 +61,7 @@ func (s *serveCmd) Run(e *env) error {
 			hosts = append(hosts, name)
 		}
 	}
-	cat, err := e.open("")
+	cat, err := e.Open(e.ctx, "")
 	if err != nil {
 		return err
 	}
@@ -71,10 +71,10 @@ func (s *serveCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", s.Addr, err)
 	}
-	srv := web.New(cat, e.cli.DB, web.Options{Timeout: s.Timeout, DownloadTimeout: s.DownloadTimeout, ClientTimeout: s.ClientTimeout,
+	srv := web.New(cat, e.DB, web.Options{Timeout: s.Timeout, DownloadTimeout: s.DownloadTimeout, ClientTimeout: s.ClientTimeout,
 		Concurrent: s.Concurrent, Downloads: s.Downloads, Public: s.Public, Hosts: hosts, Version: release.Read().Module,
-		Builds: advice.Builds{Cat: cat, Path: e.cli.DB}})
-	fmt.Fprintf(e.stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", e.cli.DB, listener.Addr())
+		Builds: advice.Builds{Cat: cat, Path: e.DB}})
+	fmt.Fprintf(e.stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", e.DB, listener.Addr())
 	return srv.Serve(e.ctx, listener)
 }
 

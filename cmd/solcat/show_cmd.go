@@ -40,7 +40,7 @@ func (s *showCmd) Run(e *env) error {
 	case s.Solution != nil && *s.Solution < 1:
 		return usagef("--solution %d: solution IDs start at 1", *s.Solution)
 	}
-	t, done, err := e.target(s.Puzzle)
+	t, done, err := e.Target(e.ctx, s.Puzzle)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (s *showCmd) Run(e *env) error {
 	if s.Output == "" || s.Output == "-" {
 		return records.WriteShown(e.stdout, format, !s.NoHeaders, shown, s.ASCII)
 	}
-	out, err := outfile.Create(s.Output, e.stdout, e.ownFile)
+	out, err := outfile.Create(s.Output, e.stdout, e.OwnFile)
 	if err != nil {
 		return advice.OutputError(s.Output, err)
 	}

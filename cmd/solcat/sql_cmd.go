@@ -16,7 +16,7 @@ func (s *sqlCmd) Help() string { return help.Text("sql") }
 
 func (s *sqlCmd) Run(e *env) error {
 	format := s.Format
-	cat, err := e.open("")
+	cat, err := e.Open(e.ctx, "")
 	if err != nil {
 		return err
 	}
@@ -68,5 +68,5 @@ func (s *sqlCmd) Run(e *env) error {
 
 // sqlError explains an error of the user's statement, n rows into it.
 func sqlError(e *env, err error, n int) error {
-	return advice.SQLRemedy(err, n, e.ctx.Err() != nil, e.cli.DB)
+	return advice.SQLRemedy(err, n, e.ctx.Err() != nil, e.DB)
 }

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"solcat/canon"
-	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
-	"solcat/cmd/solcat/console"
 	"solcat/cmd/solcat/help"
 	"solcat/query"
 	"solcat/query/records"
@@ -49,47 +44,10 @@ func (s *statsCmd) Run(e *env) error {
 		}
 		return records.WriteHeatmap(e.stdout, format, records.Heatmap{Puzzle: t.Puzzle, Filter: plan.Question.Filter.String(t.Puzzle), Counts: counts, Headers: !s.NoHeaders, ASCII: s.ASCII})
 	}
-	began := time.Now()
-	if plan.Way == query.ConstrainedCount {
-		e.longStats(t, plan)
-	}
-	rows, err := t.Stats(e.ctx, plan)
+	rows, err := e.keeper().Stats(e.ctx, t, plan, done)
 	if err != nil {
-		// The columns counted before a Ctrl-C are kept: the same command
-		// counts only the others. It is said once, as what was kept.
-		if kept := t.Counted(plan); len(kept) > 0 && e.ctx.Err() != nil {
-			done()
-			e.keep(kept)
-			console.Interrupted(e.ctx, e.stderr)
-			return fmt.Errorf("%w; %s counted and kept, and the same command counts the rest", advice.ErrInterrupted, canon.Plural(int64(len(kept)), "column"))
-		}
-		return e.stopped(err)
-	}
-	if time.Since(began) >= keepAfter {
-		done() // this process's reader lets go before it writes
-		e.keep(t.Counted(plan))
+		return err
 	}
 	return records.WriteStats(e.stdout, format, records.StatsTable{Puzzle: t.Puzzle, By: by, Given: s.By,
 		Filter: plan.Question.Filter.String(t.Puzzle), Rows: rows, Headers: !s.NoHeaders, ASCII: s.ASCII})
-}
-
-// longStatsFrom is the least N whose row tables draw their progress (tests
-// lower it, to stop a smaller table part way).
-var longStatsFrom = 18
-
-// longStats draws the progress of a row's constrained counts; on queens:18
-// and above they take from seconds to hours.
-func (e *env) longStats(t *query.BoundPuzzle, plan *query.Plan) {
-	if t.Puzzle.N < longStatsFrom {
-		return
-	}
-	fmt.Fprintf(e.stderr, "solcat: %s is recorded by its counts only: counting each column's solutions again; Ctrl-C stops\n", t.Puzzle)
-	e.drawCounting(plan)
-	if unitCounted != nil {
-		draw := plan.Progress
-		plan.Progress = func(done, total int) {
-			draw(done, total)
-			unitCounted(done)
-		}
-	}
 }

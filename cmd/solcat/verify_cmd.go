@@ -31,7 +31,7 @@ func (v *verifyCmd) Run(e *env) error {
 	if format == records.Text {
 		tell = func(line string) { fmt.Fprintln(e.stdout, line) }
 	}
-	cat, err := e.open("")
+	cat, err := e.Open(e.ctx, "")
 	if errors.Is(err, catfile.ErrDamaged) {
 		return v.salvage(e, format, err, tell)
 	}
@@ -43,10 +43,10 @@ func (v *verifyCmd) Run(e *env) error {
 	for _, p := range puzzles {
 		rec, ok, err := cat.Puzzle(e.ctx, p.String())
 		if err != nil {
-			return catfile.DamageError(e.cli.DB, err)
+			return catfile.DamageError(e.DB, err)
 		}
 		if !ok {
-			return e.notBuilt(cat, p)
+			return e.NotBuilt(e.ctx, cat, p)
 		}
 		recs = append(recs, rec)
 	}
@@ -57,14 +57,14 @@ func (v *verifyCmd) Run(e *env) error {
 	if len(puzzles) == 0 { // the whole catalog: the work saved by unfinished counts too
 		saved, err := builder.SavedWorkProblems(e.ctx, cat)
 		if err != nil {
-			return catfile.DamageError(e.cli.DB, err)
+			return catfile.DamageError(e.DB, err)
 		}
 		for _, problem := range saved {
 			tell("catalog: " + problem)
 		}
 		report.Problems = append(report.Problems, saved...)
 	}
-	if err := records.WriteVerifyReport(e.stdout, format, !v.NoHeaders, e.cli.DB, report); err != nil {
+	if err := records.WriteVerifyReport(e.stdout, format, !v.NoHeaders, e.DB, report); err != nil {
 		return err
 	}
 	return advice.VerifyRemedy(e.ctx, cat, report)
@@ -73,13 +73,13 @@ func (v *verifyCmd) Run(e *env) error {
 // salvage reports on a catalog SQLite cannot open: which puzzles it lists
 // can still be read page by page and which cannot.
 func (v *verifyCmd) salvage(e *env, format records.Format, openErr error, tell func(string)) error {
-	s, err := catalog.SalvageFile(e.cli.DB)
+	s, err := catalog.SalvageFile(e.DB)
 	if err != nil {
 		return openErr
 	}
 	report := verify.Salvaged(s, "the database disk image is malformed", tell)
-	if err := records.WriteVerifyReport(e.stdout, format, !v.NoHeaders, e.cli.DB, report); err != nil {
+	if err := records.WriteVerifyReport(e.stdout, format, !v.NoHeaders, e.DB, report); err != nil {
 		return err
 	}
-	return advice.SalvageRemedy(e.cli.DB, report)
+	return advice.SalvageRemedy(e.DB, report)
 }

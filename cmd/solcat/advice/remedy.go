@@ -9,6 +9,7 @@ import (
 	"solcat/catalog/builder"
 	"solcat/catalog/catfile"
 	"solcat/query"
+	"solcat/query/keeper"
 	"solcat/query/check"
 )
 
@@ -38,6 +39,7 @@ func Remedy(err error, files string) error {
 		other    *builder.OtherShardError
 		badPart  *query.FilterError
 		past     *query.PastReachError
+		kept     *keeper.StoppedError
 		unread   *check.ReadError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
@@ -50,6 +52,10 @@ func Remedy(err error, files string) error {
 		return fmt.Errorf("%s is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate %s'", past.Puzzle, past.Puzzle)
 	case errors.As(err, &past):
 		return fmt.Errorf("past queens:%d only --cell and --pattern are counted; drop --up-to-symmetry, --class, --orbit and --prop", past.CountedUpTo)
+	case errors.As(err, &kept) && kept.Columns > 0:
+		return fmt.Errorf("%w, and the same command counts the rest", err)
+	case errors.As(err, &kept) && kept.Units > 0 && kept.SaveErr == nil:
+		return fmt.Errorf("%w: the same command resumes the count", err)
 	case errors.As(err, &badPart):
 		flag := filterFlagNames[badPart.Part]
 		if flag == "" {

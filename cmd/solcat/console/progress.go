@@ -139,3 +139,14 @@ func Interrupted(ctx context.Context, w io.Writer) {
 		io.WriteString(w, "\n")
 	}
 }
+
+// UnitsBar is a count's progress bar, in units, on w: it finishes when
+// every unit is counted.
+func UnitsBar(w io.Writer) func(done, total int) {
+	bar := NewProgress(w, "counting", "units")
+	return func(done, total int) {
+		if bar.Update(int64(done), int64(total)); done == total {
+			bar.Finish()
+		}
+	}
+}
