@@ -9,8 +9,8 @@ import (
 	"solcat/catalog/builder"
 	"solcat/catalog/catfile"
 	"solcat/query"
-	"solcat/query/keeper"
 	"solcat/query/check"
+	"solcat/query/keeper"
 )
 
 // filterFlagNames are the flags of the parts of a filter, statistic or
