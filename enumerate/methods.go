@@ -52,16 +52,28 @@ func Methods(kind canon.Kind) []Method {
 	}
 }
 
-// MethodByName finds a method of a kind.
-func MethodByName(kind canon.Kind, name string) (Method, error) {
-	var names []string
-	for _, m := range Methods(kind) {
-		if m.Name == name {
-			return m, nil
-		}
-		names = append(names, m.Name)
+// MethodsNamed gives the methods of kind with the given names, in their
+// order, each once; every method of kind when names is empty.
+func MethodsNamed(kind canon.Kind, names []string) ([]Method, error) {
+	all := Methods(kind)
+	if len(names) == 0 {
+		return all, nil
 	}
-	return Method{}, fmt.Errorf("no method %q for %s; choose from %v", name, kind, names)
+	var chosen []Method
+	for _, name := range names {
+		i := slices.IndexFunc(all, func(m Method) bool { return m.Name == name })
+		if i < 0 {
+			var have []string
+			for _, m := range all {
+				have = append(have, m.Name)
+			}
+			return nil, fmt.Errorf("no method %q for %s; choose from %v", name, kind, have)
+		}
+		if !slices.ContainsFunc(chosen, func(m Method) bool { return m.Name == name }) {
+			chosen = append(chosen, all[i]) // a method named twice runs once
+		}
+	}
+	return chosen, nil
 }
 
 func orDiscard(emit Emit) Emit {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"runtime"
-	"slices"
 
 	"solcat/canon"
 	"solcat/cmd/solcat/advice"
@@ -37,18 +36,9 @@ func (b *benchCmd) Run(e *env) error {
 	if p.N > limit {
 		return usagef("bench runs %s up to size %d, not %d", p.Kind, limit, p.N)
 	}
-	methods := enumerate.Methods(p.Kind)
-	if len(b.Methods) > 0 {
-		methods = nil
-		for _, name := range b.Methods {
-			m, err := enumerate.MethodByName(p.Kind, name)
-			if err != nil {
-				return advice.UsageOf(err)
-			}
-			if !slices.ContainsFunc(methods, func(had enumerate.Method) bool { return had.Name == m.Name }) {
-				methods = append(methods, m) // a method named twice runs once
-			}
-		}
+	methods, err := enumerate.MethodsNamed(p.Kind, b.Methods)
+	if err != nil {
+		return advice.UsageOf(err)
 	}
 	rows, err := enumerate.Bench(e.ctx, p.N, methods, b.Runs)
 	if err != nil {

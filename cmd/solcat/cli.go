@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"runtime"
 	"strconv"
 
 	"github.com/alecthomas/kong"
@@ -191,19 +190,6 @@ func (e *env) keeper() *keeper.Keeper {
 	return &keeper.Keeper{Open: e.Opener, Note: func(line string) { fmt.Fprintf(e.stderr, "solcat: %s\n", line) },
 		Bar: func() query.Progress { return console.UnitsBar(e.stderr) }}
 }
-
-// lookUp gives u's answer kept in the catalog, if there is one.
-func (e *env) lookUp(u query.Unrecorded) (int64, bool, error) {
-	cat, err := e.Reading(e.ctx)
-	if cat == nil || err != nil {
-		return 0, false, err
-	}
-	defer cat.Close()
-	return u.LookUp(e.ctx, cat)
-}
-
-// workers is how many goroutines a count runs on.
-func (e *env) workers() int { return runtime.GOMAXPROCS(0) }
 
 // planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/dustin/go-humanize"
 
@@ -21,8 +20,7 @@ import (
 type estimateCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:30 or magic:6."`
 	cliparse.ProbeFlags
-	Cell    []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
-	Pattern string   `name:"pattern" placeholder:"GRID" help:"Cells to match, as in count."`
+	cliparse.CellFlags
 	cliparse.ExplainFlag
 	cliparse.FormatFlags
 	stop error // set when Ctrl-C ends the run: the estimate so far is kept
@@ -43,7 +41,7 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	f, err := query.ParseFilter(p, query.FilterText{Cells: c.Cell, Pattern: c.Pattern})
+	f, err := c.Filter(p)
 	if err != nil {
 		return err
 	}
@@ -72,14 +70,7 @@ func (c *estimateCmd) Run(ctx context.Context, e *env) error {
 	if got.Elapsed >= keeper.KeepAfter && e.keeper().KeepEstimate(ctx, got.Record) {
 		fmt.Fprintf(e.stderr, "solcat: the estimate is kept in %s ('solcat info' lists it)\n", e.DB)
 	}
-	again := "solcat estimate " + p.String()
-	for _, cell := range c.Cell {
-		again += " --cell " + cell
-	}
-	if c.Pattern != "" {
-		again += " --pattern " + strconv.Quote(c.Pattern)
-	}
-	again += fmt.Sprintf(" --seed %d --probes %d", got.Seed, got.Probes)
+	again := fmt.Sprintf("solcat estimate %s%s --seed %d --probes %d", p, c.CellFlags, got.Seed, got.Probes)
 	if err := records.WriteEstimate(e.stdout, c.Format, !c.NoHeaders, records.Estimate{Puzzle: p, Filter: f, Got: got, Again: again}); err != nil {
 		return err
 	}

@@ -3,63 +3,24 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
-	"strings"
-	"time"
-
-	"solcat/cmd/solcat/help"
-	"solcat/cmd/solcat/release"
 
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/cliparse"
+	"solcat/cmd/solcat/help"
+	"solcat/cmd/solcat/release"
 	"solcat/cmd/solcat/web"
 )
 
 type serveCmd struct {
-	Addr            string        `default:"127.0.0.1:8765" placeholder:"HOST:PORT" help:"Address to listen on; one that is not loopback needs --public."`
-	Public          bool          `help:"Allow an --addr that other machines can reach; requests may then name this server by an IP address or this machine's name."`
-	AllowedHost     []string      `name:"allowed-host" placeholder:"NAME" help:"Another name requests may give in their Host header (repeatable; '*' allows any). Without it only localhost and loopback addresses are answered (with --public also IP addresses and this machine's name)."`
-	Timeout         time.Duration `default:"30s" help:"Time limit of each page, waiting for its turn included."`
-	Concurrent      int           `default:"0" help:"Goroutines that scan for pages, or read pieces of downloads, at once (default: one fewer than the cores, at least 1); more wait. Pages that need no scan never wait for them."`
-	Downloads       int           `default:"0" help:"Downloads at once (default: two per core); more wait for a slot, up to --timeout. Downloads never take a page's slot."`
-	DownloadTimeout time.Duration `default:"10m" help:"Time limit of each download (CSV, JSON lines, Parquet)."`
-	ClientTimeout   time.Duration `default:"30s" help:"A client that sends no request, or reads nothing of an answer, for this long is cut off."`
+	cliparse.ServeFlags
 }
 
 func (s *serveCmd) Help() string { return help.Text("serve") }
 
 func (s *serveCmd) Run(e *env) error {
-	host, port, err := net.SplitHostPort(s.Addr)
+	hosts, err := s.Hosts()
 	if err != nil {
-		return usagef("--addr %s: write HOST:PORT, for example 127.0.0.1:8765", s.Addr)
-	}
-	if _, err := net.LookupPort("tcp", port); err != nil {
-		return usagef("--addr %s: the port is a number from 0 to 65535; write HOST:PORT, for example 127.0.0.1:8765", s.Addr)
-	}
-	if !s.Public && !loopback(host) {
-		return usagef("--addr %s can be reached from other machines; add --public to serve there, or use 127.0.0.1", s.Addr)
-	}
-	switch {
-	case s.Timeout <= 0:
-		return usagef("--timeout %s is not positive; give a duration such as 30s or 2m", s.Timeout)
-	case s.DownloadTimeout <= 0:
-		return usagef("--download-timeout %s is not positive; give a duration such as 10m", s.DownloadTimeout)
-	case s.ClientTimeout <= 0:
-		return usagef("--client-timeout %s is not positive; give a duration such as 30s", s.ClientTimeout)
-	case s.Concurrent < 0:
-		return usagef("--concurrent %d is negative; give 1 or more, or 0 for one fewer than the cores", s.Concurrent)
-	case s.Downloads < 0:
-		return usagef("--downloads %d is negative; give 1 or more, or 0 for two per core", s.Downloads)
-	}
-	for _, name := range s.AllowedHost {
-		if name == "" || strings.ContainsAny(name, "/ ") {
-			return usagef("--allowed-host %q is not a host name; give a name such as solcat.example.org, or '*' for any", name)
-		}
-	}
-	hosts := s.AllowedHost
-	if s.Public {
-		if name, err := os.Hostname(); err == nil && name != "" {
-			hosts = append(hosts, name)
-		}
+		return err
 	}
 	cat, err := e.Open(e.ctx, "")
 	if err != nil {
@@ -76,13 +37,4 @@ func (s *serveCmd) Run(e *env) error {
 		Builds: advice.Builds{Cat: cat, Path: e.DB}})
 	fmt.Fprintf(e.stdout, "serving %s at http://%s/ (Ctrl-C stops)\n", e.DB, listener.Addr())
 	return srv.Serve(e.ctx, listener)
-}
-
-// loopback reports whether host can be reached from this machine only.
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

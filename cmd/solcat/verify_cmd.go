@@ -39,16 +39,9 @@ func (v *verifyCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	var recs []catalog.Record
-	for _, p := range puzzles {
-		rec, ok, err := cat.Puzzle(e.ctx, p.String())
-		if err != nil {
-			return catfile.DamageError(e.DB, err)
-		}
-		if !ok {
-			return e.NotBuilt(e.ctx, cat, p)
-		}
-		recs = append(recs, rec)
+	recs, err := e.Records(e.ctx, cat, puzzles)
+	if err != nil {
+		return err
 	}
 	report, err := verify.Catalog(e.ctx, cat, recs, tell)
 	if err != nil {

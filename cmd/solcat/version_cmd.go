@@ -33,14 +33,7 @@ func (c *versionCmd) Run(s streams) error {
 		_, err := fmt.Fprintln(s.out, v)
 		return err
 	}
-	p := records.NewPrinter(s.out, c.Format, !c.NoHeaders)
-	if c.Format == records.CSV {
-		if err := p.Write(v.Object()); err != nil {
-			return err
-		}
-		return p.Close()
-	}
-	return p.WriteDocument(v.Object())
+	return records.WriteOne(s.out, c.Format, !c.NoHeaders, v.Object())
 }
 
 // helpCmd is 'solcat help CMD': the help of CMD, as 'solcat CMD --help'.

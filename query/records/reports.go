@@ -28,6 +28,16 @@ func WriteOne(w io.Writer, format Format, headers bool, o Object) error {
 	return p.Close()
 }
 
+// WriteCount writes a count: the number alone in text, else a record of
+// the puzzle, what was counted (solutions or classes) and the count.
+func WriteCount(w io.Writer, format Format, headers bool, puzzle, of string, n int64) error {
+	if format == Text {
+		_, err := fmt.Fprintln(w, n)
+		return err
+	}
+	return WriteOne(w, format, headers, Obj("puzzle", puzzle, "of", of, "count", n))
+}
+
 // WriteExplain writes a plan as --explain shows it: its text, or its
 // report as a JSON document, a JSON line or a CSV row.
 func WriteExplain(w io.Writer, format Format, report query.PlanReport) error {

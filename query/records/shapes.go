@@ -116,6 +116,16 @@ func ClassObject(p canon.Puzzle, c query.Class, flat bool) Object {
 	return append(o, cellFields(p, c.Canonical, flat)...)
 }
 
+// WriteRecords writes puzzles' records in format, a record a row, as build
+// prints them beside its text lines.
+func WriteRecords(w io.Writer, format Format, headers bool, recs []catalog.Record) error {
+	p := NewPrinter(w, format, headers).Columns(RecordObject(catalog.Record{}))
+	for _, r := range recs {
+		p.Write(RecordObject(r))
+	}
+	return p.Close()
+}
+
 // RecordObject is a puzzle's record as info, build, merge and the web
 // print it. known_solutions and known_classes are the published counts the
 // build checked against; verified says whether the counts still equal

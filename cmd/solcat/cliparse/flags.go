@@ -1,13 +1,17 @@
 package cliparse
 
 import (
+	"io"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"solcat/canon"
+	"solcat/catalog/builder"
 	"solcat/cmd/solcat/advice"
+	"solcat/cmd/solcat/console"
 	"solcat/query"
 	"solcat/query/records"
 )
@@ -17,10 +21,6 @@ type FormatFlags struct {
 	Format    records.Format `name:"format" placeholder:"FORMAT" predictor:"format" default:"text" enum:"${formats}" help:"Output format: text (the default), json, jsonl or csv, in any case."`
 	NoHeaders bool           `name:"no-headers" help:"Leave out the header row of text tables and CSV."`
 }
-
-// Chosen returns the chosen output format (the flag's mapper has held it
-// to the formats).
-func (f FormatFlags) Chosen() (records.Format, error) { return f.Format, nil }
 
 // FileFormat settles the format of a command that writes to a named file:
 // given (--format, "" if left out) when it is given, else named, the
@@ -56,6 +56,51 @@ type FilterFlags struct {
 // Filter reads the filter flags for puzzle p.
 func (f FilterFlags) Filter(p canon.Puzzle) (query.Filter, error) {
 	return query.ParseFilter(p, query.FilterText{Cells: f.Cell, Pattern: f.Pattern, UpToSymmetry: f.UpToSymmetry, Props: f.Prop, Class: f.Class, Orbit: f.Orbit})
+}
+
+// BuildFlags are how build builds.
+type BuildFlags struct {
+	Force     bool   `help:"Rebuild puzzles that are already complete."`
+	CountOnly bool   `name:"count-only" help:"Count solutions, classes and the orbit split without storing solutions (queens up to N=23, magic:5 with counts by centre). Resumable: run the same command again after an interruption."`
+	Workers   int    `help:"Search goroutines, 1 to 1024 (default: one per core). The catalog is the same for any value." default:"0"`
+	Shard     string `placeholder:"I/K" help:"Build only shard I of K into this catalog: with --count-only the work units whose index mod K is I-1; stored queens, the solutions whose first-row queen is in the I-th of K column ranges. Combine the K shard catalogs with 'solcat merge'."`
+	AsClasses bool   `name:"as-classes" hidden:"" help:"Store queens as their classes only whatever N, as queens:18 and 19 always are (for tests)."`
+}
+
+// Options reads the build flags; notices and progress bars go to stderr.
+func (b BuildFlags) Options(stderr io.Writer) (builder.Options, error) {
+	shard, err := builder.ParseShard(b.Shard)
+	if err != nil {
+		return builder.Options{}, advice.Usagef("--shard %w", err)
+	}
+	if err := CheckWorkers(b.Workers, builder.MaxWorkers); err != nil {
+		return builder.Options{}, err
+	}
+	return builder.Options{CountOnly: b.CountOnly, Force: b.Force, Workers: b.Workers, Shard: shard, AsClasses: b.AsClasses, Notices: stderr,
+		NewProgress: func(label, unit string) builder.Progress { return console.NewProgress(stderr, label, unit) }}, nil
+}
+
+// CellFlags are the cells an estimate is taken under.
+type CellFlags struct {
+	Cell    []string `name:"cell" sep:"none" placeholder:"R,C=V" help:"Cell ROW,COL holds V (1-based; queens: 1 queen, 0 empty). Repeatable."`
+	Pattern string   `name:"pattern" placeholder:"GRID" help:"Cells to match, as in count."`
+}
+
+// Filter reads the cell flags for puzzle p.
+func (f CellFlags) Filter(p canon.Puzzle) (query.Filter, error) {
+	return query.ParseFilter(p, query.FilterText{Cells: f.Cell, Pattern: f.Pattern})
+}
+
+// String is the flags as they are typed, each after a space.
+func (f CellFlags) String() string {
+	var b strings.Builder
+	for _, cell := range f.Cell {
+		b.WriteString(" --cell " + cell)
+	}
+	if f.Pattern != "" {
+		b.WriteString(" --pattern " + strconv.Quote(f.Pattern))
+	}
+	return b.String()
 }
 
 // PageFlags bound a listing.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"solcat/canon"
@@ -94,6 +95,47 @@ func (o *Opener) Target(ctx context.Context, name string) (t *query.BoundPuzzle,
 		return nil, nil, err
 	}
 	return t, func() { cat.Close() }, nil
+}
+
+// Records gives the records of the puzzles in cat, or says why one is
+// not built.
+func (o *Opener) Records(ctx context.Context, cat *catalog.Catalog, puzzles []canon.Puzzle) ([]catalog.Record, error) {
+	var recs []catalog.Record
+	for _, p := range puzzles {
+		rec, ok, err := cat.Puzzle(ctx, p.String())
+		if err != nil {
+			return nil, catfile.DamageError(o.DB, err)
+		}
+		if !ok {
+			return nil, o.NotBuilt(ctx, cat, p)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// Unrecorded plans a count of f on p (classes when classes is set) that
+// needs nothing of p stored (query.PlanUnrecorded), with the catalog if
+// there is one; ok is false for the questions the catalog answers.
+func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter, classes bool) (u query.Unrecorded, ok bool, err error) {
+	cat, err := o.Reading(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if cat != nil {
+		defer cat.Close()
+	}
+	return query.PlanUnrecorded(ctx, cat, p, f, classes, runtime.GOMAXPROCS(0))
+}
+
+// LookUp gives u's answer kept in the catalog, if there is one.
+func (o *Opener) LookUp(ctx context.Context, u query.Unrecorded) (n int64, kept bool, err error) {
+	cat, err := o.Reading(ctx)
+	if cat == nil || err != nil {
+		return 0, false, err
+	}
+	defer cat.Close()
+	return u.LookUp(ctx, cat)
 }
 
 // NotBuilt says why cat has no record of p.
