@@ -117,7 +117,7 @@ func magicProblems(p canon.Puzzle, vals []int) []string {
 	} else if len(missing) > 0 {
 		out = append(out, fmt.Sprintf("missing: %d of the values 1 to %d", len(missing), top))
 	}
-	magic := MagicConstant(n)
+	magic := canon.MagicConstant(n)
 	sum := func(what string, cell func(i int) int) {
 		s := 0
 		for i := range n {
@@ -137,7 +137,3 @@ func magicProblems(p canon.Puzzle, vals []int) []string {
 	sum("the anti-diagonal", func(i int) int { return i*n + n - 1 - i })
 	return out
 }
-
-// MagicConstant is the sum of every row, column and diagonal of a normal
-// magic square of order n: n(n²+1)/2.
-func MagicConstant(n int) int { return n * (n*n + 1) / 2 }
