@@ -110,7 +110,7 @@ func (b *Board) Count(ctx context.Context, workers int, save func(unit int, solu
 // long it should take on workers goroutines at the counter's speed
 // (measured once a process).
 func (b *Board) SearchTime(workers int) (nodes float64, took time.Duration) {
-	nodes = b.counter.SearchNodes(searchUnits(b.Units()), 1)
+	nodes = b.counter.SearchNodes(searchProbes(b.Units()), 1)
 	return nodes, searchTime(nodes, boardRate(b.prop), workers, b.Units())
 }
 

@@ -206,6 +206,6 @@ func (k *Counter) Sample(ctx context.Context, budget, longest time.Duration, wor
 // search's speed measured now (its units are the columns of one row: no
 // more goroutines than those).
 func (k *Counter) SearchTime(workers int) (nodes float64, took time.Duration) {
-	nodes = k.counter.SearchNodes(searchUnits(k.Units()), 1)
+	nodes = k.counter.SearchNodes(searchProbes(k.Units()), 1)
 	return nodes, searchTime(nodes, enumerate.SearchRate(), workers, k.Units())
 }

@@ -29,9 +29,9 @@ const (
 	MinSplitQueens = enumerate.MinSplitQueens
 )
 
-// searchUnits is how many of Knuth's probes judge a search of units
-// units: 16384 over all of them, at least 16 a unit.
-func searchUnits(units int) int { return max(16, 16384/max(1, units)) }
+// searchProbes is how many of Knuth's probes judge each unit of a search
+// of units units: 16384 over all of them, at least 16 a unit.
+func searchProbes(units int) int { return max(16, 16384/max(1, units)) }
 
 // searchTime is how long a search of nodes takes at rate nodes a second
 // on one core, on workers goroutines: no more of them than units, each
