@@ -4,21 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"sync"
 	"time"
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
+	"solcat/query/solve"
 )
 
 // Board counts answer the toroidal and superqueen properties of queens
 // that are not stored (recorded by their counts, or not in the catalog at
-// all, up to queens:32) by the board counters (enumerate.BoardCounter): a
-// search of their own, far smaller than all of the puzzle's, with the
-// filter's squares fixed. Without cells the count also gives the classes
-// by orbit size (Burnside's lemma), so --classes, --orbit and the symmetry
+// all, up to queens:32) by the board counters (solve.Board): a search of
+// their own, far smaller than all of the puzzle's, with the filter's
+// squares fixed. Without cells the count also gives the classes by orbit
+// size (Burnside's lemma), so --classes, --orbit and the symmetry
 // properties are answered too; every such count is checked against the
 // published one (canon.KnownWithProperty) before it is printed or kept.
 // Answers are kept like constrained counts', each the number of solutions
@@ -28,22 +26,6 @@ import (
 // MaxBoardCount is the longest a board count is let run, as judged before
 // it starts (docs/performance.md plans the longer ones).
 const MaxBoardCount = 1000 * time.Hour
-
-// boardRate is the board counter's speed on one core, nodes a second,
-// measured once a process (enumerate.BoardSearchRate).
-func boardRate(prop canon.Property) float64 {
-	boardRates.Lock()
-	defer boardRates.Unlock()
-	if boardRates.m[prop] == 0 {
-		boardRates.m[prop] = enumerate.BoardSearchRate(prop)
-	}
-	return boardRates.m[prop]
-}
-
-var boardRates = struct {
-	sync.Mutex
-	m map[canon.Property]float64
-}{m: map[canon.Property]float64{}}
 
 // knownWithProperty gives the published counts checked (tests replace it).
 var knownWithProperty = canon.KnownWithProperty
@@ -56,13 +38,12 @@ type BoardCount struct {
 	Prop    canon.Property // canon.Toroidal or canon.Superqueen
 	Classes bool           // classes are counted, not solutions
 	Workers int
-	Nodes   float64       // Knuth's estimate of the search's nodes
-	Took    time.Duration // how long it should take
-	storage string        // "none", or "counts" for a puzzle recorded by its counts
-	orbits  []int         // the orbit sizes asked, in order
-	base    enumerate.QueensConstraint
-	counter *enumerate.BoardCounter // nil up to symmetry: a count for each set of images
-	kept    *catalog.Answer         // the answer kept, once looked up (the total's, without cells)
+	Nodes   float64         // Knuth's estimate of the search's nodes
+	Took    time.Duration   // how long it should take
+	storage string          // "none", or "counts" for a puzzle recorded by its counts
+	orbits  []int           // the orbit sizes asked, in order
+	counter *solve.Board    // nil up to symmetry: a count for each set of images
+	kept    *catalog.Answer // the answer kept, once looked up (the total's, without cells)
 }
 
 // BoardAsked reports whether f asks a board property (toroidal,
@@ -109,7 +90,7 @@ func PlanUnrecorded(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, f
 		}
 	}
 	if classes {
-		return nil, false, filterMistake(fmt.Sprintf("past queens:%d only solutions are counted, under --cell or --pattern (or a toroidal or superqueen count); drop --classes", enumerate.MaxCountedQueens))
+		return nil, false, filterMistake(fmt.Sprintf("past queens:%d only solutions are counted, under --cell or --pattern (or a toroidal or superqueen count); drop --classes", solve.MaxCountedQueens))
 	}
 	judge := true
 	if cat != nil && f.Validate(p) == nil && len(f.Cells) > 0 {
@@ -151,17 +132,14 @@ func PlanBoardCount(p canon.Puzzle, f Filter, classes bool, workers int) (*Board
 	if len(f.Cells) > 0 && (orbitsAsked || classes) {
 		return nil, filterMistake(fmt.Sprintf("%s is not stored: the %s counter counts solutions under --cell and --pattern, and classes, orbit sizes and symmetry properties without them; drop one or the other", p, prop))
 	}
-	b.base = queensConstraint(p, f).Canonical()
 	if f.UpToSymmetry && len(f.Cells) > 0 {
 		return b, nil // several counts; no estimate
 	}
 	var err error
-	if b.counter, err = enumerate.NewBoardCounter(prop, b.base); err != nil {
+	if b.counter, err = solve.NewBoard(prop, queensConstraint(p, f).Canonical()); err != nil {
 		return nil, err
 	}
-	b.Nodes = b.counter.SearchNodes(max(16, 16384/max(1, len(b.counter.Units()))), 1)
-	rate := boardRate(prop) * float64(max(1, min(b.Workers, len(b.counter.Units()))))
-	b.Took = time.Duration(math.Min(b.Nodes/rate, 1e9) * float64(time.Second))
+	b.Nodes, b.Took = b.counter.SearchTime(b.Workers)
 	return b, nil
 }
 
@@ -171,7 +149,8 @@ func (b *BoardCount) free() bool { return len(b.Filter.Cells) == 0 }
 // question is the key of the answer kept for the solutions of the orbit
 // size given (0: all) that meet the filter's cells.
 func (b *BoardCount) question(orbit int) []byte {
-	return enumerate.BoardKey(b.Prop, orbit, question(b.Puzzle, Filter{Cells: b.Filter.Cells, UpToSymmetry: b.Filter.UpToSymmetry && len(b.Filter.Cells) > 0}))
+	return solve.Question{Constraint: queensConstraint(b.Puzzle, b.Filter), UpToSymmetry: b.Filter.UpToSymmetry && len(b.Filter.Cells) > 0,
+		Prop: b.Prop, Orbit: orbit}.Key()
 }
 
 // orbitAnswers are the orbit sizes whose solutions are kept beside the
@@ -184,13 +163,13 @@ func (b *BoardCount) orbitAnswers() []int {
 }
 
 // value is the answer asked, from the classes by orbit size.
-func (b *BoardCount) value(c enumerate.ClassCounts) int64 {
+func (b *BoardCount) value(c solve.Orbits) int64 {
 	var v int64
 	for _, k := range b.orbits {
 		if b.Classes {
-			v += c.Orbits[k]
+			v += c[k]
 		} else {
-			v += int64(k) * c.Orbits[k]
+			v += int64(k) * c[k]
 		}
 	}
 	return v
@@ -223,17 +202,17 @@ func (b *BoardCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, b
 		return total.Solutions, true, nil
 	}
 	// The classes by orbit size, from the solutions kept of each.
-	c := enumerate.ClassCounts{}
+	var c solve.Orbits
 	rest := total.Solutions
 	for _, k := range b.orbitAnswers() {
 		a, ok, err := cat.LookUpAnswer(ctx, name, b.question(k))
 		if err != nil || !ok {
 			return 0, false, err
 		}
-		c.Orbits[k] = a.Solutions / int64(k)
+		c[k] = a.Solutions / int64(k)
 		rest -= a.Solutions
 	}
-	c.Orbits[8] = rest / 8
+	c[8] = rest / 8
 	return b.value(c), true, nil
 }
 
@@ -263,7 +242,7 @@ func (b *BoardCount) Units() int {
 	if b.counter == nil {
 		return 0
 	}
-	return len(b.counter.Units())
+	return b.counter.Units()
 }
 
 // Report says how the count goes, or that an answer is kept (after
@@ -291,8 +270,8 @@ func (b *BoardCount) Report() PlanReport {
 			b.Prop, canon.Plural(int64(b.Workers), "goroutine")),
 			"estimate: none (one count for each set of images that can meet)")
 	default:
-		units := canon.Plural(int64(len(b.counter.Units())), "unit")
-		if b.counter.Fixed() {
+		units := canon.Plural(int64(b.counter.Units()), "unit")
+		if b.counter.Classes() {
 			units += " and the solutions the turns fix (for the classes by orbit size)"
 		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s: %s, on %s", b.counter.Method(), units, canon.Plural(int64(b.Workers), "goroutine")),
@@ -317,7 +296,7 @@ func (b *BoardCount) Report() PlanReport {
 var ErrPublished = errors.New("differs from the published count")
 
 // checkPublished compares a count without cells with the published one.
-func (b *BoardCount) checkPublished(c enumerate.ClassCounts) error {
+func (b *BoardCount) checkPublished(c solve.Orbits) error {
 	k, ok := knownWithProperty(b.Puzzle, b.Prop)
 	if !ok {
 		return nil
@@ -329,9 +308,9 @@ func (b *BoardCount) checkPublished(c enumerate.ClassCounts) error {
 		wrong = fmt.Sprintf("%d solutions, where %s gives %d", c.Solutions(), seq.Solutions, k.Solutions)
 	case k.Classes >= 0 && c.Classes() != k.Classes:
 		wrong = fmt.Sprintf("%d classes, where %s gives %d", c.Classes(), seq.Classes, k.Classes)
-	case k.Orbits != [9]int64{} && c.Orbits != k.Orbits:
+	case k.Orbits != [9]int64{} && c != k.Orbits:
 		wrong = fmt.Sprintf("classes of 1, 2, 4 and 8 members %d/%d/%d/%d, where the published counts give %d/%d/%d/%d",
-			c.Orbits[1], c.Orbits[2], c.Orbits[4], c.Orbits[8], k.Orbits[1], k.Orbits[2], k.Orbits[4], k.Orbits[8])
+			c[1], c[2], c[4], c[8], k.Orbits[1], k.Orbits[2], k.Orbits[4], k.Orbits[8])
 	default:
 		return nil
 	}
@@ -349,111 +328,30 @@ func (b *BoardCount) Count(ctx context.Context, saved map[int]int64, save func(u
 			Method: method, Seconds: time.Since(began).Seconds(), Workers: b.Workers}
 	}
 	if b.counter == nil {
-		n, images, err := unionOfImages(queensConstraint(b.Puzzle, b.Filter), func(c enumerate.QueensConstraint) (int64, error) {
-			return enumerate.CountBoardConstrained(ctx, b.Prop, c, b.Workers, nil)
-		})
+		c := queensConstraint(b.Puzzle, b.Filter)
+		n, err := solve.Question{Constraint: c, UpToSymmetry: true, Prop: b.Prop}.Count(ctx, b.Workers)
 		if err != nil {
 			return 0, nil, err
 		}
 		f := Filter{Cells: b.Filter.Cells, UpToSymmetry: true, Props: b.Prop}
-		return n, []catalog.Answer{answer(f, b.question(0), n, fmt.Sprintf("%s counter, %d images by inclusion and exclusion", b.Prop, images))}, nil
+		return n, []catalog.Answer{answer(f, b.question(0), n, fmt.Sprintf("%s counter, %d images by inclusion and exclusion", b.Prop, c.Images()))}, nil
 	}
-	q := b.counter
-	units := len(q.Units())
-	var total enumerate.ClassCounts
-	var todo []int
-	if q.Fixed() {
-		todo = append(todo, units) // first: one worker counts it while the others start on the rest
-	}
-	for i := range units {
-		if n, ok := saved[i]; ok {
-			total.Joined += n
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	done := units - len(todo)
-	if q.Fixed() {
-		done++
-	}
-	err := q.Count(ctx, todo, b.Workers, func(i int, c enumerate.ClassCounts) error {
-		total.Add(c)
-		if i < units {
-			done++
-			if save != nil {
-				save(i, c.Joined)
-			}
-			if progress != nil {
-				progress(done, units)
-			}
-		}
-		return nil
-	})
+	b.counter.Resume(saved)
+	n, orbits, err := b.counter.Count(ctx, b.Workers, save, progress)
 	if err != nil {
 		return 0, nil, err
 	}
 	f := Filter{Cells: b.Filter.Cells, Props: b.Prop}
 	if !b.free() {
-		return total.Joined, []catalog.Answer{answer(f, b.question(0), total.Joined, q.Method())}, nil
+		return n, []catalog.Answer{answer(f, b.question(0), n, b.counter.Method())}, nil
 	}
-	if b.Puzzle.N == 1 {
-		total = enumerate.ClassCounts{Orbits: [9]int64{1: total.Joined}} // fixed by every symmetry
-	} else if err := total.ClassifyJoined(); err != nil {
+	if err := b.checkPublished(orbits); err != nil {
 		return 0, nil, err
 	}
-	if err := b.checkPublished(total); err != nil {
-		return 0, nil, err
-	}
-	method := q.Method() + ", classes by the solutions the turns fix"
-	kept := []catalog.Answer{answer(f, b.question(0), total.Solutions(), method)}
+	method := b.counter.Method() + ", classes by the solutions the turns fix"
+	kept := []catalog.Answer{answer(f, b.question(0), orbits.Solutions(), method)}
 	for _, k := range b.orbitAnswers() {
-		kept = append(kept, answer(Filter{Props: b.Prop, Orbit: k}, b.question(k), int64(k)*total.Orbits[k], method))
+		kept = append(kept, answer(Filter{Props: b.Prop, Orbit: k}, b.question(k), int64(k)*orbits[k], method))
 	}
-	return b.value(total), kept, nil
-}
-
-// unionOfImages counts, by count, the solutions with an image under the 8
-// symmetries that meets base: the union of the solutions of base's
-// distinct images, by inclusion and exclusion (the solutions of several
-// images at once are those of the squares the images allow in common, a
-// constraint too). Counts of equal questions are made once; images is
-// how many distinct images there are.
-func unionOfImages(base enumerate.QueensConstraint, count func(enumerate.QueensConstraint) (int64, error)) (total int64, images int, err error) {
-	var imgs []enumerate.QueensConstraint
-	seen := map[string]bool{}
-	for _, s := range canon.All {
-		img := base.Image(s)
-		if k := string(img.Key()); !seen[k] {
-			seen[k] = true
-			imgs = append(imgs, img)
-		}
-	}
-	counted := map[string]int64{}
-	for set := 1; set < 1<<len(imgs); set++ {
-		var c enumerate.QueensConstraint
-		sign := int64(-1)
-		for i, img := range imgs {
-			if set&(1<<i) == 0 {
-				continue
-			}
-			if sign = -sign; c.Allowed == nil {
-				c = img.Clone()
-			} else {
-				c = c.And(img)
-			}
-		}
-		if c.Impossible() {
-			continue
-		}
-		key := string(c.Question())
-		n, ok := counted[key]
-		if !ok {
-			if n, err = count(c); err != nil {
-				return 0, 0, err
-			}
-			counted[key] = n
-		}
-		total += sign * n
-	}
-	return total, len(imgs), nil
+	return b.value(orbits), kept, nil
 }

@@ -8,19 +8,19 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
+	"solcat/query/solve"
 )
 
 // A constrained count answers a cell filter on a queens puzzle recorded by
 // its counts only: nothing is stored to read, so the fast counter counts
-// again with the filter's squares fixed (enumerate.ConstrainedCounter).
+// again with the filter's squares fixed (solve.Counter).
 
 // constrainable reports whether the planned question is one a constrained
 // count answers: queens recorded by their counts, solutions asked, cell
 // conditions only.
 func (pl *planning) constrainable() bool {
 	f := pl.f
-	return pl.countsOnly() && pl.t.Puzzle.Kind == canon.Queens && pl.t.Puzzle.N <= enumerate.MaxConstrainedQueens &&
+	return pl.countsOnly() && pl.t.Puzzle.Kind == canon.Queens && pl.t.Puzzle.N <= solve.MaxConstrainedQueens &&
 		(len(f.Cells) > 0 || pl.p.Question.Ask == AskStats) && f.Class == 0 && f.Orbit == 0 && f.Props == 0 &&
 		!(f.UpToSymmetry && pl.p.Question.Ask == AskStats)
 }
@@ -46,44 +46,40 @@ func (t *BoundPuzzle) answer(p *Plan, f Filter, q []byte, solutions int64, metho
 		Method: method, Seconds: took.Seconds(), Workers: p.Workers}
 }
 
-// question is the key a filter's answer is kept under: its constraint's
-// question, marked when up to symmetry (the solutions with an image that
-// meets it, a question of its own).
+// question is the key a filter's answer is kept under (solve.Question):
+// up to symmetry, the solutions with an image that meets it are a
+// question of their own.
 func question(p canon.Puzzle, f Filter) []byte {
-	q := queensConstraint(p, f).Question()
-	if f.UpToSymmetry {
-		q = append([]byte("U"), q...)
-	}
-	return q
+	return solve.Question{Constraint: queensConstraint(p, f), UpToSymmetry: f.UpToSymmetry}.Key()
 }
 
-// countImages counts the solutions with an image that meets the filter
-// (see unionOfImages), each by the fast counter.
+// countImages counts the solutions with an image that meets the filter,
+// each image's by the fast counter.
 func (t *BoundPuzzle) countImages(ctx context.Context, p *Plan) (int64, error) {
 	began := time.Now()
-	total, images, err := unionOfImages(queensConstraint(t.Puzzle, p.Question.Filter), func(c enumerate.QueensConstraint) (int64, error) {
-		return enumerate.CountQueensConstrained(ctx, c, p.Workers)
-	})
+	c := queensConstraint(t.Puzzle, p.Question.Filter)
+	total, err := solve.Question{Constraint: c, UpToSymmetry: true}.Count(ctx, p.Workers)
 	if err != nil {
 		return 0, err
 	}
 	p.counted = []catalog.Answer{t.answer(p, p.Question.Filter, question(t.Puzzle, p.Question.Filter), total,
-		fmt.Sprintf("halves counter, %d images by inclusion and exclusion", images), time.Since(began))}
+		fmt.Sprintf("halves counter, %d images by inclusion and exclusion", c.Images()), time.Since(began))}
 	return total, nil
 }
 
 // queensConstraint is the filter's cells as the columns each row's queen
 // may use.
-func queensConstraint(p canon.Puzzle, f Filter) enumerate.QueensConstraint {
-	c := enumerate.NewQueensConstraint(p.N)
-	for _, cell := range f.Cells {
-		if cell.Value == 1 {
-			c.Queen(cell.Row-1, cell.Col-1)
-		} else {
-			c.Empty(cell.Row-1, cell.Col-1)
-		}
+func queensConstraint(p canon.Puzzle, f Filter) solve.Constraint {
+	return solve.Queens(p.N, solverCells(f))
+}
+
+// solverCells are the filter's cells as the solvers take them.
+func solverCells(f Filter) []solve.Cell {
+	cells := make([]solve.Cell, len(f.Cells))
+	for i, c := range f.Cells {
+		cells[i] = solve.Cell(c)
 	}
-	return c
+	return cells
 }
 
 // Progress, when set on a plan, hears how far a long count is: units done
@@ -92,18 +88,6 @@ type Progress func(done, total int)
 
 // RoughDuration writes d for people, roughly ("about 3 minutes").
 func RoughDuration(d time.Duration) string { return roughDuration(d) }
-
-// constrainedRun is a constrained count under way: its counter, and the
-// units the estimate counted already (kept, not counted twice).
-type constrainedRun struct {
-	counter *enumerate.ConstrainedCounter
-	probed  map[int]int64 // units counted already: timed, or saved by a run that stopped
-	timed   int           // of them, counted here and timed
-	probing time.Duration // spent on them, but for listing blocks of rows
-	listing time.Duration // spent listing the blocks of rows units need, lists times
-	lists   int
-	saved   map[int]bool // of them, those already saved
-}
 
 // ConstrainedUnits is the key the plan's constrained count saves its units
 // under (the filter as typed: its images share an answer but not their
@@ -118,7 +102,7 @@ func (t *BoundPuzzle) ConstrainedUnits(p *Plan) (key []byte, units int, ok bool,
 	if err != nil {
 		return nil, 0, false, err
 	}
-	return run.counter.UnitsKey(), len(run.counter.Units()), true, nil
+	return run.Key(), run.Units(), true, nil
 }
 
 // Resume gives the plan's constrained count the units an earlier run that
@@ -128,26 +112,18 @@ func (t *BoundPuzzle) Resume(p *Plan, saved map[int]int64) error {
 	if err != nil {
 		return err
 	}
-	if run.saved == nil {
-		run.saved = map[int]bool{}
-	}
-	for u, s := range saved {
-		if u >= 0 && u < len(run.counter.Units()) {
-			run.probed[u] = s
-			run.saved[u] = true
-		}
-	}
+	run.Resume(saved)
 	return nil
 }
 
 // constrained gives the plan's constrained count, made the first time.
-func (t *BoundPuzzle) constrained(p *Plan) (*constrainedRun, error) {
+func (t *BoundPuzzle) constrained(p *Plan) (*solve.Counter, error) {
 	if p.run == nil {
-		q, err := enumerate.NewConstrainedCounter(queensConstraint(t.Puzzle, p.Question.Filter))
+		q, err := solve.NewCounter(queensConstraint(t.Puzzle, p.Question.Filter))
 		if err != nil {
 			return nil, err
 		}
-		p.run = &constrainedRun{counter: q, probed: map[int]int64{}}
+		p.run = q
 	}
 	return p.run, nil
 }
@@ -161,41 +137,13 @@ func (t *BoundPuzzle) countConstrained(ctx context.Context, p *Plan) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	units := len(run.counter.Units())
-	var total int64
-	var todo []int
-	for i := range units {
-		if s, ok := run.probed[i]; ok {
-			total += s
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	done := units - len(todo)
-	if p.SaveUnit != nil {
-		for u, s := range run.probed {
-			if !run.saved[u] {
-				p.SaveUnit(u, s)
-			}
-		}
-	}
 	began := time.Now()
-	err = run.counter.Count(ctx, todo, p.Workers, func(u int, s int64) error {
-		if p.SaveUnit != nil {
-			p.SaveUnit(u, s)
-		}
-		total += s
-		done++
-		if p.Progress != nil {
-			p.Progress(done, units)
-		}
-		return nil
-	})
+	total, err := run.Count(ctx, p.Workers, p.SaveUnit, p.Progress)
 	if err != nil {
 		return 0, err
 	}
 	p.counted = []catalog.Answer{t.answer(p, p.Question.Filter, question(t.Puzzle, p.Question.Filter), total,
-		run.counter.Method(), time.Since(began)+run.probing)}
+		run.Method(), time.Since(began)+run.Probed())}
 	return total, nil
 }
 
@@ -215,40 +163,9 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 	if err != nil {
 		return 0, err
 	}
-	units := len(run.counter.Units())
-	if units == 0 {
-		return 0, nil
+	if err := run.Probe(ctx, ProbeBudget); err != nil {
+		return 0, err
 	}
-	start := time.Now()
-	var spent time.Duration
-	listing, lists := run.counter.Listing()
-	// Units in a fixed spread order: the middle one, then the quarters...
-	for step := units; time.Since(start) < ProbeBudget; step /= 2 {
-		for i := step / 2; i < units && time.Since(start) < ProbeBudget; i += step {
-			if _, ok := run.probed[i]; ok {
-				continue
-			}
-			began := time.Now()
-			err := run.counter.Count(ctx, []int{i}, 1, func(_ int, s int64) error {
-				run.probed[i] = s
-				return nil
-			})
-			if err != nil {
-				return 0, err
-			}
-			spent += time.Since(began)
-			run.timed++
-		}
-		if step <= 1 {
-			break
-		}
-	}
-	// A unit counted alone lists the blocks of rows it needs, which the
-	// count lists once for all the units of a middle column.
-	nowListing, nowLists := run.counter.Listing()
-	run.probing += spent - (nowListing - listing)
-	run.listing += nowListing - listing
-	run.lists += nowLists - lists
 	return t.TimeLeft(p), nil
 }
 
@@ -256,25 +173,10 @@ func (t *BoundPuzzle) EstimateCount(ctx context.Context, p *Plan) (time.Duration
 // from the units timed by EstimateCount: those not yet counted, timed or
 // saved (see Resume), at the time the timed ones took each.
 func (t *BoundPuzzle) TimeLeft(p *Plan) time.Duration {
-	run := p.run
-	if run == nil || run.timed == 0 {
+	if p.run == nil {
 		return 0
 	}
-	units := run.counter.Units()
-	left := len(units) - len(run.probed)
-	per := run.probing / time.Duration(run.timed)
-	took := per * time.Duration(left)
-	if run.lists > 0 {
-		// Each middle column with units left lists its blocks once.
-		mids := map[int]bool{}
-		for i, u := range units {
-			if _, ok := run.probed[i]; !ok {
-				mids[u.Mid] = true
-			}
-		}
-		took += run.listing / time.Duration(run.lists) * time.Duration(len(mids))
-	}
-	return took / time.Duration(max(p.Workers, 1))
+	return p.run.TimeLeft(p.Workers)
 }
 
 // lineConstraint is the filter of a constrained row or column table as a
@@ -282,7 +184,7 @@ func (t *BoundPuzzle) TimeLeft(p *Plan) time.Duration {
 // C of the board is row C of the transposed board, whose solutions are the
 // transposed solutions, so a column's table is a row's under the
 // transposed filter.
-func lineConstraint(t *BoundPuzzle, p *Plan) (base enumerate.QueensConstraint, row int) {
+func lineConstraint(t *BoundPuzzle, p *Plan) (base solve.Constraint, row int) {
 	f, by := p.Question.Filter, p.Question.By
 	if by.Kind != ByCol {
 		return queensConstraint(t.Puzzle, f), by.Row - 1
@@ -316,13 +218,13 @@ func explainConstrained(t *BoundPuzzle, p *Plan, r *PlanReport) {
 			canon.Plural(int64(p.Workers), "goroutine")))
 		return
 	}
-	q, err := enumerate.NewConstrainedCounter(base)
+	q, err := solve.NewCounter(base)
 	if err != nil {
 		r.Detail = append(r.Detail, "answer: "+err.Error())
 		return
 	}
 	r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted again by the %s, the filter's squares fixed: %s on %s",
-		q.Method(), canon.Plural(int64(len(q.Units())), "unit"), canon.Plural(int64(p.Workers), "goroutine")))
+		q.Method(), canon.Plural(int64(q.Units()), "unit"), canon.Plural(int64(p.Workers), "goroutine")))
 }
 
 // estimateLine says how long a constrained count should take, from a few
@@ -364,16 +266,15 @@ func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow
 	n := t.Puzzle.N
 	base, row := lineConstraint(t, p)
 	mirrored := base.Mirrored()
-	counters := make([]*enumerate.ConstrainedCounter, n)
+	counters := make([]*solve.Counter, n)
 	counts := make([]int64, n)
 	total := 0
 	for c := range n {
 		if mirrored && c > n-1-c {
 			continue
 		}
-		q := base.Clone()
-		q.Queen(row, c)
-		kept, ok, err := t.cat.LookUpAnswer(ctx, t.Record.Name, q.Question())
+		q := base.With(solve.Cell{Row: row + 1, Col: c + 1, Value: 1})
+		kept, ok, err := t.cat.LookUpAnswer(ctx, t.Record.Name, solve.Question{Constraint: q}.Key())
 		if err != nil {
 			return nil, err
 		}
@@ -381,12 +282,12 @@ func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow
 			counts[c] = kept.Solutions
 			continue
 		}
-		counter, err := enumerate.NewConstrainedCounter(q)
+		counter, err := solve.NewCounter(q)
 		if err != nil {
 			return nil, err
 		}
 		counters[c] = counter
-		total += len(counter.Units())
+		total += counter.Units()
 	}
 	done := 0
 	for c, counter := range counters {
@@ -394,13 +295,11 @@ func (t *BoundPuzzle) statsConstrained(ctx context.Context, p *Plan) ([]StatsRow
 			continue
 		}
 		began := time.Now()
-		err := counter.CountAll(ctx, p.Workers, func(s int64) error {
-			counts[c] += s
-			done++
-			if p.Progress != nil {
+		var err error
+		counts[c], err = counter.Count(ctx, p.Workers, nil, func(int, int) {
+			if done++; p.Progress != nil {
 				p.Progress(done, total)
 			}
-			return nil
 		})
 		if err != nil {
 			return nil, err

@@ -3,36 +3,34 @@ package query
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
+	"solcat/query/solve"
 )
 
 // Counts of queens under a filter that need no record of the puzzle: past
 // the sizes solcat counts whole (queens:24 to 32), and from queens:18 (the
 // first size not stored solution by solution) to 23 when the puzzle is not
 // in the catalog. The halves counter counts them with the board cut where
-// the filter makes the work least (enumerate.ConstrainedCounter); a filter
-// that leaves no cut whose blocks fit in memory is counted by the
-// row-by-row search. How long it would take is judged first: for a cut
-// count by listing its blocks of rows and timing a few of its units (kept
-// for the count), for the search from Knuth's estimate of its nodes and
-// its measured speed.
+// the filter makes the work least (solve.Counter); a filter that leaves no
+// cut whose blocks fit in memory is counted by the row-by-row search. How
+// long it would take is judged first: for a cut count by listing its
+// blocks of rows and timing a few of its units (kept for the count), for
+// the search from Knuth's estimate of its nodes and its measured speed.
 
 // PastReach reports whether p is a queens puzzle too large to count whole
 // that a filter may still count.
 func PastReach(p canon.Puzzle) bool {
-	return p.Kind == canon.Queens && p.N > enumerate.MaxCountedQueens && p.N <= enumerate.MaxConstrainedQueens
+	return p.Kind == canon.Queens && p.N > solve.MaxCountedQueens && p.N <= solve.MaxConstrainedQueens
 }
 
 // FilterCounted reports whether a filter of cells on p, not in the
 // catalog, is counted with no record of p (SearchCount): queens from
-// enumerate.MinSplitQueens on.
+// solve.MinSplitQueens on.
 func FilterCounted(p canon.Puzzle, f Filter) bool {
-	return PastReach(p) || p.Kind == canon.Queens && p.N >= enumerate.MinSplitQueens && p.N <= enumerate.MaxConstrainedQueens &&
+	return PastReach(p) || p.Kind == canon.Queens && p.N >= solve.MinSplitQueens && p.N <= solve.MaxConstrainedQueens &&
 		len(f.Cells) > 0 && !f.UpToSymmetry && f.Class == 0 && f.Orbit == 0 && f.Props == 0
 }
 
@@ -56,9 +54,8 @@ type SearchCount struct {
 	Nodes    float64       // Knuth's estimate of the search's nodes (the row-by-row search)
 	Took     time.Duration // how long it should take
 	Workers  int
-	counter  *enumerate.ConstrainedCounter
-	probed   map[int]int64 // units counted as the count was judged
-	sampled  string        // how a cut count's time was judged
+	counter  *solve.Counter // with the units counted as the count was judged
+	sampled  string         // how a cut count's time was judged
 }
 
 // PlanSearchCount judges the count of f on p, on workers goroutines.
@@ -73,15 +70,14 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 	case !FilterCounted(p, f) && !PastReach(p):
 		return SearchCount{}, fmt.Errorf("%s is counted whole by a count-only build", p)
 	case len(f.Cells) == 0:
-		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: enumerate.MaxCountedQueens, NoCells: true}
+		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: solve.MaxCountedQueens, NoCells: true}
 	case f.UpToSymmetry || f.Class != 0 || f.Orbit != 0 || f.Props != 0:
-		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: enumerate.MaxCountedQueens}
+		return SearchCount{}, &PastReachError{Puzzle: p, CountedUpTo: solve.MaxCountedQueens}
 	}
 	if err := f.Validate(p); err != nil {
 		return SearchCount{}, err
 	}
-	c := queensConstraint(p, f)
-	counter, err := enumerate.NewConstrainedCounter(c)
+	counter, err := solve.NewCounter(queensConstraint(p, f))
 	if err != nil {
 		return SearchCount{}, err
 	}
@@ -90,32 +86,23 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 		s.sampled = "not judged: the answer is kept"
 		return s, nil
 	}
-	if counter.Halves() {
-		listing, took, probed, short, err := counter.Sample(ctx, SampleBudget, LongestSample)
-		if err != nil {
-			return SearchCount{}, err
-		}
-		s.probed = probed
-		units := len(counter.Units())
-		left := units - len(probed)
-		per := took / time.Duration(max(1, len(probed)))
-		workersUsed := time.Duration(max(1, min(s.Workers, left)))
-		s.Took = listing + took + per*time.Duration(left)/workersUsed
-		s.sampled = fmt.Sprintf("its blocks of rows listed in %s, %d of its %d units timed", roughDuration(listing), len(probed), units)
-		if _, cut := counter.Cut(); !cut {
-			s.sampled = fmt.Sprintf("%d of its %d units timed, with the blocks of rows they need", len(probed), units)
-		}
-		if short {
-			// No unit finished: took is a lower bound of one unit's time.
-			s.Took = listing + took*time.Duration(units)/workersUsed
-			s.sampled = fmt.Sprintf("its blocks of rows listed in %s, a unit of its %d not finished in %s: at least that", roughDuration(listing), units, roughDuration(took))
-		}
+	if !counter.Halves() {
+		s.Nodes, s.Took = counter.SearchTime(s.Workers)
 		return s, nil
 	}
-	s.Nodes = counter.SearchNodes(max(16, 16384/max(1, len(counter.Units()))), 1)
-	// Its units are the columns of one row: no more goroutines than those.
-	rate := enumerate.SearchRate() * float64(max(1, min(s.Workers, len(counter.Units()))))
-	s.Took = time.Duration(math.Min(s.Nodes/rate, 1e9) * float64(time.Second))
+	sample, err := counter.Sample(ctx, SampleBudget, LongestSample, s.Workers)
+	if err != nil {
+		return SearchCount{}, err
+	}
+	units := counter.Units()
+	s.Took = sample.Expect
+	s.sampled = fmt.Sprintf("its blocks of rows listed in %s, %d of its %d units timed", roughDuration(sample.Listing), sample.Timed, units)
+	if _, cut := counter.Cut(); !cut {
+		s.sampled = fmt.Sprintf("%d of its %d units timed, with the blocks of rows they need", sample.Timed, units)
+	}
+	if sample.Short {
+		s.sampled = fmt.Sprintf("its blocks of rows listed in %s, a unit of its %d not finished in %s: at least that", roughDuration(sample.Listing), units, roughDuration(sample.Took))
+	}
 	return s, nil
 }
 
@@ -181,44 +168,17 @@ func (s SearchCount) Explain() PlanReport {
 // Units is how many units the count is cut into (each a pair of columns
 // of the first rows the filter leaves a choice in), the grain at which it
 // is saved and resumed.
-func (s SearchCount) Units() int { return len(s.counter.Units()) }
+func (s SearchCount) Units() int { return s.counter.Units() }
 
 // Run counts the units not in saved (counts of units by index, from an
 // earlier run that stopped), handing each unit counted to save (if not
 // nil) and telling progress, and gives the answer to keep.
 func (s SearchCount) Run(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, catalog.Answer, error) {
-	q := s.counter
 	began := time.Now()
-	var total int64
-	var todo []int
-	for i := range q.Units() {
-		if n, ok := saved[i]; ok {
-			total += n
-		} else if n, ok := s.probed[i]; ok {
-			// Counted as the count was judged.
-			total += n
-			if save != nil {
-				save(i, n)
-			}
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	units := len(q.Units())
-	done := units - len(todo)
-	err := q.Count(ctx, todo, s.Workers, func(i int, n int64) error {
-		total += n
-		done++
-		if save != nil {
-			save(i, n)
-		}
-		if progress != nil {
-			progress(done, units)
-		}
-		return nil
-	})
+	s.counter.Resume(saved)
+	total, err := s.counter.Count(ctx, s.Workers, save, progress)
 	a := catalog.Answer{Puzzle: s.Puzzle.String(), Question: s.Question, Filter: s.Filter.String(s.Puzzle), Solutions: total,
-		Method: q.Method(), Seconds: time.Since(began).Seconds(), Workers: s.Workers}
+		Method: s.counter.Method(), Seconds: time.Since(began).Seconds(), Workers: s.Workers}
 	return total, a, err
 }
 
@@ -295,8 +255,8 @@ func (s SearchCount) Announce() string {
 }
 
 // UnitKey is the key the count's units are saved under (see
-// enumerate.ConstrainedCounter.UnitsKey).
-func (s SearchCount) UnitKey() []byte { return s.counter.UnitsKey() }
+// solve.Counter.Key).
+func (s SearchCount) UnitKey() []byte { return s.counter.Key() }
 
 // Count is Run's, with the answer to keep as a list.
 func (s SearchCount) Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error) {

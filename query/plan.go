@@ -8,6 +8,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/query/solve"
 )
 
 // A question is planned once into a Plan that says how it will be
@@ -90,7 +91,7 @@ type Plan struct {
 	// expansion reads: only those the catalog lists as having the
 	// properties or orbit sizes asked for.
 	ListedClasses int64
-	run           *constrainedRun  // ConstrainedCount: the count, once begun
+	run           *solve.Counter   // ConstrainedCount: the count, once begun
 	answer        catalog.Answer   // FromAnswer
 	counted       []catalog.Answer // ConstrainedCount, once run: what to keep (see Counted)
 	// from, when not 0: the rows with lower IDs were given by an earlier

@@ -12,21 +12,22 @@ import (
 // at the top and may use anything; nothing else may use it, and of the
 // rest only the CLI uses the build engine; queries reach the solvers only
 // to count again under a filter what is recorded by its counts (never the
-// engine); canon and the schema stand alone.
+// engine), and only through query/solve; canon and the schema stand alone.
 func TestLayers(t *testing.T) {
-	// Each package of the module, then all it depends on, directly or not:
-	// one line each, from one go list.
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, "solcat/...").Output()
+	// Each package of the module, what it imports itself, then all it
+	// depends on, directly or not: one line each, from one go list.
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}`, "solcat/...").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}
 	var pkgs []string
-	depsOf := map[string][]string{}
+	importsOf, depsOf := map[string][]string{}, map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) > 0 && strings.HasPrefix(fields[0], "solcat/") {
-			pkgs = append(pkgs, fields[0])
-			depsOf[fields[0]] = fields[1:]
+		pkg, rest, _ := strings.Cut(line, "|")
+		imports, deps, _ := strings.Cut(rest, "|")
+		if strings.HasPrefix(pkg, "solcat/") {
+			pkgs = append(pkgs, pkg)
+			importsOf[pkg], depsOf[pkg] = strings.Fields(imports), strings.Fields(deps)
 		}
 	}
 	// may lists, for each layer, the module's packages it may depend on.
@@ -40,6 +41,12 @@ func TestLayers(t *testing.T) {
 		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql"},
 		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate"},
 		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate", "solcat/query/"},
+		"solcat/query/solve":      {"solcat/canon", "solcat/enumerate"},
+	}
+	// doors name, for a tree of packages, the one of them that imports a
+	// package itself: the others reach that package through it.
+	doors := []struct{ tree, dep, door string }{
+		{"solcat/query", "solcat/enumerate", "solcat/query/solve"},
 	}
 	layerOf := func(pkg string) (string, bool) {
 		best := ""
@@ -71,6 +78,12 @@ func TestLayers(t *testing.T) {
 			}
 			if !allowed(layer, dep) {
 				t.Errorf("%s depends on %s, which its layer (%s) must not", pkg, dep, layer)
+			}
+		}
+		for _, d := range doors {
+			inTree := pkg == d.tree || strings.HasPrefix(pkg, d.tree+"/")
+			if inTree && pkg != d.door && slices.Contains(importsOf[pkg], d.dep) {
+				t.Errorf("%s imports %s, which of %s's packages only %s does: ask it", pkg, d.dep, d.tree, d.door)
 			}
 		}
 		checked++

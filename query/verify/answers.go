@@ -9,7 +9,7 @@ import (
 
 	"solcat/canon"
 	"solcat/catalog"
-	"solcat/enumerate"
+	"solcat/query/solve"
 )
 
 // recountUnder bounds the time verify spends counting one kept answer
@@ -39,46 +39,31 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 			problem(fmt.Sprintf("the answer kept for %s, %d solutions, is not between 0 and the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
 			continue
 		}
-		if _, _, q, ok := enumerate.ParseBoardKey(a.Question); ok {
-			switch {
-			case len(q) > 0 && q[0] == 'U':
-				upToSymmetry = append(upToSymmetry, a.Filter)
-			case recountTime(a) >= recountUnder:
-				long = append(long, a.Filter)
-				if why := boardPublished(rec, a); why != "" {
-					problem(why)
-				}
-			default:
-				why, err := boardAnswer(ctx, rec, a)
-				if err != nil {
-					return err
-				}
-				if recounted++; why != "" {
-					problem(why)
-				}
-			}
-			continue
-		}
-		c, ok := enumerate.ConstraintOfKey(a.Question)
-		if !ok || c.N != rec.N {
-			if len(a.Question) == 0 || a.Question[0] != 'U' {
-				problem(fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter))
-			} else {
-				upToSymmetry = append(upToSymmetry, a.Filter)
-			}
-			continue
-		}
-		if recountTime(a) >= recountUnder {
+		q, readable := solve.ParseQuestion(a.Question)
+		tooLong := recountTime(a) >= recountUnder
+		switch {
+		case q.UpToSymmetry:
+			upToSymmetry = append(upToSymmetry, a.Filter)
+		case tooLong && q.Prop != 0:
 			long = append(long, a.Filter)
-			continue
-		}
-		n, err := enumerate.CountQueensConstrained(ctx, c, 0)
-		if err != nil {
-			return err
-		}
-		recounted++
-		if n != a.Solutions {
-			problem(fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n))
+			if why := boardPublished(rec, q, a); readable && why != "" {
+				problem(why)
+			}
+		case !readable || q.Constraint.N() != rec.N:
+			problem(fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter))
+		case tooLong:
+			long = append(long, a.Filter)
+		default:
+			n, err := solve.Recount(ctx, a.Question)
+			if err != nil {
+				return err
+			}
+			recounted++
+			if n != a.Solutions {
+				problem(fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n))
+			} else if why := boardPublished(rec, q, a); why != "" {
+				problem(why)
+			}
 		}
 	}
 	if recounted > 0 {
@@ -100,49 +85,16 @@ func recountTime(a catalog.Answer) time.Duration {
 	return took * time.Duration(max(a.Workers, 1)) / time.Duration(runtime.GOMAXPROCS(0))
 }
 
-// boardAnswer counts a kept answer of a board counter (toroidal,
-// superqueen) again, and says what is wrong with it, or "".
-func boardAnswer(ctx context.Context, rec catalog.Record, a catalog.Answer) (string, error) {
-	prop, orbit, q, _ := enumerate.ParseBoardKey(a.Question)
-	c, ok := enumerate.ConstraintOfKey(q)
-	if !ok || c.N != rec.N {
-		return fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter), nil
-	}
-	var n int64
-	if orbit == 0 {
-		var err error
-		if n, err = enumerate.CountBoardConstrained(ctx, prop, c, 0, nil); err != nil {
-			return "", err
-		}
-	} else {
-		count := enumerate.CountSuperqueens
-		if prop == canon.Toroidal {
-			count = enumerate.CountToroidal
-		}
-		cc, err := count(ctx, c.N, 0, nil)
-		if err != nil {
-			return "", err
-		}
-		n = int64(orbit) * cc.Orbits[orbit]
-	}
-	if n != a.Solutions {
-		return fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n), nil
-	}
-	return boardPublished(rec, a), nil
-}
-
 // boardPublished compares a kept answer of a board counter with no cells
 // with the published count, and says how it differs, or "".
-func boardPublished(rec catalog.Record, a catalog.Answer) string {
-	prop, orbit, q, _ := enumerate.ParseBoardKey(a.Question)
-	c, ok := enumerate.ConstraintOfKey(q)
-	if !ok || c.N != rec.N || string(q) != string(enumerate.NewQueensConstraint(rec.N).Question()) {
-		return "" // cells asked: nothing is published
+func boardPublished(rec catalog.Record, q solve.Question, a catalog.Answer) string {
+	if q.Prop == 0 || q.Constraint.N() != rec.N || !q.Constraint.Free() {
+		return "" // not a board count, or cells asked: nothing is published
 	}
-	k, ok := canon.KnownWithProperty(canon.Puzzle{Kind: canon.Queens, N: rec.N}, prop)
+	k, ok := canon.KnownWithProperty(canon.Puzzle{Kind: canon.Queens, N: rec.N}, q.Prop)
 	want := k.Solutions
-	if orbit != 0 {
-		want = int64(orbit) * k.Orbits[orbit]
+	if q.Orbit != 0 {
+		want = int64(q.Orbit) * k.Orbits[q.Orbit]
 		ok = ok && k.Orbits != [9]int64{}
 	}
 	if !ok || a.Solutions == want {

@@ -20,7 +20,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/cmd/solcat/advice"
-	"solcat/enumerate"
+	"solcat/query/solve"
 )
 
 // Predictors complete the values of the flags and arguments
@@ -42,10 +42,10 @@ func Predictors() []kongcompletion.Option {
 // buildable names every puzzle solcat builds or counts.
 func buildable() []string {
 	var out []string
-	for n := 1; n <= enumerate.MaxCountedMagic; n++ {
+	for n := 1; n <= solve.MaxCountedMagic; n++ {
 		out = append(out, fmt.Sprintf("magic:%d", n))
 	}
-	for n := 1; n <= enumerate.MaxCountedQueens; n++ {
+	for n := 1; n <= solve.MaxCountedQueens; n++ {
 		out = append(out, fmt.Sprintf("queens:%d", n))
 	}
 	return out
