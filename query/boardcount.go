@@ -53,6 +53,16 @@ func BoardAsked(p canon.Puzzle, f Filter) bool {
 	return p.Kind == canon.Queens && f.Props.Board() != 0
 }
 
+// NeedsNoRecord reports whether a count of f on p (filterErr: why f could
+// not be read) needs nothing of p stored, so that PlanUnrecorded plans it:
+// queens too large to count whole (the filter's mistake is theirs to
+// say), a board property asked of queens, or a filter on queens counted
+// again by the fast counter. Other questions are the catalog's to answer,
+// or to refuse.
+func NeedsNoRecord(p canon.Puzzle, f Filter, filterErr error) bool {
+	return PastReach(p) || filterErr == nil && (BoardAsked(p, f) || FilterCounted(p, f))
+}
+
 // PlanUnrecorded gives the count of f (classes when classes is set) on p
 // that needs nothing stored, if it is one: a board property of a puzzle
 // not stored in cat (nil: no catalog), or a filter on queens too large to
