@@ -55,7 +55,7 @@ func BenchmarkScans(b *testing.B) {
 				}
 			}
 			tg := bind(b, db, "queens:12")
-			plan, err := tg.Plan(ctx, query.Question{Ask: bc.ask, Filter: cells, Page: query.Page{Limit: -1}})
+			plan, err := tg.Plan(ctx, query.Question{Ask: bc.ask, Filter: cells, Window: query.Window{Limit: -1}})
 			if err != nil || plan.Way != bc.way {
 				b.Fatalf("planned as %v, %v; want %s", plan, err, bc.way)
 			}

@@ -25,7 +25,7 @@ func TestExplainGolden(t *testing.T) {
 		}
 		return out
 	}
-	all := query.Page{Limit: -1}
+	all := query.Window{Limit: -1}
 	var explained []string
 	type question = query.Question
 	for _, tc := range []struct {
@@ -40,21 +40,21 @@ func TestExplainGolden(t *testing.T) {
 		{"magic:4", question{Ask: query.AskCount, Filter: query.Filter{Cells: cells(1, 1, 1), UpToSymmetry: true}}},
 		{"magic:4", question{Ask: query.AskCount, Filter: query.Filter{Class: 10}}},
 		{"magic:4", question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Pandiagonal}}},
-		{"magic:4", question{Ask: query.AskList, Page: query.Page{Offset: 5, Limit: 3}}},
-		{"magic:4", question{Ask: query.AskList, Filter: query.Filter{Cells: cells(1, 2, 3)}, Page: all}},
-		{"magic:4", question{Ask: query.AskList, Filter: query.Filter{Cells: cells(1, 1, 1, 1, 2, 1)}, Page: all}},
-		{"magic:4", question{Ask: query.AskClasses, Page: query.Page{Offset: 870, Limit: 20}}},
-		{"magic:4", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(1, 1, 1)}, Page: all}},
-		{"magic:4", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(4, 4, 1)}, Page: all}},
-		{"magic:4", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(4, 4, 1)}, Page: query.Page{Offset: 3, Limit: 2}}},
+		{"magic:4", question{Ask: query.AskList, Window: query.Window{Offset: 5, Limit: 3}}},
+		{"magic:4", question{Ask: query.AskList, Filter: query.Filter{Cells: cells(1, 2, 3)}, Window: all}},
+		{"magic:4", question{Ask: query.AskList, Filter: query.Filter{Cells: cells(1, 1, 1, 1, 2, 1)}, Window: all}},
+		{"magic:4", question{Ask: query.AskClasses, Window: query.Window{Offset: 870, Limit: 20}}},
+		{"magic:4", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(1, 1, 1)}, Window: all}},
+		{"magic:4", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(4, 4, 1)}, Window: all}},
+		{"magic:4", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(4, 4, 1)}, Window: query.Window{Offset: 3, Limit: 2}}},
 		{"magic:4", question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByCell, Row: 1, Col: 1}}},
 		{"magic:4", question{Ask: query.AskStats, Filter: query.Filter{Cells: cells(1, 1, 1, 1, 2, 2)}, By: query.StatsBy{Kind: query.ByGroup}}},
 		{"magic:4", question{Ask: query.AskStats, Filter: query.Filter{Cells: cells(1, 1, 1)}, By: query.StatsBy{Kind: query.ByHeatmap}}},
 		{"queens:8", question{Ask: query.AskCount, Filter: query.Filter{Orbit: 4}}},
 		{"queens:8", question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Asymmetric}}},
 		{"queens:8", question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Asymmetric, Cells: cells(1, 1, 1)}}},
-		{"queens:8", question{Ask: query.AskList, Page: query.Page{Offset: 92, Limit: 5}}},
-		{"queens:8", question{Ask: query.AskList, Filter: query.Filter{Class: 10}, Page: all}},
+		{"queens:8", question{Ask: query.AskList, Window: query.Window{Offset: 92, Limit: 5}}},
+		{"queens:8", question{Ask: query.AskList, Filter: query.Filter{Class: 10}, Window: all}},
 		{"queens:8", question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByOrbit}}},
 		{"queens:8", question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}},
 		{"queens:10", question{Ask: query.AskStats, Filter: query.Filter{Cells: cells(1, 2, 1, 2, 4, 1)}, By: query.StatsBy{Kind: query.ByRow, Row: 3}}},
@@ -63,17 +63,17 @@ func TestExplainGolden(t *testing.T) {
 		{"queens:11", question{Ask: query.AskCountClasses, Filter: query.Filter{Orbit: 4}}},
 		{"queens:11", question{Ask: query.AskCount, Filter: query.Filter{Cells: cells(1, 1, 1)}}},
 		{"queens:11", question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Asymmetric}}},
-		{"queens:11", question{Ask: query.AskList, Page: query.Page{Limit: 1}}},
+		{"queens:11", question{Ask: query.AskList, Window: query.Window{Limit: 1}}},
 		{"queens:12", question{Ask: query.AskCount, Filter: query.Filter{Cells: cells(2, 4, 1)}}},
 		{"queens:12", question{Ask: query.AskCount, Filter: query.Filter{Cells: cells(2, 4, 1, 5, 1, 1)}}},
 		{"queens:12", question{Ask: query.AskCount, Filter: query.Filter{Cells: cells(2, 4, 1), Orbit: 4}}},
 		{"queens:12", question{Ask: query.AskCount, Filter: query.Filter{Props: canon.Rot180Only}}},
 		{"queens:12", question{Ask: query.AskCountClasses, Filter: query.Filter{Class: 5}}},
-		{"queens:12", question{Ask: query.AskList, Page: query.Page{Offset: 14199, Limit: 5}}},
-		{"queens:12", question{Ask: query.AskList, Filter: query.Filter{Cells: cells(2, 4, 1)}, Page: query.Page{Offset: 10, Limit: 5}}},
-		{"queens:12", question{Ask: query.AskList, Filter: query.Filter{Orbit: 1}, Page: all}},
-		{"queens:12", question{Ask: query.AskClasses, Page: query.Page{Offset: 1786, Limit: 5}}},
-		{"queens:12", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(1, 1, 1)}, Page: all}},
+		{"queens:12", question{Ask: query.AskList, Window: query.Window{Offset: 14199, Limit: 5}}},
+		{"queens:12", question{Ask: query.AskList, Filter: query.Filter{Cells: cells(2, 4, 1)}, Window: query.Window{Offset: 10, Limit: 5}}},
+		{"queens:12", question{Ask: query.AskList, Filter: query.Filter{Orbit: 1}, Window: all}},
+		{"queens:12", question{Ask: query.AskClasses, Window: query.Window{Offset: 1786, Limit: 5}}},
+		{"queens:12", question{Ask: query.AskClasses, Filter: query.Filter{Cells: cells(1, 1, 1)}, Window: all}},
 		{"queens:12", question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByCell, Row: 3, Col: 3}}},
 		{"queens:12", question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 2}}},
 		{"queens:12", question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByProp, Prop: canon.Rot180Only}}},
@@ -89,7 +89,7 @@ func TestExplainGolden(t *testing.T) {
 		if f := tc.q.Filter.String(tg.Puzzle); f != "" {
 			fmt.Fprintf(&b, "; %s", f)
 		}
-		if pg := tc.q.Page; pg != (query.Page{}) {
+		if pg := tc.q.Window; pg != (query.Window{}) {
 			fmt.Fprintf(&b, "; offset %d, limit %d", pg.Offset, pg.Limit)
 		}
 		switch by := tc.q.By; by.Kind {

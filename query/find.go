@@ -37,7 +37,7 @@ func (t *BoundPuzzle) Find(ctx context.Context, cells []byte) (Solution, bool, e
 			}
 		}
 	}
-	plan, err := t.Plan(ctx, Question{Ask: AskList, Filter: f, Page: Page{Limit: -1}})
+	plan, err := t.Plan(ctx, Question{Ask: AskList, Filter: f, Window: Window{Limit: -1}})
 	if err != nil {
 		return Solution{}, false, err
 	}
@@ -102,7 +102,7 @@ func (t *BoundPuzzle) FindAll(ctx context.Context, cells [][]byte) ([]*Solution,
 	for i, c := range cells {
 		wanted[string(c)] = append(wanted[string(c)], i)
 	}
-	plan, err := t.Plan(ctx, Question{Ask: AskList, Page: Page{Limit: -1}})
+	plan, err := t.Plan(ctx, Question{Ask: AskList, Window: Window{Limit: -1}})
 	if err != nil {
 		return nil, err
 	}

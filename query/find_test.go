@@ -31,7 +31,7 @@ func TestFind(t *testing.T) {
 			// FindAll: all solutions (one pass over the blocks where they
 			// are stored), a few (a binary search each), and a wrong one.
 			wrong := make([]byte, tg.Puzzle.Len()) // all zeros: no solution of either kind
-			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Page: query.Page{Limit: -1}})
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Window: query.Window{Limit: -1}})
 			if err != nil {
 				t.Fatal(err)
 			}

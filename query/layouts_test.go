@@ -240,7 +240,7 @@ func copyFile(t *testing.T, from, to string) {
 // answers asks one puzzle a question in every way a scan answers it:
 // counts of solutions and classes, a list page, the classes with a
 // matching member; it returns them as text to compare.
-func answers(t *testing.T, tg *query.BoundPuzzle, f query.Filter, page query.Page) string {
+func answers(t *testing.T, tg *query.BoundPuzzle, f query.Filter, page query.Window) string {
 	t.Helper()
 	ctx := context.Background()
 	var out strings.Builder
@@ -252,7 +252,7 @@ func answers(t *testing.T, tg *query.BoundPuzzle, f query.Filter, page query.Pag
 		n, err := tg.Count(ctx, plan)
 		fmt.Fprintf(&out, "%s: %d %v\n", ask, n, err)
 	}
-	plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Page: page})
+	plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Window: page})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func answers(t *testing.T, tg *query.BoundPuzzle, f query.Filter, page query.Pag
 		return nil
 	})
 	fmt.Fprintf(&out, "list: %v\n", err)
-	plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Page: query.Page{Limit: 50}})
+	plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Window: query.Window{Limit: 50}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +386,7 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 			}
 			for range 40 {
 				f := layoutFilter(r, p)
-				page := query.Page{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
+				page := query.Window{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
 				a, b, c := answers(t, newer, f, page), answers(t, older, f, page), answers(t, column, f, page)
 				if a != b || a != c {
 					t.Errorf("%s, page %+v: indexed blocks answer\n%s\ncolumn blocks\n%s\nrow-major blocks\n%s", f.String(p), page, a, c, b)
@@ -400,7 +400,7 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 			p := asClasses.Puzzle
 			for range 40 {
 				f := layoutFilter(r, p)
-				page := query.Page{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
+				page := query.Window{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
 				if a, b := answers(t, asClasses, f, page), answers(t, unindexed, f, page); a != b {
 					t.Errorf("%s, page %+v: with a class index\n%s\nwithout\n%s", f.String(p), page, a, b)
 				}
@@ -545,7 +545,7 @@ func TestOldCatalogTakenOn(t *testing.T) {
 			newer, older := bind(t, newPath, p.String()), bind(t, oldPath, p.String())
 			for range 20 {
 				f := layoutFilter(r, p)
-				if a, b := answers(t, newer, f, query.Page{Limit: 10}), answers(t, older, f, query.Page{Limit: 10}); a != b {
+				if a, b := answers(t, newer, f, query.Window{Limit: 10}), answers(t, older, f, query.Window{Limit: 10}); a != b {
 					t.Errorf("%s, %s %s: column blocks answer\n%s\nrow-major blocks\n%s", stage, p, f.String(p), a, b)
 				}
 			}

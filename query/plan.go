@@ -34,12 +34,13 @@ func (a Ask) String() string { return askNames[a] }
 type Question struct {
 	Ask    Ask
 	Filter Filter
-	Page   Page    // AskList, AskClasses
+	Window Window  // AskList, AskClasses
 	By     StatsBy // AskStats
 }
 
-// Page limits a listing. Limit < 0 means no limit.
-type Page struct{ Limit, Offset int64 }
+// Window limits a listing to Limit items after the first Offset (Limit <
+// 0: no limit).
+type Window struct{ Limit, Offset int64 }
 
 // Way is how a plan answers.
 type Way int
@@ -160,7 +161,7 @@ func (p *Plan) Reads() int64 {
 // rows in ID order, so the rows before id are those already given.
 func (t *BoundPuzzle) resume(ctx context.Context, p *Plan, id, left int64) (*Plan, error) {
 	q := *p
-	q.Question.Page = Page{Limit: left}
+	q.Question.Window = Window{Limit: left}
 	q.from = id
 	switch {
 	case q.Question.Ask == AskClasses:

@@ -265,7 +265,7 @@ var planner = []answer{
 		reads: "every class (or only those listed as having the properties or orbit sizes asked), testing the members through the canonical form",
 		costs: "every class, 8 times fewer rows than solutions, one range of them per core (a listing of classes reads in order, and counts the matches before its page on every core)",
 		plan: func(pl *planning) error {
-			if pl.p.Question.Ask != AskClasses || pl.p.Question.Page.Offset > 0 {
+			if pl.p.Question.Ask != AskClasses || pl.p.Question.Window.Offset > 0 {
 				pl.p.Workers = pl.t.scanWorkers(pl.f) // a listing counts the matches before its page on every core
 			}
 			return pl.listed()
@@ -278,7 +278,7 @@ var planner = []answer{
 			r.ClassIDs = ids(p.Classes)
 			if p.Question.Ask == AskClasses { // a listing: read in order
 				r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and tests each member through its canonical form", classesRead(p)))
-				if offset := p.Question.Page.Offset; offset > 0 {
+				if offset := p.Question.Window.Offset; offset > 0 {
 					r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching classes are counted in spans of classes, on %s", offset, canon.Plural(int64(p.Workers), "goroutine")))
 				}
 				return
@@ -297,7 +297,7 @@ var planner = []answer{
 		reads: "the classes in ID order (or only those listed as having the properties or orbit sizes asked), each that matches expanded into its members",
 		costs: "every class up to the page's last, each that matches expanded into up to 8 members; the matches before the page are counted on every core, not expanded",
 		plan: func(pl *planning) error {
-			if pl.p.Question.Page.Offset > 0 {
+			if pl.p.Question.Window.Offset > 0 {
 				pl.p.Workers = pl.t.scanWorkers(pl.f) // the matches before the page are counted, not expanded
 			}
 			return pl.listed()
@@ -309,7 +309,7 @@ var planner = []answer{
 			}
 			r.ClassIDs = ids(p.Classes)
 			r.Detail = append(r.Detail, fmt.Sprintf("answer: reads %s in order and expands each into its members", classesRead(p)))
-			if offset := p.Question.Page.Offset; offset > 0 {
+			if offset := p.Question.Window.Offset; offset > 0 {
 				r.Detail = append(r.Detail, fmt.Sprintf("offset: the first %d matching members are counted through the canonical forms, on %s, not expanded", offset, canon.Plural(int64(p.Workers), "goroutine")))
 			}
 		},
@@ -482,32 +482,32 @@ func (pl *planning) listed() error {
 // page asks. Stored as classes, members are numbered class by class, so a
 // list's offset is a class and a member of it.
 func planJump(pl *planning) error {
-	t, p, page := pl.t, pl.p, pl.p.Question.Page
+	t, p, win := pl.t, pl.p, pl.p.Question.Window
 	switch {
 	case p.Question.Ask == AskClasses:
-		p.Classes.Lo = page.Offset + 1
-		if page.Limit >= 0 {
-			p.Classes.Hi = min(p.Classes.Hi, page.Offset+page.Limit)
+		p.Classes.Lo = win.Offset + 1
+		if win.Limit >= 0 {
+			p.Classes.Hi = min(p.Classes.Hi, win.Offset+win.Limit)
 		}
 	case t.classesOnly():
-		if page.Offset >= t.Record.Solutions {
+		if win.Offset >= t.Record.Solutions {
 			p.Classes = Range{t.Record.Classes + 1, t.Record.Classes}
 			return nil
 		}
-		class, skip, err := t.store.MemberClass(pl.ctx, page.Offset+1)
+		class, skip, err := t.store.MemberClass(pl.ctx, win.Offset+1)
 		if err != nil {
 			return err
 		}
 		p.Classes.Lo, p.Skip = class, skip
-		if page.Limit >= 0 && page.Offset+page.Limit < t.Record.Solutions {
-			if p.Classes.Hi, _, err = t.store.MemberClass(pl.ctx, page.Offset+page.Limit); err != nil {
+		if win.Limit >= 0 && win.Offset+win.Limit < t.Record.Solutions {
+			if p.Classes.Hi, _, err = t.store.MemberClass(pl.ctx, win.Offset+win.Limit); err != nil {
 				return err
 			}
 		}
 	default:
-		p.IDs.Lo = page.Offset + 1
-		if page.Limit >= 0 {
-			p.IDs.Hi = min(p.IDs.Hi, page.Offset+page.Limit)
+		p.IDs.Lo = win.Offset + 1
+		if win.Limit >= 0 {
+			p.IDs.Hi = min(p.IDs.Hi, win.Offset+win.Limit)
 		}
 	}
 	return nil

@@ -287,7 +287,7 @@ func propertyFilters(t *testing.T, maxN int, bySolutions, byClasses string, solv
 				if counts[0] != int64(len(want)) || counts[1] != int64(len(wantForms)) {
 					t.Errorf("%s: %d solutions, %d classes; the plain search %d, %d", where, counts[0], counts[1], len(want), len(wantForms))
 				}
-				plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Page: query.Page{Limit: -1}})
+				plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Window: query.Window{Limit: -1}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -306,7 +306,7 @@ func propertyFilters(t *testing.T, maxN int, bySolutions, byClasses string, solv
 				if !slices.Equal(listed, want) {
 					t.Errorf("%s: lists %d solutions, the plain search %d", where, len(listed), len(want))
 				}
-				plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Page: query.Page{Limit: -1}})
+				plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Window: query.Window{Limit: -1}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -205,8 +205,8 @@ func TestAnswersAgainstTheSolutions(t *testing.T) {
 					t.Errorf("%s, ask %d by %s: %d, %v; want %d", desc, ask, plan.Way, got, err, n)
 				}
 			}
-			page := query.Page{Offset: int64(r.IntN(4)), Limit: int64(r.IntN(6)) - 1}
-			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Page: page})
+			page := query.Window{Offset: int64(r.IntN(4)), Limit: int64(r.IntN(6)) - 1}
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Window: page})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestAnswersAgainstTheSolutions(t *testing.T) {
 			if err != nil || !slices.Equal(got, wantPage) {
 				t.Errorf("%s, list %+v by %s: %v, %v; want %v", desc, page, plan.Way, got, err, wantPage)
 			}
-			plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Page: query.Page{Limit: -1}})
+			plan, err = tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Window: query.Window{Limit: -1}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,8 +274,8 @@ func TestPlans(t *testing.T) {
 		{"magic:4", query.Question{Ask: query.AskCount, Filter: query.Filter{Cells: cell(1, 1, 1)}}, query.FromBreakdown, 416},
 		{"queens:11", query.Question{Ask: query.AskCount}, query.FromRecord, 2680},
 		{"queens:11", query.Question{Ask: query.AskCountClasses, Filter: query.Filter{Orbit: 4}}, query.FromRecord, 12},
-		{"queens:8", query.Question{Ask: query.AskList, Page: query.Page{Offset: 90, Limit: 5}}, query.Jump, 0},
-		{"queens:8", query.Question{Ask: query.AskClasses, Page: query.Page{Offset: 3, Limit: 2}}, query.Jump, 0},
+		{"queens:8", query.Question{Ask: query.AskList, Window: query.Window{Offset: 90, Limit: 5}}, query.Jump, 0},
+		{"queens:8", query.Question{Ask: query.AskClasses, Window: query.Window{Offset: 3, Limit: 2}}, query.Jump, 0},
 		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByOrbit}}, query.FromRecord, 0},
 		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}}, query.FromBreakdown, 0},
 		{"queens:8", query.Question{Ask: query.AskStats, By: query.StatsBy{Kind: query.ByRow, Row: 1}, Filter: query.Filter{Cells: cell(4, 4, 1)}}, query.BlockScan, 0},
@@ -300,7 +300,7 @@ func TestPlans(t *testing.T) {
 	// A puzzle recorded by its counts answers what its record holds, and
 	// refuses the rest.
 	tg := open(t, "queens:11")
-	_, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Page: query.Page{Limit: 1}})
+	_, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Window: query.Window{Limit: 1}})
 	if !errorsIsCountsOnly(err) {
 		t.Errorf("list of a count: %v", err)
 	}
@@ -318,8 +318,8 @@ func TestDirectJump(t *testing.T) {
 	for _, name := range []string{"queens:10", "magic:4"} {
 		tg := open(t, name)
 		all := solveAll(t, tg.Puzzle)
-		for _, page := range []query.Page{{Offset: 0, Limit: 3}, {Offset: 700, Limit: 30}, {Offset: int64(len(all)) - 1, Limit: 10}, {Offset: int64(len(all)), Limit: 1}} {
-			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Page: page})
+		for _, page := range []query.Window{{Offset: 0, Limit: 3}, {Offset: 700, Limit: 30}, {Offset: int64(len(all)) - 1, Limit: 10}, {Offset: int64(len(all)), Limit: 1}} {
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Window: page})
 			if err != nil || plan.Way != query.Jump {
 				t.Fatalf("%s %+v: %v, %v", name, page, plan, err)
 			}
@@ -366,7 +366,7 @@ func TestScansOfFewClasses(t *testing.T) {
 		{"no orbit", query.AskCount, query.Filter{Cells: append(cell, query.Cell{Row: 5, Col: 2, Value: 1})}, tg.Record.Classes},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := query.Question{Ask: tc.ask, Filter: tc.f, Page: query.Page{Limit: -1}}
+			q := query.Question{Ask: tc.ask, Filter: tc.f, Window: query.Window{Limit: -1}}
 			plan, err := tg.Plan(ctx, q)
 			if err != nil {
 				t.Fatal(err)
@@ -425,7 +425,7 @@ func TestJumpsExplained(t *testing.T) {
 		{"queens:12", query.AskClasses, 1786, "the offset is a class ID: classes 1787 to 1787 are read"},
 	} {
 		tg := open(t, tc.puzzle)
-		plan, err := tg.Plan(ctx, query.Question{Ask: tc.ask, Page: query.Page{Offset: tc.offset, Limit: 5}})
+		plan, err := tg.Plan(ctx, query.Question{Ask: tc.ask, Window: query.Window{Offset: tc.offset, Limit: 5}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -551,8 +551,8 @@ func TestDeepPagesOfClasses(t *testing.T) {
 		if len(f.Cells) == 0 {
 			f.Cells = []query.Cell{{Row: 1 + i%12, Col: 1 + i%5, Value: 1}}
 		}
-		list := func(page query.Page) (ids []int64) {
-			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Page: page})
+		list := func(page query.Window) (ids []int64) {
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskList, Filter: f, Window: page})
 			if err == nil {
 				err = tg.List(ctx, plan, func(s query.Solution) error { ids = append(ids, s.ID); return nil })
 			}
@@ -561,8 +561,8 @@ func TestDeepPagesOfClasses(t *testing.T) {
 			}
 			return ids
 		}
-		classes := func(page query.Page) (ids []int64) {
-			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Page: page})
+		classes := func(page query.Window) (ids []int64) {
+			plan, err := tg.Plan(ctx, query.Question{Ask: query.AskClasses, Filter: f, Window: page})
 			if err == nil {
 				err = tg.Classes(ctx, plan, func(c query.Class) error { ids = append(ids, c.ID); return nil })
 			}
@@ -572,15 +572,15 @@ func TestDeepPagesOfClasses(t *testing.T) {
 			return ids
 		}
 		defer query.SetSkipSpan(1 + int64(i%7)*13)()
-		allMembers, allClasses := list(query.Page{Limit: -1}), classes(query.Page{Limit: -1})
+		allMembers, allClasses := list(query.Window{Limit: -1}), classes(query.Window{Limit: -1})
 		for _, all := range []struct {
 			what string
 			ids  []int64
-			page func(query.Page) []int64
+			page func(query.Window) []int64
 		}{{"list", allMembers, list}, {"classes", allClasses, classes}} {
 			for _, offset := range []int64{1, 2, int64(len(all.ids)) / 3, int64(len(all.ids)) - 1, int64(len(all.ids)), int64(len(all.ids)) + 5} {
 				offset = max(offset, 0)
-				got := all.page(query.Page{Offset: offset, Limit: 4})
+				got := all.page(query.Window{Offset: offset, Limit: 4})
 				want := all.ids[min(offset, int64(len(all.ids))):]
 				want = want[:min(len(want), 4)]
 				if !slices.Equal(got, want) {

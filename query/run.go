@@ -81,8 +81,8 @@ func (t *BoundPuzzle) Count(ctx context.Context, p *Plan) (int64, error) {
 
 // List streams the solutions that match a planned question, in ID order.
 func (t *BoundPuzzle) List(ctx context.Context, p *Plan, fn func(Solution) error) error {
-	page := p.Question.Page
-	pg := pager{skip: page.Offset, left: page.Limit}
+	win := p.Question.Window
+	pg := pager{skip: win.Offset, left: win.Limit}
 	if pg.left == 0 || p.Way == ProvedEmpty {
 		return nil
 	}
@@ -104,8 +104,8 @@ func (t *BoundPuzzle) List(ctx context.Context, p *Plan, fn func(Solution) error
 // Classes streams, in class ID order, the classes with at least one member
 // that matches a planned question, with how many members match.
 func (t *BoundPuzzle) Classes(ctx context.Context, p *Plan, fn func(Class) error) error {
-	page := p.Question.Page
-	pg := pager{skip: page.Offset, left: page.Limit}
+	win := p.Question.Window
+	pg := pager{skip: win.Offset, left: win.Limit}
 	if pg.left == 0 || p.Way == ProvedEmpty {
 		return nil
 	}
@@ -128,7 +128,7 @@ func (t *BoundPuzzle) Classes(ctx context.Context, p *Plan, fn func(Class) error
 	return err
 }
 
-// pager applies a Page to a stream: skipped reports (and counts) an item
+// pager applies a Window to a stream: skipped reports (and counts) an item
 // that falls in the offset; gave, after an item is handed out, stops the
 // stream with errEnough once the limit is reached.
 type pager struct{ skip, left int64 }
@@ -374,7 +374,7 @@ func (t *BoundPuzzle) Solution(ctx context.Context, id int64) (Solution, error) 
 	if id < 1 || id > t.Record.Solutions {
 		return Solution{}, outOfRange(ErrNoSolution, t.Puzzle, "solutions", t.Record.Solutions, id)
 	}
-	p, err := t.Plan(ctx, Question{Ask: AskList, Page: Page{Offset: id - 1, Limit: 1}})
+	p, err := t.Plan(ctx, Question{Ask: AskList, Window: Window{Offset: id - 1, Limit: 1}})
 	if err != nil {
 		return Solution{}, err
 	}

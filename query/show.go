@@ -37,7 +37,7 @@ func (t *BoundPuzzle) Show(ctx context.Context, classID, solutionID int64) (Show
 	for _, sym := range t.Puzzle.Stabilizer(class.Canonical) {
 		s.FixedBy = append(s.FixedBy, sym.String())
 	}
-	plan, err := t.Plan(ctx, Question{Ask: AskList, Filter: Filter{Class: classID}, Page: Page{Limit: -1}})
+	plan, err := t.Plan(ctx, Question{Ask: AskList, Filter: Filter{Class: classID}, Window: Window{Limit: -1}})
 	if err != nil {
 		return Shown{}, err
 	}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 )
 
-// Rows takes the rows of a stream, in ID order: Solution those of a list,
+// Sink takes the rows of a stream, in ID order: Solution those of a list,
 // Class those of classes.
-type Rows struct {
+type Sink struct {
 	Solution func(Solution) error
 	Class    func(Class) error
 }
@@ -31,7 +31,7 @@ var errPause = errors.New("pause")
 // in ID order, read in pieces as pause says (the zero Pause: in one
 // piece); the rows given are the same either way. It returns how many
 // rows it gave.
-func (t *BoundPuzzle) Stream(ctx context.Context, p *Plan, rows Rows, pause Pause) (n int64, err error) {
+func (t *BoundPuzzle) Stream(ctx context.Context, p *Plan, rows Sink, pause Pause) (n int64, err error) {
 	full := pause.Full
 	if full == nil {
 		full = func() bool { return false }
@@ -60,7 +60,7 @@ func (t *BoundPuzzle) Stream(ctx context.Context, p *Plan, rows Rows, pause Paus
 		}
 		return t.List(ctx, p, func(s Solution) error { return give(s.ID, func() error { return rows.Solution(s) }) })
 	}
-	limit := p.Question.Page.Limit
+	limit := p.Question.Window.Limit
 	for piece := p; ; {
 		err = read(piece)
 		if !errors.Is(err, errPause) {

@@ -36,12 +36,12 @@ func TestStreamPaused(t *testing.T) {
 				f = fixed[i]
 			}
 			ask := []query.Ask{query.AskList, query.AskClasses}[i%2]
-			page := query.Page{Limit: -1}
+			page := query.Window{Limit: -1}
 			if i%5 == 4 {
-				page = query.Page{Offset: int64(r.IntN(30)), Limit: int64(r.IntN(40))}
+				page = query.Window{Offset: int64(r.IntN(30)), Limit: int64(r.IntN(40))}
 			}
 			format := []records.Format{records.CSV, records.JSONL, records.Parquet}[i%3]
-			plan, err := tg.Plan(ctx, query.Question{Ask: ask, Filter: f, Page: page})
+			plan, err := tg.Plan(ctx, query.Question{Ask: ask, Filter: f, Window: page})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 type classesCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:8."`
 	cliparse.FilterFlags
-	cliparse.PageFlags
+	cliparse.LimitFlags
 	cliparse.ExplainFlag
 	cliparse.FormatFlags
 }
@@ -21,11 +21,11 @@ func (c *classesCmd) Help() string { return help.Text("classes") }
 
 func (c *classesCmd) Run(e *env) error {
 	format := c.Format
-	page, err := c.Page()
+	page, err := c.Window()
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(c.Puzzle, c.FilterFlags, query.Question{Ask: query.AskClasses, Page: page})
+	t, plan, done, err := e.planned(c.Puzzle, c.FilterFlags, query.Question{Ask: query.AskClasses, Window: page})
 	if err != nil {
 		return err
 	}

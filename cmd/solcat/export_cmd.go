@@ -33,7 +33,7 @@ func (x *exportCmd) Run(e *env) error {
 	}
 	ex := exporter.Export{Output: x.Output, Format: format, Headers: !x.NoHeaders, Classes: x.Classes, Partition: x.Partition,
 		Cells: records.CellLayout(x.Cells), Stdout: e.stdout, Stderr: e.stderr, OwnFile: e.OwnFile}
-	q := query.Question{Ask: query.AskList, Page: query.Page{Limit: -1}}
+	q := query.Question{Ask: query.AskList, Window: query.Window{Limit: -1}}
 	if x.Classes {
 		q.Ask = query.AskClasses
 	}

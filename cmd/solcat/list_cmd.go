@@ -10,7 +10,7 @@ import (
 type listCmd struct {
 	Puzzle string `arg:"" predictor:"puzzle" help:"The puzzle, for example queens:6."`
 	cliparse.FilterFlags
-	cliparse.PageFlags
+	cliparse.LimitFlags
 	cliparse.ExplainFlag
 	cliparse.FormatFlags
 }
@@ -19,11 +19,11 @@ func (l *listCmd) Help() string { return help.Text("list") }
 
 func (l *listCmd) Run(e *env) error {
 	format := l.Format
-	page, err := l.Page()
+	page, err := l.Window()
 	if err != nil {
 		return err
 	}
-	t, plan, done, err := e.planned(l.Puzzle, l.FilterFlags, query.Question{Ask: query.AskList, Page: page})
+	t, plan, done, err := e.planned(l.Puzzle, l.FilterFlags, query.Question{Ask: query.AskList, Window: page})
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func BenchmarkExport(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	plan, err := t.Plan(ctx, query.Question{Ask: query.AskList, Page: query.Page{Limit: -1}})
+	plan, err := t.Plan(ctx, query.Question{Ask: query.AskList, Window: query.Window{Limit: -1}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func BenchmarkExport(b *testing.B) {
 				var n int64
 				var err error
 				if c.format == "" {
-					n, err = t.Stream(ctx, plan, query.Rows{Solution: func(query.Solution) error { return nil }}, query.Pause{})
+					n, err = t.Stream(ctx, plan, query.Sink{Solution: func(query.Solution) error { return nil }}, query.Pause{})
 				} else {
 					n, err = Stream(ctx, t, plan, io.Discard, c.format, true, Dataset{Puzzle: p}, nil)
 				}

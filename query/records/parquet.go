@@ -244,7 +244,7 @@ func newParquetClassWriter(out io.Writer, d Dataset) RowWriter[query.Class] {
 // class's by its orbit and its canonical form's cells). tick sees the ID
 // of every 4096th row.
 func ExportPartitioned(ctx context.Context, t *query.BoundPuzzle, p *query.Plan, d Dataset, pt query.Partition, dir string, tick func(id int64)) (rows int64, parts int, err error) {
-	var to query.Rows
+	var to query.Sink
 	var closeAll func() error
 	if p.Question.Ask == query.AskClasses {
 		write, closer := partitioned(dir, d, newParquetClassWriter, func(c query.Class) string {

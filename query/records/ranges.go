@@ -65,7 +65,7 @@ func StreamRange(ctx context.Context, parts []RangePart, w io.Writer, format For
 	}
 	for i, part := range parts {
 		t := part.T
-		var to query.Rows
+		var to query.Sink
 		if classes {
 			to.Class = func(c query.Class) error {
 				tick(c.ID, t.Record.Classes)

@@ -25,7 +25,7 @@ func stream(ctx context.Context, t *query.BoundPuzzle, p *query.Plan, w io.Write
 	if tick == nil {
 		tick = func(int64, int64) {}
 	}
-	var to query.Rows
+	var to query.Sink
 	var close func() error
 	if p.Question.Ask == query.AskClasses {
 		cw := NewClassWriter(w, format, t.Puzzle, t.Record.Classes, headers)

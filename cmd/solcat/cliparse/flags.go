@@ -103,15 +103,15 @@ func (f CellFlags) String() string {
 	return b.String()
 }
 
-// PageFlags bound a listing.
-type PageFlags struct {
+// LimitFlags bound a listing.
+type LimitFlags struct {
 	Limit  *int64 `name:"limit" placeholder:"K" help:"At most K results."`
 	Offset int64  `name:"offset" placeholder:"K" help:"Skip the first K results."`
 }
 
-// Page reads the page flags.
-func (f PageFlags) Page() (query.Page, error) {
-	p := query.Page{Limit: -1, Offset: f.Offset}
+// Window reads --limit and --offset.
+func (f LimitFlags) Window() (query.Window, error) {
+	p := query.Window{Limit: -1, Offset: f.Offset}
 	if f.Limit != nil {
 		if *f.Limit < 0 {
 			return p, advice.Usagef("--limit %d is negative; give a count of 0 or more", *f.Limit)

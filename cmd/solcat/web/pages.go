@@ -256,13 +256,13 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		return nil, err
 	}
 	d.Plan = t.Explain(countPlan)
-	pg := query.Page{Offset: (f.Page - 1) * f.Size, Limit: f.Size}
+	pg := query.Window{Offset: (f.Page - 1) * f.Size, Limit: f.Size}
 	d.First = pg.Offset + 1
 	listAsk := query.AskList
 	if f.Classes {
 		listAsk = query.AskClasses
 	}
-	listPlan, err := r.plan(t, query.Question{Ask: listAsk, Filter: filter, Page: pg})
+	listPlan, err := r.plan(t, query.Question{Ask: listAsk, Filter: filter, Window: pg})
 	counted := countPlan.Way == query.ConstrainedCount || countPlan.Way == query.FromAnswer
 	switch {
 	case errors.Is(err, query.ErrCountsOnly) && counted:
@@ -691,7 +691,7 @@ func (s *Server) download(w http.ResponseWriter, hr *http.Request) {
 	if f.Classes {
 		ask, what = query.AskClasses, "classes"
 	}
-	plan, err := r.plan(t, query.Question{Ask: ask, Filter: filter, Page: query.Page{Limit: -1}})
+	plan, err := r.plan(t, query.Question{Ask: ask, Filter: filter, Window: query.Window{Limit: -1}})
 	if err != nil {
 		s.fail(w, r, err)
 		return
