@@ -235,8 +235,8 @@ func TestMagic5StoredSample(t *testing.T) {
 		}
 		return out
 	}
-	for _, pg := range []query.Page{{Offset: 5, Limit: 6}, {Offset: 8, Limit: 3}, {Offset: int64(len(members)) - 2, Limit: 5}, {Offset: 0, Limit: 17}} {
-		got := list(query.Question{Page: pg})
+	for _, pg := range []query.Window{{Offset: 5, Limit: 6}, {Offset: 8, Limit: 3}, {Offset: int64(len(members)) - 2, Limit: 5}, {Offset: 0, Limit: 17}} {
+		got := list(query.Question{Window: pg})
 		want := members[pg.Offset:min(int64(len(members)), pg.Offset+pg.Limit)]
 		if len(got) != len(want) {
 			t.Errorf("list %+v: %d rows, want %d", pg, len(got), len(want))
@@ -248,12 +248,12 @@ func TestMagic5StoredSample(t *testing.T) {
 			}
 		}
 	}
-	if p := plan(t, tg, query.Question{Ask: query.AskList, Page: query.Page{Offset: 5, Limit: 6}}); p.Way != query.Jump {
+	if p := plan(t, tg, query.Question{Ask: query.AskList, Window: query.Window{Offset: 5, Limit: 6}}); p.Way != query.Jump {
 		t.Errorf("an offset alone is planned as %s", p.Way)
 	}
 	// A filtered list keeps the members' IDs.
 	want, _ := count(both(cell(1, 1, 2), cell(5, 5, 24)))
-	got := list(query.Question{Filter: query.Filter{Cells: cells(query.Cell{Row: 1, Col: 1, Value: 2}, query.Cell{Row: 5, Col: 5, Value: 24})}, Page: query.Page{Limit: -1}})
+	got := list(query.Question{Filter: query.Filter{Cells: cells(query.Cell{Row: 1, Col: 1, Value: 2}, query.Cell{Row: 5, Col: 5, Value: 24})}, Window: query.Window{Limit: -1}})
 	if int64(len(got)) != want {
 		t.Errorf("filtered list: %d rows, want %d", len(got), want)
 	}
@@ -290,7 +290,7 @@ func TestMagic5StoredSample(t *testing.T) {
 	}
 	// classes, and the refusals of Dudeney groups.
 	var classes []query.Class
-	tg.Classes(ctx, plan(t, tg, query.Question{Ask: query.AskClasses, Page: query.Page{Limit: 2}}), func(c query.Class) error { classes = append(classes, c); return nil })
+	tg.Classes(ctx, plan(t, tg, query.Question{Ask: query.AskClasses, Window: query.Window{Limit: 2}}), func(c query.Class) error { classes = append(classes, c); return nil })
 	if len(classes) != 2 || !bytes.Equal(classes[1].Canonical, forms[1]) || classes[1].Orbit != 8 {
 		t.Errorf("classes: %+v", classes)
 	}

@@ -130,7 +130,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 		t.Errorf("records differ: %+v\n%+v", ra, rb)
 	}
 	// The classes, in ID order.
-	ca, cb := classesAll(t, a, query.Question{Page: query.Page{Limit: -1}}), classesAll(t, b, query.Question{Page: query.Page{Limit: -1}})
+	ca, cb := classesAll(t, a, query.Question{Window: query.Window{Limit: -1}}), classesAll(t, b, query.Question{Window: query.Window{Limit: -1}})
 	if int64(len(cb)) != rb.Classes || len(ca) != len(cb) {
 		t.Fatalf("%d and %d classes listed, %d recorded", len(ca), len(cb), rb.Classes)
 	}
@@ -142,7 +142,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 	// The members: class by class, IDs from 1 without a gap, each class's
 	// members in lexicographic order, each the stored solution with the
 	// same class and symmetry.
-	sa, sb := listAll(t, a, query.Question{Page: query.Page{Limit: -1}}), listAll(t, b, query.Question{Page: query.Page{Limit: -1}})
+	sa, sb := listAll(t, a, query.Question{Window: query.Window{Limit: -1}}), listAll(t, b, query.Question{Window: query.Window{Limit: -1}})
 	if int64(len(sb)) != rb.Solutions || len(sa) != len(sb) {
 		t.Fatalf("%d and %d solutions listed, %d recorded", len(sa), len(sb), rb.Solutions)
 	}
@@ -173,7 +173,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 	for range 20 {
 		off := rng.Int64N(rb.Solutions)
 		limit := rng.Int64N(20) + 1
-		got := listAll(t, b, query.Question{Page: query.Page{Offset: off, Limit: limit}})
+		got := listAll(t, b, query.Question{Window: query.Window{Offset: off, Limit: limit}})
 		want := sb[off:min(off+limit, rb.Solutions)]
 		if len(got) != len(want) {
 			t.Fatalf("list at offset %d: %d rows, want %d", off, len(got), len(want))
@@ -186,13 +186,13 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 		if s, err := b.Solution(ctx, off+1); err != nil || s.ID != off+1 || !bytes.Equal(s.Cells, sb[off].Cells) || s.ClassID != sb[off].ClassID {
 			t.Fatalf("solution %d: %+v, %v; want %+v", off+1, s, err, sb[off])
 		}
-		if p := plan(t, b, query.Question{Ask: query.AskList, Page: query.Page{Offset: off, Limit: limit}}); p.Way != query.Jump {
+		if p := plan(t, b, query.Question{Ask: query.AskList, Window: query.Window{Offset: off, Limit: limit}}); p.Way != query.Jump {
 			t.Fatalf("an offset alone is planned as %s", p.Way)
 		}
 	}
 	// The members of one class, as show lists them.
 	k := rng.Int64N(rb.Classes) + 1
-	got := listAll(t, b, query.Question{Filter: query.Filter{Class: k}, Page: query.Page{Limit: -1}})
+	got := listAll(t, b, query.Question{Filter: query.Filter{Class: k}, Window: query.Window{Limit: -1}})
 	if len(got) != members[k] || got[0].ClassID != k {
 		t.Errorf("class %d: %d members listed, %d expected", k, len(got), members[k])
 	}
@@ -215,8 +215,8 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 				t.Errorf("one cell, %s, planned as %s", f.String(a.Puzzle), pb.Way)
 			}
 		}
-		la := listAll(t, a, query.Question{Filter: f, Page: query.Page{Limit: -1}})
-		lb := listAll(t, b, query.Question{Filter: f, Page: query.Page{Limit: -1}})
+		la := listAll(t, a, query.Question{Filter: f, Window: query.Window{Limit: -1}})
+		lb := listAll(t, b, query.Question{Filter: f, Window: query.Window{Limit: -1}})
 		if len(la) != len(lb) {
 			t.Fatalf("list %s: %d stored, %d as classes", f.String(a.Puzzle), len(la), len(lb))
 		}
@@ -229,7 +229,7 @@ func compareQueensLayouts(t *testing.T, ctx context.Context, rng *rand.Rand, a, 
 		if !slices.Equal(sortedKeys(la, key), sortedKeys(lb, key)) {
 			t.Fatalf("list %s: other solutions", f.String(a.Puzzle))
 		}
-		ka, kb := classesAll(t, a, query.Question{Filter: f, Page: query.Page{Limit: -1}}), classesAll(t, b, query.Question{Filter: f, Page: query.Page{Limit: -1}})
+		ka, kb := classesAll(t, a, query.Question{Filter: f, Window: query.Window{Limit: -1}}), classesAll(t, b, query.Question{Filter: f, Window: query.Window{Limit: -1}})
 		if len(ka) != len(kb) {
 			t.Fatalf("classes %s: %d stored, %d as classes", f.String(a.Puzzle), len(ka), len(kb))
 		}
@@ -399,7 +399,7 @@ func TestQueensClassesSample(t *testing.T) {
 	}
 	tg, done := queensTarget(t, db, 13)
 	defer done()
-	cs := classesAll(t, tg, query.Question{Page: query.Page{Limit: -1}})
+	cs := classesAll(t, tg, query.Question{Window: query.Window{Limit: -1}})
 	if int64(len(cs)) != classes || tg.Record.Solutions != solutions || tg.Record.Verified || classes < 10 {
 		t.Fatalf("sample: %d classes, %d solutions, verified %v; the units have %d and %d", len(cs), tg.Record.Solutions, tg.Record.Verified, classes, solutions)
 	}
