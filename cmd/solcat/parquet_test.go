@@ -89,23 +89,15 @@ func parquetMeta(t *testing.T, path string) (map[string]string, string) {
 	return kv, f.Metadata().CreatedBy
 }
 
-// TestOneVersionEverywhere builds solcat with a version and a revision
-// stamped in, and checks that --version, the web's footer and both
+// TestOneVersionEverywhere runs the test binary, stamped with a version
+// and a revision as a release is, and checks that --version, the web's footer and both
 // Parquet files (the CLI's export and the web's download of the same
 // filter) say the same, that the two files are the same bytes, and that
 // their catalog schema is the catalog's.
 func TestOneVersionEverywhere(t *testing.T) {
 	t.Parallel() // processes and files of its own (see TestMain)
-	if testing.Short() {
-		t.Skip("builds a stamped binary; skipped under -short")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "solcat")
-	const version, revision = "v9.8.7", "0123456789abcdef0123456789abcdef01234567"
-	ldflags := "-X solcat/cmd/solcat/release.stampVersion=" + version + " -X solcat/cmd/solcat/release.stampRevision=" + revision
-	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v %s", err, out)
-	}
+	dir, bin := t.TempDir(), binary(t)
+	version, revision := stampedVersion, stampedRevision
 	out, err := exec.Command(bin, "--version").Output()
 	if want := "solcat " + version + " (revision " + revision[:12]; err != nil || !strings.HasPrefix(string(out), want) {
 		t.Errorf("--version: %q, %v; want it to start %q", out, err, want)

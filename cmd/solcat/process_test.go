@@ -24,8 +24,12 @@ var (
 	binaryErr  error
 )
 
+// The version and revision the test binary is stamped with, as a release
+// build is (TestOneVersionEverywhere).
+const stampedVersion, stampedRevision = "v9.8.7", "0123456789abcdef0123456789abcdef01234567"
+
 // binary builds solcat once, for tests that need a real process to limit
-// or kill.
+// or kill, stamped as a release is.
 func binary(t *testing.T) string {
 	t.Helper()
 	binaryOnce.Do(func() {
@@ -37,7 +41,8 @@ func binary(t *testing.T) string {
 		binaryDir = dir
 		os.Chmod(dir, 0o755) // other users run it in TestReadOnlyFolder
 		binaryPath = filepath.Join(dir, "solcat")
-		out, err := exec.Command("go", "build", "-o", binaryPath, ".").CombinedOutput()
+		ldflags := "-X solcat/cmd/solcat/release.stampVersion=" + stampedVersion + " -X solcat/cmd/solcat/release.stampRevision=" + stampedRevision
+		out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", binaryPath, ".").CombinedOutput()
 		if err != nil {
 			binaryErr = err
 			binaryPath = string(out)
