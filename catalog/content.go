@@ -501,7 +501,7 @@ func (s *Content) Checks() string {
 	switch s.Record.Storage {
 	case StorageSolutions:
 		if s.blocks.Layout < 3 {
-			return "blocks not checked: stored before blocks carried checksums; 'solcat build " + s.Record.Name + " --force' stores them anew with them"
+			return "blocks not checked: stored before blocks carried checksums"
 		}
 		if s.classChecks == "" {
 			return "every block read is checked against its XXH3 checksum in the block index; class rows unchecked (stored before their checks)"
@@ -509,7 +509,7 @@ func (s *Content) Checks() string {
 		return "every block read is checked against its XXH3 checksum in the block index, every class row against its check"
 	case StorageClasses:
 		if s.classIndex == "" {
-			return "class blocks not checked: stored before they carried checksums; 'solcat build " + s.Record.Name + " --force' stores them anew with them"
+			return "class blocks not checked: stored before they carried checksums"
 		}
 		return "every class block read is checked against its XXH3 checksum in the class index"
 	}

@@ -235,11 +235,11 @@ func (t *BoundPuzzle) explainBlocks(ctx context.Context, p *Plan) string {
 	case err != nil:
 		return "blocks: cannot be counted: " + err.Error()
 	case layout == 1:
-		return fmt.Sprintf("blocks: %d read, none skipped: they are of an older layout (row-major, without synopses); 'solcat build %s --force' stores them anew", read.Load(), t.Puzzle)
+		return fmt.Sprintf("blocks: %d read, none skipped: they are of an older layout (row-major, without synopses)", read.Load())
 	case len(p.rest) == 0:
 		return fmt.Sprintf("blocks: %d read, none skipped: no cell condition to skip one by", read.Load())
 	case layout == 2:
-		return fmt.Sprintf("blocks: %d read, %d skipped (their synopses show that no solution of theirs matches); the synopses lie in the blocks (an older layout), so every block is read to find them, and the blocks carry no checksums; 'solcat build %s --force' stores them anew", read.Load(), skipped.Load(), t.Puzzle)
+		return fmt.Sprintf("blocks: %d read, %d skipped (their synopses show that no solution of theirs matches); the synopses lie in the blocks (an older layout), so every block is read to find them, and the blocks carry no checksums", read.Load(), skipped.Load())
 	}
 	return fmt.Sprintf("blocks: %d read, %d skipped (the block index shows that no solution of theirs matches); only the cells the filter names are read, each run checked against its checksum, and compared 8 solutions at a time", read.Load(), skipped.Load())
 }
@@ -265,7 +265,7 @@ func (t *BoundPuzzle) explainClassBlocks(ctx context.Context, p *Plan, m *packed
 	case err != nil:
 		return "class blocks: cannot be counted: " + err.Error()
 	case !t.store.ClassIndexed():
-		return fmt.Sprintf("class blocks: %d read, none skipped: the puzzle was stored without a class index (an older layout), and its blocks carry no checksums; 'solcat build %s --force' stores it anew", report.Read, t.Puzzle)
+		return fmt.Sprintf("class blocks: %d read, none skipped: the puzzle was stored without a class index (an older layout), and its blocks carry no checksums", report.Read)
 	case read.Load() == 0:
 		return fmt.Sprintf("class blocks: none read, %d skipped (the class index shows that no class of theirs matches)", skipped.Load())
 	}

@@ -100,7 +100,7 @@ func PlanUnrecorded(ctx context.Context, cat *catalog.Catalog, p canon.Puzzle, f
 		}
 	}
 	if classes {
-		return nil, false, filterMistake(fmt.Sprintf("past queens:%d only solutions are counted, under --cell or --pattern (or a toroidal or superqueen count); drop --classes", solve.MaxCountedQueens))
+		return nil, false, &PastReachError{Puzzle: p, CountedUpTo: solve.MaxCountedQueens, Classes: true}
 	}
 	judge := true
 	if cat != nil && f.Validate(p) == nil && len(f.Cells) > 0 {
@@ -124,11 +124,11 @@ func PlanBoardCount(p canon.Puzzle, f Filter, classes bool, workers int) (*Board
 	prop := f.Props.Board()
 	switch {
 	case !BoardAsked(p, f):
-		return nil, filterMistake("a board count asks --prop toroidal or --prop superqueen")
+		return nil, filterMistake("a board count asks the toroidal or the superqueen property")
 	case prop != canon.Toroidal && prop != canon.Superqueen:
 		return nil, filterMistake(fmt.Sprintf("%s is not stored: toroidal and superqueen are counted one at a time; ask one of them", p))
 	case f.Class != 0:
-		return nil, filterMistake(fmt.Sprintf("%s is not stored: --class needs what is stored; drop it", p))
+		return nil, &BoardAskError{Puzzle: p, Prop: prop, Class: true}
 	}
 	b := &BoardCount{Puzzle: p, Filter: f, Prop: prop, Classes: classes, Workers: max(workers, 1), storage: "none"}
 	// The orbit sizes asked, by --orbit and the symmetry properties.
@@ -140,7 +140,7 @@ func PlanBoardCount(p canon.Puzzle, f Filter, classes bool, workers int) (*Board
 	}
 	orbitsAsked := f.Orbit != 0 || f.Props != prop
 	if len(f.Cells) > 0 && (orbitsAsked || classes) {
-		return nil, filterMistake(fmt.Sprintf("%s is not stored: the %s counter counts solutions under --cell and --pattern, and classes, orbit sizes and symmetry properties without them; drop one or the other", p, prop))
+		return nil, &BoardAskError{Puzzle: p, Prop: prop}
 	}
 	if f.UpToSymmetry && len(f.Cells) > 0 {
 		return b, nil // several counts; no estimate
@@ -226,12 +226,12 @@ func (b *BoardCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, b
 	return b.value(c), true, nil
 }
 
-// Refusal says why the count is not run, or "".
-func (b *BoardCount) Refusal() string {
+// Refusal says why the count is not run, or nil.
+func (b *BoardCount) Refusal() error {
 	if b.Took <= MaxBoardCount {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("counting the %s solutions of %s would take %s on %s (about %.2g search nodes); counts over %.0f hours are not run",
+	return fmt.Errorf("counting the %s solutions of %s would take %s on %s (about %.2g search nodes); counts over %.0f hours are not run",
 		b.Prop, b.Puzzle, roughDuration(b.Took), canon.Plural(int64(b.Workers), "goroutine"), b.Nodes, MaxBoardCount.Hours())
 }
 
@@ -286,8 +286,8 @@ func (b *BoardCount) Report() PlanReport {
 		}
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s: %s, on %s", b.counter.Method(), units, canon.Plural(int64(b.Workers), "goroutine")),
 			fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the counter's measured speed", roughDuration(b.Took), b.Nodes))
-		if why := b.Refusal(); why != "" {
-			r.Detail = append(r.Detail, "refused: "+why)
+		if why := b.Refusal(); why != nil {
+			r.Detail = append(r.Detail, "refused: "+why.Error())
 		}
 		if k, ok := knownWithProperty(b.Puzzle, b.Prop); ok && b.free() {
 			check := fmt.Sprintf("the count is checked against the published %s (%s)", canon.Plural(k.Solutions, "solution"), seq.Solutions)

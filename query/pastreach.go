@@ -106,21 +106,17 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 	return s, nil
 }
 
-// TooLong says why the count is left to an estimate, or "".
-func (s SearchCount) TooLong() string {
+// Refusal says why the count is left to an estimate (a *TooLongError), or
+// nil.
+func (s SearchCount) Refusal() error {
 	if s.Took <= MaxSearchCount || s.counter == nil {
-		return ""
+		return nil
 	}
-	flags := ""
-	for _, c := range s.Filter.Cells {
-		flags += fmt.Sprintf(" --cell %d,%d=%d", c.Row, c.Col, c.Value)
-	}
+	judged := fmt.Sprintf("about %.2g search nodes", s.Nodes)
 	if s.counter.Halves() {
-		return fmt.Sprintf("counting %s %s exactly would take %s (%s); 'solcat estimate %s%s' estimates it in seconds",
-			s.Puzzle, s.Filter.String(s.Puzzle), roughDuration(s.Took), s.sampled, s.Puzzle, flags)
+		judged = s.sampled
 	}
-	return fmt.Sprintf("counting %s %s exactly would take %s (about %.2g search nodes); 'solcat estimate %s%s' estimates it in seconds",
-		s.Puzzle, s.Filter.String(s.Puzzle), roughDuration(s.Took), s.Nodes, s.Puzzle, flags)
+	return &TooLongError{Puzzle: s.Puzzle, Filter: s.Filter, Took: s.Took, Judged: judged}
 }
 
 // needs says why the count needs no record of the puzzle.
@@ -158,8 +154,8 @@ func (s SearchCount) Explain() PlanReport {
 			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled
 		}
 	}
-	if why := s.TooLong(); why != "" {
-		r.Detail = append(r.Detail, "refused: "+why)
+	if why := s.Refusal(); why != nil {
+		r.Detail = append(r.Detail, "refused: "+why.Error()+": left to an estimate")
 	}
 	r.Detail = append(r.Detail, "filter: "+s.Filter.String(s.Puzzle))
 	return r
@@ -184,18 +180,54 @@ func (s SearchCount) Run(ctx context.Context, saved map[int]int64, save func(uni
 
 // PastReachError is a count of queens past the sizes counted whole that
 // the search under a filter cannot make: the filter has no cell condition
-// (NoCells), or conditions other than cells.
+// (NoCells), it asks classes (Classes), or conditions other than cells.
 type PastReachError struct {
 	Puzzle      canon.Puzzle
 	CountedUpTo int // the largest N counted whole
 	NoCells     bool
+	Classes     bool
 }
 
 func (e *PastReachError) Error() string {
-	if e.NoCells {
+	switch {
+	case e.NoCells:
 		return fmt.Sprintf("%s is too large to count whole; it is counted under cell conditions, or estimated", e.Puzzle)
+	case e.Classes:
+		return fmt.Sprintf("past queens:%d only solutions are counted, under cell conditions (or a toroidal or superqueen count)", e.CountedUpTo)
 	}
 	return fmt.Sprintf("past queens:%d only cell conditions are counted", e.CountedUpTo)
+}
+
+// BoardAskError is a question on queens not stored that their board
+// counter (toroidal, superqueen) does not answer: a class (Class), or
+// cells together with classes, orbit sizes or symmetry properties.
+type BoardAskError struct {
+	Puzzle canon.Puzzle
+	Prop   canon.Property
+	Class  bool
+}
+
+func (e *BoardAskError) Error() string {
+	if e.Class {
+		return fmt.Sprintf("%s is not stored: a class needs what is stored", e.Puzzle)
+	}
+	return fmt.Sprintf("%s is not stored: the %s counter counts solutions under cell conditions, and classes, orbit sizes and symmetry properties without them", e.Puzzle, e.Prop)
+}
+
+// Is makes a BoardAskError a mistake in the filter.
+func (e *BoardAskError) Is(target error) bool { return target == ErrFilter }
+
+// TooLongError is a count past the counted sizes judged to take longer
+// than MaxSearchCount: it is left to an estimate.
+type TooLongError struct {
+	Puzzle canon.Puzzle
+	Filter Filter
+	Took   time.Duration
+	Judged string // how the time was judged
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("counting %s %s exactly would take %s (%s)", e.Puzzle, e.Filter.String(e.Puzzle), roughDuration(e.Took), e.Judged)
 }
 
 // Is makes a PastReachError a mistake in the filter.
@@ -217,7 +249,7 @@ type Unrecorded interface {
 	// LookUp gives the answer kept from an earlier count, if any.
 	LookUp(ctx context.Context, cat *catalog.Catalog) (int64, bool, error)
 	Report() PlanReport // what --explain prints (after LookUp: the kept answer)
-	Refusal() string    // why the count is not run, or ""
+	Refusal() error     // why the count is not run, or nil
 	Expect() time.Duration
 	Announce() string // before a long count: what runs, for how long
 	UnitKey() []byte
@@ -239,9 +271,6 @@ func (s SearchCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, b
 
 // Report is Explain's.
 func (s SearchCount) Report() PlanReport { return s.Explain() }
-
-// Refusal is TooLong's.
-func (s SearchCount) Refusal() string { return s.TooLong() }
 
 // Expect is how long the count should take.
 func (s SearchCount) Expect() time.Duration { return s.Took }

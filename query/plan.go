@@ -223,6 +223,8 @@ func (t *BoundPuzzle) Explain(p *Plan) PlanReport {
 	switch {
 	case t.store != nil:
 		r.Detail = append(r.Detail, "checks: "+t.store.Checks())
+		r.OlderLayout = t.Record.Storage == catalog.StorageSolutions && t.store.BlockLayout() < 3 ||
+			t.Record.Storage == catalog.StorageClasses && !t.store.ClassIndexed()
 	case t.Record.Storage == catalog.StorageCounts:
 		r.Detail = append(r.Detail, "checks: the record and kept answers are sealed: one that does not match its seal is never printed")
 	}
@@ -241,6 +243,9 @@ type PlanReport struct {
 	ClassIDs    []int64  `json:"class_ids,omitempty"`
 	Workers     int      `json:"workers"`
 	Detail      []string `json:"detail"`
+	// OlderLayout says the puzzle is stored in an older layout, which a
+	// build of it stores anew.
+	OlderLayout bool `json:"older_layout,omitempty"`
 }
 
 // Text is the report as lines for people.

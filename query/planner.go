@@ -343,7 +343,7 @@ var planner = []answer{
 			}},
 		},
 		reads: "nothing: the fast counter counts again with the filter's squares fixed",
-		costs: "a count of the solutions the filter leaves, on every core: seconds to hours (--explain estimates it)",
+		costs: "a count of the solutions the filter leaves, on every core: seconds to hours (estimated before it runs)",
 		plan: func(pl *planning) error {
 			pl.p.Workers = cores()
 			return nil

@@ -217,5 +217,5 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 
 // explain prints a plan for --explain.
 func (e *env) explain(t *query.BoundPuzzle, plan *query.Plan, format records.Format) error {
-	return records.WriteExplain(e.stdout, format, t.ExplainReading(e.ctx, plan))
+	return records.WriteExplain(e.stdout, format, advice.Explained(t.ExplainReading(e.ctx, plan)))
 }

@@ -8,7 +8,6 @@ package keeper
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -142,8 +141,8 @@ func (k *Keeper) resume(ctx context.Context, t *query.BoundPuzzle, plan *query.P
 // saving its units as it runs when it is long, and keeps its answer.
 // (u.LookUp answers it when it was kept before.)
 func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, error) {
-	if why := u.Refusal(); why != "" {
-		return 0, errors.New(why)
+	if err := u.Refusal(); err != nil {
+		return 0, err
 	}
 	var s *saver
 	saved := map[int]int64{}

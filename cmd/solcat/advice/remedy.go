@@ -3,6 +3,7 @@ package advice
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -40,6 +41,8 @@ func Remedy(err error, files string) error {
 		badPart  *query.FilterError
 		past     *query.PastReachError
 		kept     *keeper.StoppedError
+		long     *query.TooLongError
+		board    *query.BoardAskError
 		unread   *check.ReadError
 		notation = errors.Is(err, canon.ErrNotation)
 	)
@@ -50,8 +53,16 @@ func Remedy(err error, files string) error {
 		return fmt.Errorf("%w; 'solcat help check' lists the forms it reads", err)
 	case errors.As(err, &past) && past.NoCells:
 		return fmt.Errorf("%s is too large to count whole; give --cell or --pattern to count under them, or estimate it with 'solcat estimate %s'", past.Puzzle, past.Puzzle)
+	case errors.As(err, &past) && past.Classes:
+		return fmt.Errorf("past queens:%d only solutions are counted, under --cell or --pattern (or a toroidal or superqueen count); drop --classes", past.CountedUpTo)
 	case errors.As(err, &past):
 		return fmt.Errorf("past queens:%d only --cell and --pattern are counted; drop --up-to-symmetry, --class, --orbit and --prop", past.CountedUpTo)
+	case errors.As(err, &board) && board.Class:
+		return fmt.Errorf("%s is not stored: --class needs what is stored; drop it", board.Puzzle)
+	case errors.As(err, &board):
+		return fmt.Errorf("%s is not stored: the %s counter counts solutions under --cell and --pattern, and classes, orbit sizes and symmetry properties without them; drop one or the other", board.Puzzle, board.Prop)
+	case errors.As(err, &long):
+		return fmt.Errorf("%w; 'solcat estimate %s%s' estimates it in seconds", err, long.Puzzle, cellFlags(long.Filter.Cells))
 	case errors.As(err, &kept) && kept.Columns > 0:
 		return fmt.Errorf("%w, and the same command counts the rest", err)
 	case errors.As(err, &kept) && kept.Units > 0 && kept.SaveErr == nil:
@@ -164,4 +175,22 @@ var buildCost = map[canon.Puzzle]string{
 	{Kind: canon.Magic, N: 5}:   "about 6 minutes on 2 cores, a 4.5 GB catalog",
 	{Kind: canon.Queens, N: 18}: "about a minute on 2 cores, a 1.0 GB catalog",
 	{Kind: canon.Queens, N: 19}: "13 to 16 minutes on 2 cores, a 7.5 GB catalog",
+}
+
+// cellFlags is a filter's cells as --cell flags, each after a space.
+func cellFlags(cells []query.Cell) string {
+	var b strings.Builder
+	for _, c := range cells {
+		fmt.Fprintf(&b, " --cell %d,%d=%d", c.Row, c.Col, c.Value)
+	}
+	return b.String()
+}
+
+// Explained is a plan's report with what the user can do about what it
+// says: a puzzle stored in an older layout is stored anew by a build.
+func Explained(r query.PlanReport) query.PlanReport {
+	if r.OlderLayout {
+		r.Detail = append(r.Detail, fmt.Sprintf("remedy: 'solcat build %s --force' stores it anew, in the current layout with checksums", r.Puzzle))
+	}
+	return r
 }
