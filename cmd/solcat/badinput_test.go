@@ -154,6 +154,7 @@ func runSomewhere(args []string, stdout, stderr *strings.Builder) int {
 // stderr naming the problem, print nothing on stdout, and leave every file
 // in the folder as it was.
 func TestBadInputChangesNothing(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	type badCase struct {
 		name string
 		code int

@@ -18,6 +18,7 @@ import (
 // them). Inputs are given on the standard input, or as files under
 // testdata/check.
 func TestCheckGolden(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	cases := []struct {
 		name  string
 		args  []string
@@ -158,6 +159,7 @@ func TestInfoOEIS(t *testing.T) {
 // from another program gives it: each exit status, and nothing on stdout
 // when the input cannot be read.
 func TestCheckProcess(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	bin := binary(t)
 	cases := []struct {
 		args  []string

@@ -15,6 +15,7 @@ import (
 // word, and the line it makes is compared: the colon stays inside the
 // puzzle's name, and the answers are those of the puzzle on the line.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash is not installed: its completion function is not run")

@@ -113,6 +113,7 @@ type verifyJSON struct {
 // instead of answering; and that a query on a puzzle the damage does not
 // reach answers as before.
 func TestVerifyFindsDamage(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	clean := damageCatalog(t)
 	viewSQL := func(puzzle string) string {
 		conn, err := sql.Open("sqlite", clean)

@@ -57,6 +57,7 @@ func normalize(t *testing.T, format, out string) string {
 // TestGoldenFormats runs every command in every format it accepts and
 // compares the output with its golden file under testdata/golden/formats.
 func TestGoldenFormats(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	dir := t.TempDir()
 	for i := 1; i <= 2; i++ {
 		if code, _, errOut := solcatDB(filepath.Join(dir, fmt.Sprintf("s%d.db", i)), "build", "queens:8", "--count-only", "--shard", fmt.Sprintf("%d/2", i)); code != 0 {
@@ -197,6 +198,7 @@ func TestVersionAndHelp(t *testing.T) {
 // does (the command line in COMP_LINE), and checks the scripts that turn
 // it on.
 func TestCompletion(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	bin := binary(t)
 	complete := func(line string) []string {
 		cmd := exec.Command(bin)
@@ -266,6 +268,7 @@ func TestCompletion(t *testing.T) {
 // (their sql blocks), unchanged, in the sqlite3 command-line shell and
 // with solcat sql, and compares what they print.
 func TestReadmeSQL(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	var stmts []string
 	for _, doc := range []string{"README.md", "docs/schema.md"} {
 		text, err := os.ReadFile(filepath.Join("..", "..", doc))

@@ -29,9 +29,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // catalogPath is a default build ('solcat build'), made once for all tests.
 // Tests only read it.
 //
-// The tests that run solcat in processes of their own on files of their
-// own, and set none of the package's variables, call t.Parallel: they run
-// after the others, two at a time on 2 cores, their waits (for processes,
+// The tests that only read the shared catalog, write files of their own
+// and set none of the package's variables call t.Parallel: they run after
+// the others, two at a time on 2 cores, their waits (for processes,
 // sleeps, builds) overlapping. Tests that set a variable of the package
 // (keeper's KeepAfter, UnitCounted and the like) or the environment do
 // not, nor do those that time an answer or a Ctrl-C against a bound (TestServeUnderLoad,
@@ -180,6 +180,7 @@ func TestFirstThreeQueensUSACO(t *testing.T) {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	cases := []struct {
 		name string
 		args []string
@@ -258,6 +259,7 @@ func fileHash(t *testing.T, path string) string {
 // TestRefusals gives bad input and expects one line on stderr naming the
 // problem, the right exit status, and the catalog unchanged.
 func TestRefusals(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	dir := t.TempDir()
 	notSQLite := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notSQLite, []byte("not a catalog\n"), 0o644)
@@ -390,6 +392,7 @@ func TestRefusals(t *testing.T) {
 // (queens:12-14 with SOLCAT_LONG=1) with one and with three workers and
 // compares the exports, byte for byte.
 func TestWorkerCountDoesNotMatter(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	one := filepath.Join(t.TempDir(), "one.db")
 	three := filepath.Join(t.TempDir(), "three.db")
 	last := "queens:13"
@@ -762,6 +765,7 @@ func TestStatsAgainstSQL(t *testing.T) {
 // TestVerifyNamesTampering changes a catalog through plain SQL and checks
 // that verify names each problem.
 func TestVerifyNamesTampering(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	clean := filepath.Join(t.TempDir(), "clean.db")
 	if code, _, errOut := solcatDB(clean, "build", "queens:8", "magic:3"); code != 0 {
 		t.Fatal(errOut)
@@ -1122,6 +1126,7 @@ func queens8Delete(k int) string {
 // checked in different batches, and checks that verify names them in ID
 // order, the same way on every run.
 func TestVerifyReportsInOrder(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	db := filepath.Join(t.TempDir(), "q13.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:13"); code != 0 {
 		t.Fatal(errOut)

@@ -192,6 +192,7 @@ func TestExportHelpFromTheWriters(t *testing.T) {
 // the puzzle first, and a partition is the same bytes as the puzzle's own
 // Parquet export.
 func TestExportRange(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		rng     string
@@ -327,6 +328,7 @@ func TestShowOutput(t *testing.T) {
 // the same question the same values; verify's json and jsonl have the
 // same keys.
 func TestOneExplainShape(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	s := serve(t)
 	for _, c := range []struct {
 		name  string

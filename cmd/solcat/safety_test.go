@@ -213,6 +213,7 @@ func TestInterruptedExportLeavesNothing(t *testing.T) {
 // TestAnyFileName builds and queries catalogs, and exports to files, whose
 // names SQLite's URI syntax would misread: each is used as itself.
 func TestAnyFileName(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	for _, name := range []string{"with space.db", "b#1.db", "q?x.db", "p%41.db", "a&b=c.db", "new?mode=ro.db", "ünïcødé.db", "-lead.db", "file:x.db"} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
