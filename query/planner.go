@@ -90,8 +90,8 @@ var planner = []answer{
 				onlyCells := len(f.Cells) == 1 && f.Class == 0 && f.Orbit == 0 && f.Props == 0 && !f.UpToSymmetry
 				return onlyCells && pl.recorded(catalog.StatCell(f.Cells[0].Row, f.Cells[0].Col))
 			}},
-			{askCounts, "recorded by its counts, the filter is properties alone, and the build recorded the counts of that set", func(pl *planning) bool {
-				return pl.countsOnly() && pl.onlyProps() && pl.propsRecorded(pl.f.Props)
+			{askCounts, "the filter is properties alone, and the build recorded the counts of that set", func(pl *planning) bool {
+				return pl.onlyProps() && pl.propsRecorded(pl.f.Props)
 			}},
 			{askStats, "no filter, and the build recorded the counts by the cell asked (the heat map: by every cell; by a row or a column: by its cells) or of the property asked", func(pl *planning) bool {
 				if !pl.f.IsZero() {

@@ -252,5 +252,24 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 	return nil
 }
 
+// checkKnownBoard compares the toroidal and superqueen counts a queens
+// build records (rows) with the published ones (OEIS A051906, A051223 and
+// A051224), and fails on any difference: a count that differs is a bug,
+// and nothing is stored.
+func checkKnownBoard(p canon.Puzzle, rows []catalog.Breakdown) error {
+	for _, r := range rows {
+		prop := canon.Property(r.Value)
+		if r.Stat != catalog.StatProps || prop.Board() != prop {
+			continue
+		}
+		known, ok := canon.KnownWithProperty(p, prop)
+		if ok && (r.Solutions != known.Solutions || known.Classes >= 0 && r.Classes != known.Classes) {
+			return fmt.Errorf("%s: %w: found %s and %s with the %s property, published %s; nothing was stored", p, ErrBug,
+				canon.Plural(r.Solutions, "solution"), canon.Plural(r.Classes, "class"), prop, canon.Plural(known.Solutions, "solution"))
+		}
+	}
+	return nil
+}
+
 // now is the time recorded as a build's start.
 func now() time.Time { return time.Now().UTC().Truncate(time.Second) }

@@ -186,7 +186,11 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 				r.BuiltAt, r.BuildSeconds = start.UTC().Truncate(time.Second), seconds+time.Since(start).Seconds()
 				err := checkKnown(mp.p, r)
 				rec = *r
-				return tally.breakdown(*r), err
+				rows := tally.breakdown(*r)
+				if err == nil {
+					err = checkKnownBoard(mp.p, rows)
+				}
+				return rows, err
 			})
 			if err != nil {
 				return done, err

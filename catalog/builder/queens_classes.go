@@ -177,7 +177,11 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 		rec.Solutions += int64(orbit) * stats.orbits[orbit]
 	}
 	if published {
-		if err := checkKnown(p, &rec); err != nil {
+		err := checkKnown(p, &rec)
+		if err == nil {
+			err = checkKnownBoard(p, stats.breakdown(rec))
+		}
+		if err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
 			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
@@ -204,6 +208,9 @@ type queensClassStats struct {
 	full    []int64 // per cell orbit: classes with a queen on each of its cells
 	scratch []int64 // per cell orbit: the queens of the form being added
 	seen    []int   // the cell orbits the form being added touches
+	// the solutions and classes with the board properties (a class has
+	// them or not as a whole)
+	toroidal, superqueen [2]int64
 }
 
 func newQueensClassStats(n int) *queensClassStats {
@@ -221,6 +228,13 @@ func newQueensClassStats(n int) *queensClassStats {
 // add counts one canonical form (0-based columns) with its orbit size.
 func (s *queensClassStats) add(q []byte, orbit int) {
 	s.orbits[orbit]++
+	board := canon.QueensBoardProperties(q)
+	if board&canon.Toroidal != 0 {
+		s.toroidal[0], s.toroidal[1] = s.toroidal[0]+int64(orbit), s.toroidal[1]+1
+	}
+	if board&canon.Superqueen != 0 {
+		s.superqueen[0], s.superqueen[1] = s.superqueen[0]+int64(orbit), s.superqueen[1]+1
+	}
 	for r, c := range q {
 		o := s.cellOrb[r*s.n+int(c)]
 		if s.scratch[o] == 0 {
@@ -243,6 +257,10 @@ func (s *queensClassStats) add(q []byte, orbit int) {
 func (s *queensClassStats) merge(t *queensClassStats) {
 	for i := range s.orbits {
 		s.orbits[i] += t.orbits[i]
+	}
+	for i := range 2 {
+		s.toroidal[i] += t.toroidal[i]
+		s.superqueen[i] += t.superqueen[i]
 	}
 	for o := range s.weight {
 		s.weight[o] += t.weight[o]
@@ -272,6 +290,9 @@ func (s *queensClassStats) breakdown(rec catalog.Record) []catalog.Breakdown {
 		}
 		out = append(out, b)
 	}
+	out = append(out,
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Toroidal), Solutions: s.toroidal[0], Classes: s.toroidal[1]},
+		catalog.Breakdown{Stat: catalog.StatProps, Value: int(canon.Superqueen), Solutions: s.superqueen[0], Classes: s.superqueen[1]})
 	for x, o := range s.cellOrb {
 		stat := catalog.StatCell(x/s.n+1, x%s.n+1)
 		queens := s.weight[o] / s.orbSize[o]

@@ -157,7 +157,10 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			Nodes: rec.SearchNodes, Seconds: time.Since(start).Seconds()})
 		rec.Name, rec.Storage, rec.BuildSeconds = p.String(), catalog.StorageShard, time.Since(start).Seconds()
 	case err == nil:
-		if err = checkKnown(p, &rec); err != nil {
+		if err = checkKnown(p, &rec); err == nil {
+			err = checkKnownBoard(p, tally.breakdown(rec))
+		}
+		if err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
 			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err

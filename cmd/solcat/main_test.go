@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/catfile"
 	"solcat/enumerate"
@@ -1246,8 +1247,12 @@ func TestVerifyRecordedCounts(t *testing.T) {
 			"queens:12: recorded counts by cell:2,2: value 5 is not a value of queens:12"},
 		{"changed symmetry type", "UPDATE count_breakdown SET classes = classes + 1 WHERE stat = 'props' AND value = (SELECT min(value) FROM count_breakdown WHERE stat = 'props')",
 			"queens:12: recorded counts of "},
-		{"deleted symmetry type", "DELETE FROM count_breakdown WHERE stat = 'props' AND value = (SELECT max(value) FROM count_breakdown WHERE stat = 'props')",
+		{"deleted symmetry type", fmt.Sprintf("DELETE FROM count_breakdown WHERE stat = 'props' AND value = %d", canon.Asymmetric),
 			"queens:12: recorded counts of asymmetric are missing (the classes give"},
+		{"deleted board property", fmt.Sprintf("DELETE FROM count_breakdown WHERE stat = 'props' AND value = %d", canon.Superqueen),
+			"queens:12: recorded counts of superqueen are missing (the classes give 156 solutions, 22 classes)"},
+		{"changed board property", fmt.Sprintf("UPDATE count_breakdown SET solutions = solutions + 8 WHERE stat = 'props' AND value = %d", canon.Toroidal),
+			"queens:12: recorded counts of toroidal: 8 solutions, 0 classes; the classes give 0 and 0"},
 		{"added property", "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:12', 'props', 1, 5, 5)",
 			"queens:12: recorded counts by properties: 1 is not a set of properties counted for queens:12"},
 		{"added cell", "INSERT INTO count_breakdown (puzzle, stat, value, solutions, classes) VALUES ('queens:12', 'cell:13,1', 1, 1, 1)",
