@@ -61,8 +61,18 @@ type Holdings struct {
 	Unfinished []Unfinished
 	Answers    []catalog.Answer // kept constrained counts
 	Estimates  []catalog.Estimate
+	Board      []BoardCount // the toroidal and superqueen counts the queens builds recorded
 	Writer     catfile.Holder
 	Running    bool // a process writes the catalog now
+}
+
+// BoardCount is how many solutions and classes of a queens puzzle have a
+// property of the board (toroidal, superqueen), as its build recorded and
+// checked them against the published counts.
+type BoardCount struct {
+	Puzzle             string
+	Prop               canon.Property
+	Solutions, Classes int64
 }
 
 // Held reads what cat, the catalog at path, holds. A record, answer or
@@ -90,6 +100,20 @@ func Held(ctx context.Context, cat *catalog.Catalog, path string) (Holdings, err
 	}
 	if h.Answers, err = cat.Kept().Answers(ctx, ""); err != nil {
 		return h, err
+	}
+	for _, r := range h.Records {
+		if r.Kind != canon.Queens || r.Storage != catalog.StorageSolutions && r.Storage != catalog.StorageClasses {
+			continue
+		}
+		rows, err := cat.Breakdown(ctx, r.Name, catalog.StatProps)
+		if err != nil {
+			return h, err
+		}
+		for _, b := range rows {
+			if prop := canon.Property(b.Value); prop.Board() == prop {
+				h.Board = append(h.Board, BoardCount{Puzzle: r.Name, Prop: prop, Solutions: b.Solutions, Classes: b.Classes})
+			}
+		}
 	}
 	if h.Estimates, err = cat.Kept().Estimates(ctx, ""); err != nil {
 		return h, err

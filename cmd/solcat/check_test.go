@@ -129,14 +129,37 @@ func TestInfoOEIS(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errOut)
 	}
-	var recs []struct {
+	var all []struct {
 		Puzzle        string  `json:"puzzle"`
 		Kind          string  `json:"kind"`
+		Storage       string  `json:"storage"`
 		OEISSolutions *string `json:"oeis_solutions"`
 		OEISClasses   string  `json:"oeis_classes"`
+		Property      string  `json:"property"`
+		Solutions     int64   `json:"solutions"`
+		Classes       int64   `json:"classes"`
 	}
-	if err := json.Unmarshal([]byte(out), &recs); err != nil || len(recs) != 18 {
-		t.Fatalf("%d records, %v", len(recs), err)
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
+		t.Fatal(err)
+	}
+	recs, board := all[:0:0], map[string][2]int64{}
+	for _, r := range all {
+		if r.Storage == "property" {
+			board[r.Puzzle+" "+r.Property] = [2]int64{r.Solutions, r.Classes}
+		} else {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) != 18 || len(board) != 28 {
+		t.Fatalf("%d records and %d toroidal and superqueen counts, want 18 and 28", len(recs), len(board))
+	}
+	// The published toroidal solutions (A051906) and superqueen solutions
+	// and classes (A051223, A051224).
+	for key, want := range map[string][2]int64{"queens:13 toroidal": {4524, 572}, "queens:12 toroidal": {0, 0},
+		"queens:13 superqueen": {1876, 239}, "queens:10 superqueen": {4, 1}, "queens:14 superqueen": {5180, 653}} {
+		if got := board[key]; got != want {
+			t.Errorf("%s: %d solutions, %d classes; want %d and %d", key, got[0], got[1], want[0], want[1])
+		}
 	}
 	want := map[string][2]string{"magic": {"", "A006052"}, "queens": {"A000170", "A002562"}}
 	for _, r := range recs {
@@ -150,8 +173,9 @@ func TestInfoOEIS(t *testing.T) {
 			}
 		})
 	}
-	if _, text, _ := solcat("info"); !strings.HasSuffix(text, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562\n") {
-		t.Errorf("info's text does not end with the OEIS entries:\n%s", text)
+	if _, text, _ := solcat("info"); !strings.Contains(text, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562\n") ||
+		!strings.Contains(text, "  queens:13  toroidal 4,524 (572 classes)  superqueen 1,876 (239 classes)\n") {
+		t.Errorf("info's text does not name the OEIS entries and give the toroidal and superqueen counts:\n%s", text)
 	}
 }
 

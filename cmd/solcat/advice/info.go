@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/dustin/go-humanize"
 
 	"solcat/canon"
 	"solcat/catalog"
+	"solcat/catalog/builder"
 	"solcat/query/records"
 )
 
@@ -52,6 +54,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		for _, u := range c.Unfinished {
 			out.Write(u.JSON)
 		}
+		for _, b := range c.Board {
+			out.Write(records.Obj("puzzle", b.Puzzle, "storage", "property", "property", b.Prop.String(), "solutions", b.Solutions, "classes", b.Classes))
+		}
 		for _, a := range c.Answers {
 			out.Write(answerJSON(a))
 		}
@@ -68,6 +73,7 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		for _, u := range c.Unfinished {
 			fmt.Fprintln(stdout, u.Line)
 		}
+		writeBoard(stdout, c.Board)
 		if len(c.Answers) > 0 {
 			fmt.Fprintln(stdout, "answers kept from counts under a filter:")
 		}
@@ -97,6 +103,24 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 	}
 	_, err = fmt.Fprintln(stdout, "OEIS entries checked: magic classes A006052 (solutions 8 times it from order 2), queens solutions A000170, classes A002562")
 	return err
+}
+
+// writeBoard prints the toroidal and superqueen counts of the queens
+// builds, a line a puzzle.
+func writeBoard(w io.Writer, board []builder.BoardCount) {
+	if len(board) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "toroidal and superqueen solutions, counted by the builds and checked against OEIS A051906 and A051223:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i := 0; i < len(board); {
+		puzzle, line := board[i].Puzzle, "  "+board[i].Puzzle
+		for ; i < len(board) && board[i].Puzzle == puzzle; i++ {
+			line += fmt.Sprintf("\t%s %s (%s)", board[i].Prop, humanize.Comma(board[i].Solutions), canon.Plural(board[i].Classes, "class"))
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
 }
 
 // answerJSON is a kept answer as info's JSON lists it, told apart by its
