@@ -186,7 +186,16 @@ func QueensBoardProperties(sol []byte) Property {
 	var down, up uint64 // the broken diagonals taken: (r-c) mod n and (r+c) mod n
 	toroidal := true
 	for r, c := range sol {
-		d, u := uint64(1)<<((r-int(c)+n)%n), uint64(1)<<((r+int(c))%n)
+		// (r-c) mod n and (r+c) mod n, both below 2n before the mod:
+		// a subtraction rather than a division (a build tests every class).
+		dr, ur := r-int(c)+n, r+int(c)
+		if dr >= n {
+			dr -= n
+		}
+		if ur >= n {
+			ur -= n
+		}
+		d, u := uint64(1)<<dr, uint64(1)<<ur
 		if down&d != 0 || up&u != 0 {
 			toroidal = false
 			break
