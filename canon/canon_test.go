@@ -58,7 +58,7 @@ var loShu = []byte{2, 7, 6, 9, 5, 1, 4, 3, 8}
 
 func TestCanonicalLoShu(t *testing.T) {
 	p := Puzzle{Magic, 3}
-	c := NewCanonicalizer(p)
+	c := NewImages(p)
 	img := make([]byte, 9)
 	for _, s := range All {
 		p.Apply(s, img, loShu)
@@ -96,11 +96,11 @@ func TestQueensImagesAreSolutions(t *testing.T) {
 	if len(got) != 2 || got[0] != Identity || got[1] != Rot180 {
 		t.Errorf("stabilizer of %v = %v, want identity, rot180", sym, got)
 	}
-	if f := NewCanonicalizer(p).Canonical(sym); f.Orbit != 4 {
+	if f := NewImages(p).Canonical(sym); f.Orbit != 4 {
 		t.Errorf("orbit of %v = %d, want 4", sym, f.Orbit)
 	}
 	// queens:4 has one class, fixed by the quarter turn.
-	if f := NewCanonicalizer(Puzzle{Queens, 4}).Canonical([]byte{1, 3, 0, 2}); f.Orbit != 2 {
+	if f := NewImages(Puzzle{Queens, 4}).Canonical([]byte{1, 3, 0, 2}); f.Orbit != 2 {
 		t.Errorf("queens:4 orbit %d, want 2", f.Orbit)
 	}
 }
@@ -166,7 +166,7 @@ func FuzzParsePuzzles(f *testing.F) {
 }
 
 func BenchmarkCanonicalMagic4(b *testing.B) {
-	c := NewCanonicalizer(Puzzle{Magic, 4})
+	c := NewImages(Puzzle{Magic, 4})
 	sq := []byte{16, 15, 2, 1, 5, 3, 14, 12, 4, 10, 7, 13, 9, 6, 11, 8}
 	for b.Loop() {
 		c.Canonical(sq)
@@ -174,7 +174,7 @@ func BenchmarkCanonicalMagic4(b *testing.B) {
 }
 
 func BenchmarkCanonicalQueens14(b *testing.B) {
-	c := NewCanonicalizer(Puzzle{Queens, 14})
+	c := NewImages(Puzzle{Queens, 14})
 	sol := []byte{0, 2, 4, 6, 11, 9, 12, 3, 13, 8, 1, 5, 7, 10} // the first 14-queens solution
 	if err := (Puzzle{Queens, 14}).Check(sol); err != nil {
 		b.Fatal(err)

@@ -5,25 +5,6 @@ import (
 	"fmt"
 )
 
-// A Canonicalizer finds canonical forms of one puzzle's solutions. The
-// canonical form is the lexicographically smallest of the 8 images, read row
-// by row; for magic squares that is exactly Frénicle's standard form (the
-// smallest corner top-left, then the right neighbour of that corner smaller
-// than the one below it). It reuses its buffers, so use one per goroutine.
-type Canonicalizer struct {
-	p      Puzzle
-	images [8][]byte
-}
-
-// NewCanonicalizer returns a Canonicalizer for p.
-func NewCanonicalizer(p Puzzle) *Canonicalizer {
-	c := &Canonicalizer{p: p}
-	for i := range c.images {
-		c.images[i] = make([]byte, p.Len())
-	}
-	return c
-}
-
 // Form describes where a solution sits in its class.
 type Form struct {
 	Canonical []byte   // the class's canonical form; valid until the next call
@@ -32,23 +13,27 @@ type Form struct {
 }
 
 // Canonical computes sol's canonical form, the symmetry that carries it onto
-// sol, and the size of sol's orbit.
-func (c *Canonicalizer) Canonical(sol []byte) Form {
+// sol, and the size of sol's orbit. The canonical form is the
+// lexicographically smallest of the 8 images, read row by row; for magic
+// squares that is exactly Frénicle's standard form (the smallest corner
+// top-left, then the right neighbour of that corner smaller than the one
+// below it).
+func (m *Images) Canonical(sol []byte) Form {
 	best, fixed := 0, 0
-	for s := range c.images {
-		c.p.Apply(Symmetry(s), c.images[s], sol)
-		if bytes.Equal(c.images[s], sol) {
+	for s := range m.buf {
+		m.p.Apply(Symmetry(s), m.buf[s], sol)
+		if bytes.Equal(m.buf[s], sol) {
 			fixed++
 		}
-		if bytes.Compare(c.images[s], c.images[best]) < 0 {
+		if bytes.Compare(m.buf[s], m.buf[best]) < 0 {
 			best = s
 		}
 	}
-	form := Form{Canonical: c.images[best], Orbit: 8 / fixed}
+	form := Form{Canonical: m.buf[best], Orbit: 8 / fixed}
 	// Several symmetries carry the canonical form onto sol when the orbit is
 	// smaller than 8; take the first in All so the stored choice is fixed.
 	for _, t := range All {
-		if bytes.Equal(c.images[t.Inverse()], form.Canonical) {
+		if bytes.Equal(m.buf[t.Inverse()], form.Canonical) {
 			form.From = t
 			break
 		}
@@ -75,7 +60,7 @@ func (p Puzzle) Stabilizer(sol []byte) []Symmetry {
 // its class, so every class is met first through its canonical form, and
 // classes are met in the order of their canonical forms.
 type Classifier struct {
-	c      *Canonicalizer
+	c      *Images
 	ids    map[string]int64
 	last   []byte
 	Orbits [9]int64 // number of classes by orbit size (index 1, 2, 4, 8)
@@ -83,7 +68,7 @@ type Classifier struct {
 
 // NewClassifier returns a Classifier for p.
 func NewClassifier(p Puzzle) *Classifier {
-	return &Classifier{c: NewCanonicalizer(p), ids: map[string]int64{}}
+	return &Classifier{c: NewImages(p), ids: map[string]int64{}}
 }
 
 // Placement is a solution's class, the symmetry from the class's canonical
@@ -142,9 +127,11 @@ func QueensOrbit(sol []byte) int {
 	return 2
 }
 
-// Images hands out the distinct images of solutions, each with the first
-// symmetry in All that produces it (the one a stored solution records). It
-// reuses its buffers, so use one per goroutine.
+// Images works on the 8 images of one puzzle's solutions: a solution's
+// canonical form (Canonical), and its distinct images, each with the first
+// symmetry in All that produces it, the one a stored solution records
+// (Distinct). It reuses its buffers, so use one per goroutine; what a call
+// gives is valid until the next.
 type Images struct {
 	p   Puzzle
 	buf [8][]byte

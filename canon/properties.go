@@ -303,7 +303,7 @@ func (p Puzzle) Properties(sol []byte) Property {
 	for i, v := range sol {
 		complement[i] = byte(comp) - v
 	}
-	c := NewCanonicalizer(p)
+	c := NewImages(p)
 	a := string(c.Canonical(sol).Canonical)
 	if string(c.Canonical(complement).Canonical) == a {
 		props |= SelfComplementary

@@ -172,7 +172,7 @@ func TestClassesMatchOEIS(t *testing.T) {
 	for _, p := range puzzles {
 		t.Run(p.String(), func(t *testing.T) {
 			k := canon.NewClassifier(p)
-			c := canon.NewCanonicalizer(p)
+			c := canon.NewImages(p)
 			distinct := map[string]int{}
 			_, err := All(context.Background(), p, Options{}, func(sol []byte) error {
 				if _, err := k.Add(sol); err != nil {
@@ -205,7 +205,7 @@ func TestClassesMatchOEIS(t *testing.T) {
 // is the one Frénicle lists first.
 func TestFrenicleStandardForm(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 4}
-	c := canon.NewCanonicalizer(p)
+	c := canon.NewImages(p)
 	var first []byte
 	forms := map[string]bool{}
 	_, err := Magic(context.Background(), 4, Options{}, func(sol []byte) error {

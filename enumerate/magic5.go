@@ -386,7 +386,7 @@ var magic5Ms = [2][5]int{{4, 1, 2, 3, 0}, {1, 0, 2, 4, 3}}
 // symmetries of the square) that a square's 32-element class holds: its
 // images under the M-transformations, two per class, the first of each kept.
 func Magic5Classes(square []byte) [][]byte {
-	c := canon.NewCanonicalizer(canon.Puzzle{Kind: canon.Magic, N: 5})
+	c := canon.NewImages(canon.Puzzle{Kind: canon.Magic, N: 5})
 	seen := map[string]bool{}
 	var out [][]byte
 	for _, perm := range magic5MImages {

@@ -219,7 +219,7 @@ func basicOrder(sq []byte) bool {
 // the symmetries of the square, and exactly one of them is basic.
 func TestMagic5Group32(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 5}
-	canonicalizer := canon.NewCanonicalizer(p)
+	canonicalizer := canon.NewImages(p)
 	// Swap rows and columns 1 and 5; swap rows and columns 1, 2 and 4, 5.
 	ms := [][5]int{{0, 1, 2, 3, 4}, {4, 1, 2, 3, 0}, {1, 0, 2, 4, 3}}
 	units := Magic5Units()
@@ -390,7 +390,7 @@ func TestMagic5PandiagonalUnits(t *testing.T) {
 // Magic5Classes finds (and their complements), each class once.
 func TestMagic5ClassForms(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 5}
-	cz := canon.NewCanonicalizer(p)
+	cz := canon.NewImages(p)
 	units := Magic5Units()
 	step := 401
 	if testing.Short() {
@@ -446,7 +446,7 @@ func TestMagic5ClassForms(t *testing.T) {
 // squares).
 func TestMagic5FormProperties(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 5}
-	cz := canon.NewCanonicalizer(p)
+	cz := canon.NewImages(p)
 	check := func(sq []byte) canon.Property {
 		var form [25]byte
 		copy(form[:], cz.Canonical(sq).Canonical)

@@ -23,7 +23,7 @@ func (t *BoundPuzzle) Find(ctx context.Context, cells []byte) (Solution, bool, e
 	}
 	var f Filter
 	if t.classesOnly() {
-		id, ok, err := t.classOf(ctx, canon.NewCanonicalizer(t.Puzzle).Canonical(cells).Canonical)
+		id, ok, err := t.classOf(ctx, canon.NewImages(t.Puzzle).Canonical(cells).Canonical)
 		if err != nil || !ok {
 			return Solution{}, false, err
 		}

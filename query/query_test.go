@@ -86,7 +86,7 @@ type solved struct {
 func solveAll(t *testing.T, p canon.Puzzle) []solved {
 	t.Helper()
 	var all []solved
-	canonicalizer := canon.NewCanonicalizer(p)
+	canonicalizer := canon.NewImages(p)
 	forms := map[string]bool{}
 	_, err := enumerate.All(context.Background(), p, enumerate.Options{}, func(sol []byte) error {
 		f := canonicalizer.Canonical(sol)

@@ -146,7 +146,7 @@ func TestMagic5StoredSample(t *testing.T) {
 	}
 
 	// The members, expanded here from the class forms the search gives.
-	cz := canon.NewCanonicalizer(magic5)
+	cz := canon.NewImages(magic5)
 	images := canon.NewImages(magic5)
 	var forms [][]byte
 	units := magic5TestUnits()

@@ -209,7 +209,7 @@ type judge struct {
 	bound         *query.BoundPuzzle // the puzzle's record, if the catalog has one: its count
 	unstored      string
 	unfound       string // Store.Unfound
-	canonicalizer *canon.Canonicalizer
+	canonicalizer *canon.Images
 	given         *Total
 	usaco         bool   // a USACO answer: its lines must be the first solutions in order
 	seen          int64  // entries judged so far
@@ -221,7 +221,7 @@ type judge struct {
 }
 
 func newJudge(store Store, in Input) *judge {
-	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, unfound: store.Unfound, canonicalizer: canon.NewCanonicalizer(in.Puzzle), given: in.Total,
+	return &judge{p: in.Puzzle, t: store.Bound, bound: store.Bound, unstored: store.Why, unfound: store.Unfound, canonicalizer: canon.NewImages(in.Puzzle), given: in.Total,
 		usaco: in.Form == Lines && in.Total != nil && in.Puzzle.Kind == canon.Queens}
 }
 

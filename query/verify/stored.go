@@ -193,7 +193,7 @@ func (pz *puzzle) verifyClassRows(ctx context.Context, hash *catalog.ContentHash
 		}))
 	}
 	check := func() func(*verifyBatch) {
-		canonicalizer := canon.NewCanonicalizer(p)
+		canonicalizer := canon.NewImages(p)
 		return func(b *verifyBatch) {
 			b.each(func(id int64, form []byte, orbit int64, _ canon.Symmetry, props canon.Property) {
 				if err := p.Check(form); err != nil {
@@ -242,7 +242,7 @@ func (pz *puzzle) verifySolutions(ctx context.Context, forms storedForms, hash *
 		}))
 	}
 	check := func() func(*verifyBatch) {
-		canonicalizer := canon.NewCanonicalizer(p)
+		canonicalizer := canon.NewImages(p)
 		return func(b *verifyBatch) {
 			b.each(func(id int64, cells []byte, class int64, symmetry canon.Symmetry, _ canon.Property) {
 				if err := p.Check(cells); err != nil {
@@ -459,7 +459,7 @@ func (pz *puzzle) verifyClasses(ctx context.Context, problem func(string, ...any
 		}))
 	}
 	check := func() func(*verifyBatch) {
-		canonicalizer := canon.NewCanonicalizer(p)
+		canonicalizer := canon.NewImages(p)
 		return func(b *verifyBatch) {
 			b.each(func(id int64, form []byte, orbit int64, _ canon.Symmetry, props canon.Property) {
 				if err := p.Check(form); err != nil {
