@@ -147,9 +147,7 @@ func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, err
 	var s *saver
 	saved := map[int]int64{}
 	if u.Expect() >= SaveAfter && u.Units() > 0 {
-		if s, saved = k.saving(ctx, u.PuzzleName(), u.UnitKey(), u.Units()); s == nil {
-			saved = map[int]int64{}
-		}
+		s, saved = k.saving(ctx, u.PuzzleName(), u.UnitKey(), u.Units())
 	}
 	var progress query.Progress
 	if u.Expect() >= announce || s != nil {
@@ -209,15 +207,19 @@ func (k *Keeper) Keep(ctx context.Context, answers []catalog.Answer) {
 	if len(answers) == 0 {
 		return
 	}
-	err := k.write(ctx, answers[0].Puzzle, func(ctx context.Context, cat *catalog.Catalog) error {
-		for _, a := range answers {
-			if err := cat.Kept().Keep(ctx, a); err != nil {
-				return err
-			}
+	k.notKept(k.write(ctx, answers[0].Puzzle, func(ctx context.Context, cat *catalog.Catalog) error {
+		return keepAll(ctx, cat, answers)
+	}))
+}
+
+// keepAll records answers in cat.
+func keepAll(ctx context.Context, cat *catalog.Catalog, answers []catalog.Answer) error {
+	for _, a := range answers {
+		if err := cat.Kept().Keep(ctx, a); err != nil {
+			return err
 		}
-		return nil
-	})
-	k.notKept(err)
+	}
+	return nil
 }
 
 // KeepEstimate records an estimate in the catalog; kept is false when

@@ -28,11 +28,11 @@ const saveEvery = 2 * time.Second
 
 // saving opens the catalog to save a count's units, and gives the units
 // an earlier run saved. A catalog that cannot be written counts without
-// saving (nil, and a note).
+// saving (nil, none saved, and a note).
 func (k *Keeper) saving(ctx context.Context, puzzle string, key []byte, units int) (*saver, map[int]int64) {
 	cat, ok, err := k.Open.Keeping(ctx, puzzle)
 	if err == nil && !ok {
-		return nil, nil
+		return nil, map[int]int64{}
 	}
 	if err == nil {
 		var saved map[int]int64
@@ -46,7 +46,7 @@ func (k *Keeper) saving(ctx context.Context, puzzle string, key []byte, units in
 		cat.Close()
 	}
 	k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
-	return nil, nil
+	return nil, map[int]int64{}
 }
 
 func (s *saver) add(unit int, solutions int64) {
@@ -94,12 +94,7 @@ func (s *saver) stop(ctx context.Context, err error) error {
 // A Ctrl-C as the count ends still keeps them.
 func (s *saver) keep(ctx context.Context, answers []catalog.Answer) error {
 	ctx = context.WithoutCancel(ctx)
-	var err error
-	for _, a := range answers {
-		if err == nil {
-			err = s.cat.Kept().Keep(ctx, a)
-		}
-	}
+	err := keepAll(ctx, s.cat, answers)
 	if err == nil {
 		err = s.cat.Kept().DropAnswerUnits(ctx, s.puzzle, s.key)
 	}
