@@ -236,10 +236,11 @@ func asClasses(p canon.Puzzle, o Options) bool {
 	return p.Kind == canon.Queens && !o.CountOnly && (o.AsClasses || p.N > enumerate.MaxStoredQueens)
 }
 
-// checkKnown compares rec's counts with the published ones, records them
-// and the result, and fails on any difference: a count that differs is a
-// bug, and nothing is stored.
-func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
+// checkKnown compares rec's counts, and the toroidal and superqueen counts
+// among a queens build's rows (OEIS A051906, A051223 and A051224), with the
+// published ones, records rec's and the result, and fails on any
+// difference: a count that differs is a bug, and nothing is stored.
+func checkKnown(p canon.Puzzle, rec *catalog.Record, rows ...catalog.Breakdown) error {
 	known, ok := canon.KnownCounts(p)
 	if !ok {
 		return fmt.Errorf("%s: %w: no published counts to check against", p, ErrBug)
@@ -248,26 +249,18 @@ func checkKnown(p canon.Puzzle, rec *catalog.Record) error {
 	if m := known.Mismatch(rec.Solutions, rec.Classes, rec.Orbits); m != "" {
 		return fmt.Errorf("%s: %w: found %s; nothing was stored", p, ErrBug, m)
 	}
-	rec.Verified = true
-	return nil
-}
-
-// checkKnownBoard compares the toroidal and superqueen counts a queens
-// build records (rows) with the published ones (OEIS A051906, A051223 and
-// A051224), and fails on any difference: a count that differs is a bug,
-// and nothing is stored.
-func checkKnownBoard(p canon.Puzzle, rows []catalog.Breakdown) error {
 	for _, r := range rows {
 		prop := canon.Property(r.Value)
 		if r.Stat != catalog.StatProps || prop.Board() != prop {
 			continue
 		}
-		known, ok := canon.KnownWithProperty(p, prop)
-		if ok && (r.Solutions != known.Solutions || known.Classes >= 0 && r.Classes != known.Classes) {
+		k, ok := canon.KnownWithProperty(p, prop)
+		if ok && (r.Solutions != k.Solutions || k.Classes >= 0 && r.Classes != k.Classes) {
 			return fmt.Errorf("%s: %w: found %s and %s with the %s property, published %s; nothing was stored", p, ErrBug,
-				canon.Plural(r.Solutions, "solution"), canon.Plural(r.Classes, "class"), prop, canon.Plural(known.Solutions, "solution"))
+				canon.Plural(r.Solutions, "solution"), canon.Plural(r.Classes, "class"), prop, canon.Plural(k.Solutions, "solution"))
 		}
 	}
+	rec.Verified = true
 	return nil
 }
 

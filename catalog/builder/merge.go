@@ -184,12 +184,9 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 			}, func(r *catalog.Record) ([]catalog.Breakdown, error) {
 				r.Kind, r.N, r.SolverVersion, r.SearchNodes = mp.p.Kind, mp.p.N, SolverVersion, searchNodes
 				r.BuiltAt, r.BuildSeconds = start.UTC().Truncate(time.Second), seconds+time.Since(start).Seconds()
-				err := checkKnown(mp.p, r)
-				rec = *r
 				rows := tally.breakdown(*r)
-				if err == nil {
-					err = checkKnownBoard(mp.p, rows)
-				}
+				err := checkKnown(mp.p, r, rows...)
+				rec = *r
 				return rows, err
 			})
 			if err != nil {

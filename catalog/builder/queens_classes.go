@@ -176,19 +176,16 @@ func (b *Builder) storeQueensClasses(ctx context.Context, p canon.Puzzle, o Opti
 	for _, orbit := range []int{1, 2, 4, 8} {
 		rec.Solutions += int64(orbit) * stats.orbits[orbit]
 	}
+	rows := stats.breakdown(rec)
 	if published {
-		err := checkKnown(p, &rec)
-		if err == nil {
-			err = checkKnownBoard(p, stats.breakdown(rec))
-		}
-		if err != nil {
+		if err := checkKnown(p, &rec, rows...); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
 			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
 		}
 	}
 	rec.BuildSeconds = time.Since(start).Seconds()
-	if err := w.Commit(rec, stats.breakdown(rec)...); err != nil {
+	if err := w.Commit(rec, rows...); err != nil {
 		return rec, stopped(ctx, p, w, err, "classes")
 	}
 	return rec, nil

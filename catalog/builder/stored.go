@@ -157,16 +157,14 @@ func (b *Builder) store(ctx context.Context, p canon.Puzzle, o Options) (catalog
 			Nodes: rec.SearchNodes, Seconds: time.Since(start).Seconds()})
 		rec.Name, rec.Storage, rec.BuildSeconds = p.String(), catalog.StorageShard, time.Since(start).Seconds()
 	case err == nil:
-		if err = checkKnown(p, &rec); err == nil {
-			err = checkKnownBoard(p, tally.breakdown(rec))
-		}
-		if err != nil {
+		rows := tally.breakdown(rec)
+		if err = checkKnown(p, &rec, rows...); err != nil {
 			w.Rollback() // Abandon needs the catalog's one connection
 			b.Cat.Work().Abandon(ctx, p.String())
 			return rec, err
 		}
 		rec.BuildSeconds = time.Since(start).Seconds()
-		err = w.Commit(rec, tally.breakdown(rec)...)
+		err = w.Commit(rec, rows...)
 	}
 	if err != nil {
 		return rec, stoppedStored(ctx, p, w, err, known.Classes, solutions)
