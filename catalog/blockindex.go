@@ -101,13 +101,6 @@ func (e indexEntry) synopsis(s int) []byte { return e[2 : 2+s] }
 // check is the checksum of column col, after a synopsis of s bytes.
 func (e indexEntry) check(s, col int) uint32 { return binary.LittleEndian.Uint32(e[2+s+4*col:]) }
 
-// indexGroup is one index row read: the group's first solution ID and its
-// entries.
-type indexGroup struct {
-	first   int64
-	entries []byte
-}
-
 // checkGroup checks an index row against its checksum and its entries'
 // lengths, and returns the ID after its last solution.
 func (b blockTable) checkGroup(first int64, entries []byte, sum int64) (end int64, err error) {

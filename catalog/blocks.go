@@ -47,15 +47,6 @@ func classSymDigits(classes int64) int {
 // shows them one row each).
 func blocksTable(puzzle string) string { return "solution_blocks_" + tableSuffix(puzzle) }
 
-// pow10 is 10 to the k.
-func pow10(k int) int64 {
-	p := int64(1)
-	for range k {
-		p *= 10
-	}
-	return p
-}
-
 // twoDigits holds "00" to "99": appendDigits writes two digits a step.
 var twoDigits = func() (t [200]byte) {
 	for i := range 100 {

@@ -100,15 +100,6 @@ func (m memberNumbering) classOf(id int64) (class, index int64) {
 	return r.ID + 1 + off/8, off % 8
 }
 
-// orbitOf is class k's orbit size.
-func (m memberNumbering) orbitOf(k int64) int {
-	j := sort.Search(len(m.rows), func(i int) bool { return m.rows[i].ID >= k })
-	if j < len(m.rows) && m.rows[j].ID == k {
-		return m.rows[j].Orbit
-	}
-	return 8
-}
-
 // numbering reads the orbits table once (none for magic:5: every class
 // has 8 members).
 func (s *Content) numbering(ctx context.Context) (memberNumbering, error) {

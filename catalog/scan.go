@@ -378,10 +378,3 @@ func growBytes(b []byte, n int) []byte {
 	}
 	return b[:n]
 }
-
-// scanAll is ScanBlocks over every solution, for callers that want each
-// solution: one goroutine, every cell.
-func (s *Content) scanAll(ctx context.Context, from, to int64, fn func(*Block) error) error {
-	_, err := s.ScanBlocks(ctx, BlockScan{Lo: from, Hi: to, Workers: 1}, func(_ int, b *Block) error { return fn(b) })
-	return err
-}
