@@ -4,6 +4,7 @@ import (
 	"solcat/canon"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/help"
+	"solcat/cmd/solcat/opener"
 	"solcat/query"
 	"solcat/query/keeper"
 	"solcat/query/records"
@@ -48,31 +49,30 @@ func (c *countCmd) Run(e *env) error {
 // unrecorded gives the count that needs nothing stored, if the question
 // is one: a filter on queens too large to count whole, or a board
 // property of queens not stored.
-func (c *countCmd) unrecorded(e *env) (query.Unrecorded, bool, error) {
+func (c *countCmd) unrecorded(e *env) (opener.Unrecorded, bool, error) {
 	p, err := canon.ParsePuzzle(c.Puzzle)
 	if err != nil {
-		return nil, false, nil // the catalog's way says what is wrong
+		return opener.Unrecorded{}, false, nil // the catalog's way says what is wrong
 	}
 	f, err := c.Filter(p)
 	if !query.NeedsNoRecord(p, f, err) {
-		return nil, false, nil // the catalog answers, or says what is wrong
+		return opener.Unrecorded{}, false, nil // the catalog answers, or says what is wrong
 	} else if err != nil {
-		return nil, false, err
+		return opener.Unrecorded{}, false, err
 	}
 	return e.Unrecorded(e.ctx, p, f, c.Classes)
 }
 
 // countUnrecorded answers a count that needs nothing stored from the
 // answer kept, or runs it and keeps its answer.
-func (c *countCmd) countUnrecorded(e *env, u query.Unrecorded) error {
-	n, kept, err := e.LookUp(e.ctx, u)
-	switch {
-	case err != nil:
-		return err
-	case c.Explain:
+func (c *countCmd) countUnrecorded(e *env, u opener.Unrecorded) error {
+	if c.Explain {
 		return records.WriteExplain(e.stdout, c.Format, u.Report())
-	case !kept:
-		if n, err = e.keeper().Unrecorded(e.ctx, u); err != nil {
+	}
+	n := u.Answer
+	if !u.Kept {
+		var err error
+		if n, err = e.keeper().Unrecorded(e.ctx, u.Unrecorded); err != nil {
 			return err
 		}
 	}

@@ -114,28 +114,31 @@ func (o *Opener) Records(ctx context.Context, cat *catalog.Catalog, puzzles []ca
 	return recs, nil
 }
 
+// Unrecorded is a count that needs nothing of its puzzle stored, with the
+// answer an earlier count of it kept, if any.
+type Unrecorded struct {
+	query.Unrecorded
+	Kept   bool
+	Answer int64
+}
+
 // Unrecorded plans a count of f on p (classes when classes is set) that
-// needs nothing of p stored (query.PlanUnrecorded), with the catalog if
-// there is one; ok is false for the questions the catalog answers.
-func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter, classes bool) (u query.Unrecorded, ok bool, err error) {
+// needs nothing of p stored (query.PlanUnrecorded), and looks up its kept
+// answer, with the catalog if there is one; ok is false for the questions
+// the catalog answers.
+func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter, classes bool) (u Unrecorded, ok bool, err error) {
 	cat, err := o.Reading(ctx)
 	if err != nil {
-		return nil, false, err
+		return u, false, err
 	}
 	if cat != nil {
 		defer cat.Close()
 	}
-	return query.PlanUnrecorded(ctx, cat, p, f, classes, runtime.GOMAXPROCS(0))
-}
-
-// LookUp gives u's answer kept in the catalog, if there is one.
-func (o *Opener) LookUp(ctx context.Context, u query.Unrecorded) (n int64, kept bool, err error) {
-	cat, err := o.Reading(ctx)
-	if cat == nil || err != nil {
-		return 0, false, err
+	if u.Unrecorded, ok, err = query.PlanUnrecorded(ctx, cat, p, f, classes, runtime.GOMAXPROCS(0)); err != nil || !ok || cat == nil {
+		return u, ok, err
 	}
-	defer cat.Close()
-	return u.LookUp(ctx, cat)
+	u.Answer, u.Kept, err = u.LookUp(ctx, cat)
+	return u, ok, err
 }
 
 // NotBuilt says why cat has no record of p.
