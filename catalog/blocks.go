@@ -415,11 +415,20 @@ func blockLayout(ctx context.Context, db rowQueryer, schema, puzzle string) (int
 	if err != nil || n > 0 {
 		return 3, err
 	}
-	err = db.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?, ?) WHERE name = 'synopsis'", blocksTable(puzzle), schema).Scan(&n)
-	if n > 0 {
+	synopsis, err := hasColumn(ctx, db, schema, blocksTable(puzzle), "synopsis")
+	if synopsis {
 		return 2, err
 	}
 	return 1, err
+}
+
+// hasColumn reports whether table in schema ("main", or an attached
+// shard) has the column, generated columns included (table_info leaves
+// them out).
+func hasColumn(ctx context.Context, db rowQueryer, schema, table, column string) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_xinfo(?, ?) WHERE name = ?", table, schema, column).Scan(&n)
+	return n > 0, err
 }
 
 // blockDigits is the width of the class entries of blocks of layout with

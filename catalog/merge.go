@@ -41,7 +41,7 @@ func (c *Catalog) MergeStored(ctx context.Context, p canon.Puzzle, paths []strin
 	index, checks := blockIndexTable(puzzle), classChecksTable(puzzle)
 	stBlocks, stIndex, stCls, stChecks := "main."+blocks+stagingSuffix, "main."+index+stagingSuffix, "main."+cls+stagingSuffix, "main."+checks+stagingSuffix
 	dropStaged := "DROP TABLE IF EXISTS " + stBlocks + "; DROP TABLE IF EXISTS " + stIndex + "; DROP TABLE IF EXISTS " + stCls + "; DROP TABLE IF EXISTS " + stChecks + ";"
-	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stIndex, stCls, stChecks, readable(p))); err != nil {
+	if _, err := conn.ExecContext(ctx, dropStaged+migrations.PuzzleTables(stBlocks, stIndex, stCls, stChecks)); err != nil {
 		return err
 	}
 	defer func() {

@@ -74,12 +74,14 @@ func packedFormText(cells int) func(packed string) string {
 
 // addReadableColumns gives the puzzles stored before the readable columns
 // existed their columns and views, in the one transaction of a build's
-// start: class tables (finished or staging) get the virtual columns, and
-// each solutions view is made again.
+// start: class tables get the virtual columns, and each solutions view is
+// made again. A build's staging class table gets them when it is put in
+// place (swapIn).
 func (c *Catalog) addReadableColumns(ctx context.Context) error {
 	var tables []string
 	if err := c.db.SelectContext(ctx, &tables, `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'classes!_%' ESCAPE '!'
-		AND NOT EXISTS (SELECT 1 FROM pragma_table_info(name) WHERE name = 'form')
+		AND name NOT LIKE '%!`+stagingSuffix+`' ESCAPE '!'
+		AND NOT EXISTS (SELECT 1 FROM pragma_table_xinfo(name) WHERE name = 'form')
 		AND EXISTS (SELECT 1 FROM pragma_table_info(name) WHERE name = 'canonical')`); err != nil {
 		return err
 	}
@@ -92,7 +94,7 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	for _, table := range tables {
-		puzzle := puzzleName(strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), stagingSuffix), rawSuffix))
+		puzzle := puzzleName(strings.TrimSuffix(strings.TrimPrefix(table, "classes_"), rawSuffix))
 		p, err := canon.ParsePuzzle(puzzle)
 		if err != nil {
 			p = canon.Puzzle{Kind: canon.Magic, N: 1} // not a puzzle's table: give it columns all the same
@@ -101,7 +103,7 @@ func (c *Catalog) addReadableColumns(ctx context.Context) error {
 			return fmt.Errorf("cannot add the readable columns of %s: %w", table, err)
 		}
 		rec, ok, err := c.puzzleIn(ctx, tx, puzzle)
-		if err != nil || !ok || rec.Storage != StorageSolutions || strings.HasSuffix(table, stagingSuffix) {
+		if err != nil || !ok || rec.Storage != StorageSolutions {
 			continue
 		}
 		if err := remakeViews(ctx, tx, p, rec); err != nil {

@@ -302,6 +302,15 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 			to = clsRaw // the classes lie under the view SQL users read
 		}
 		stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + to + ";"
+		if name == cls {
+			add, err := addsReadable(ctx, tx, name+stagingSuffix)
+			if err != nil {
+				return err
+			}
+			if add {
+				stmts += migrations.ReadableClassColumns("main."+to, readable(p))
+			}
+		}
 	}
 	switch {
 	case staged[blocks]:
@@ -315,6 +324,19 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	}
 	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle, puzzle)
 	return err
+}
+
+// addsReadable reports whether swapIn adds the readable columns to a
+// staging class table: a build fills one row per class without them (a
+// solcat before this one made them at the start); a puzzle stored as its
+// classes only has no such row.
+func addsReadable(ctx context.Context, tx rowQueryer, staging string) (bool, error) {
+	rows, err := hasColumn(ctx, tx, "main", staging, "canonical")
+	if err != nil || !rows {
+		return false, err
+	}
+	made, err := hasColumn(ctx, tx, "main", staging, "form")
+	return !made, err
 }
 
 // dropViews is the SQL that drops a puzzle's views (those SQL users read,

@@ -81,7 +81,7 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w.perBlock = int64(w.blocks.perBlock())
 	w.maxClass = (int64(1)<<(6*w.blocks.Digits) - 8) / 8
 	w.checkTable = classChecksTable(w.name) + stagingSuffix
-	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.blocks.Index, w.classTable, w.checkTable, readable(p)))
+	saved, err := w.start(w.staged, migrations.PuzzleTables(w.blocks.Table, w.blocks.Index, w.classTable, w.checkTable))
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"testing"
+
+	"solcat/migrations"
 )
 
 // TestLayoutText checks that a layout is stored as its text and that every
@@ -189,6 +191,46 @@ func TestStagedCountedInIndex(t *testing.T) {
 			t.Errorf("%q: resumed %d solutions of %d saved (%s)", damage, resumed, saved, w.Discarded())
 		}
 		w.Rollback()
+		c.Close()
+	}
+}
+
+// TestReadableColumnsAddedAtCommit: a build fills its class table without
+// the readable columns (SQLite would compute them on every insert) and
+// they are there once the puzzle is in place, also when an older solcat
+// made the saved staging table with them.
+func TestReadableColumnsAddedAtCommit(t *testing.T) {
+	ctx := context.Background()
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: 1 + 10}
+	for _, older := range []bool{false, true} {
+		c := newTestCatalog(t)
+		w, err := c.beginSolutions(ctx, queens(4), plan, 1, 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has, err := hasColumn(ctx, w.tx, "main", "classes_queens_4_building", "form"); err != nil || has {
+			t.Fatalf("the staging class table has the readable columns (%v)", err)
+		}
+		if older {
+			if _, err := w.tx.ExecContext(ctx, migrations.ReadableClassColumns("classes_queens_4_building", readable(queens(4)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.AddClass(1, []byte{1, 3, 0, 2}, 2, 0); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range [][]byte{{1, 3, 0, 2}, {2, 0, 3, 1}} {
+			if err := w.AddSolution(s, 1, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Commit(Record{Kind: "queens", N: 4, Storage: "solutions", Solutions: 2, Classes: 1, BuiltAtText: "now", SolverVersion: "test"}); err != nil {
+			t.Fatalf("older staging table %v: %v", older, err)
+		}
+		var form, props string
+		if err := c.db.QueryRow("SELECT form, properties FROM classes_queens_4").Scan(&form, &props); err != nil || form != "2 4 1 3" || props != "rot90-symmetric" {
+			t.Errorf("older staging table %v: form %q, properties %q, %v", older, form, props, err)
+		}
 		c.Close()
 	}
 }

@@ -53,14 +53,15 @@ type Readable struct {
 	Solution    func(cell func(i int) string) string
 }
 
-// PuzzleTables returns the DDL that creates one puzzle's class table and
-// its checks, solution blocks table and block index under the given names.
-func PuzzleTables(blocks, index, classes, checks string, r Readable) string {
-	return execute("tables", tableNames{Blocks: blocks, Index: index, Classes: classes, Checks: checks, FormText: r.Form, PropsText: r.Props})
+// PuzzleTables returns the DDL that creates one puzzle's class table
+// (without its readable columns: ReadableClassColumns adds them) and its
+// checks, solution blocks table and block index under the given names.
+func PuzzleTables(blocks, index, classes, checks string) string {
+	return execute("tables", tableNames{Blocks: blocks, Index: index, Classes: classes, Checks: checks})
 }
 
 // ReadableClassColumns returns the DDL that adds the readable columns to
-// a class table made before them.
+// a class table: one a build has filled, or one made before them.
 func ReadableClassColumns(classes string, r Readable) string {
 	cols := execute("readable classes", tableNames{FormText: r.Form, PropsText: r.Props})
 	var ddl strings.Builder

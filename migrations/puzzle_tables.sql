@@ -17,8 +17,7 @@ CREATE TABLE {{.Classes}} (
     id        INTEGER PRIMARY KEY,  -- class ID: rank of the canonical form
     canonical BLOB NOT NULL,        -- smallest of the 8 images (Frénicle form for magic squares)
     orbit     INTEGER NOT NULL,     -- members: 1, 2, 4 or 8
-    props     INTEGER NOT NULL,     -- class properties, a bit set (see canon.Property and the properties table)
-    {{template "readable classes" .}}
+    props     INTEGER NOT NULL      -- class properties, a bit set (see canon.Property and the properties table)
 );
 -- A block holds solutions first_id, first_id+1, ...: up to a page's worth
 -- (catalog's blockTable.perBlock), starting at IDs 1 more than a multiple
@@ -85,6 +84,9 @@ SELECT id, form, orbit, properties, props FROM {{.Classes}};
 -- Columns of a class table computed from the row, for SQL users: form is
 -- the canonical form as people read it, properties the property names,
 -- comma-separated. They are virtual: stored nowhere, computed when read.
+-- A build adds them when it puts its class table in place, not before:
+-- SQLite computes a table's generated columns on every insert, which
+-- would take a fifth of a queens build's time.
 {{define "readable classes"}}form TEXT GENERATED ALWAYS AS ({{.FormText}}) VIRTUAL,
     properties TEXT GENERATED ALWAYS AS ({{.PropsText}}) VIRTUAL{{end}}
 
