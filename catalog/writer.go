@@ -134,7 +134,7 @@ func (u *unitWriter) start(staged func(*sqlx.Tx) (stagedRows, error), ddl string
 		return stagedRows{}, err
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
-	if _, err := tx.ExecContext(u.ctx, "DELETE FROM build_classes WHERE puzzle = ?;"+dropStaging(u.name)+ddl, u.name); err != nil {
+	if _, err := tx.ExecContext(u.ctx, dropStaging(u.name)+ddl); err != nil {
 		return stagedRows{}, fmt.Errorf("cannot create tables for %s: %w", u.name, err)
 	}
 	if _, err := tx.ExecContext(u.ctx, `INSERT OR REPLACE INTO builds (puzzle, layout, classes_done, solutions_done, rows_total, hash_state, started_at, updated_at)
@@ -284,7 +284,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 	}
 	// A shard's mark goes too: the file now holds the puzzle (CommitShard
 	// marks it again).
-	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.build_classes WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + drop
+	stmts := "DELETE FROM main.puzzles WHERE name = ?; DELETE FROM main.builds WHERE puzzle = ?; DELETE FROM main.shards WHERE puzzle = ?;" + drop
 	for _, name := range []string{blocks, index, cls, clsRaw, propsTable(puzzle), orbitsTable(puzzle), classIndexTable(puzzle), classChecksTable(puzzle)} {
 		stmts += "DROP TABLE IF EXISTS main." + name + ";"
 	}
@@ -322,7 +322,7 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 		}
 		stmts += view
 	}
-	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle, puzzle)
+	_, err = tx.ExecContext(ctx, stmts, puzzle, puzzle, puzzle)
 	return err
 }
 
@@ -421,7 +421,7 @@ func (c *Catalog) Forget(ctx context.Context, puzzle string) error {
 // Abandon drops a saved unfinished build of puzzle, if there is one.
 func (w *Work) Abandon(ctx context.Context, puzzle string) error {
 	c := w.c
-	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?; DELETE FROM build_classes WHERE puzzle = ?;"+dropStaging(puzzle), puzzle, puzzle)
+	_, err := c.db.ExecContext(ctx, "DELETE FROM builds WHERE puzzle = ?;"+dropStaging(puzzle), puzzle)
 	return err
 }
 

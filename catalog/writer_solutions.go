@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"solcat/canon"
+	"solcat/catalog/pagefile"
 	"solcat/migrations"
 )
 
@@ -47,11 +48,6 @@ type SolutionWriter struct {
 	checksFirst int64
 	classSums   []byte
 	scratch     []byte
-	// The classes queued since the last unit commit, from class packFirst
-	// on, packed for build_classes, where a resumed build reads them.
-	packed                *table
-	packFirst             int64
-	packForms, packOrbits []byte
 
 	seenSolutions    int64 // how far the caller's stream has come
 	blockSolutions   int64 // solutions in the blocks queued by this run
@@ -90,7 +86,6 @@ func (c *Catalog) beginSolutions(ctx context.Context, p canon.Puzzle, plan Build
 	w.solutions = w.newTable("INSERT INTO "+w.blocks.Table+" (first_id, cells, class_syms) VALUES ", 3, blockBatch)
 	w.index = w.newTable("INSERT INTO "+w.blocks.Index+" (first_id, entries, checksum) VALUES ", 3, blockBatch)
 	w.checks = w.newTable("INSERT INTO "+w.checkTable+" (first_id, checks, checksum) VALUES ", 3, blockBatch)
-	w.packed = w.newTable("INSERT INTO build_classes (puzzle, first_id, forms, orbits) VALUES ", 4, 1)
 	w.beforeCommit = w.closeRuns
 	if err := w.begin(); err != nil {
 		return nil, err
@@ -148,10 +143,6 @@ func (w *SolutionWriter) AddClass(id int64, canonical []byte, orbit int, props u
 	if len(w.classSums) == 0 {
 		w.checksFirst = id
 	}
-	if len(w.packOrbits) == 0 {
-		w.packFirst = id
-	}
-	w.packForms, w.packOrbits = append(w.packForms, canonical...), append(w.packOrbits, byte(orbit))
 	var sum uint32
 	sum, w.scratch = classCheck(id, canonical, int64(orbit), int64(props), w.scratch)
 	w.classSums = binary.LittleEndian.AppendUint32(w.classSums, sum)
@@ -174,21 +165,12 @@ func (w *SolutionWriter) closeChecks() error {
 }
 
 // closeRuns queues the rows being filled that a unit commits with its
-// blocks and classes: the block index row, the class checks and the
-// classes packed.
+// blocks and classes: the block index row and the class checks.
 func (w *SolutionWriter) closeRuns() error {
 	if err := w.closeGroup(); err != nil {
 		return err
 	}
-	if err := w.closeChecks(); err != nil {
-		return err
-	}
-	if len(w.packOrbits) == 0 {
-		return nil
-	}
-	forms, orbits := w.packForms, w.packOrbits
-	w.packForms, w.packOrbits = nil, nil
-	return w.packed.add(w.name, w.packFirst, forms, orbits)
+	return w.closeChecks()
 }
 
 // AddSolution adds the next solution; solutions must come in ID order, 1,
@@ -346,36 +328,21 @@ func (w *SolutionWriter) CommitShard(shard Shard) error {
 
 // SavedClasses gives the classes a resumed build had committed, in ID
 // order (canonical forms back to back, n bytes each, and orbit sizes), so
-// that its search need not find them again; none for a new build. It
-// reads them packed, a unit to a row of build_classes, and row by row
-// from the class table only those not packed there (saved by a solcat
-// before build_classes).
+// that its search need not find them again; none for a new build. It reads
+// them from the catalog file's pages where it can (queens:17's 12 million
+// in a fraction of a second), else through SQL (about a microsecond a row).
 func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 	if w.classesDone == 0 {
 		return nil, nil, nil
 	}
 	n := w.p.Len()
 	forms, orbits = make([]byte, 0, int64(n)*w.classesDone), make([]byte, 0, w.classesDone)
-	packed, err := w.tx.QueryContext(w.ctx, "SELECT first_id, forms, orbits FROM build_classes WHERE puzzle = ? ORDER BY first_id", w.name)
-	if err != nil {
+	if forms, orbits, err = w.savedClassPages(forms, orbits); err != nil {
 		return nil, nil, err
 	}
-	defer packed.Close()
-	for packed.Next() {
-		var first int64
-		var f, o sql.RawBytes
-		if err := packed.Scan(&first, &f, &o); err != nil {
-			return nil, nil, err
-		}
-		if first != int64(len(orbits))+1 || len(f) != n*len(o) || first-1+int64(len(o)) > w.classesDone {
-			break // not a unit that follows: the rest is read row by row
-		}
-		forms, orbits = append(forms, f...), append(orbits, o...)
+	if int64(len(orbits)) == w.classesDone {
+		return forms, orbits, nil
 	}
-	if err := packed.Err(); err != nil {
-		return nil, nil, err
-	}
-	packed.Close()
 	rows, err := w.tx.QueryContext(w.ctx, "SELECT canonical, orbit FROM "+w.classTable+" WHERE id > ? AND id <= ? ORDER BY id", len(orbits), w.classesDone)
 	if err != nil {
 		return nil, nil, err
@@ -399,6 +366,76 @@ func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 		return nil, nil, fmt.Errorf("%d saved classes of %s, the build recorded %d", len(orbits), w.name, w.classesDone)
 	}
 	return forms, orbits, nil
+}
+
+// savedClassPages appends to forms and orbits the saved classes it reads
+// from the file's pages, from the first on: all of them, or as many as
+// precede a page the page reader does not read, or none when the file
+// does not hold every committed page (another process holds the log).
+// The unit in flight, which holds nothing yet, is begun again after the
+// log is copied into the file.
+func (w *SolutionWriter) savedClassPages(forms, orbits []byte) ([]byte, []byte, error) {
+	w.tx.Rollback()
+	var busy, logged, copied, root, cookie, pages int64
+	// A passive checkpoint waits for no reader: one that holds the log keeps
+	// a part of it from the file, and the classes are read through SQL.
+	err := w.db.QueryRowContext(w.ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logged, &copied)
+	if err == nil && busy == 0 && logged == copied {
+		err = w.db.QueryRowContext(w.ctx, "SELECT (SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?), (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count)",
+			w.classTable).Scan(&root, &cookie, &pages)
+		if err == nil && root > 0 && root < 1<<32 {
+			forms, orbits = readClassPages(w.file, uint32(root), uint32(cookie), pages, w.classesDone, w.p.Len(), forms, orbits)
+		}
+	}
+	if w.ctx.Err() != nil {
+		return nil, nil, w.ctx.Err()
+	}
+	return forms, orbits, w.begin()
+}
+
+// readClassPages appends the forms and orbits of classes 1 to last of the
+// class table at root in file, as savedClassPages reads them, if the file
+// is the one SQLite has open (its schema cookie and pages).
+func readClassPages(file string, root, cookie uint32, pages, last int64, n int, forms, orbits []byte) ([]byte, []byte) {
+	pf, err := pagefile.Open(file)
+	if err != nil {
+		return forms, orbits
+	}
+	defer pf.Close()
+	if pf.SchemaCookie() != cookie || int64(pf.Pages()) != pages {
+		return forms, orbits
+	}
+	leaves, err := pf.Leaves(root, 0, last, nil, nil)
+	if err != nil {
+		return forms, orbits
+	}
+	list := make([]uint32, len(leaves))
+	for i, l := range leaves {
+		list[i] = l.Page
+	}
+	start := len(orbits)
+	whole := start                    // the classes read from pages that were read whole
+	cols := make([]pagefile.Value, 4) // the rowid alias, canonical, orbit, props
+	pf.NewReader(scanBufferBytes).Each(list, func(_ uint32, p pagefile.Page) error {
+		err := pf.Rows(p, int64(len(orbits)), last, func(id int64, rec []byte) error {
+			if err := pagefile.Record(rec, cols); err != nil {
+				return err
+			}
+			if id != int64(len(orbits))+1 || len(cols[1].Bytes) != n || !cols[2].IsInt {
+				return pagefile.ErrNotPlain
+			}
+			forms, orbits = append(forms, cols[1].Bytes...), append(orbits, byte(cols[2].Int))
+			return nil
+		})
+		if err == nil {
+			whole = len(orbits)
+		}
+		return err
+	})
+	if pf.Unchanged() != nil {
+		whole = start
+	}
+	return forms[:whole*n], orbits[:whole]
 }
 
 // LastSaved gives the cells of the last solution a resumed build had

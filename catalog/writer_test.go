@@ -5,6 +5,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
+
 	"solcat/migrations"
 )
 
@@ -92,66 +94,62 @@ func TestShardBuildResumes(t *testing.T) {
 	}
 }
 
-// TestSavedClassesPacked: a resumed build reads the classes an earlier run
-// committed packed a unit to a row of build_classes, and row by row those
-// not packed there (a build saved by a solcat before build_classes, or a
-// row that is not whole); the finished build leaves no packed row.
-func TestSavedClassesPacked(t *testing.T) {
+// TestSavedClassesRead: a resumed build reads the classes an earlier run
+// committed from the file's pages, or through SQL while another
+// connection holds the log, and gets the same.
+func TestSavedClassesRead(t *testing.T) {
 	ctx := context.Background()
 	c := newTestCatalog(t)
 	defer c.Close()
-	const n, classes = 5, 350
-	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 100, RowsTotal: classes}
+	const n, classes = 5, 3500
+	plan := BuildPlan{Layout: Layout{Solver: "test"}, UnitRows: 1000, RowsTotal: classes}
 	form := func(id int64) []byte { return []byte{byte(id >> 8), byte(id), 1, 2, 3} }
 	var forms, orbits []byte
 	w, err := c.beginSolutions(ctx, queens(n), plan, classes, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A reader that began between two units' commits: the log cannot be
+	// copied into the file past what it reads while it reads.
+	other, err := sqlx.Open("sqlite", c.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var reader *sqlx.Tx
 	for id := int64(1); id <= classes; id++ {
 		if err := w.AddClass(id, form(id), []int{1, 2, 4, 8}[id%4], 0); err != nil {
 			t.Fatal(err)
 		}
-		if id <= 300 { // three units of 100 are committed, the fourth is lost
+		if id <= 3000 { // three units of 1000 are committed, the fourth is lost
 			forms, orbits = append(forms, form(id)...), append(orbits, byte([]int{1, 2, 4, 8}[id%4]))
+		}
+		if id == 1500 {
+			if reader, err = other.BeginTxx(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			var k int
+			if err := reader.Get(&k, "SELECT count(*) FROM classes_queens_5_building"); err != nil || k != 1000 {
+				t.Fatalf("%d rows, %v", k, err)
+			}
 		}
 	}
 	w.Rollback()
-	saved := func(what string) {
-		t.Helper()
+	for _, held := range []bool{true, false} {
 		w, err := c.beginSolutions(ctx, queens(n), plan, classes, 16)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer w.Rollback()
+		pageForms, pageOrbits, err := w.savedClassPages(nil, nil)
+		if want := map[bool]int{false: 3000, true: 0}[held]; err != nil || len(pageOrbits) != want {
+			t.Errorf("log held %v: %d classes read from pages, %v; want %d", held, len(pageOrbits), err, want)
+		}
 		f, o, err := w.SavedClasses()
-		if err != nil || !bytes.Equal(f, forms) || !bytes.Equal(o, orbits) {
-			t.Errorf("%s: %d saved classes, %v; want %d", what, len(o), err, len(orbits))
+		if err != nil || !bytes.Equal(f, forms) || !bytes.Equal(o, orbits) || !held && (!bytes.Equal(pageForms, forms) || !bytes.Equal(pageOrbits, orbits)) {
+			t.Errorf("log held %v: %d saved classes, %v; want %d", held, len(o), err, len(orbits))
 		}
-	}
-	var packed int
-	if err := c.db.Get(&packed, "SELECT count(*) FROM build_classes WHERE puzzle = 'queens:5'"); err != nil || packed != 3 {
-		t.Fatalf("%d packed rows, %v; want 3", packed, err)
-	}
-	saved("packed")
-	c.db.MustExec("DELETE FROM build_classes WHERE first_id = 101")
-	saved("the second unit's row missing")
-	c.db.MustExec("DELETE FROM build_classes")
-	saved("no packed row")
-	w, err = c.beginSolutions(ctx, queens(n), plan, classes, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for id := int64(1); id <= classes; id++ {
-		if err := w.AddClass(id, form(id), []int{1, 2, 4, 8}[id%4], 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Commit(Record{Kind: "queens", N: n, Storage: "solutions", Classes: classes, BuiltAtText: "now", SolverVersion: "test"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.db.Get(&packed, "SELECT count(*) FROM build_classes"); err != nil || packed != 0 {
-		t.Errorf("%d packed rows left by the finished build, %v", packed, err)
+		w.Rollback()
+		reader.Rollback()
 	}
 }
 

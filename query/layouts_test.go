@@ -112,7 +112,7 @@ func toColumnBlocks(t *testing.T, path string, puzzles []canon.Puzzle) {
 func toSchema17(t *testing.T, db *sql.DB) {
 	t.Helper()
 	for _, stmt := range []string{"DELETE FROM solcat_schema_version WHERE version_id > 17", "DELETE FROM block_layouts WHERE layout > 2",
-		"ALTER TABLE puzzles DROP COLUMN seal", "ALTER TABLE count_breakdown DROP COLUMN seal", "ALTER TABLE answers DROP COLUMN seal", "ALTER TABLE estimates DROP COLUMN seal", "DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')", "DROP TABLE build_classes"} {
+		"ALTER TABLE puzzles DROP COLUMN seal", "ALTER TABLE count_breakdown DROP COLUMN seal", "ALTER TABLE answers DROP COLUMN seal", "ALTER TABLE estimates DROP COLUMN seal", "DELETE FROM properties WHERE name IN ('toroidal', 'superqueen')"} {
 		if _, err := db.Exec(stmt); err != nil {
 			t.Fatal(stmt, err)
 		}
