@@ -522,7 +522,6 @@ func TestSymmetriesInTieBreakOrder(t *testing.T) {
 		DROP TABLE symmetries;
 		ALTER TABLE symmetries_by_id RENAME TO symmetries;
 		DELETE FROM properties WHERE name IN ('toroidal', 'superqueen');
-		DROP TABLE build_classes;
 		DELETE FROM solcat_schema_version WHERE version_id >= 19`)
 	check(t, old, false)
 	if code, out, errOut := solcatDB(old, "verify"); code != 0 {
