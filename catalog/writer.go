@@ -185,6 +185,18 @@ func (u *unitWriter) counted(rows int64) error {
 	return u.commitUnit()
 }
 
+// newClass notes class id (its form as stored, and its orbit) as the
+// caller's last and reports whether this run adds it: a class an earlier
+// run committed is skipped; one added goes into the content hash.
+func (u *unitWriter) newClass(id int64, form []byte, orbit int) bool {
+	u.lastClass = id
+	if id <= u.classesDone {
+		return false
+	}
+	u.hash.AddClass(form, orbit)
+	return true
+}
+
 // commitUnit writes what is queued and commits it with the builds row.
 func (u *unitWriter) commitUnit() error {
 	if u.beforeCommit != nil {

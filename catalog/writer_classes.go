@@ -149,11 +149,9 @@ func (w *ClassWriter) staged(tx *sqlx.Tx) (r stagedRows, err error) {
 // property bit set. Classes come in ID order; those already committed are
 // skipped.
 func (w *ClassWriter) AddClass(id int64, packed []byte, orbit int, props uint32) error {
-	w.lastClass = id
-	if id <= w.classesDone {
+	if !w.newClass(id, packed, orbit) {
 		return nil
 	}
-	w.hash.AddClass(packed, orbit)
 	if len(packed) != w.form.size || orbit != 8 && (w.orbits == nil || orbit != 1 && orbit != 2 && orbit != 4) {
 		return fmt.Errorf("%s: class %d has a form of %d bytes and orbit %d, the build stores forms of %d bytes (this is a bug, please report it)", w.name, id, len(packed), orbit, w.form.size)
 	}

@@ -132,11 +132,9 @@ func (w *SolutionWriter) staged(tx *sqlx.Tx) (r stagedRows, err error) {
 // AddClass queues one class row; props is the class's property bit set.
 // Classes come in ID order; those already committed are skipped.
 func (w *SolutionWriter) AddClass(id int64, canonical []byte, orbit int, props uint32) error {
-	w.lastClass = id
-	if id <= w.classesDone {
+	if !w.newClass(id, canonical, orbit) {
 		return nil
 	}
-	w.hash.AddClass(canonical, orbit)
 	if err := w.classes.add(id, canonical, orbit, int64(props)); err != nil {
 		return err
 	}
