@@ -368,18 +368,16 @@ func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 
 // savedClassPages appends to forms and orbits the saved classes it reads
 // from the file's pages, from the first on: all of them, or as many as
-// precede a page the page reader does not read, or none when the file
-// does not hold every committed page (another process holds the log).
-// The unit in flight, which holds nothing yet, is begun again after the
-// log is copied into the file.
+// precede a page the page reader does not read, or none when the file does
+// not hold every committed page (a reader holds part of the log out of
+// it). The log is copied in by the catalog's checkpointer, under the read
+// byte as always; the unit in flight, which holds nothing yet, is begun
+// again after.
 func (w *SolutionWriter) savedClassPages(forms, orbits []byte) ([]byte, []byte, error) {
 	w.tx.Rollback()
-	var busy, logged, copied, root, cookie, pages int64
-	// A passive checkpoint waits for no reader: one that holds the log keeps
-	// a part of it from the file, and the classes are read through SQL.
-	err := w.db.QueryRowContext(w.ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logged, &copied)
-	if err == nil && busy == 0 && logged == copied {
-		err = w.db.QueryRowContext(w.ctx, "SELECT (SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?), (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count)",
+	if w.checkpoint.CopyAll() {
+		var root, cookie, pages int64
+		err := w.db.QueryRowContext(w.ctx, "SELECT (SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?), (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count)",
 			w.classTable).Scan(&root, &cookie, &pages)
 		if err == nil && root > 0 && root < 1<<32 {
 			forms, orbits = readClassPages(w.file, uint32(root), uint32(cookie), pages, w.classesDone, w.p.Len(), forms, orbits)

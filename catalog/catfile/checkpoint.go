@@ -26,9 +26,10 @@ type Checkpointer struct {
 	quit  chan struct{}
 	done  chan struct{}
 
-	copiedSize int64 // the log's size and time at the last copy
+	copiedSize int64 // the log's size and time at the last copy of all of it
 	copiedTime time.Time
 	lastTry    time.Time
+	whole      bool // the last copy left nothing in the log out of the file
 }
 
 // minGap spaces the copies asked for by commits: builds that commit many
@@ -88,9 +89,14 @@ func (cp *Checkpointer) run() {
 func (cp *Checkpointer) copyLog() {
 	cp.lastTry = time.Now()
 	info, err := os.Stat(cp.file + "-wal")
-	if err != nil || info.Size() == cp.copiedSize && info.ModTime().Equal(cp.copiedTime) {
+	if err != nil {
+		cp.whole = errors.Is(err, os.ErrNotExist)
 		return
 	}
+	if info.Size() == cp.copiedSize && info.ModTime().Equal(cp.copiedTime) {
+		return
+	}
+	cp.whole = false
 	if cp.locks != nil {
 		ok, err := cp.locks.ExclusiveRead(time.Second, nil)
 		if err != nil || !ok {
@@ -98,8 +104,11 @@ func (cp *Checkpointer) copyLog() {
 		}
 		defer cp.locks.Unlock(ReadByte)
 	}
-	if _, err := cp.db.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err == nil {
-		cp.copiedSize, cp.copiedTime = info.Size(), info.ModTime()
+	// A reader that began before the last commits holds the frames after
+	// it in the log: the copy stops there, and the next one copies again.
+	var busy, logged, copied int64
+	if err := cp.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logged, &copied); err == nil && busy == 0 && logged == copied {
+		cp.copiedSize, cp.copiedTime, cp.whole = info.Size(), info.ModTime(), true
 	}
 }
 
@@ -122,6 +131,19 @@ func (cp *Checkpointer) CatchUp() {
 	copied := make(chan struct{})
 	cp.kick <- copied
 	<-copied
+}
+
+// CopyAll copies the log into the file as CatchUp does and reports
+// whether the file now holds every page the log held, so that the writer,
+// which writes nothing meanwhile, may read the file's pages itself.
+func (cp *Checkpointer) CopyAll() bool {
+	if cp == nil {
+		return false
+	}
+	copied := make(chan struct{})
+	cp.kick <- copied
+	<-copied
+	return cp.whole
 }
 
 // Stop waits for the checkpoint under way and ends the checkpoints. Call it
