@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/zeebo/xxh3"
+
+	"solcat/catalog/checksum"
 )
 
 // The block index of a puzzle stored solution by solution (block layout
@@ -58,7 +60,7 @@ func checkSeed(at int64, col int) uint64 {
 // columnCheck is the checksum of column col (a cell, or CellBytes for the
 // class entries) of the block whose first solution is first.
 func columnCheck(first int64, col int, data []byte) uint32 {
-	return uint32(xxh3.Hash(data) ^ checkSeed(first, col))
+	return uint32(checksum.Sum64(data) ^ checkSeed(first, col))
 }
 
 // rowCheck is the checksum of an index row: its rowid and its bytes (a
@@ -67,7 +69,7 @@ func rowCheck(rowid int64, data ...[]byte) uint32 {
 	var sum uint64
 	switch len(data) {
 	case 1:
-		sum = xxh3.Hash(data[0])
+		sum = checksum.Sum64(data[0])
 	default:
 		h := xxh3.New()
 		for _, d := range data {

@@ -5,8 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/zeebo/xxh3"
-
+	"solcat/catalog/checksum"
 	"solcat/catalog/pagefile"
 )
 
@@ -29,7 +28,7 @@ func classChecksTable(puzzle string) string { return "class_checks_" + tableSuff
 func classCheck(id int64, canonical []byte, orbit int64, props int64, scratch []byte) (uint32, []byte) {
 	scratch = append(append(scratch[:0], canonical...), byte(orbit))
 	scratch = binary.LittleEndian.AppendUint32(scratch, uint32(props))
-	return uint32(xxh3.Hash(scratch) ^ checkSeed(id, 62)), scratch
+	return uint32(checksum.Sum64(scratch) ^ checkSeed(id, 62)), scratch
 }
 
 // readClassChecks reads the class checks of the classes lo to hi (lo >= 1),

@@ -38,9 +38,10 @@ func TestLayers(t *testing.T) {
 		"solcat/catalog/pagefile": {},
 		"solcat/catalog/catfile":  {},
 		"solcat/catalog/usersql":  {},
-		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql"},
-		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate"},
-		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/enumerate", "solcat/query/"},
+		"solcat/catalog/checksum": {},
+		"solcat/catalog":          {"solcat/canon", "solcat/migrations", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/catalog/checksum"},
+		"solcat/catalog/builder":  {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/catalog/checksum", "solcat/enumerate"},
+		"solcat/query":            {"solcat/canon", "solcat/migrations", "solcat/catalog", "solcat/catalog/pagefile", "solcat/catalog/catfile", "solcat/catalog/usersql", "solcat/catalog/checksum", "solcat/enumerate", "solcat/query/"},
 		"solcat/query/solve":      {"solcat/canon", "solcat/enumerate"},
 	}
 	// doors name, for a tree of packages, the one of them that imports a
