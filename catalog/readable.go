@@ -79,10 +79,12 @@ func packedFormText(cells int) func(packed string) string {
 // place (swapIn).
 func (c *Catalog) addReadableColumns(ctx context.Context) error {
 	var tables []string
-	if err := c.db.SelectContext(ctx, &tables, `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'classes!_%' ESCAPE '!'
-		AND name NOT LIKE '%!`+stagingSuffix+`' ESCAPE '!'
-		AND NOT EXISTS (SELECT 1 FROM pragma_table_xinfo(name) WHERE name = 'form')
-		AND EXISTS (SELECT 1 FROM pragma_table_info(name) WHERE name = 'canonical')`); err != nil {
+	// The table's name qualified: inside the pragmas, a bare name is the
+	// column's.
+	if err := c.db.SelectContext(ctx, &tables, `SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name LIKE 'classes!_%' ESCAPE '!'
+		AND m.name NOT LIKE '%!`+stagingSuffix+`' ESCAPE '!'
+		AND NOT EXISTS (SELECT 1 FROM pragma_table_xinfo(m.name) c WHERE c.name = 'form')
+		AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'canonical')`); err != nil {
 		return err
 	}
 	if len(tables) == 0 {
