@@ -40,6 +40,20 @@ var secret = [192]byte{
 	0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
 }
 
+// mergeKeys are the secret's 64-bit words from byte 11 on, which the
+// accumulators are mixed with as they are merged.
+var mergeKeys = func() (k [8]uint64) {
+	for i := range k {
+		k[i] = binary.LittleEndian.Uint64(secret[11+8*i:])
+	}
+	return k
+}()
+
+func mulFold(x, y uint64) uint64 {
+	hi, lo := bits.Mul64(x, y)
+	return hi ^ lo
+}
+
 const (
 	prime32_1 = 2654435761
 	prime32_2 = 2246822519
@@ -57,10 +71,10 @@ func long(b []byte) uint64 {
 	acc := [8]uint64{prime32_3, prime64_1, prime64_2, prime64_3, prime64_4, prime32_2, prime64_5, prime32_1}
 	accumulate(&acc, &b[0], len(b), &secret[0])
 	h := uint64(len(b)) * prime64_1
-	for i := range 4 {
-		hi, lo := bits.Mul64(acc[2*i]^binary.LittleEndian.Uint64(secret[11+16*i:]), acc[2*i+1]^binary.LittleEndian.Uint64(secret[19+16*i:]))
-		h += hi ^ lo
-	}
+	h += mulFold(acc[0]^mergeKeys[0], acc[1]^mergeKeys[1])
+	h += mulFold(acc[2]^mergeKeys[2], acc[3]^mergeKeys[3])
+	h += mulFold(acc[4]^mergeKeys[4], acc[5]^mergeKeys[5])
+	h += mulFold(acc[6]^mergeKeys[6], acc[7]^mergeKeys[7])
 	h ^= h >> 37
 	h *= 0x165667919e3779f9
 	return h ^ h>>32
