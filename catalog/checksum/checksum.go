@@ -8,17 +8,12 @@
 // gives the same value) rather than one chain of dependent additions.
 package checksum
 
-import (
-	"encoding/binary"
-	"math/bits"
-
-	"github.com/zeebo/xxh3"
-)
+import "github.com/zeebo/xxh3"
 
 // Sum64 is XXH3-64 of b.
 func Sum64(b []byte) uint64 {
 	if len(b) > 240 && haveLong {
-		return long(b)
+		return hashLong(&b[0], len(b))
 	}
 	return xxh3.Hash(b)
 }
@@ -40,20 +35,6 @@ var secret = [192]byte{
 	0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
 }
 
-// mergeKeys are the secret's 64-bit words from byte 11 on, which the
-// accumulators are mixed with as they are merged.
-var mergeKeys = func() (k [8]uint64) {
-	for i := range k {
-		k[i] = binary.LittleEndian.Uint64(secret[11+8*i:])
-	}
-	return k
-}()
-
-func mulFold(x, y uint64) uint64 {
-	hi, lo := bits.Mul64(x, y)
-	return hi ^ lo
-}
-
 const (
 	prime32_1 = 2654435761
 	prime32_2 = 2246822519
@@ -64,18 +45,3 @@ const (
 	prime64_4 = 9650029242287828579
 	prime64_5 = 2870177450012600261
 )
-
-// long is XXH3-64 of b, longer than 240 bytes: its eight accumulators
-// (accumulate, below) merged and mixed as the reference merges them.
-func long(b []byte) uint64 {
-	acc := [8]uint64{prime32_3, prime64_1, prime64_2, prime64_3, prime64_4, prime32_2, prime64_5, prime32_1}
-	accumulate(&acc, &b[0], len(b), &secret[0])
-	h := uint64(len(b)) * prime64_1
-	h += mulFold(acc[0]^mergeKeys[0], acc[1]^mergeKeys[1])
-	h += mulFold(acc[2]^mergeKeys[2], acc[3]^mergeKeys[3])
-	h += mulFold(acc[4]^mergeKeys[4], acc[5]^mergeKeys[5])
-	h += mulFold(acc[6]^mergeKeys[6], acc[7]^mergeKeys[7])
-	h ^= h >> 37
-	h *= 0x165667919e3779f9
-	return h ^ h>>32
-}

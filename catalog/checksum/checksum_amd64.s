@@ -12,13 +12,12 @@
 	VPADDQ    Z5, Z6, Z6; \
 	VPADDQ    Z6, sum, sum
 
-// func accumulate(acc *[8]uint64, p *byte, n int, key *byte)
-TEXT ·accumulate(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), AX
-	MOVQ p+8(FP), SI
-	MOVQ n+16(FP), BX
-	MOVQ key+24(FP), DX
-	VMOVDQU64 (AX), Z0
+// func hashLong(p *byte, n int) uint64
+TEXT ·hashLong(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), BX
+	LEAQ ·secret(SB), DX
+	VMOVDQU64 ·initAcc(SB), Z0
 
 	// The keys of the 16 stripes of a block (the secret from 8·s), the
 	// scramble's (from 128) and the last stripe's (from 121).
@@ -148,9 +147,51 @@ sums:
 
 last:
 	// The last 64 bytes, keyed from 121.
-	MOVQ p+8(FP), SI
+	MOVQ p+0(FP), SI
 	LEAQ -64(SI)(BX*1), SI
 	STRIPE(0, Z13, Z0)
-	VMOVDQU64 Z0, (AX)
+
+	// Merge: h = n·prime64_1 + the sum, over the pairs of accumulators
+	// (each mixed with its key), of the high and low halves of their
+	// product XORed; then the final mix.
+	VPXORQ        ·mergeKeys(SB), Z0, Z0
+	VMOVQ         X0, R8
+	VPEXTRQ       $1, X0, R9
+	VEXTRACTI64X2 $1, Z0, X1
+	VMOVQ         X1, R10
+	VPEXTRQ       $1, X1, R11
+	VEXTRACTI64X2 $2, Z0, X2
+	VMOVQ         X2, R12
+	VPEXTRQ       $1, X2, R13
+	VEXTRACTI64X2 $3, Z0, X3
+	VMOVQ         X3, CX
+	VPEXTRQ       $1, X3, DI
 	VZEROUPPER
+	MOVQ  $11400714785074694791, SI
+	IMULQ BX, SI
+	MOVQ  R8, AX
+	MULQ  R9
+	XORQ  DX, AX
+	ADDQ  AX, SI
+	MOVQ  R10, AX
+	MULQ  R11
+	XORQ  DX, AX
+	ADDQ  AX, SI
+	MOVQ  R12, AX
+	MULQ  R13
+	XORQ  DX, AX
+	ADDQ  AX, SI
+	MOVQ  CX, AX
+	MULQ  DI
+	XORQ  DX, AX
+	ADDQ  AX, SI
+	MOVQ  SI, AX
+	SHRQ  $37, AX
+	XORQ  AX, SI
+	MOVQ  $0x165667919e3779f9, AX
+	IMULQ AX, SI
+	MOVQ  SI, AX
+	SHRQ  $32, AX
+	XORQ  SI, AX
+	MOVQ  AX, ret+16(FP)
 	RET

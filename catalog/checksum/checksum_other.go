@@ -4,4 +4,4 @@ package checksum
 
 const haveLong = false
 
-func accumulate(acc *[8]uint64, p *byte, n int, key *byte) { panic("not reached: haveLong is false") }
+func hashLong(p *byte, n int) uint64 { panic("not reached: haveLong is false") }
