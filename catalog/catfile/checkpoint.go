@@ -21,8 +21,8 @@ import (
 type Checkpointer struct {
 	db    *sql.DB
 	file  string
-	locks *Locks // nil: no byte locks on this file system
-	kick  chan chan struct{}
+	locks *Locks         // nil: no byte locks on this file system
+	kick  chan chan bool // a copy asked for; a channel, if any, learns whether it left the log whole in the file
 	quit  chan struct{}
 	done  chan struct{}
 
@@ -51,7 +51,7 @@ func StartCheckpointer(ctx context.Context, file string, locks *Locks) (*Checkpo
 	if _, err := locks.HeldByOther(ReadByte, false); errors.Is(err, ErrNoByteLocks) {
 		locks = nil
 	}
-	cp := &Checkpointer{db: db, file: file, locks: locks, kick: make(chan chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	cp := &Checkpointer{db: db, file: file, locks: locks, kick: make(chan chan bool, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	go cp.run()
 	return cp, nil
 }
@@ -74,7 +74,7 @@ func (cp *Checkpointer) run() {
 				cp.copyLog()
 			}
 			if copied != nil {
-				close(copied)
+				copied <- cp.whole
 			}
 		case <-tick.C:
 			cp.copyLog()
@@ -128,7 +128,7 @@ func (cp *Checkpointer) CatchUp() {
 	if cp == nil {
 		return
 	}
-	copied := make(chan struct{})
+	copied := make(chan bool, 1)
 	cp.kick <- copied
 	<-copied
 }
@@ -140,10 +140,9 @@ func (cp *Checkpointer) CopyAll() bool {
 	if cp == nil {
 		return false
 	}
-	copied := make(chan struct{})
+	copied := make(chan bool, 1)
 	cp.kick <- copied
-	<-copied
-	return cp.whole
+	return <-copied
 }
 
 // Stop waits for the checkpoint under way and ends the checkpoints. Call it
