@@ -15,6 +15,7 @@ import (
 // into the file under it (catfile/access.go: the file never changes under
 // a reader), and the saved classes are read through SQL.
 func TestSavedClassPagesRespectsReaders(t *testing.T) {
+	t.Parallel() // a catalog of its own; its copies wait a second each for the reader
 	ctx := context.Background()
 	c := newTestCatalog(t)
 	defer c.Close()
