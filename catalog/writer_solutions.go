@@ -328,7 +328,7 @@ func (w *SolutionWriter) CommitShard(shard Shard) error {
 // order (canonical forms back to back, n bytes each, and orbit sizes), so
 // that its search need not find them again; none for a new build. It reads
 // them from the catalog file's pages where it can (queens:17's 12 million
-// in a fraction of a second), else through SQL (about a microsecond a row).
+// in about a second), else through SQL (about a microsecond a row).
 func (w *SolutionWriter) SavedClasses() (forms, orbits []byte, err error) {
 	if w.classesDone == 0 {
 		return nil, nil, nil
