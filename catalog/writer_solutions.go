@@ -380,7 +380,7 @@ func (w *SolutionWriter) savedClassPages(forms, orbits []byte) ([]byte, []byte, 
 		err := w.db.QueryRowContext(w.ctx, "SELECT (SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?), (SELECT schema_version FROM pragma_schema_version), (SELECT page_count FROM pragma_page_count)",
 			w.classTable).Scan(&root, &cookie, &pages)
 		if err == nil && root > 0 && root < 1<<32 {
-			forms, orbits = readClassPages(w.file, uint32(root), uint32(cookie), pages, w.classesDone, w.p.Len(), forms, orbits)
+			forms, orbits = readClassPages(w.ctx, w.file, uint32(root), uint32(cookie), pages, w.classesDone, w.p.Len(), forms, orbits)
 		}
 	}
 	if w.ctx.Err() != nil {
@@ -391,8 +391,9 @@ func (w *SolutionWriter) savedClassPages(forms, orbits []byte) ([]byte, []byte, 
 
 // readClassPages appends the forms and orbits of classes 1 to last of the
 // class table at root in file, as savedClassPages reads them, if the file
-// is the one SQLite has open (its schema cookie and pages).
-func readClassPages(file string, root, cookie uint32, pages, last int64, n int, forms, orbits []byte) ([]byte, []byte) {
+// is the one SQLite has open (its schema cookie and pages): as many as
+// follow each other from the first, none if the file changed meanwhile.
+func readClassPages(ctx context.Context, file string, root, cookie uint32, pages, last int64, n int, forms, orbits []byte) ([]byte, []byte) {
 	pf, err := pagefile.Open(file)
 	if err != nil {
 		return forms, orbits
@@ -401,37 +402,20 @@ func readClassPages(file string, root, cookie uint32, pages, last int64, n int, 
 	if pf.SchemaCookie() != cookie || int64(pf.Pages()) != pages {
 		return forms, orbits
 	}
-	leaves, err := pf.Leaves(root, 0, last, nil, nil)
-	if err != nil {
-		return forms, orbits
-	}
-	list := make([]uint32, len(leaves))
-	for i, l := range leaves {
-		list[i] = l.Page
-	}
 	start := len(orbits)
-	whole := start                    // the classes read from pages that were read whole
+	r := &fileReader{pf: pf}
 	cols := make([]pagefile.Value, 4) // the rowid alias, canonical, orbit, props
-	pf.NewReader(scanBufferBytes).Each(list, func(_ uint32, p pagefile.Page) error {
-		err := pf.Rows(p, int64(len(orbits)), last, func(id int64, rec []byte) error {
-			if err := pagefile.Record(rec, cols); err != nil {
-				return err
-			}
-			if id != int64(len(orbits))+1 || len(cols[1].Bytes) != n || !cols[2].IsInt {
-				return pagefile.ErrNotPlain
-			}
-			forms, orbits = append(forms, cols[1].Bytes...), append(orbits, byte(cols[2].Int))
-			return nil
-		})
-		if err == nil {
-			whole = len(orbits)
+	r.pageRows(ctx, &pageBuffer{rd: pf.NewReader(scanBufferBytes)}, &tableRef{root: root}, 0, last, nil, cols, func(id int64) error {
+		if id != int64(len(orbits))+1 || len(cols[1].Bytes) != n || !cols[2].IsInt {
+			return pagefile.ErrNotPlain
 		}
-		return err
+		forms, orbits = append(forms, cols[1].Bytes...), append(orbits, byte(cols[2].Int))
+		return nil
 	})
 	if pf.Unchanged() != nil {
-		whole = start
+		return forms[:start*n], orbits[:start]
 	}
-	return forms[:whole*n], orbits[:whole]
+	return forms, orbits
 }
 
 // LastSaved gives the cells of the last solution a resumed build had
