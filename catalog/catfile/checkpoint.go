@@ -124,14 +124,7 @@ func (cp *Checkpointer) Committed() {
 }
 
 // CatchUp returns once the log is copied as far as the readers let it.
-func (cp *Checkpointer) CatchUp() {
-	if cp == nil {
-		return
-	}
-	copied := make(chan bool, 1)
-	cp.kick <- copied
-	<-copied
-}
+func (cp *Checkpointer) CatchUp() { cp.CopyAll() }
 
 // CopyAll copies the log into the file as CatchUp does and reports
 // whether the file now holds every page the log held, so that the writer,
