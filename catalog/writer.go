@@ -309,19 +309,18 @@ func swapIn(ctx context.Context, tx *sql.Tx, p canon.Puzzle, digits int) error {
 		if staged[name] = n > 0; !staged[name] {
 			continue
 		}
-		to := name
-		if name == cls {
-			to = clsRaw // the classes lie under the view SQL users read
+		if name != cls {
+			stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + name + ";"
+			continue
 		}
-		stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + to + ";"
-		if name == cls {
-			add, err := addsReadable(ctx, tx, name+stagingSuffix)
-			if err != nil {
-				return err
-			}
-			if add {
-				stmts += migrations.ReadableClassColumns("main."+to, readable(p))
-			}
+		// The classes lie under the view SQL users read.
+		stmts += "ALTER TABLE main." + name + stagingSuffix + " RENAME TO " + clsRaw + ";"
+		add, err := addsReadable(ctx, tx, name+stagingSuffix)
+		if err != nil {
+			return err
+		}
+		if add {
+			stmts += migrations.ReadableClassColumns("main."+clsRaw, readable(p))
 		}
 	}
 	switch {
