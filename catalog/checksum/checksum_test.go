@@ -2,6 +2,7 @@ package checksum
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/zeebo/xxh3"
@@ -47,13 +48,13 @@ func TestSum64IsXXH3(t *testing.T) {
 func BenchmarkSum64(b *testing.B) {
 	for _, n := range []int{2032, 16384} {
 		buf := make([]byte, n)
-		b.Run("checksum/"+itoa(n), func(b *testing.B) {
+		b.Run("checksum/"+strconv.Itoa(n), func(b *testing.B) {
 			b.SetBytes(int64(n))
 			for range b.N {
 				sink += Sum64(buf)
 			}
 		})
-		b.Run("xxh3/"+itoa(n), func(b *testing.B) {
+		b.Run("xxh3/"+strconv.Itoa(n), func(b *testing.B) {
 			b.SetBytes(int64(n))
 			for range b.N {
 				sink += xxh3.Hash(buf)
@@ -63,10 +64,3 @@ func BenchmarkSum64(b *testing.B) {
 }
 
 var sink uint64
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
-}
