@@ -184,15 +184,26 @@ split:
 	LEAQ (R10)(AX*8), R10
 	MOVQ lowKey+32(FP), R11
 	LEAQ (R11)(AX*8), R11
-	// Prefetch the placements of the split after next: splits ends with
-	// two more of zeros.
+	// Prefetch the lower placements of the split after next, up to 256
+	// of them (most lie in memory, not in a cache), and the first of its
+	// upper ones: splits ends with two more of zeros.
 	MOVLQSX 24(R15), AX
+	MOVLQSX 28(R15), R14
+	SUBQ AX, R14
+	MOVQ $256, CX
+	CMPQ R14, CX
+	CMOVQGT CX, R14
 	MOVQ lowMask+24(FP), CX
-	PREFETCHT0 (CX)(AX*8)
-	PREFETCHT0 64(CX)(AX*8)
-	MOVQ lowKey+32(FP), CX
-	PREFETCHT0 (CX)(AX*8)
-	PREFETCHT0 64(CX)(AX*8)
+	LEAQ (CX)(AX*8), CX
+	MOVQ lowKey+32(FP), BX
+	LEAQ (BX)(AX*8), BX
+prefetch:
+	PREFETCHT0 (CX)
+	PREFETCHT0 (BX)
+	ADDQ $64, CX
+	ADDQ $64, BX
+	SUBQ $8, R14
+	JG prefetch
 	MOVLQSX 16(R15), AX
 	PREFETCHT0 (SI)(AX*8)
 	PREFETCHT0 (R8)(AX*8)
