@@ -11,7 +11,7 @@ import (
 // mode): the halves counter reads its blocks of rows at random, and with
 // small pages most reads of a block of several megabytes miss the TLB. A
 // large slice is made up to 2 MB longer, to start on a huge page.
-func hugeSlice[T uint64 | int32](n int) []T {
+func hugeSlice[T uint64 | uint32 | int32](n int) []T {
 	const huge = 2 << 20
 	size := int(unsafe.Sizeof(T(0)))
 	if n*size < huge/2 {

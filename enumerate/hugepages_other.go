@@ -3,4 +3,4 @@
 package enumerate
 
 // hugeSlice makes a slice of n elements.
-func hugeSlice[T uint64 | int32](n int) []T { return make([]T, n) }
+func hugeSlice[T uint64 | uint32 | int32](n int) []T { return make([]T, n) }

@@ -168,18 +168,102 @@ type halfBlock struct {
 	key  []uint64
 	most int // the most placements a column set has
 	// ranked: start is indexed by the rank of a set among the sets of k
-	// columns (rankSet), and sets lists those with placements.
-	ranked bool
-	sets   []uint32
+	// columns that hold the columns every placement uses (fixed) and no
+	// column none uses, and sets lists those with placements. Ranked
+	// among the columns in use, not all n, the index of a block under a
+	// filter is a fraction of the size and mostly stays in the caches.
+	ranked  bool
+	sets    []uint32
+	setFrom []int32 // setFrom[i]: the first placement of sets[i]; one more: the end
+	fixed   uint32  // the columns every placement uses
+	free    uint32  // the other columns some placement uses
+	// rankTab gives rank by the bytes of a set's free columns: entry
+	// (j*256+v)*(pick+1)+c is what byte j, of value v, adds to the rank
+	// with c columns below it (pick: the free columns of a set).
+	rankTab []int32
+	pick    int
 }
 
 // on gives the range of placements using exactly the columns set.
 func (b *halfBlock) on(set uint32) (from, to int) {
 	if b.ranked {
-		i := rankSet(set)
+		i, ok := b.rank(set)
+		if !ok {
+			return 0, 0
+		}
 		return int(b.start[i]), int(b.start[i+1])
 	}
 	return int(b.start[set]), int(b.start[set+1])
+}
+
+// rank is the index of set in a ranked block: its columns of free ranked
+// (rankSet) as if free's columns were the first ones; false if no
+// placement can use set (it lacks a fixed column, has one not in use, or
+// has not k columns).
+func (b *halfBlock) rank(set uint32) (int, bool) {
+	x := set &^ b.fixed
+	if set&b.fixed != b.fixed || x&^b.free != 0 || bits.OnesCount32(x) != b.pick {
+		return 0, false
+	}
+	// Four lookups, not one step a column: a cut count ranks a set for
+	// every way to cut each column set it counts.
+	w := uint32(b.pick + 1)
+	c1 := uint32(bits.OnesCount32(x & 0xff))
+	c2 := c1 + uint32(bits.OnesCount32(x>>8&0xff))
+	c3 := c2 + uint32(bits.OnesCount32(x>>16&0xff))
+	t := b.rankTab
+	return int(t[(x&0xff)*w] + t[(256+x>>8&0xff)*w+c1] + t[(512+x>>16&0xff)*w+c2] + t[(768+x>>24)*w+c3]), true
+}
+
+// setOf is the set of a ranked block's index i: rank's inverse.
+func (b *halfBlock) setOf(i int) uint32 {
+	packed := unrankSet(i, b.pick)
+	set := b.fixed
+	for x := b.free; packed != 0; x &= x - 1 {
+		if packed&1 != 0 {
+			set |= x & -x
+		}
+		packed >>= 1
+	}
+	return set
+}
+
+// useColumns sets fixed, free and the rank table from the sets of the
+// placements.
+func (b *halfBlock) useColumns(sets [][]uint32) {
+	fixed, used := ^uint32(0), uint32(0)
+	for _, piece := range sets {
+		for _, set := range piece {
+			fixed &= set
+			used |= set
+		}
+	}
+	if used == 0 {
+		fixed = 0
+	}
+	b.fixed, b.free = fixed, used&^fixed
+	b.pick = b.k - bits.OnesCount32(fixed)
+	var slot [32]int // by column of free: its place among free's columns
+	i := 0
+	for x := b.free; x != 0; x &= x - 1 {
+		slot[bits.TrailingZeros32(x)] = i
+		i++
+	}
+	w := b.pick + 1
+	b.rankTab = make([]int32, 4*256*w)
+	for j := range 4 {
+		for v := range 256 {
+			for c := range w {
+				// The columns of v, the c+1-th of the set first.
+				r, t := int64(0), c
+				for x := uint32(v) << (8 * j) & b.free; x != 0; x &= x - 1 {
+					t++
+					r += binomial[slot[bits.TrailingZeros32(x)]][min(t, 32)]
+				}
+				b.rankTab[(j*256+v)*w+c] = int32(r)
+			}
+		}
+	}
 }
 
 // newHalfBlockIn lists the placements of rows from..from+k-1 of queens:n
@@ -242,15 +326,18 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 	if stop != nil && stop.Load() {
 		return nil
 	}
+	b := &halfBlock{k: k, ranked: ranked}
 	index := 1 << n
 	if ranked {
-		index = int(binomial[n][k])
+		b.useColumns(sets.all())
+		index = int(binomial[bits.OnesCount32(b.free)][b.pick])
 	}
-	b := &halfBlock{k: k, start: hugeSlice[int32](index + 1), ranked: ranked}
+	b.start = hugeSlice[int32](index + 1)
 	for _, piece := range sets.all() {
 		for i, set := range piece {
 			if ranked {
-				set = uint32(rankSet(set))
+				r, _ := b.rank(set)
+				set = uint32(r)
 				piece[i] = set
 			}
 			b.start[set+1]++
@@ -274,9 +361,11 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 	if ranked {
 		for set := range b.start[:len(b.start)-1] {
 			if b.start[set] < b.start[set+1] {
-				b.sets = append(b.sets, unrankSet(set, k))
+				b.sets = append(b.sets, b.setOf(set))
+				b.setFrom = append(b.setFrom, b.start[set])
 			}
 		}
+		b.setFrom = append(b.setFrom, b.start[len(b.start)-1])
 	}
 	return b
 }
@@ -860,27 +949,33 @@ func pext(x, mask uint64) uint64 {
 	return packed
 }
 
-// pieces is a list of values kept in pieces of up to pieceLen, so that
-// it grows without copying more than a piece: the first piece grows as a
-// slice does (a small list stays small), the others are made whole.
+// pieces is a list of values kept in pieces, so that it grows without
+// copying more than a piece: the first piece grows as a slice does up to
+// firstPiece values (a small list stays small), the others are made whole,
+// of pieceLen values on huge pages (a large list is written once, and
+// small pages would cost a fault each).
 type pieces[T uint32 | uint64] struct {
 	full [][]T
 	last []T
+	n    int // the values in full
 }
 
-// pieceLen is how many values a piece holds.
-const pieceLen = 1 << 16
+const (
+	firstPiece = 1 << 16
+	pieceLen   = 1 << 20
+)
 
 func (p *pieces[T]) add(v T) {
-	if len(p.last) == pieceLen {
+	if len(p.last) == firstPiece && len(p.full) == 0 || len(p.last) == pieceLen {
 		p.full = append(p.full, p.last)
-		p.last = make([]T, 0, pieceLen)
+		p.n += len(p.last)
+		p.last = hugeSlice[T](pieceLen)[:0]
 	}
 	p.last = append(p.last, v)
 }
 
 // len is how many values were added.
-func (p *pieces[T]) len() int { return len(p.full)*pieceLen + len(p.last) }
+func (p *pieces[T]) len() int { return p.n + len(p.last) }
 
 // all is the pieces in order, each full but the last.
 func (p *pieces[T]) all() [][]T { return append(p.full[:len(p.full):len(p.full)], p.last) }

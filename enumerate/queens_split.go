@@ -305,40 +305,52 @@ func (p splitPlan) listSplit(c QueensConstraint, stop *atomic.Bool) (top, bottom
 
 // splitHalves appends the keys of the half's placements on exactly the
 // columns d (as halves does), going through the upper block's column sets
-// with placements, or the sets of its size in d, whichever are fewer.
+// with placements, or the sets of its size in d, whichever costs less.
 func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 	up, low := m.blocks.upper, m.blocks.lower
 	var pairs int64
 	splits := m.splits[:0]
-	add := func(q uint32) {
-		uFrom, uTo := up.on(q)
+	add := func(q uint32, uFrom, uTo int) {
 		lFrom, lTo := low.on(d ^ q)
-		if uFrom < uTo && lFrom < lTo {
+		if lFrom < lTo {
 			pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
 			splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
 		}
 	}
-	k := bits.OnesCount32(d)
-	if up.ranked && int64(len(up.sets)) < binomial[k][up.k] {
-		for _, q := range up.sets {
+	// The upper block's sets in d: its fixed columns and pick of its free
+	// ones in d.
+	if up.fixed&^d != 0 {
+		return dst
+	}
+	free := d & up.free
+	k, pick := bits.OnesCount32(free), up.k-bits.OnesCount32(up.fixed)
+	// A set of the list costs a test of its columns; a set of d's columns,
+	// a lookup of its rank, several times dearer.
+	if int64(len(up.sets)) < 8*binomial[k][pick] {
+		for i, q := range up.sets {
 			if q&^d == 0 {
-				add(q)
+				add(q, int(up.setFrom[i]), int(up.setFrom[i+1]))
 			}
 		}
 	} else {
 		var cols [32]uint32
 		i := 0
-		for x := d; x != 0; x &= x - 1 {
+		for x := free; x != 0; x &= x - 1 {
 			cols[i] = x & -x
 			i++
 		}
-		// Gosper's hack on the ranks of d's columns, mapped back.
-		for r := uint64(1)<<up.k - 1; r < 1<<k; {
-			var q uint32
+		// Gosper's hack on the ranks of those columns, mapped back.
+		for r := uint64(1)<<pick - 1; r < 1<<k; {
+			q := up.fixed
 			for x := r; x != 0; x &= x - 1 {
 				q |= cols[bits.TrailingZeros64(x)]
 			}
-			add(q)
+			if uFrom, uTo := up.on(q); uFrom < uTo {
+				add(q, uFrom, uTo)
+			}
+			if r == 0 {
+				break
+			}
 			low := r & -r
 			next := r + low
 			r = next | (next^r)/low>>2

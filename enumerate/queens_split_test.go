@@ -39,6 +39,76 @@ func TestRankSet(t *testing.T) {
 	}
 }
 
+// TestBlockRank checks a ranked block's index: every set of k columns
+// that holds the fixed ones and only columns in use has its own rank
+// below the index's size and comes back by setOf; any other set has none.
+func TestBlockRank(t *testing.T) {
+	for _, tc := range []struct {
+		n, k        int
+		fixed, free uint32
+	}{
+		{10, 4, 0, 0x3ff},
+		{12, 5, 0b100000000001, 0b011111111110},
+		{24, 11, 0x00f00f, 0x0f0ff0},
+		{32, 12, 0x80000001, 0x7ff0ff0e},
+		{26, 6, 0x3f, 0},
+	} {
+		b := &halfBlock{k: tc.k}
+		// Two placements, one with every fixed and free column, so that
+		// useColumns finds them.
+		b.useColumns([][]uint32{{tc.fixed | tc.free, tc.fixed}})
+		if b.fixed != tc.fixed || b.free != tc.free {
+			t.Fatalf("%+v: fixed %x free %x", tc, b.fixed, b.free)
+		}
+		size := int(binomial[onesCount(tc.free)][b.pick])
+		seen := map[int]uint32{} // by rank, its set
+		sample := func(set uint32) {
+			r, ok := b.rank(set)
+			x := set &^ tc.fixed
+			want := set&tc.fixed == tc.fixed && x&^tc.free == 0 && onesCount(x) == b.pick
+			if ok != want {
+				t.Fatalf("%+v: set %x ranked %v, want %v", tc, set, ok, want)
+			}
+			if !ok {
+				return
+			}
+			if other, taken := seen[r]; r < 0 || r >= size || taken && other != set {
+				t.Fatalf("%+v: set %x has rank %d (out of %d, or taken)", tc, set, r, size)
+			}
+			seen[r] = set
+			if back := b.setOf(r); back != set {
+				t.Fatalf("%+v: rank %d of %x gives back %x", tc, r, set, back)
+			}
+		}
+		if tc.n <= 12 {
+			for set := uint32(0); set < 1<<tc.n; set++ {
+				sample(set)
+			}
+			if len(seen) != size {
+				t.Errorf("%+v: %d ranks, want %d", tc, len(seen), size)
+			}
+			continue
+		}
+		rng := uint32(12345)
+		for range 20000 {
+			rng = rng*1664525 + 1013904223
+			sample(rng & (1<<tc.n - 1))
+			// A set that may be ranked: the fixed columns and pick free ones.
+			set, free := tc.fixed, tc.free
+			for i := 0; i < b.pick && free != 0; i++ {
+				rng = rng*1664525 + 1013904223
+				c := free
+				for skip := int(rng>>16) % onesCount(free); skip > 0; skip-- {
+					c &= c - 1
+				}
+				set |= c & -c
+				free &^= c & -c
+			}
+			sample(set)
+		}
+	}
+}
+
 func onesCount(x uint32) (k int) {
 	for ; x != 0; x &= x - 1 {
 		k++
