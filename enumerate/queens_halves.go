@@ -606,7 +606,7 @@ func (m *halvesMatcher) halves(dst []uint64, d uint32, midKey uint64) []uint64 {
 			break
 		}
 	}
-	m.splits = append(splits, 0, 0, 0, 0, 0, 0, 0, 0) // for the vector loop to read ahead
+	m.splits = append(splits, make([]int32, joinReadAhead)...)
 	splits = m.splits[:len(splits)]
 	m.nodes += pairs
 	return joinHalves(dst, m.blocks, splits, pairs, midKey, m.vector, &m.scratch)

@@ -19,6 +19,10 @@ var vectorMatch = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.Ha
 //go:noescape
 func joinHalvesAVX512(dst *uint64, upMask, upKey, lowMask, lowKey *uint64, splits *int32, nSplits int, midKey uint64, scratch *uint64) int
 
+// joinReadAhead is how many zeros must follow the splits given to
+// joinHalves: the vector loop reads four splits ahead.
+const joinReadAhead = 16
+
 // joinHalves is joinHalvesGo, on vectors if vector; pairs is the number of
 // pairs the splits hold.
 func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, pairs int64, midKey uint64, vector bool, scratch *[]uint64) []uint64 {

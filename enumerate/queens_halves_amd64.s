@@ -184,11 +184,12 @@ split:
 	LEAQ (R10)(AX*8), R10
 	MOVQ lowKey+32(FP), R11
 	LEAQ (R11)(AX*8), R11
-	// Prefetch the lower placements of the split after next, up to 256
-	// of them (most lie in memory, not in a cache), and the first of its
-	// upper ones: splits ends with two more of zeros.
-	MOVLQSX 24(R15), AX
-	MOVLQSX 28(R15), R14
+	// Prefetch the lower placements of the fourth split from this one, up
+	// to 256 of them (most lie in memory, not in a cache: a nearer split's
+	// would not arrive in time), and the first of its upper ones: splits
+	// ends with four more of zeros.
+	MOVLQSX 56(R15), AX
+	MOVLQSX 60(R15), R14
 	SUBQ AX, R14
 	MOVQ $256, CX
 	CMPQ R14, CX
@@ -204,7 +205,7 @@ prefetch:
 	ADDQ $64, BX
 	SUBQ $8, R14
 	JG prefetch
-	MOVLQSX 16(R15), AX
+	MOVLQSX 48(R15), AX
 	PREFETCHT0 (SI)(AX*8)
 	PREFETCHT0 (R8)(AX*8)
 	TESTQ R13, R13

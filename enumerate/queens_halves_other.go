@@ -11,6 +11,9 @@ func matchBottoms(t *matchTable, bottoms []uint64, _ bool) int64 {
 	return matchBottomsGo(t, bottoms)
 }
 
+// joinReadAhead: joinHalvesGo reads no further than the splits.
+const joinReadAhead = 0
+
 // joinHalves is joinHalvesGo.
 func joinHalves(dst []uint64, b *halvesBlocks, splits []int32, _ int64, midKey uint64, _ bool, _ *[]uint64) []uint64 {
 	return joinHalvesGo(dst, b, splits, midKey)

@@ -422,7 +422,8 @@ func TestJoinHalvesLongLists(t *testing.T) {
 			}
 			blk.most = 3 * size
 		}
-		splits := []int32{0, int32(size), 0, int32(size), int32(size), int32(2 * size), int32(size), int32(3 * size)}
+		// Two splits, then the zeros the vector loop reads ahead.
+		splits := append([]int32{0, int32(size), 0, int32(size), int32(size), int32(2 * size), int32(size), int32(3 * size)}, make([]int32, joinReadAhead)...)[:8]
 		pairs := int64(size*size + size*2*size)
 		for _, midKey := range []uint64{0, 1 << 5, 1<<61 | 1<<7} {
 			var scratch []uint64

@@ -356,7 +356,7 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 			r = next | (next^r)/low>>2
 		}
 	}
-	m.splits = append(splits, 0, 0, 0, 0, 0, 0, 0, 0) // for the vector loop to read ahead
+	m.splits = append(splits, make([]int32, joinReadAhead)...)
 	splits = m.splits[:len(splits)]
 	m.nodes += pairs
 	return joinHalves(dst, m.blocks, splits, pairs, 0, m.vector, &m.scratch)
