@@ -33,7 +33,8 @@ import (
 //     the least, among those whose blocks (each half is an upper and a lower
 //     block of rows, cut where their placements balance) fit in memory.
 //   - Memory. Blocks are indexed by the rank of their column set among the
-//     sets of as many columns (at most C(32,16) entries, not 2^32), and a
+//     sets of as many columns in use (halfBlock.rank: at most C(32,16)
+//     entries, not 2^32, and under a filter far fewer), and a
 //     cut is taken only if each block holds at most blockCap placements:
 //     about 16 bytes each, a few hundred megabytes a block. A filter that
 //     leaves no such cut is counted by the row-by-row search.
