@@ -69,7 +69,7 @@ for f in "${filters[@]}"; do
   walls="" cpus="" answer=""
   for _ in $(seq "$RUNS"); do
     rm -f "$work"/cat.db*
-    /usr/bin/time -f '%e %U %S' -o "$work/time" "$solcat" count "queens:$n" "${args[@]}" --db "$work/cat.db" >"$work/out"
+    /usr/bin/time -f '%e %U %S' -o "$work/time" "$solcat" count "queens:$n" "${args[@]}" --db "$work/cat.db" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     answer=$(cat "$work/out")
     read -r wall user sys <"$work/time"
     walls+="$wall"$'\n'
