@@ -18,11 +18,8 @@ TIME=${TIME:-1m}
 WORKERS=${WORKERS:-0}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-solcat=${SOLCAT_BIN:-}
-if [ -z "$solcat" ]; then
-  go build -o "$work/solcat" ./cmd/solcat
-  solcat="$work/solcat"
-fi
+. .ci/bench/lib.sh
+solcat=$(bench_solcat "$work")
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"

@@ -24,11 +24,8 @@ TEXTBOOK=${TEXTBOOK:-short}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-solcat=${SOLCAT_BIN:-}
-if [ -z "$solcat" ]; then
-  go build -o "$work/solcat" ./cmd/solcat
-  solcat="$work/solcat"
-fi
+. .ci/bench/lib.sh
+solcat=$(bench_solcat "$work")
 textbook_c=${TEXTBOOK_C:-../shared/bench/nq_textbook_fixed.c}
 textbook=""
 if [ "$TEXTBOOK" != none ] && [ -f "$textbook_c" ] && command -v gcc >/dev/null &&

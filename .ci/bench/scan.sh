@@ -34,11 +34,8 @@ DB_DIR=${DB_DIR:-$work}
 mkdir -p "$DB_DIR"
 trap 'rm -rf "$work"' EXIT
 
-solcat=${SOLCAT_BIN:-}
-if [ -z "$solcat" ]; then
-  go build -o "$work/solcat" ./cmd/solcat
-  solcat="$work/solcat"
-fi
+. .ci/bench/lib.sh
+solcat=$(bench_solcat "$work")
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
