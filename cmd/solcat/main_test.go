@@ -1033,6 +1033,7 @@ func TestExportParquetMatchesCSV(t *testing.T) {
 // and the rebuilt puzzles are the same as in a fresh catalog. When the
 // schema changes, this test must keep passing on the old file.
 func TestSchemaFixtureStillWorks(t *testing.T) {
+	t.Parallel() // catalogs of its own (see TestMain)
 	fixture, err := os.ReadFile(filepath.Join("testdata", "fixtures", "schema-v3.db"))
 	if err != nil {
 		t.Fatal(err)
