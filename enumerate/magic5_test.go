@@ -147,17 +147,21 @@ func referenceUnit(u Magic5Unit, emit func(*[25]int)) int64 {
 func magic5Key(sq []byte) string { return string(sq) }
 
 // TestMagic5AgainstReference compares the frame count with the reference
-// loops on a sample of units, square by square: every 388th of the 3,636
-// (10 units, centres 1 to 13), every 97th with SOLCAT_LONG=1, two with -short.
+// loops on a sample of units, square by square: every 776th of the 3,636
+// and the last (6 units, centres 1, 4, 6, 9, 12 and 13), every 97th with
+// SOLCAT_LONG=1 (38 units, three of each centre but 2), two with -short.
 func TestMagic5AgainstReference(t *testing.T) {
 	units := Magic5Units()
-	step := 388
+	step := 776
 	if longTests() {
 		step = 97
 	}
 	var sample []Magic5Unit
 	for i := 0; i < len(units); i += step {
 		sample = append(sample, units[i])
+	}
+	if !longTests() {
+		sample = append(sample, units[len(units)-1]) // a centre-13 unit
 	}
 	if testing.Short() {
 		sample = sample[:2]
@@ -392,8 +396,11 @@ func TestMagic5ClassForms(t *testing.T) {
 	p := canon.Puzzle{Kind: canon.Magic, N: 5}
 	cz := canon.NewImages(p)
 	units := Magic5Units()
-	step := 401
-	if testing.Short() {
+	step := 802 // 6 units with the last; 11 with SOLCAT_LONG=1
+	switch {
+	case longTests():
+		step = 401
+	case testing.Short():
 		step = 1801 // the race detector makes this ten times slower
 	}
 	var todo []int
@@ -463,7 +470,7 @@ func TestMagic5FormProperties(t *testing.T) {
 		}
 	})
 	units := Magic5Units()
-	step := 401 // every 151st unit with SOLCAT_LONG=1
+	step := 802 // 5 units, centres 13 to 2; every 151st with SOLCAT_LONG=1
 	switch {
 	case longTests():
 		step = 151

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -131,13 +132,17 @@ func propsCatalogs(t *testing.T, maxN int) (bySolutions, byClasses string) {
 	return bySolutions, byClasses
 }
 
-// TestQueensBoardProperties asks queens:1 to 13, stored solution by
-// solution and as their classes, about the toroidal and superqueen
-// properties (one catalog of each for both subtests).
+// TestQueensBoardProperties asks queens:1 to 12 (to 13 with
+// SOLCAT_LONG=1, 11 with -short), stored solution by solution and as their
+// classes, about the toroidal and superqueen properties (one catalog of
+// each for both subtests).
 func TestQueensBoardProperties(t *testing.T) {
-	maxN := 13
-	if testing.Short() {
+	maxN := 12
+	switch {
+	case testing.Short():
 		maxN = 11
+	case os.Getenv("SOLCAT_LONG") != "":
+		maxN = 13
 	}
 	bySolutions, byClasses := propsCatalogs(t, maxN)
 	plain := map[int][]plainSolution{}
@@ -219,13 +224,17 @@ func propertyCounts(t *testing.T, maxN int, bySolutions, byClasses string, solve
 
 // propertyFilters asks random questions that combine a toroidal or
 // superqueen property with cells, cells up to symmetry, orbit sizes and
-// symmetry types, of queens:11 and 13 stored both ways, and compares the
-// counts, the solutions listed and the classes listed with the plain
-// search's.
+// symmetry types, of queens:11 and, when maxN reaches it, 13 (the sizes
+// with both properties) stored both ways, and compares the counts, the
+// solutions listed and the classes listed with the plain search's.
 func propertyFilters(t *testing.T, maxN int, bySolutions, byClasses string, solve func(n int) []plainSolution) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(41, 13))
-	for _, n := range slices.Compact([]int{11, maxN}) {
+	sizes := []int{11}
+	if maxN >= 13 {
+		sizes = append(sizes, 13)
+	}
+	for _, n := range sizes {
 		p := canon.Puzzle{Kind: canon.Queens, N: n}
 		all := solve(n)
 		bound := []*query.BoundPuzzle{bind(t, bySolutions, p.String()), bind(t, byClasses, p.String())}

@@ -171,17 +171,21 @@ func randomFilter(r *rand.Rand, p canon.Puzzle, classes int64) query.Filter {
 }
 
 // TestAnswersAgainstTheSolutions asks random questions of each stored
-// puzzle and compares count, list and classes with the solutions
-// enumerated here.
+// puzzle (75 of each, 150 with SOLCAT_LONG=1) and compares count, list and
+// classes with the solutions enumerated here.
 func TestAnswersAgainstTheSolutions(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, 2))
+	questions := 75
+	if !testing.Short() && os.Getenv("SOLCAT_LONG") != "" {
+		questions = 150
+	}
 	for _, name := range []string{"magic:3", "magic:4", "queens:6", "queens:8", "queens:9"} {
 		tg := open(t, name)
 		p := tg.Puzzle
 		all := solveAll(t, p)
 		ways := map[query.Way]int{}
-		for i := range 150 {
+		for i := range questions {
 			f := randomFilter(r, p, tg.Record.Classes)
 			if i == 0 {
 				f = query.Filter{}

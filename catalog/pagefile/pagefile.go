@@ -424,13 +424,15 @@ func Record(rec []byte, cols []Value) error {
 // memory stays bounded whatever the size of the file.
 type Reader struct {
 	f   *File
-	buf []byte
+	per int    // the most pages one read takes
+	buf []byte // as long as the longest run read yet, up to per pages
 }
 
 // NewReader returns a reader whose buffer holds about bytes (at least one
-// page).
+// page). The buffer grows to that as the runs read need it: a scan of a
+// small table reads a few pages, and takes no more.
 func (f *File) NewReader(bytes int) *Reader {
-	return &Reader{f: f, buf: make([]byte, max(bytes/f.PageSize, 1)*f.PageSize)}
+	return &Reader{f: f, per: max(bytes/f.PageSize, 1)}
 }
 
 // maxGap is how many unwanted pages a run reads through rather than end:
@@ -441,7 +443,7 @@ const maxGap = 3
 // nearby pages with one positioned read each; a page is valid only during
 // its call.
 func (r *Reader) Each(pages []uint32, fn func(no uint32, p Page) error) error {
-	per := len(r.buf) / r.f.PageSize
+	per := r.per
 	for i := 0; i < len(pages); {
 		first := pages[i]
 		j := i + 1
@@ -449,6 +451,9 @@ func (r *Reader) Each(pages []uint32, fn func(no uint32, p Page) error) error {
 			j++
 		}
 		count := int(pages[j-1]-first) + 1
+		if need := count * r.f.PageSize; len(r.buf) < need {
+			r.buf = make([]byte, min(max(need, 2*len(r.buf)), per*r.f.PageSize))
+		}
 		if err := r.f.readPages(r.buf, first, count); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -606,20 +607,30 @@ func runWithCompany(t *testing.T, bin, name, dir string, args []string) (int, st
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	switch name {
 	case "at rest/build with readers in a loop":
+		// Two readers, each starting a query 100 ms after its last ended
+		// (at once with SOLCAT_LONG=1): a dozen queries or more across
+		// the build's commits and checkpoints, not forty, each a
+		// process's start.
+		pause := 100 * time.Millisecond
+		if longTests() {
+			pause = 0
+		}
 		stop := make(chan struct{})
 		var readers sync.WaitGroup
+		var reads atomic.Int64
 		for range 2 {
 			readers.Add(1)
 			go func() {
 				defer readers.Done()
 				for {
+					reads.Add(1)
+					if code, got, errOut := runAs(bin, "", []string{"--db", db, "count", "queens:8"}); code != 0 || got != "92\n" {
+						t.Errorf("a reader during the build: exit %d, %q %q", code, got, errOut)
+					}
 					select {
 					case <-stop:
 						return
-					default:
-					}
-					if code, got, errOut := runAs(bin, "", []string{"--db", db, "count", "queens:8"}); code != 0 || got != "92\n" {
-						t.Errorf("a reader during the build: exit %d, %q %q", code, got, errOut)
+					case <-time.After(pause):
 					}
 				}
 			}()
@@ -628,6 +639,7 @@ func runWithCompany(t *testing.T, bin, name, dir string, args []string) (int, st
 		cmd.Run()
 		close(stop)
 		readers.Wait()
+		t.Logf("%d queries during the build", reads.Load())
 	case "at rest/build stopped by Ctrl-C":
 		cmd.Start()
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -142,8 +143,8 @@ func TestChangedUnderServer(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	srv := exec.Command(bin, "--db", db, "serve", "--addr", addr)
-	var srvErr bytes.Buffer
-	srv.Stderr = &srvErr
+	srvErr := &lockedBuffer{} // read while the server may still write
+	srv.Stderr = srvErr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -198,4 +199,23 @@ func TestChangedUnderServer(t *testing.T) {
 	if srv.ProcessState != nil {
 		t.Errorf("the server ended: %v", srv.ProcessState)
 	}
+}
+
+// lockedBuffer holds what a process writes while the test reads it: os/exec
+// copies the process's output into it from a goroutine of its own.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

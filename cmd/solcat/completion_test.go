@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,8 @@ import (
 // (COMP_WORDBREAKS, ':' among them). Each answer is put in place of that
 // word, and the line it makes is compared: the colon stays inside the
 // puzzle's name, and the answers are those of the puzzle on the line.
+// The code is asked for once and sourced in each case (TestCompletion
+// sources it as 'source <(solcat completion bash --code)').
 func TestBashCompletion(t *testing.T) {
 	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	bash, err := exec.LookPath("bash")
@@ -45,7 +48,15 @@ func TestBashCompletion(t *testing.T) {
 		{"solcat help cou", []string{"solcat help count"}, nil, false},
 		{"solcat help ", []string{"solcat help build", "solcat help stats"}, nil, false},
 	}
-	script := `source <("$SOLCAT_BIN" completion bash --code) || exit 1
+	code, err := exec.Command(bin, "completion", "bash", "--code").Output()
+	if err != nil {
+		t.Fatalf("solcat completion bash --code: %v", err)
+	}
+	codeFile := filepath.Join(t.TempDir(), "completion.bash")
+	if err := os.WriteFile(codeFile, code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `source "$SOLCAT_CODE" || exit 1
 compopt() { told="$1 $2"; } # bash's own works only while it completes
 COMP_WORDBREAKS=$' \t\n"'"'"'><=;|&(:'
 COMP_LINE=$LINE; COMP_POINT=${#LINE}
@@ -59,7 +70,7 @@ for answer in "${COMPREPLY[@]}"; do printf '%s\n' "$rest$answer"; done
 	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {
 			cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
-			cmd.Env = append(os.Environ(), "SOLCAT_BIN="+bin, "LINE="+tc.line, "SOLCAT_DB="+catalogPath)
+			cmd.Env = append(os.Environ(), "SOLCAT_CODE="+codeFile, "LINE="+tc.line, "SOLCAT_DB="+catalogPath)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()

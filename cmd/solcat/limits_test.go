@@ -47,13 +47,18 @@ type outWant struct {
 // pipe nobody reads; bad command lines that must exit 2; and arguments of
 // 120,000 characters or with control characters, which an error line must
 // repeat cut short and escaped. Each runs in a folder holding a catalog and
-// its neighbours, every file of which must be the same afterwards.
-// (SOLCAT_TEST_BINARY=path runs the cases against another solcat binary.)
+// its neighbours, every file of which must be the same afterwards. The
+// cases of memory and Ctrl-C run in a process of their own; the others,
+// which check an exit status, stderr and stdout, run in this process (as
+// TestBadInputChangesNothing's do), each in a process of its own with
+// SOLCAT_LONG=1. (SOLCAT_TEST_BINARY=path runs every case against another
+// solcat binary.)
 func TestLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs solcat some 60 times, printing values of 16 MB")
 	}
 	bin := os.Getenv("SOLCAT_TEST_BINARY") // as in TestBadInputChangesNothing
+	inProcess := bin == "" && !longTests()
 	if bin == "" {
 		bin = binary(t)
 	}
@@ -186,7 +191,12 @@ func TestLimits(t *testing.T) {
 				args[i] = strings.ReplaceAll(a, "{d}", dir)
 			}
 			before := folderState(t, dir)
-			got := runLimited(t, bin, args, tc.sigint)
+			var got limited
+			if inProcess && !tc.sigint && tc.peakMB == 0 {
+				got = runHere(args)
+			} else {
+				got = runLimited(t, bin, args, tc.sigint)
+			}
 			if got.code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %q)", got.code, tc.code, clipped(got.stderr))
 			}
@@ -316,6 +326,18 @@ func runLimited(t *testing.T, bin string, args []string, sigint bool) limited {
 	got.stderr = stderr.String()
 	got.head, got.tail = string(out.head), string(out.tail)
 	got.peakKB = <-peak
+	return got
+}
+
+// runHere runs the CLI in this process with args, as main does, and
+// keeps what runLimited keeps but the times and the memory.
+func runHere(args []string) limited {
+	var got limited
+	out := &edges{size: &got.size}
+	var stderr bytes.Buffer
+	got.code = run(context.Background(), args, noStdin(), out, &stderr)
+	got.stderr = stderr.String()
+	got.head, got.tail = string(out.head), string(out.tail)
 	return got
 }
 

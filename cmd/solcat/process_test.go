@@ -59,6 +59,7 @@ func binary(t *testing.T) string {
 // disk filled are kept, and the same command with room to spare finishes
 // the build with the same content as an uninterrupted one.
 func TestFullDiskKeepsCatalog(t *testing.T) {
+	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
 	db := filepath.Join(t.TempDir(), "cat.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:1-10"); code != 0 {
@@ -337,6 +338,7 @@ func TestCountOnlySurvivesKill(t *testing.T) {
 // (as another user when the tests run as root, who ignores permissions), and
 // expects a clear refusal, not a crash or a partial file, when asked to build.
 func TestReadOnlyFolder(t *testing.T) {
+	t.Parallel() // reads the shared catalog, writes files of its own (see TestMain)
 	bin := binary(t)
 	base := t.TempDir()
 	dir := filepath.Join(base, "readonly")

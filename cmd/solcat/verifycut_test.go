@@ -12,6 +12,7 @@ import (
 // cannot open, reports in every format which puzzles it lists can still be
 // read and which cannot, and ends in one line, exit 1.
 func TestVerifyCutCatalog(t *testing.T) {
+	t.Parallel() // catalogs of its own (see TestMain)
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.db")
 	if code, _, errOut := solcatDB(whole, "build", "queens:1-11", "magic:3"); code != 0 {

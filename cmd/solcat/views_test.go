@@ -225,6 +225,7 @@ func toSchema13(t *testing.T, path string, puzzles []string) {
 // classes_<p>_raw under the view classes_<p>, and the answers stay the
 // same, byte for byte.
 func TestSchema13Catalog(t *testing.T) {
+	t.Parallel() // catalogs of its own (see TestMain)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "old.db")
 	if code, _, errOut := solcatDB(db, "build", "queens:6", "magic:3"); code != 0 {
