@@ -408,19 +408,32 @@ func TestBrowser(t *testing.T) {
 		t.Skip("no Chromium here (Debian's chromium package): the pages are not opened in a browser")
 	}
 	srv := serve(t, 30*time.Second)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 1000))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
 	// The first action starts the browser, with no time limit of its own
 	// (a limit there would stop the browser); the steps after it have one.
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
+	// On a busy machine Chromium now and then fails to start: it has three
+	// tries, each with a profile folder of its own.
+	var ctx context.Context
+	for try := 1; ; try++ {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 1000))
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		started, cancelBrowser := chromedp.NewContext(alloc)
+		err := chromedp.Do(started, chromedp.Navigate("about:blank"))
+		if err == nil {
+			defer cancelAlloc()
+			defer cancelBrowser()
+			ctx = started
+			break
+		}
+		cancelBrowser()
+		cancelAlloc()
+		if try == 3 {
+			t.Fatalf("Chromium did not start in 3 tries: %v", err)
+		}
+		t.Logf("Chromium did not start (try %d): %v", try, err)
 	}
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 	shots := *screenshots
 	if shots == "" {
