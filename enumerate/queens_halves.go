@@ -196,8 +196,8 @@ func (b *halfBlock) on(set uint32) (from, to int) {
 	return int(b.start[set]), int(b.start[set+1])
 }
 
-// rank is the index of set in a ranked block: its columns of free ranked
-// (rankSet) as if free's columns were the first ones; false if no
+// rank is the index of set in a ranked block: the rank of its columns of
+// free (see unrankSet) as if free's columns were the first ones; false if no
 // placement can use set (it lacks a fixed column, has one not in use, or
 // has not k columns).
 func (b *halfBlock) rank(set uint32) (int, bool) {
@@ -279,7 +279,7 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 
 // newHalfBlockAt is newHalfBlockIn for a half of rows rows whose keys are
 // laid out by lay; ranked indexes the column sets by their rank among the
-// sets of k columns (see rankSet) instead of by the set itself, which
+// sets of k columns (see halfBlock.rank) instead of by the set itself, which
 // would take 2^n entries.
 func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *atomic.Bool, lay keyLayout, ranked bool) *halfBlock {
 	all := uint32(1)<<n - 1

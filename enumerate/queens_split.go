@@ -73,19 +73,10 @@ var binomial = func() (t [33][33]int64) {
 	return t
 }()
 
-// rankSet is the rank of set among the sets of as many columns, in the
-// colexicographic order: the sum over its columns c_0 < c_1 < ... of
-// C(c_i, i+1).
-func rankSet(set uint32) int {
-	rank := int64(0)
-	for i := 1; set != 0; i++ {
-		rank += binomial[bits.TrailingZeros32(set)][i]
-		set &= set - 1
-	}
-	return int(rank)
-}
-
-// unrankSet is the set of k columns of rank rank.
+// unrankSet is the set of k columns of rank rank among the sets of k
+// columns in the colexicographic order, which is the order of the sets as
+// numbers: the rank of a set of columns c_0 < c_1 < ... is the sum of
+// C(c_i, i+1) (see halfBlock.rank).
 func unrankSet(rank, k int) uint32 {
 	var set uint32
 	r := int64(rank)
