@@ -315,7 +315,7 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 		return dst
 	}
 	free := d & up.free
-	k, pick := bits.OnesCount32(free), up.k-bits.OnesCount32(up.fixed)
+	k, pick := bits.OnesCount32(free), up.pick
 	// A set of the list costs a test of its columns; a set of d's columns,
 	// a lookup of its rank, several times dearer.
 	if int64(len(up.sets)) < 8*binomial[k][pick] {
