@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/zeebo/xxh3"
 )
 
 // A folder of files for the bad-input tests: a small catalog and its
@@ -122,11 +120,7 @@ func folderState(t *testing.T, dir string) map[string]string {
 		case e.IsDir():
 			state[rel] = "folder"
 		default:
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			state[rel] = fmt.Sprintf("%x", xxh3.Hash128(data).Bytes()) // a fast hash: the files are compared, not authenticated
+			state[rel] = fileHash(t, path)
 		}
 		return nil
 	})

@@ -250,8 +250,9 @@ func TestGolden(t *testing.T) {
 }
 
 // fileHash is a hash of the file's bytes, read through a small buffer (the
-// shared catalog is hashed twice a case in TestRefusals): a fast hash, as
-// folderState's, since the files are compared, not authenticated.
+// shared catalog is hashed twice a case in TestRefusals, and folderState
+// hashes every file of a folder): a fast hash, since the files are
+// compared, not authenticated.
 func fileHash(t *testing.T, path string) string {
 	t.Helper()
 	f, err := os.Open(path)
