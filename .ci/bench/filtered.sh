@@ -13,7 +13,7 @@
 # Usage: .ci/bench/filtered.sh
 #        TEXTBOOK=short .ci/bench/filtered.sh   # the textbook only where it takes minutes
 #        TEXTBOOK=none RUNS=3 .ci/bench/filtered.sh
-#        ONLY="q26 q24six" .ci/bench/filtered.sh
+#        ONLY="q26six q24six" .ci/bench/filtered.sh
 # TEXTBOOK is all (every filter, hours in all: queens:22's takes over an
 # hour, queens:28's about one), short (those of under 3 minutes; the
 # default) or none. SOLCAT_BIN times a solcat built elsewhere.
