@@ -40,7 +40,10 @@ import (
 //
 // Under a constraint (squares fixed, as a constrained count's) a cut is
 // taken only when the constraint is its own image: the shift when it
-// restricts no row, the mirror when it is its own mirror image.
+// restricts no row, the mirror when it is its own mirror image. Without
+// one, the toroidal count of n prime to 6 (the only n with solutions,
+// past 1) cuts by all the torus's maps that keep its lines instead
+// (queens_torus.go), a cut some n/2 times deeper.
 //
 // The work units fix the queens of the first rows (3 for superqueens, 4
 // for toroidal ones, the first of which is in column 0): a few thousand
@@ -84,8 +87,9 @@ type BoardCounter struct {
 	n           int
 	allowed     []uint64 // by row, the columns the constraint allows
 	units       []BoardUnit
-	fixed       bool // the last unit counts the solutions turns fix
-	shift, flip bool // the cuts taken
+	fixed       bool      // the last unit counts the solutions turns fix
+	shift, flip bool      // the cuts taken
+	torus       *torusCut // toroidal without a constraint: the cut by the torus's maps (queens_torus.go)
 }
 
 // NewBoardCounter prepares the count of the solutions of queens:c.N with
@@ -119,6 +123,9 @@ func newBoardCounter(prop canon.Property, n int, allowed []uint64) (*BoardCounte
 	}
 	q := &BoardCounter{prop: prop, n: n, allowed: allowed, fixed: free, flip: mirrored}
 	q.shift = free && prop == canon.Toroidal
+	if q.shift {
+		q.torus = newTorusCut(n)
+	}
 	q.listUnits()
 	return q, nil
 }
@@ -144,6 +151,15 @@ func (q *BoardCounter) Keys() [][]byte {
 	return keys
 }
 
+// Scheme tells units of the cut by the torus's maps ('G') from those of
+// the other cuts (0), which a unit's index alone does not.
+func (q *BoardCounter) Scheme() byte {
+	if q.torus != nil {
+		return 'G'
+	}
+	return 0
+}
+
 // Method names the way the count goes.
 func (q *BoardCounter) Method() string {
 	name := "superqueen counter"
@@ -151,6 +167,8 @@ func (q *BoardCounter) Method() string {
 		name = "toroidal counter"
 	}
 	switch {
+	case q.torus != nil:
+		return name + ", cut by the torus's shifts, multiples and mirror"
 	case q.shift && q.flip:
 		return name + ", cut by the torus's shifts and the mirror"
 	case q.flip:
@@ -183,6 +201,14 @@ func (q *BoardCounter) listUnits() {
 			c := bits.TrailingZeros64(free)
 			w := weight
 			switch {
+			case q.torus != nil && r == 0:
+				if c != 0 {
+					continue
+				}
+			case q.torus != nil && r == 1:
+				if c < 2 || 2*c > n-1 {
+					continue // the least slope is from 2 to (n-1)/2
+				}
 			case q.shift && r == 0:
 				if c != 0 {
 					continue
@@ -216,6 +242,8 @@ func (q *BoardCounter) listUnits() {
 type boardState struct {
 	cols, left, right uint64
 	prev, prev2       uint64
+	placed            int                  // rows placed
+	col               [MaxBoardQueens]int8 // their queens' columns
 }
 
 // free is the columns of row r that s leaves and the constraint allows.
@@ -225,7 +253,18 @@ func (s boardState) free(q *BoardCounter, r int) uint64 {
 	if q.prop == canon.Superqueen {
 		taken |= s.prev<<2 | s.prev>>2 | s.prev2<<1 | s.prev2>>1
 	}
-	return all &^ taken & q.allowed[r]
+	free := all &^ taken & q.allowed[r]
+	if q.torus != nil && r >= 2 {
+		if s.col[1] > 2 {
+			free &^= q.torus.slopeMask(s.col[:], r, int(s.col[1]))
+		}
+		for f := free; f != 0; f &= f - 1 {
+			if c := bits.TrailingZeros64(f); q.torus.below(s.col, r, c) {
+				free &^= 1 << c
+			}
+		}
+	}
+	return free
 }
 
 // place is s after a queen in column c of the row it was for.
@@ -233,7 +272,8 @@ func (s boardState) place(q *BoardCounter, c int) boardState {
 	n := q.n
 	all := uint64(1)<<n - 1
 	bit := uint64(1) << c
-	out := boardState{cols: s.cols | bit, prev: bit, prev2: s.prev}
+	out := boardState{cols: s.cols | bit, prev: bit, prev2: s.prev, placed: s.placed + 1, col: s.col}
+	out.col[s.placed] = int8(c)
 	if q.prop == canon.Toroidal {
 		l, r := s.left|bit, s.right|bit
 		out.left = (l<<1 | l>>(n-1)) & all
@@ -282,9 +322,12 @@ func (q *BoardCounter) countUnit(u BoardUnit, stop *atomic.Bool) (solutions, nod
 	if row == q.n {
 		return u.Weight, 0
 	}
-	if q.prop == canon.Toroidal {
+	switch {
+	case q.torus != nil:
+		return q.searchTorus(row, s, stop)
+	case q.prop == canon.Toroidal:
 		solutions, nodes = q.searchToroidal(row, s, stop)
-	} else {
+	default:
 		solutions, nodes = q.searchSuperqueens(row, s, stop)
 	}
 	return u.Weight * solutions, nodes

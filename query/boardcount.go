@@ -243,9 +243,16 @@ func (b *BoardCount) Announce() string {
 	return fmt.Sprintf("%s is not stored: counting its %s solutions by the %s, %s", b.Puzzle, b.Prop, b.counter.Method(), roughDuration(b.Took))
 }
 
-// UnitKey is the key the count's units are saved under, and Units their
-// number (0: the count is not saved as it runs, as up to symmetry).
-func (b *BoardCount) UnitKey() []byte { return b.question(0) }
+// UnitKey is the key the count's units are saved under (the question's,
+// and the units' scheme), and Units their number (0: the count is not
+// saved as it runs, as up to symmetry).
+func (b *BoardCount) UnitKey() []byte {
+	key := b.question(0)
+	if b.counter != nil && b.counter.Scheme() != 0 {
+		key = append(key, '/', b.counter.Scheme())
+	}
+	return key
+}
 
 // Units is how many units the count is saved and resumed by.
 func (b *BoardCount) Units() int {

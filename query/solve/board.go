@@ -47,6 +47,10 @@ func (b *Board) Units() int { return len(b.counter.Units()) }
 // Method names the way the count goes, for the answer kept.
 func (b *Board) Method() string { return b.counter.Method() }
 
+// Scheme is the counter's units' scheme (enumerate.BoardCounter.Scheme),
+// so that units saved under another are not mixed in.
+func (b *Board) Scheme() byte { return b.counter.Scheme() }
+
 // Classes reports whether the count gives the classes by orbit size: with
 // no cell fixed.
 func (b *Board) Classes() bool { return b.counter.Fixed() }
