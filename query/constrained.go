@@ -247,8 +247,12 @@ func roughDuration(d time.Duration) string {
 	switch {
 	case d < time.Second:
 		return "under a second"
+	case d < 1500*time.Millisecond:
+		return "about a second"
 	case d < time.Minute:
 		return fmt.Sprintf("about %.0f seconds", d.Seconds())
+	case d < 90*time.Second:
+		return "about a minute"
 	case d < time.Hour:
 		return fmt.Sprintf("about %.0f minutes", d.Minutes())
 	case d >= 2*365*24*time.Hour:
