@@ -286,13 +286,14 @@ func TestBoardCountStopsAndResumes(t *testing.T) {
 }
 
 // TestBoardCountDocExamples: the board counts docs/commands.md shows, in
-// a catalog of their own (queens:19's with SOLCAT_LONG=1: about 100 s of
-// CPU).
+// a catalog of their own (queens:19's and 23's with SOLCAT_LONG=1: about
+// 100 s of CPU each).
 func TestBoardCountDocExamples(t *testing.T) {
 	t.Parallel()
 	cases := [][]string{{"count", "queens:17", "--prop", "toroidal", "140692\n"}}
 	if longTests() {
-		cases = append(cases, []string{"count", "queens:19", "--prop", "superqueen", "--classes", "8062150\n"})
+		cases = append(cases, []string{"count", "queens:19", "--prop", "superqueen", "--classes", "8062150\n"},
+			[]string{"count", "queens:23", "--prop", "toroidal", "--classes", "16107188\n"})
 	}
 	db := filepath.Join(t.TempDir(), "d.db")
 	for _, tc := range cases {
