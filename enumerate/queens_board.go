@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"sync/atomic"
 
 	"solcat/canon"
@@ -24,6 +25,13 @@ import (
 //     above the row being filled can hold a knight's move from it: the
 //     queen one row up takes the columns two to either side, the queen two
 //     rows up the columns one to either side.
+//
+// A toroidal solution of n > 1 needs n prime to 6 (Pólya, 1918): its
+// queens' columns c, the sums c+r and the differences c-r (mod n) each
+// run over 0 to n-1 once, and adding up the sums, then their squares,
+// gives a contradiction when 2 or 3 divides n. So for those n the counter
+// has no units and counts none; the tests check this against the plain
+// search up to 13 and the published zeros.
 //
 // Cuts by symmetry, each a bijection between the solutions counted and
 // those left out, so the count is exact:
@@ -90,6 +98,7 @@ type BoardCounter struct {
 	fixed       bool      // the last unit counts the solutions turns fix
 	shift, flip bool      // the cuts taken
 	torus       *torusCut // toroidal without a constraint: the cut by the torus's maps (queens_torus.go)
+	none        bool      // toroidal, n a multiple of 2 or 3: no solutions, and no units
 }
 
 // NewBoardCounter prepares the count of the solutions of queens:c.N with
@@ -126,7 +135,9 @@ func newBoardCounter(prop canon.Property, n int, allowed []uint64) (*BoardCounte
 	if q.shift {
 		q.torus = newTorusCut(n)
 	}
-	q.listUnits()
+	if q.none = prop == canon.Toroidal && n > 1 && (n%2 == 0 || n%3 == 0); !q.none {
+		q.listUnits()
+	}
 	return q, nil
 }
 
@@ -167,6 +178,8 @@ func (q *BoardCounter) Method() string {
 		name = "toroidal counter"
 	}
 	switch {
+	case q.none:
+		return name + ", none without a search: " + strconv.Itoa(q.n) + " is a multiple of 2 or 3 (Pólya)"
 	case q.torus != nil:
 		return name + ", cut by the torus's shifts, multiples and mirror"
 	case q.shift && q.flip:
@@ -426,6 +439,9 @@ func (q *BoardCounter) searchSuperqueens(row int, s boardState, stop *atomic.Boo
 // turn (f90) and the half turn (f180, f90 among them) map onto
 // themselves, by searches that place whole orbits of squares.
 func (q *BoardCounter) fixedCounts(stop *atomic.Bool) (f90, f180, nodes int64) {
+	if q.none {
+		return 0, 0, 0
+	}
 	quarter := boardFixedSearch{q: q, quarter: true, stop: stop}
 	quarter.search(0, newFixedBoard(q.n))
 	half := boardFixedSearch{q: q, stop: stop}

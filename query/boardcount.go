@@ -286,6 +286,8 @@ func (b *BoardCount) Report() PlanReport {
 		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s counter, the filter's squares fixed: the solutions of its distinct images among the 8, joined by inclusion and exclusion, on %s",
 			b.Prop, canon.Plural(int64(b.Workers), "goroutine")),
 			"estimate: none (one count for each set of images that can meet)")
+	case b.counter.Units() == 0:
+		r.Detail = append(r.Detail, "answer: nothing is stored to read; counted by the "+b.counter.Method(), "estimate: none needed")
 	default:
 		units := canon.Plural(int64(b.counter.Units()), "unit")
 		if b.counter.Classes() {

@@ -199,7 +199,8 @@ func TestBoardCountExplainGolden(t *testing.T) {
 		{"explain-board-queens12-superqueen-classes", []string{"count", "queens:12", "--prop", "superqueen", "--classes", "--explain"}},
 		{"explain-board-queens12-superqueen-cell-json", []string{"count", "queens:12", "--prop", "superqueen", "--cell", "1,2=1", "--explain", "--format", "json"}},
 		{"explain-board-queens12-superqueen-up-to-symmetry", []string{"count", "queens:12", "--prop", "superqueen", "--cell", "1,2=1", "--up-to-symmetry", "--explain"}},
-		{"explain-board-queens24-toroidal-pattern", []string{"count", "queens:24", "--prop", "toroidal", "--pattern", "1 3 5 7 9 11 13 15 17 19 21 23 . . . . . . . . . . . .", "--explain"}},
+		{"explain-board-queens25-toroidal-pattern", []string{"count", "queens:25", "--prop", "toroidal", "--pattern", "1 3 5 7 9 11 13 15 17 19 21 23 25 . . . . . . . . . . . .", "--explain"}},
+		{"explain-board-queens24-toroidal-none", []string{"count", "queens:24", "--prop", "toroidal", "--explain"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := solcatDB(db, tc.args...)
