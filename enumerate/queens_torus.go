@@ -172,7 +172,11 @@ func (q *BoardCounter) searchTorus(row int, s boardState, stop *atomic.Bool) (co
 		f.free ^= bit
 		col[r] = int8(bits.TrailingZeros64(bit))
 		if r == last {
-			count += t.weight(col[:n], k)
+			if w := t.weight(col[:n], k); w > 0 && q.filter != nil {
+				count += t.members(col[:n], q.filter, w)
+			} else {
+				count += w
+			}
 			continue
 		}
 		// The maps that take rows r-2d, r-d, r (or r, r-d, r-2d) to rows
@@ -254,4 +258,38 @@ func (t *torusCut) below(col [MaxBoardQueens]int8, r, c int) bool {
 		}
 	}
 	return false
+}
+
+// members is how many members of the orbit of col, which has size, meet
+// the constraint allowed (by row, the columns allowed). Each map g of G
+// gives a member, each member from |G|/size maps. The member g·col has
+// its queen of row ρ in column e·u·col[r] + b, where r = (ρ - a)/u: for
+// each u, e and a the shifts b that meet every restricted row are a mask,
+// the AND of the rows' allowed columns turned back by e·u·col[r].
+func (t *torusCut) members(col []int8, allowed []uint64, size int64) int64 {
+	n := t.n
+	all := uint64(1)<<n - 1
+	var restricted []int
+	for rho, a := range allowed {
+		if a&all != all {
+			restricted = append(restricted, rho)
+		}
+	}
+	var maps int64
+	for _, u := range t.units {
+		ui := t.inv[u]
+		for _, e := range [2]int{u, n - u} {
+			for a := range n {
+				ok := all
+				for _, rho := range restricted {
+					r := (rho - a + n) * ui % n
+					x := e * int(col[r]) % n // b must put column x + b in allowed[rho]
+					m := allowed[rho] & all
+					ok &= (m>>x | m<<(n-x)) & all
+				}
+				maps += int64(bits.OnesCount64(ok))
+			}
+		}
+	}
+	return maps * size / t.group
 }

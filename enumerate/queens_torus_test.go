@@ -1,9 +1,13 @@
 package enumerate
 
 import (
+	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"solcat/canon"
 )
 
 // TestTorusCutOrbits checks the cut by the torus's maps against the
@@ -102,4 +106,51 @@ func toroidalSolutions(n int) [][]int8 {
 	}
 	place(0)
 	return out
+}
+
+// TestTorusFilter counts toroidal solutions under random constraints (a
+// few squares with a queen or empty, and patterns of several rows) by the
+// orbits of the torus's maps, their members tested, and compares with the
+// plain search.
+func TestTorusFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 9))
+	for _, n := range []int{5, 7, 11, 13} {
+		for i := range 8 {
+			c := randomConstraint(rng, n)
+			if i%4 == 3 { // a pattern: the first rows' queens of a solution
+				sols := toroidalSolutions(n)
+				p := sols[rng.IntN(len(sols))]
+				c = NewQueensConstraint(n)
+				for r := range 1 + rng.IntN(3) {
+					c.Queen(r, int(p[r]))
+				}
+			}
+			t.Run(fmt.Sprintf("%d/%d", n, i), func(t *testing.T) {
+				allowed := make([]uint64, n)
+				for r, a := range c.Allowed {
+					allowed[r] = uint64(a)
+				}
+				q := newTorusFilter(n, allowed)
+				var got int64
+				err := q.Count(context.Background(), seq(len(q.units)), 1+i%2, func(_ int, cc ClassCounts) error {
+					got += cc.Joined
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want, _ := plainBoard(canon.Toroidal, n, &c); got != want {
+					t.Errorf("under %x: %d, the plain search %d", c.Allowed, got, want)
+				}
+			})
+		}
+	}
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
