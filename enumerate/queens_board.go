@@ -100,6 +100,7 @@ type BoardCounter struct {
 	torus       *torusCut // toroidal without a constraint: the cut by the torus's maps (queens_torus.go)
 	none        bool      // toroidal, n a multiple of 2 or 3: no solutions, and no units
 	filter      []uint64  // with torus under a constraint: the constraint, tested on each orbit's members
+	restricted  []int     // the rows filter restricts
 }
 
 // NewBoardCounter prepares the count of the solutions of queens:c.N with
@@ -165,6 +166,11 @@ func newTorusFilter(n int, allowed []uint64) *BoardCounter {
 		all[r] = uint64(1)<<n - 1
 	}
 	q := &BoardCounter{prop: canon.Toroidal, n: n, allowed: all, torus: t, filter: allowed}
+	for r, a := range allowed {
+		if a&all[r] != all[r] {
+			q.restricted = append(q.restricted, r)
+		}
+	}
 	q.listUnits()
 	return q
 }

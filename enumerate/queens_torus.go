@@ -152,7 +152,7 @@ func (q *BoardCounter) searchTorus(row int, s boardState, stop *atomic.Bool) (co
 	n := q.n
 	all := uint64(1)<<n - 1
 	last := n - 1
-	k, c2 := int(s.col[1]), int(s.col[2])
+	k, c2 := int(s.col[1]), int(s.col[2]) // units fix 4 rows (prefixRows), n being 5 or more
 	k32, nk32, c232 := int32(k), int32(n-k), int32(c2)
 	col := s.col
 	type frame struct{ free, cols, left, right uint64 }
@@ -173,7 +173,7 @@ func (q *BoardCounter) searchTorus(row int, s boardState, stop *atomic.Bool) (co
 		col[r] = int8(bits.TrailingZeros64(bit))
 		if r == last {
 			if w := t.weight(col[:n], k); w > 0 && q.filter != nil {
-				count += t.members(col[:n], q.filter, w)
+				count += t.members(col[:n], q.filter, q.restricted, w)
 			} else {
 				count += w
 			}
@@ -261,20 +261,15 @@ func (t *torusCut) below(col [MaxBoardQueens]int8, r, c int) bool {
 }
 
 // members is how many members of the orbit of col, which has size, meet
-// the constraint allowed (by row, the columns allowed). Each map g of G
+// the constraint allowed (by row, the columns allowed; restricted lists
+// the rows that do not allow all). Each map g of G
 // gives a member, each member from |G|/size maps. The member g·col has
 // its queen of row ρ in column e·u·col[r] + b, where r = (ρ - a)/u: for
 // each u, e and a the shifts b that meet every restricted row are a mask,
 // the AND of the rows' allowed columns turned back by e·u·col[r].
-func (t *torusCut) members(col []int8, allowed []uint64, size int64) int64 {
+func (t *torusCut) members(col []int8, allowed []uint64, restricted []int, size int64) int64 {
 	n := t.n
 	all := uint64(1)<<n - 1
-	var restricted []int
-	for rho, a := range allowed {
-		if a&all != all {
-			restricted = append(restricted, rho)
-		}
-	}
 	var maps int64
 	for _, u := range t.units {
 		ui := t.inv[u]
