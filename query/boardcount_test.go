@@ -112,3 +112,25 @@ func TestBoardCountPublishedMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardCountUnitKeys: the units of the toroidal count cut by the
+// torus's maps are saved under a key of their own, so that units an
+// earlier scheme saved under the question's key are not mixed in; other
+// counts use the question's key.
+func TestBoardCountUnitKeys(t *testing.T) {
+	for _, tc := range []struct {
+		n      int
+		prop   canon.Property
+		scheme bool
+	}{{13, canon.Toroidal, true}, {13, canon.Superqueen, false}, {12, canon.Toroidal, false}} {
+		p := canon.Puzzle{Kind: canon.Queens, N: tc.n}
+		b, err := query.PlanBoardCount(p, query.Filter{Props: tc.prop}, false, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := string(b.UnitKey())
+		if got := len(key) > 2 && key[len(key)-2:] == "/G"; got != tc.scheme {
+			t.Errorf("%s %s: unit key %q", p, tc.prop, key)
+		}
+	}
+}
