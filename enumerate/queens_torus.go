@@ -46,7 +46,6 @@ type torusCut struct {
 	group int64         // |G|
 	units []int         // the d in 1..n-1 prime to n
 	inv   []int         // inv[d]: d's inverse mod n (0 when d is not prime to n)
-	prime []bool        // prime[d]: d is prime to n
 	slope [][]int       // slope[d][c+n]: c·inv[d] mod n, the slope of a column difference c (-n < c < n) over d rows
 	near  [3][128]int32 // slope[1] to slope[3], in arrays the search indexes without bounds checks
 }
@@ -58,7 +57,7 @@ func newTorusCut(n int) *torusCut {
 	if n < 5 || n%2 == 0 || n%3 == 0 {
 		return nil
 	}
-	t := &torusCut{n: n, inv: make([]int, n), prime: make([]bool, n), slope: make([][]int, n)}
+	t := &torusCut{n: n, inv: make([]int, n), slope: make([][]int, n)}
 	for d := 1; d < n; d++ {
 		for e := 1; e < n; e++ {
 			if d*e%n == 1 {
@@ -68,7 +67,6 @@ func newTorusCut(n int) *torusCut {
 		if t.inv[d] == 0 {
 			continue
 		}
-		t.prime[d] = true
 		t.units = append(t.units, d)
 		t.slope[d] = make([]int, 2*n)
 		for c := range 2 * n {
@@ -92,8 +90,8 @@ func (t *torusCut) slopeMask(col []int8, r, k int) uint64 {
 	var m uint64
 	for j, c := range col[:r] {
 		d := r - j
-		if !t.prime[d] {
-			continue
+		if t.inv[d] == 0 {
+			continue // not prime to n: no slope
 		}
 		for s := 2; s < k; s++ {
 			step := s * d % n
@@ -182,41 +180,23 @@ func (q *BoardCounter) searchTorus(row int, s boardState, stop *atomic.Bool) (co
 		// The maps that take rows r-2d, r-d, r (or r, r-d, r-2d) to rows
 		// 0, 1, 2, for d = 1, 2, 3 (prime to n): if one takes the queens
 		// placed below 0, k, c2, no completion of them is canonical. These
-		// are quick to try (written out: a loop costs a fifth more) and
-		// cut the search by three.
+		// are quick to try (cuts, inlined; a loop over d costs a fifth
+		// more) and cut the search by three.
 		if r >= 2 {
 			cr := int(col[r]) + n
-			var ci, cm int
-			var sl *[128]int32
-			var up, down int32
-			ci, cm = int(col[r-2]), int(col[r-1])
-			sl = &t.near[0]
-			up, down = sl[(cr-ci)&127], sl[(2*n-cr+ci)&127]
-			if s := sl[(cm-ci+n)&127]; s == k32 && up < c232 || s == nk32 && down < c232 {
-				continue
-			}
-			if s := sl[(cr-cm)&127]; s == k32 && up < c232 || s == nk32 && down < c232 {
+			ci, cm := int(col[r-2]), int(col[r-1])
+			if cuts(&t.near[0], cr-ci, cm-ci+n, cr-cm, 2*n, k32, nk32, c232) {
 				continue
 			}
 			if r >= 4 {
 				ci, cm = int(col[r-4]), int(col[r-2])
-				sl = &t.near[1]
-				up, down = sl[(cr-ci)&127], sl[(2*n-cr+ci)&127]
-				if s := sl[(cm-ci+n)&127]; s == k32 && up < c232 || s == nk32 && down < c232 {
-					continue
-				}
-				if s := sl[(cr-cm)&127]; s == k32 && up < c232 || s == nk32 && down < c232 {
+				if cuts(&t.near[1], cr-ci, cm-ci+n, cr-cm, 2*n, k32, nk32, c232) {
 					continue
 				}
 			}
 			if r >= 6 {
 				ci, cm = int(col[r-6]), int(col[r-3])
-				sl = &t.near[2]
-				up, down = sl[(cr-ci)&127], sl[(2*n-cr+ci)&127]
-				if s := sl[(cm-ci+n)&127]; s == k32 && up < c232 || s == nk32 && down < c232 {
-					continue
-				}
-				if s := sl[(cr-cm)&127]; s == k32 && up < c232 || s == nk32 && down < c232 {
+				if cuts(&t.near[2], cr-ci, cm-ci+n, cr-cm, 2*n, k32, nk32, c232) {
 					continue
 				}
 			}
@@ -231,7 +211,6 @@ func (q *BoardCounter) searchTorus(row int, s boardState, stop *atomic.Bool) (co
 		if k > 2 && free != 0 {
 			free &^= t.slopeMask(col[:], r+1, k)
 		}
-
 		if free == 0 {
 			continue
 		}
@@ -240,21 +219,32 @@ func (q *BoardCounter) searchTorus(row int, s boardState, stop *atomic.Bool) (co
 	}
 }
 
+// cuts reports whether the map that takes rows i, m, r (d apart, sl
+// being t.near[d-1]) or r, m, i to rows 0, 1, 2 takes the queens there
+// below 0, k, c2 (nk = n-k). The columns ci, cm, cr come as differences:
+// ri = cr-ci+n, mi = cm-ci+n, rm = cr-cm+n. Small enough to be inlined in
+// the search's loop, and it stops at the first map that cuts.
+func cuts(sl *[128]int32, ri, mi, rm, n2 int, k, nk, c2 int32) bool {
+	up, down := sl[ri&127], sl[(n2-ri)&127]
+	if s := sl[mi&127]; s == k && up < c2 || s == nk && down < c2 {
+		return true
+	}
+	s := sl[rm&127]
+	return s == k && up < c2 || s == nk && down < c2
+}
+
 // below reports whether a queen in column c of row r, with those of col
-// in rows 0 to r-1, is cut by the maps searchTorus tries (it writes them
-// out, for speed): those that take rows r-2d, r-d, r (or r, r-d, r-2d) to
-// rows 0, 1, 2, for d = 1, 2, 3, if one takes them below 0, k, c2.
+// in rows 0 to r-1, is cut by the maps searchTorus tries (for the units'
+// rows and Knuth's estimate): those that take rows r-2d, r-d, r (or r,
+// r-d, r-2d) to rows 0, 1, 2, for d = 1, 2, 3, if one takes them below 0,
+// k, c2.
 func (t *torusCut) below(col [MaxBoardQueens]int8, r, c int) bool {
-	n, k, c2 := t.n, int32(col[1]), int32(col[2])
+	k, c2 := int32(col[1]), int32(col[2])
 	col[r] = int8(c)
 	for d := 1; d <= len(t.near) && 2*d <= r; d++ {
-		ci, cm, cr := int(col[r-2*d]), int(col[r-d]), c+n
-		sl := &t.near[d-1]
-		up, down := sl[(cr-ci)&127], sl[(2*n-cr+ci)&127]
-		for _, s := range []int32{sl[(cm-ci+n)&127], sl[(cr-cm)&127]} {
-			if s == k && up < c2 || s == int32(n)-k && down < c2 {
-				return true
-			}
+		ci, cm, cr := int(col[r-2*d]), int(col[r-d]), c+t.n
+		if cuts(&t.near[d-1], cr-ci, cm-ci+t.n, cr-cm, 2*t.n, k, int32(t.n)-k, c2) {
+			return true
 		}
 	}
 	return false
@@ -262,8 +252,8 @@ func (t *torusCut) below(col [MaxBoardQueens]int8, r, c int) bool {
 
 // members is how many members of the orbit of col, which has size, meet
 // the constraint allowed (by row, the columns allowed; restricted lists
-// the rows that do not allow all). Each map g of G
-// gives a member, each member from |G|/size maps. The member g·col has
+// the rows that do not allow all). Each map g of G gives a member, each
+// member from |G|/size maps. The member g·col has
 // its queen of row ρ in column e·u·col[r] + b, where r = (ρ - a)/u: for
 // each u, e and a the shifts b that meet every restricted row are a mask,
 // the AND of the rows' allowed columns turned back by e·u·col[r].
