@@ -14,18 +14,32 @@ import (
 )
 
 // plainBoard counts the solutions of queens:n with prop under c (nil: no
-// constraint), and their classes by orbit size, by plain array
+// constraint), and their classes by orbit size, by plainBoardEach.
+func plainBoard(prop canon.Property, n int, c *QueensConstraint) (solutions int64, orbits [9]int64) {
+	var members [9]int64
+	plainBoardEach(prop, n, c, func(sol []byte) {
+		solutions++
+		members[canon.QueensOrbit(sol)]++
+	})
+	for o, m := range members {
+		if m > 0 {
+			orbits[o] = m / int64(o)
+		}
+	}
+	return solutions, orbits
+}
+
+// plainBoardEach hands each solution of queens:n with prop under c (nil:
+// no constraint) to emit (valid during the call), found by plain array
 // backtracking that tests each new queen against every queen placed, pair
 // by pair, with the rules written out: the board counters share no code
 // and no bit trick with it.
-func plainBoard(prop canon.Property, n int, c *QueensConstraint) (solutions int64, orbits [9]int64) {
+func plainBoardEach(prop canon.Property, n int, c *QueensConstraint, emit func(sol []byte)) {
 	sol := make([]byte, n)
-	var members [9]int64
 	var place func(r int)
 	place = func(r int) {
 		if r == n {
-			solutions++
-			members[canon.QueensOrbit(sol)]++
+			emit(sol)
 			return
 		}
 	next:
@@ -49,12 +63,6 @@ func plainBoard(prop canon.Property, n int, c *QueensConstraint) (solutions int6
 		}
 	}
 	place(0)
-	for o, m := range members {
-		if m > 0 {
-			orbits[o] = m / int64(o)
-		}
-	}
-	return solutions, orbits
 }
 
 var boardProps = []canon.Property{canon.Toroidal, canon.Superqueen}

@@ -81,30 +81,17 @@ func leastSlope(cut *torusCut, p []int8) int {
 	return least
 }
 
-// toroidalSolutions lists the toroidal solutions of queens:n by a plain
+// toroidalSolutions lists the toroidal solutions of queens:n by the plain
 // search.
 func toroidalSolutions(n int) [][]int8 {
 	var out [][]int8
-	p := make([]int8, n)
-	var place func(r int)
-	place = func(r int) {
-		if r == n {
-			out = append(out, slices.Clone(p))
-			return
-		}
-	next:
-		for c := range n {
-			for j := range r {
-				pj := int(p[j])
-				if pj == c || (pj-j-c+r+2*n)%n == 0 || (pj+j-c-r+2*n)%n == 0 {
-					continue next
-				}
-			}
+	plainBoardEach(canon.Toroidal, n, nil, func(sol []byte) {
+		p := make([]int8, n)
+		for r, c := range sol {
 			p[r] = int8(c)
-			place(r + 1)
 		}
-	}
-	place(0)
+		out = append(out, p)
+	})
 	return out
 }
 
