@@ -137,3 +137,39 @@ func (k *Kept) DropAnswerUnits(ctx context.Context, puzzle string, question []by
 	_, err := c.db.ExecContext(ctx, "DELETE FROM answer_units WHERE puzzle = ? AND question = ?", puzzle, question)
 	return err
 }
+
+// SavedUnits is the units a constrained or board count saved for one
+// question, by unit: the rows a merge gathers from the shards of a split
+// count.
+type SavedUnits struct {
+	Puzzle   string
+	Question []byte
+	Units    int // how many units the count has in all
+	Saved    map[int]int64
+}
+
+// AllSavedUnits lists every count's saved units, by puzzle and question.
+func (k *Kept) AllSavedUnits(ctx context.Context) ([]SavedUnits, error) {
+	c := k.c
+	if ok, err := hasTable(ctx, c.db, "answer_units"); err != nil || !ok {
+		return nil, err
+	}
+	var rows []struct {
+		Puzzle    string `db:"puzzle"`
+		Question  []byte `db:"question"`
+		Units     int    `db:"units"`
+		Unit      int    `db:"unit"`
+		Solutions int64  `db:"solutions"`
+	}
+	if err := c.db.SelectContext(ctx, &rows, "SELECT puzzle, question, units, unit, solutions FROM answer_units ORDER BY puzzle, question, units, unit"); err != nil {
+		return nil, err
+	}
+	var out []SavedUnits
+	for _, r := range rows {
+		if n := len(out); n == 0 || out[n-1].Puzzle != r.Puzzle || string(out[n-1].Question) != string(r.Question) || out[n-1].Units != r.Units {
+			out = append(out, SavedUnits{Puzzle: r.Puzzle, Question: r.Question, Units: r.Units, Saved: map[int]int64{}})
+		}
+		out[len(out)-1].Saved[r.Unit] = r.Solutions
+	}
+	return out, nil
+}

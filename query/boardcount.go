@@ -44,6 +44,7 @@ type BoardCount struct {
 	orbits  []int           // the orbit sizes asked, in order
 	counter *solve.Board    // nil up to symmetry: a count for each set of images
 	kept    *catalog.Answer // the answer kept, once looked up (the total's, without cells)
+	part    Part            // the share of the units this run counts (Take)
 }
 
 // BoardAsked reports whether f asks a board property (toroidal,
@@ -231,8 +232,12 @@ func (b *BoardCount) Refusal() error {
 	if b.Took <= MaxBoardCount {
 		return nil
 	}
-	return fmt.Errorf("counting the %s solutions of %s would take %s on %s (about %.2g search nodes); counts over %.0f hours are not run",
-		b.Prop, b.Puzzle, roughDuration(b.Took), canon.Plural(int64(b.Workers), "goroutine"), b.Nodes, MaxBoardCount.Hours())
+	what := fmt.Sprintf("the %s solutions of %s", b.Prop, b.Puzzle)
+	if b.Sharded() {
+		what = fmt.Sprintf("shard %d/%d of %s", b.part.Shard, b.part.Of, what)
+	}
+	return fmt.Errorf("counting %s would take %s on %s (about %.2g search nodes); counts over %.0f hours are not run: split it into more shards with --shard I/K, each counted on a machine of its own, then 'solcat merge'",
+		what, roughDuration(b.Took), canon.Plural(int64(b.Workers), "goroutine"), b.Nodes, MaxBoardCount.Hours())
 }
 
 // Expect is how long the count should take.
@@ -240,6 +245,9 @@ func (b *BoardCount) Expect() time.Duration { return b.Took }
 
 // Announce says, before a long count, what runs and for how long.
 func (b *BoardCount) Announce() string {
+	if b.Sharded() {
+		return fmt.Sprintf("counting shard %d/%d of the %s solutions of %s by the %s, %s", b.part.Shard, b.part.Of, b.Prop, b.Puzzle, b.counter.Method(), roughDuration(b.Took))
+	}
 	return fmt.Sprintf("%s is not stored: counting its %s solutions by the %s, %s", b.Puzzle, b.Prop, b.counter.Method(), roughDuration(b.Took))
 }
 
@@ -290,15 +298,19 @@ func (b *BoardCount) Report() PlanReport {
 		r.Detail = append(r.Detail, "answer: nothing is stored to read; counted by the "+b.counter.Method(), "estimate: none needed")
 	default:
 		units := canon.Plural(int64(b.counter.Units()), "unit")
-		if b.counter.Classes() {
+		if b.counter.Classes() && !b.Sharded() {
 			units += " and the solutions the turns fix (for the classes by orbit size)"
 		}
-		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s: %s, on %s", b.counter.Method(), units, canon.Plural(int64(b.Workers), "goroutine")),
-			fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the counter's measured speed", roughDuration(b.Took), b.Nodes))
+		estimate := fmt.Sprintf("estimate: %s, from Knuth's estimate of %.3g search nodes and the counter's measured speed", roughDuration(b.Took), b.Nodes)
+		if b.Took == 0 && b.Resumes() {
+			estimate = "estimate: none needed, every unit is saved"
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("answer: nothing is stored to read; counted by the %s: %s, on %s", b.counter.Method(), units, canon.Plural(int64(b.Workers), "goroutine")), estimate)
+		r.Detail = append(r.Detail, b.partDetail()...)
 		if why := b.Refusal(); why != nil {
 			r.Detail = append(r.Detail, "refused: "+why.Error())
 		}
-		if k, ok := knownWithProperty(b.Puzzle, b.Prop); ok && b.free() {
+		if k, ok := knownWithProperty(b.Puzzle, b.Prop); ok && b.free() && !b.Sharded() {
 			check := fmt.Sprintf("the count is checked against the published %s (%s)", canon.Plural(k.Solutions, "solution"), seq.Solutions)
 			if k.Classes >= 0 {
 				check += fmt.Sprintf(" and %s (%s)", canon.Plural(k.Classes, "class"), seq.Classes)

@@ -252,6 +252,7 @@ type Unrecorded interface {
 	Refusal() error     // why the count is not run, or nil
 	Expect() time.Duration
 	Announce() string // before a long count: what runs, for how long
+	Resumes() bool    // units saved by earlier runs are known to wait (Expect is the time left)
 	UnitKey() []byte
 	Units() int
 	Count(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (int64, []catalog.Answer, error)
@@ -282,6 +283,10 @@ func (s SearchCount) Announce() string {
 	}
 	return fmt.Sprintf("%s is not in the catalog: counting the filter's solutions, %s", s.Puzzle, roughDuration(s.Took))
 }
+
+// Resumes is false: the units saved are found as the count starts, and
+// Expect is the whole count's time.
+func (s SearchCount) Resumes() bool { return false }
 
 // UnitKey is the key the count's units are saved under (see
 // solve.Counter.Key).

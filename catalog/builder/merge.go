@@ -24,6 +24,7 @@ var ErrBadSplit = errors.New("not the shards of one split")
 // finished, made with this solcat's layout.
 type MergePlan struct {
 	puzzles []mergedPuzzle
+	counts  []*CountUnits // the units of split board counts
 }
 
 type mergedPuzzle struct {
@@ -44,14 +45,22 @@ type shardFile struct {
 // PlanMerge reads and checks the shard catalogs at paths, writing nothing.
 func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 	byPuzzle := map[string][]shardFile{}
+	byCount := map[string]*CountUnits{}
 	for _, path := range paths {
 		cat, err := catalog.Open(ctx, path)
 		if err != nil {
 			return nil, err
 		}
 		shards, err := cat.Work().Shards(ctx)
-		if err == nil && len(shards) == 0 {
-			err = fmt.Errorf("%w: %s holds no shard", ErrBadSplit, path)
+		var units []catalog.SavedUnits
+		if err == nil {
+			units, err = cat.Kept().AllSavedUnits(ctx)
+		}
+		if err == nil {
+			err = gatherUnits(byCount, path, units)
+		}
+		if err == nil && len(shards) == 0 && len(units) == 0 {
+			err = fmt.Errorf("%w: %s holds no shard of a build, nor units of a count", ErrBadSplit, path)
 		}
 		for _, s := range shards {
 			if err != nil {
@@ -71,7 +80,7 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	plan := &MergePlan{}
+	plan := &MergePlan{counts: sortedUnits(byCount)}
 	for _, name := range names {
 		files := byPuzzle[name]
 		p, err := canon.ParsePuzzle(name)
@@ -104,11 +113,16 @@ func PlanMerge(ctx context.Context, paths []string) (*MergePlan, error) {
 	return plan, nil
 }
 
-// Puzzles names the puzzles the merge writes.
+// Puzzles names the puzzles the merge writes: records, or units of counts.
 func (m *MergePlan) Puzzles() []string {
 	var out []string
 	for _, p := range m.puzzles {
 		out = append(out, p.p.String())
+	}
+	for _, c := range m.counts {
+		if len(out) == 0 || out[len(out)-1] != c.Puzzle {
+			out = append(out, c.Puzzle)
+		}
 	}
 	return out
 }
@@ -145,8 +159,16 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 		// have been refused it), which marks every build as written now.
 		held[u.Puzzle.String()] = "an unfinished build of " + u.Puzzle.String()
 	}
+	if !replace {
+		for _, c := range m.counts {
+			if err := c.clashes(ctx, out, path); err != nil {
+				return err
+			}
+		}
+	}
 	var clash []string
-	for _, name := range m.Puzzles() {
+	for _, mp := range m.puzzles {
+		name := mp.p.String()
 		if what, ok := held[name]; ok {
 			clash = append(clash, what)
 			if replace {
@@ -162,10 +184,12 @@ func (m *MergePlan) Clear(ctx context.Context, out *catalog.Catalog, path string
 	return nil
 }
 
-// Merged is one puzzle a merge wrote.
+// Merged is one puzzle a merge wrote, or (Count not nil) the units of
+// one count.
 type Merged struct {
 	Record catalog.Record
 	Shards int
+	Count  *CountUnits
 }
 
 // Into writes the merged puzzles into out: count shards summed, stored
@@ -199,6 +223,12 @@ func (m *MergePlan) Into(ctx context.Context, out *catalog.Catalog) ([]Merged, e
 			}
 		}
 		done = append(done, Merged{Record: rec, Shards: len(mp.files)})
+	}
+	for _, c := range m.counts {
+		if err := c.into(ctx, out); err != nil {
+			return done, err
+		}
+		done = append(done, Merged{Count: c, Shards: c.Files})
 	}
 	return done, nil
 }

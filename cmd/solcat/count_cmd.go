@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+
 	"solcat/canon"
+	"solcat/catalog/builder"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/help"
 	"solcat/cmd/solcat/opener"
@@ -13,6 +16,7 @@ import (
 type countCmd struct {
 	Puzzle  string `arg:"" predictor:"puzzle" help:"The puzzle, for example magic:4."`
 	Classes bool   `help:"Count the classes with at least one matching member instead of solutions."`
+	Shard   string `placeholder:"I/K" help:"A toroidal or superqueen count of queens not stored: count only shard I of K (the units whose index mod K is I-1), saved into this catalog; gather the K shard catalogs with 'solcat merge', then count there without --shard."`
 	cliparse.FilterFlags
 	cliparse.ExplainFlag
 	cliparse.FormatFlags
@@ -21,9 +25,16 @@ type countCmd struct {
 func (c *countCmd) Help() string { return help.Text("count") }
 
 func (c *countCmd) Run(e *env) error {
-	if u, ok, err := c.unrecorded(e); err != nil || ok {
+	shard, err := builder.ParseShard(c.Shard)
+	if err != nil {
+		return usagef("--shard %w", err)
+	}
+	if u, ok, err := c.unrecorded(e, shard); err != nil || ok {
 		if err != nil {
 			return keeper.Stopped(e.ctx, err) // judging a count may be stopped by Ctrl-C
+		}
+		if shard.Of > 0 {
+			return c.countShard(e, u)
 		}
 		return c.countUnrecorded(e, u)
 	}
@@ -36,6 +47,9 @@ func (c *countCmd) Run(e *env) error {
 		return err
 	}
 	defer done()
+	if shard.Of > 0 {
+		return usagef("--shard splits the toroidal and superqueen counts of queens not stored; this count is answered from the catalog, without it")
+	}
 	if c.Explain {
 		return e.explain(t, plan, c.Format)
 	}
@@ -49,7 +63,7 @@ func (c *countCmd) Run(e *env) error {
 // unrecorded gives the count that needs nothing stored, if the question
 // is one: a filter on queens too large to count whole, or a board
 // property of queens not stored.
-func (c *countCmd) unrecorded(e *env) (opener.Unrecorded, bool, error) {
+func (c *countCmd) unrecorded(e *env, shard builder.Shard) (opener.Unrecorded, bool, error) {
 	p, err := canon.ParsePuzzle(c.Puzzle)
 	if err != nil {
 		return opener.Unrecorded{}, false, nil // the catalog's way says what is wrong
@@ -59,8 +73,10 @@ func (c *countCmd) unrecorded(e *env) (opener.Unrecorded, bool, error) {
 		return opener.Unrecorded{}, false, nil // the catalog answers, or says what is wrong
 	} else if err != nil {
 		return opener.Unrecorded{}, false, err
+	} else if shard.Of > 0 && !query.BoardAsked(p, f) {
+		return opener.Unrecorded{}, false, fmt.Errorf("%w: this is a filter counted again, which a stopped run resumes", query.ErrNotSharded)
 	}
-	return e.Unrecorded(e.ctx, p, f, c.Classes)
+	return e.Unrecorded(e.ctx, p, f, c.Classes, shard)
 }
 
 // countUnrecorded answers a count that needs nothing stored from the
@@ -77,4 +93,25 @@ func (c *countCmd) countUnrecorded(e *env, u opener.Unrecorded) error {
 		}
 	}
 	return records.WriteCount(e.stdout, c.Format, !c.NoHeaders, u.PuzzleName(), u.Of(), n)
+}
+
+// countShard counts one shard of a split board count into the catalog,
+// made if need be, and says what it counted.
+func (c *countCmd) countShard(e *env, u opener.Unrecorded) error {
+	b := u.Unrecorded.(*query.BoardCount) // only board counts take a shard
+	if c.Explain {
+		return records.WriteExplain(e.stdout, c.Format, u.Report())
+	}
+	e.Named = true // a shard's units go into the catalog named, or the default one
+	sum, err := e.keeper().Shard(e.ctx, b)
+	if err != nil {
+		return err
+	}
+	if c.Format == records.Text {
+		_, err = fmt.Fprintf(e.stdout, "shard %d/%d of %s (%s): %s in its %s of %s; 'solcat merge' the shards' catalogs, then count there without --shard\n",
+			sum.Shard, sum.Of, b.Puzzle, b.Filter.String(b.Puzzle), canon.Plural(sum.Solutions, "solution"), canon.Plural(int64(sum.Units), "unit"), canon.Thousands(int64(sum.AllUnits)))
+		return err
+	}
+	return records.WriteOne(e.stdout, c.Format, !c.NoHeaders, records.Obj("puzzle", b.Puzzle.String(), "filter", b.Filter.String(b.Puzzle),
+		"shard", sum.Shard, "of", sum.Of, "units", sum.Units, "all_units", sum.AllUnits, "solutions", sum.Solutions))
 }

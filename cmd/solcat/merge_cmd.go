@@ -14,6 +14,7 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/help"
+	"solcat/enumerate"
 	"solcat/query/records"
 )
 
@@ -45,10 +46,31 @@ func (m *mergeCmd) Run(e *env) error {
 	}
 	format := m.Format
 	merged, err := builder.MergeFiles(e.ctx, m.Out, m.Shards, m.Force, e.Holder(nil))
+	var kept, counts []builder.Merged
+	for _, r := range merged {
+		if r.Count != nil {
+			counts = append(counts, r)
+		} else {
+			kept = append(kept, r)
+		}
+	}
 	if format != records.Text {
+		if len(kept) == 0 && len(counts) > 0 {
+			p := records.NewPrinter(e.stdout, format, !m.NoHeaders)
+			for _, r := range counts {
+				p.Write(countUnitsObject(r))
+			}
+			if perr := p.Close(); err == nil {
+				err = perr
+			}
+			return err
+		}
 		p := records.NewPrinter(e.stdout, format, !m.NoHeaders).Columns(append(records.RecordObject(catalog.Record{}), records.Field{Name: "shards"}))
-		for _, r := range merged {
+		for _, r := range kept {
 			p.Write(append(records.RecordObject(r.Record), records.Field{Name: "shards", Value: r.Shards}))
+		}
+		for _, r := range counts {
+			fmt.Fprintln(e.stderr, "solcat: "+countUnitsLine(r))
 		}
 		if perr := p.Close(); err == nil {
 			err = perr
@@ -56,11 +78,40 @@ func (m *mergeCmd) Run(e *env) error {
 		return err
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	for _, r := range merged {
+	for _, r := range kept {
 		fmt.Fprintf(w, "%s\t%s, %s\tmatches OEIS\tmerged from %d shards\n", r.Record.Name, canon.Plural(r.Record.Solutions, "solution"), canon.Plural(r.Record.Classes, "class"), r.Shards)
 	}
 	w.Flush()
+	for _, r := range counts {
+		fmt.Fprintln(e.stdout, countUnitsLine(r))
+	}
 	return err
+}
+
+// countWhat names the count whose units were merged: a board count by its
+// property.
+func countWhat(c *builder.CountUnits) string {
+	if prop, _, _, ok := enumerate.ParseBoardKey(c.Question); ok {
+		return prop.String() + " count"
+	}
+	return "filtered count"
+}
+
+// countUnitsLine says what a merge gathered of a split count, and what
+// finishes it.
+func countUnitsLine(r builder.Merged) string {
+	c := r.Count
+	line := fmt.Sprintf("%s %s: %s of %s units, from %s", c.Puzzle, countWhat(c), canon.Thousands(int64(c.Saved)), canon.Thousands(int64(c.Units)), canon.Plural(int64(r.Shards), "file"))
+	if left := c.Units - c.Saved; left > 0 {
+		line += fmt.Sprintf(" (%s in none of them)", canon.Plural(int64(left), "unit"))
+	}
+	return line + "; the same count without --shard on this catalog counts what is left and gives the total"
+}
+
+// countUnitsObject is countUnitsLine's record, for json, jsonl and csv.
+func countUnitsObject(r builder.Merged) records.Object {
+	c := r.Count
+	return records.Obj("puzzle", c.Puzzle, "count", countWhat(c), "units", c.Units, "saved", c.Saved, "shards", r.Shards)
 }
 
 func (m *mergeCmd) interrupted() error {

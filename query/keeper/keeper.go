@@ -146,11 +146,11 @@ func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, err
 	}
 	var s *saver
 	saved := map[int]int64{}
-	if u.Expect() >= SaveAfter && u.Units() > 0 {
+	if u.Units() > 0 && (u.Expect() >= SaveAfter || u.Resumes()) {
 		s, saved = k.saving(ctx, u.PuzzleName(), u.UnitKey(), u.Units())
 	}
 	var progress query.Progress
-	if u.Expect() >= announce || s != nil {
+	if u.Expect() >= announce || s != nil && u.Expect() >= SaveAfter {
 		k.Note(u.Announce() + "; Ctrl-C stops, and the same command resumes")
 		progress = k.bar()
 	}
@@ -168,6 +168,35 @@ func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, err
 		k.Keep(ctx, answers)
 	}
 	return n, nil
+}
+
+// Shard counts one shard of a split board count, saving each unit in the
+// catalog as it is counted (a shard's catalog is made if need be), and
+// gives what it counted. A shard run again counts only its units not
+// saved; 'merge' gathers the shards' units.
+func (k *Keeper) Shard(ctx context.Context, b *query.BoardCount) (query.ShardSum, error) {
+	if err := b.Refusal(); err != nil {
+		return query.ShardSum{}, err
+	}
+	s, saved := k.saving(ctx, b.PuzzleName(), b.UnitKey(), b.Units())
+	if s == nil {
+		return query.ShardSum{}, fmt.Errorf("a shard saves its units in its catalog, which cannot be written; name a catalog file that can be with --db")
+	}
+	progress := func(int, int) {}
+	if b.Expect() >= announce {
+		k.Note(b.Announce() + "; Ctrl-C stops, and the same command resumes")
+		progress = k.bar()
+	}
+	sum, err := b.CountShard(ctx, saved, s.add, progress)
+	if err != nil {
+		return query.ShardSum{}, s.stop(ctx, err)
+	}
+	s.flush(ctx)
+	s.close()
+	if s.err != nil {
+		return query.ShardSum{}, fmt.Errorf("the shard's units could not be saved (%v); run the same command again", s.err)
+	}
+	return sum, nil
 }
 
 // Stats answers plan's table over t. A table counted again column by

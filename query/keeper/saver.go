@@ -39,7 +39,7 @@ func (k *Keeper) saving(ctx context.Context, puzzle string, key []byte, units in
 		if saved, err = cat.Kept().SavedAnswerUnits(ctx, puzzle, key, units); err == nil {
 			s := &saver{cat: cat, puzzle: puzzle, key: key, units: units, pending: map[int]int64{}, last: time.Now(), saved: len(saved)}
 			if s.saved > 0 {
-				k.Note(fmt.Sprintf("resuming the count: %s of %s units were saved by a run that stopped", canon.Thousands(int64(s.saved)), canon.Thousands(int64(units))))
+				k.Note(fmt.Sprintf("resuming the count: %s of %s units are saved in the catalog", canon.Thousands(int64(s.saved)), canon.Thousands(int64(units))))
 			}
 			return s, saved
 		}

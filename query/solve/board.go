@@ -29,6 +29,8 @@ type Board struct {
 	n       int
 	counter *enumerate.BoardCounter
 	saved   map[int]int64 // units saved by a run that stopped, by index
+	shard   int           // a shard's units: index modulo of is shard-1 (of 0: every unit)
+	of      int
 }
 
 // NewBoard prepares the count of the solutions with prop (canon.Toroidal
@@ -59,6 +61,15 @@ func (b *Board) Classes() bool { return b.counter.Fixed() }
 // index), which it does not count again.
 func (b *Board) Resume(saved map[int]int64) { b.saved = saved }
 
+// Shard makes the count one shard of a split in of: only the units whose
+// index modulo of is shard-1, and not the solutions the turns fix. Its
+// Count gives the solutions of those units alone, and no classes.
+func (b *Board) Shard(shard, of int) { b.shard, b.of = shard, of }
+
+// InShard reports whether the count counts unit i (every unit when it is
+// not a shard).
+func (b *Board) InShard(i int) bool { return b.of == 0 || i%b.of == b.shard-1 }
+
 // Count counts the units not saved on up to workers goroutines (0: one per
 // core), handing each to save (if not nil) and telling progress the units
 // done of all after each: the solutions, and with no cell fixed the
@@ -66,20 +77,26 @@ func (b *Board) Resume(saved map[int]int64) { b.saved = saved }
 func (b *Board) Count(ctx context.Context, workers int, save func(unit int, solutions int64), progress func(done, total int)) (int64, Orbits, error) {
 	q := b.counter
 	units := len(q.Units())
+	fixed := q.Fixed() && b.of == 0
 	var total enumerate.ClassCounts
 	var todo []int
-	if q.Fixed() {
+	if fixed {
 		todo = append(todo, units) // first: one worker counts it while the others start on the rest
 	}
+	mine := 0 // the units counted, saved or not
 	for i := range units {
+		if !b.InShard(i) {
+			continue
+		}
+		mine++
 		if n, ok := b.saved[i]; ok {
 			total.Joined += n
 		} else {
 			todo = append(todo, i)
 		}
 	}
-	done := units - len(todo)
-	if q.Fixed() {
+	done := mine - len(todo)
+	if fixed {
 		done++
 	}
 	err := q.Count(ctx, todo, workers, func(i int, c enumerate.ClassCounts) error {
@@ -90,7 +107,7 @@ func (b *Board) Count(ctx context.Context, workers int, save func(unit int, solu
 				save(i, c.Joined)
 			}
 			if progress != nil {
-				progress(done, units)
+				progress(done, mine)
 			}
 		}
 		return nil
@@ -98,7 +115,7 @@ func (b *Board) Count(ctx context.Context, workers int, save func(unit int, solu
 	switch {
 	case err != nil:
 		return 0, Orbits{}, err
-	case !q.Fixed():
+	case !fixed:
 		return total.Joined, Orbits{}, nil
 	case b.n == 1:
 		total = enumerate.ClassCounts{Orbits: [9]int64{1: total.Joined}} // fixed by every symmetry

@@ -125,8 +125,10 @@ type Unrecorded struct {
 // Unrecorded plans a count of f on p (classes when classes is set) that
 // needs nothing of p stored (query.PlanUnrecorded), and looks up its kept
 // answer, with the catalog if there is one; ok is false for the questions
-// the catalog answers.
-func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter, classes bool) (u Unrecorded, ok bool, err error) {
+// the catalog answers. A board count is narrowed to shard (the zero Shard:
+// all of it) and to the units not saved by earlier runs; a shard of
+// another count is refused.
+func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter, classes bool, shard builder.Shard) (u Unrecorded, ok bool, err error) {
 	cat, err := o.Reading(ctx)
 	if err != nil {
 		return u, false, err
@@ -134,11 +136,33 @@ func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter,
 	if cat != nil {
 		defer cat.Close()
 	}
-	if u.Unrecorded, ok, err = query.PlanUnrecorded(ctx, cat, p, f, classes, runtime.GOMAXPROCS(0)); err != nil || !ok || cat == nil {
+	if u.Unrecorded, ok, err = query.PlanUnrecorded(ctx, cat, p, f, classes, runtime.GOMAXPROCS(0)); err != nil || !ok {
 		return u, ok, err
 	}
-	u.Answer, u.Kept, err = u.LookUp(ctx, cat)
-	return u, ok, err
+	b, board := u.Unrecorded.(*query.BoardCount)
+	if !board {
+		if shard.Of > 0 {
+			return u, ok, query.ErrNotSharded
+		}
+		if cat != nil {
+			u.Answer, u.Kept, err = u.LookUp(ctx, cat)
+		}
+		return u, ok, err
+	}
+	part := query.Part{Shard: shard.I, Of: shard.Of}
+	if cat != nil {
+		if shard.Of == 0 {
+			if u.Answer, u.Kept, err = u.LookUp(ctx, cat); err != nil || u.Kept {
+				return u, ok, err
+			}
+		}
+		if b.Units() > 0 {
+			if part.Saved, err = cat.Kept().SavedAnswerUnits(ctx, b.PuzzleName(), b.UnitKey(), b.Units()); err != nil {
+				return u, ok, err
+			}
+		}
+	}
+	return u, ok, b.Take(part)
 }
 
 // NotBuilt says why cat has no record of p.
