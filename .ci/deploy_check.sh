@@ -35,6 +35,20 @@ done
 DIR=slurm OUT=slurm.db bash "$root/deploy/slurm/merge.sbatch" >/dev/null
 check "Slurm array + merge" slurm.db
 
+# A split toroidal count, by GNU parallel and by the Slurm scripts: the
+# count on the merged catalog prints the published total.
+if command -v parallel >/dev/null; then
+  got=$(K=3 PUZZLE=queens:19 PROP=toroidal DIR=tpar OUT=tpar.db "$root/deploy/parallel.sh" 2>/dev/null | tail -n 1)
+  [ "$got" = 820496 ] || { echo "GNU parallel, toroidal: $got, want 820496"; exit 1; }
+  echo "GNU parallel, toroidal queens:19: ok ($got)"
+fi
+for i in 1 2 3; do
+  SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 SLURM_CPUS_PER_TASK=1 PUZZLE=queens:19 PROP=toroidal DIR=tslurm bash "$root/deploy/slurm/count.sbatch" >/dev/null
+done
+got=$(PUZZLE=queens:19 PROP=toroidal DIR=tslurm OUT=tslurm.db bash "$root/deploy/slurm/merge.sbatch" 2>/dev/null | tail -n 1)
+[ "$got" = 820496 ] || { echo "Slurm array + merge, toroidal: $got, want 820496"; exit 1; }
+echo "Slurm array + merge, toroidal queens:19: ok ($got)"
+
 # The pod's command as Kubernetes runs it: $(VAR) expanded from env, $$ -> $.
 pod() {
   sed -n '/^ *- >-$/,/^ *env:/p' "$root/deploy/kubernetes/$1" | sed '1d;$d' | tr -d '\n' | sed 's/^ *//' |

@@ -67,7 +67,7 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 fail() { echo "Slurm check: $*" >&2; exit 1; }
-unset PUZZLE STORED DIR OUT # submit.sh and the sbatch files read them
+unset PUZZLE STORED PROP DIR OUT # submit.sh and the sbatch files read them
 
 if ! command -v solcat >/dev/null; then
   mkdir -p "$d/bin"
@@ -199,6 +199,15 @@ solcat --db "$d/one13.db" export queens:13 --output "$d/one13.csv" 2>/dev/null
 solcat --db "$d/stored/catalog.db" export queens:13 --output "$d/stored.csv" 2>/dev/null
 cmp "$d/one13.csv" "$d/stored.csv" || fail "stored: the exports differ"
 echo "Slurm check: queens:13 stored, 3 tasks + merge: ok, content hash $(hash "$d/one13.db" | tail -n 1 | cut -c1-12)... ($((SECONDS - t)) s)"
+
+# 3. A split toroidal count: queens:19 in three tasks; the merge job
+# finishes the count and prints the published total.
+t=$SECONDS
+PROP=toroidal PUZZLE=queens:19 submit toroidal --array=1-3 -c 1
+wait_done "$merge" 120
+got=$(tail -n 1 "$d/toroidal/slurm-$merge.out")
+[ "$got" = 820496 ] || fail "toroidal: the merge job printed '$got', want 820496"
+echo "Slurm check: queens:19 toroidal, 3 tasks + merge: ok ($((SECONDS - t)) s)"
 
 # 3. Tasks that fail, in queens:18 split in three (1 to a few seconds a
 # task, 257 units each).

@@ -4,6 +4,7 @@
 # then the merge's.
 #   PUZZLE=queens:21 deploy/slurm/submit.sh
 #   PUZZLE=magic:5 deploy/slurm/submit.sh --array=1-8
+#   PUZZLE=queens:29 PROP=toroidal deploy/slurm/submit.sh --array=1-200
 set -euo pipefail
 here=$(dirname "$0")
 export PUZZLE=${PUZZLE:-queens:20} DIR=${DIR:-$PWD/shards} OUT=${OUT:-$PWD/catalog.db}
