@@ -59,7 +59,8 @@ type Holdings struct {
 	Records    []catalog.Record
 	Shards     []ShardState
 	Unfinished []Unfinished
-	Answers    []catalog.Answer // kept constrained counts
+	Answers    []catalog.Answer     // kept constrained counts
+	Counting   []catalog.SavedUnits // the units saved of counts not finished: stopped, or shards of a split count
 	Estimates  []catalog.Estimate
 	Board      []BoardCount // the toroidal and superqueen counts the queens builds recorded
 	Writer     catfile.Holder
@@ -99,6 +100,9 @@ func Held(ctx context.Context, cat *catalog.Catalog, path string) (Holdings, err
 		return h, err
 	}
 	if h.Answers, err = cat.Kept().Answers(ctx, ""); err != nil {
+		return h, err
+	}
+	if h.Counting, err = cat.Kept().AllSavedUnits(ctx); err != nil {
 		return h, err
 	}
 	for _, r := range h.Records {

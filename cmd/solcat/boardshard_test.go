@@ -118,3 +118,20 @@ func TestBoardCountShardsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardCountShardInfo: info lists a shard's saved units, as a count
+// not finished, in text and JSON.
+func TestBoardCountShardInfo(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "s.db")
+	if code, _, errOut := solcatDB(db, "count", "queens:17", "--prop", "toroidal", "--shard", "2/3"); code != 0 {
+		t.Fatalf("shard: %s", errOut)
+	}
+	if code, out, errOut := solcatDB(db, "info"); code != 0 || !strings.Contains(out, "queens:17 toroidal count: 63 of 189 units") {
+		t.Errorf("info: exit %d, %q %s", code, out, errOut)
+	}
+	want := `{"puzzle":"queens:17","storage":"counting","count":"toroidal count","units":189,"units_done":63}`
+	if code, out, errOut := solcatDB(db, "info", "--format", "jsonl"); code != 0 || strings.TrimSpace(out) != want {
+		t.Errorf("info --format jsonl: exit %d, %q %s", code, out, errOut)
+	}
+}

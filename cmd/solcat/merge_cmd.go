@@ -14,7 +14,6 @@ import (
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
 	"solcat/cmd/solcat/help"
-	"solcat/enumerate"
 	"solcat/query/records"
 )
 
@@ -88,20 +87,11 @@ func (m *mergeCmd) Run(e *env) error {
 	return err
 }
 
-// countWhat names the count whose units were merged: a board count by its
-// property.
-func countWhat(c *builder.CountUnits) string {
-	if prop, _, _, ok := enumerate.ParseBoardKey(c.Question); ok {
-		return prop.String() + " count"
-	}
-	return "filtered count"
-}
-
 // countUnitsLine says what a merge gathered of a split count, and what
 // finishes it.
 func countUnitsLine(r builder.Merged) string {
 	c := r.Count
-	line := fmt.Sprintf("%s %s: %s of %s units, from %s", c.Puzzle, countWhat(c), canon.Thousands(int64(c.Saved)), canon.Thousands(int64(c.Units)), canon.Plural(int64(r.Shards), "file"))
+	line := fmt.Sprintf("%s %s: %s of %s units, from %s", c.Puzzle, advice.CountWhat(c.Question), canon.Thousands(int64(c.Saved)), canon.Thousands(int64(c.Units)), canon.Plural(int64(r.Shards), "file"))
 	if left := c.Units - c.Saved; left > 0 {
 		line += fmt.Sprintf(" (%s in none of them)", canon.Plural(int64(left), "unit"))
 	}
@@ -111,7 +101,7 @@ func countUnitsLine(r builder.Merged) string {
 // countUnitsObject is countUnitsLine's record, for json, jsonl and csv.
 func countUnitsObject(r builder.Merged) records.Object {
 	c := r.Count
-	return records.Obj("puzzle", c.Puzzle, "count", countWhat(c), "units", c.Units, "saved", c.Saved, "shards", r.Shards)
+	return records.Obj("puzzle", c.Puzzle, "count", advice.CountWhat(c.Question), "units", c.Units, "saved", c.Saved, "shards", r.Shards)
 }
 
 func (m *mergeCmd) interrupted() error {

@@ -18,6 +18,7 @@ type Contents struct {
 	Shards     []Shard
 	Unfinished []Unfinished
 	Answers    []catalog.Answer // kept constrained counts
+	Counting   []catalog.SavedUnits
 	Estimates  []catalog.Estimate
 	Board      []builder.BoardCount
 	Writer     catfile.Holder
@@ -33,7 +34,7 @@ type Shard struct {
 
 // ContentsOf puts what a catalog holds into words.
 func ContentsOf(h builder.Holdings) Contents {
-	c := Contents{Records: h.Records, Answers: h.Answers, Estimates: h.Estimates, Board: h.Board, Writer: h.Writer, Running: h.Running}
+	c := Contents{Records: h.Records, Answers: h.Answers, Counting: h.Counting, Estimates: h.Estimates, Board: h.Board, Writer: h.Writer, Running: h.Running}
 	for _, s := range h.Shards {
 		sh := Shard{Shard: s.Shard, JSON: records.Obj("puzzle", s.Puzzle, "storage", string(catalog.StorageShard), "shard", s.Shard.Shard, "of", s.Of, "units", s.Units, "done", s.Done)}
 		if s.Done {

@@ -11,6 +11,7 @@ import (
 	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
+	"solcat/enumerate"
 	"solcat/query/records"
 )
 
@@ -40,6 +41,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			if len(c.Answers) > 0 {
 				left = append(left, canon.Plural(int64(len(c.Answers)), "kept answer"))
 			}
+			if len(c.Counting) > 0 {
+				left = append(left, canon.Plural(int64(len(c.Counting)), "count")+" not finished")
+			}
 			if len(c.Estimates) > 0 {
 				left = append(left, canon.Plural(int64(len(c.Estimates)), "estimate"))
 			}
@@ -59,6 +63,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		}
 		for _, a := range c.Answers {
 			out.Write(answerJSON(a))
+		}
+		for _, u := range c.Counting {
+			out.Write(records.Obj("puzzle", u.Puzzle, "storage", "counting", "count", CountWhat(u.Question), "units", u.Units, "units_done", len(u.Saved)))
 		}
 		for _, e := range c.Estimates {
 			out.Write(estimateJSON(e))
@@ -81,6 +88,12 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			fmt.Fprintf(stdout, "  %s %s: %s (%s, %.1f s on %s, %s)\n", a.Puzzle, a.Filter, humanize.Comma(a.Solutions)+" solutions",
 				a.Method, a.Seconds, canon.Plural(int64(a.Workers), "goroutine"), a.RecordedAt)
 		}
+		if len(c.Counting) > 0 {
+			fmt.Fprintln(stdout, "counts not finished (stopped, or shards of a split count), their units saved: the same count resumes; 'solcat merge' gathers shards:")
+		}
+		for _, u := range c.Counting {
+			fmt.Fprintf(stdout, "  %s %s: %s of %s units\n", u.Puzzle, CountWhat(u.Question), humanize.Comma(int64(len(u.Saved))), humanize.Comma(int64(u.Units)))
+		}
 		if len(c.Estimates) > 0 {
 			fmt.Fprintln(stdout, "estimates (not exact counts; 'solcat estimate' makes them):")
 		}
@@ -92,7 +105,7 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 		}
 	}()
 	if len(recs) == 0 {
-		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || len(c.Estimates) > 0 || c.Running {
+		if len(c.Shards) > 0 || len(c.Unfinished) > 0 || len(c.Estimates) > 0 || len(c.Counting) > 0 || c.Running {
 			return nil
 		}
 		_, err := fmt.Fprintf(stdout, "%s holds no puzzles yet; run 'solcat build'\n", path)
@@ -168,4 +181,13 @@ func estimateJSON(e catalog.Estimate) records.Object {
 		"solutions", e.Solutions, "solutions_stderr", e.SolutionsSE, "solutions_low95", e.SolutionsLow, "solutions_high95", e.SolutionsHigh,
 		"classes", null(e.Classes), "classes_stderr", null(e.ClassesSE), "classes_low95", null(e.ClassesLow), "classes_high95", null(e.ClassesHigh),
 		"method", e.Method, "seed", e.Seed, "probes", e.Probes, "seconds", e.Seconds, "workers", e.Workers, "recorded_at", e.RecordedAt)
+}
+
+// CountWhat names the count whose units are saved under key: a board
+// count by its property, else a filtered count.
+func CountWhat(key []byte) string {
+	if prop, _, _, ok := enumerate.ParseBoardKey(key); ok {
+		return prop.String() + " count"
+	}
+	return "filtered count"
 }
