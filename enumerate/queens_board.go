@@ -226,13 +226,24 @@ func (q *BoardCounter) Method() string {
 	return name
 }
 
-// prefixRows is how many first rows a unit fixes.
+// prefixRows is how many first rows a unit fixes: one more from
+// deepUnitsFrom on, so that a split count's units stay a few core-hours
+// at most (toroidal queens:31 and superqueen queens:25 would have units of
+// tens of core-hours with the rows fixed below those sizes).
 func (q *BoardCounter) prefixRows() int {
+	rows := 3
 	if q.prop == canon.Toroidal {
-		return min(q.n, 4)
+		rows = 4
 	}
-	return min(q.n, 3)
+	if q.n >= deepUnitsFrom[q.prop] && q.n > rows+1 {
+		rows++ // leaving rows to search: the torus's weight is found there
+	}
+	return min(q.n, rows)
 }
+
+// deepUnitsFrom is the least N whose units fix one row more (tests lower
+// it).
+var deepUnitsFrom = map[canon.Property]int{canon.Toroidal: 31, canon.Superqueen: 25}
 
 // listUnits lists the placements of the first rows that meet the rules and
 // the constraint, each with its weight, skipping those a cut counts

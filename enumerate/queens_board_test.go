@@ -214,3 +214,16 @@ func TestBoardCounterKeys(t *testing.T) {
 		t.Error("a board counter for the asymmetric property")
 	}
 }
+
+// TestBoardCountersDeepUnits runs the board counters' tests with units
+// that fix one row more, as the largest sizes' do (deepUnitsFrom), on the
+// sizes the plain search checks.
+func TestBoardCountersDeepUnits(t *testing.T) {
+	was := deepUnitsFrom
+	deepUnitsFrom = map[canon.Property]int{canon.Toroidal: 0, canon.Superqueen: 0}
+	t.Cleanup(func() { deepUnitsFrom = was })
+	t.Run("against the search", TestBoardCountersAgainstSearch)
+	t.Run("constrained", TestBoardCountersConstrained)
+	t.Run("torus filter", TestTorusFilter)
+	t.Run("orbits", TestTorusCutOrbits)
+}
