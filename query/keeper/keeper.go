@@ -125,7 +125,10 @@ func (k *Keeper) resume(ctx context.Context, t *query.BoundPuzzle, plan *query.P
 	if err != nil || !ok {
 		return nil, err
 	}
-	s, saved := k.saving(ctx, t.Record.Name, key, units)
+	s, saved, err := k.saving(ctx, t.Record.Name, key, units)
+	if err != nil {
+		k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
+	}
 	if s == nil {
 		return nil, nil
 	}
@@ -147,7 +150,10 @@ func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, err
 	var s *saver
 	saved := map[int]int64{}
 	if u.Units() > 0 && (u.Expect() >= SaveAfter || u.Resumes()) {
-		s, saved = k.saving(ctx, u.PuzzleName(), u.UnitKey(), u.Units())
+		var err error
+		if s, saved, err = k.saving(ctx, u.PuzzleName(), u.UnitKey(), u.Units()); err != nil {
+			k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
+		}
 	}
 	var progress query.Progress
 	if u.Expect() >= announce || s != nil && u.Expect() >= SaveAfter {
@@ -178,9 +184,12 @@ func (k *Keeper) Shard(ctx context.Context, b *query.BoardCount) (query.ShardSum
 	if err := b.Refusal(); err != nil {
 		return query.ShardSum{}, err
 	}
-	s, saved := k.saving(ctx, b.PuzzleName(), b.UnitKey(), b.Units())
-	if s == nil {
-		return query.ShardSum{}, fmt.Errorf("a shard saves its units in its catalog, which cannot be written; name a catalog file that can be with --db")
+	s, saved, err := k.saving(ctx, b.PuzzleName(), b.UnitKey(), b.Units())
+	switch {
+	case err != nil:
+		return query.ShardSum{}, err // it says what to do
+	case s == nil:
+		return query.ShardSum{}, fmt.Errorf("a shard saves its units in a catalog, and none is at hand; name one with --db")
 	}
 	progress := func(int, int) {}
 	if b.Expect() >= announce {

@@ -27,26 +27,23 @@ type saver struct {
 const saveEvery = 2 * time.Second
 
 // saving opens the catalog to save a count's units, and gives the units
-// an earlier run saved. A catalog that cannot be written counts without
-// saving (nil, none saved, and a note).
-func (k *Keeper) saving(ctx context.Context, puzzle string, key []byte, units int) (*saver, map[int]int64) {
+// an earlier run saved; nil and none saved when nothing is to be kept (no
+// catalog at hand), or with the error when the catalog cannot be written.
+func (k *Keeper) saving(ctx context.Context, puzzle string, key []byte, units int) (*saver, map[int]int64, error) {
 	cat, ok, err := k.Open.Keeping(ctx, puzzle)
-	if err == nil && !ok {
-		return nil, map[int]int64{}
+	if err != nil || !ok {
+		return nil, map[int]int64{}, err
 	}
-	if err == nil {
-		var saved map[int]int64
-		if saved, err = cat.Kept().SavedAnswerUnits(ctx, puzzle, key, units); err == nil {
-			s := &saver{cat: cat, puzzle: puzzle, key: key, units: units, pending: map[int]int64{}, last: time.Now(), saved: len(saved)}
-			if s.saved > 0 {
-				k.Note(fmt.Sprintf("resuming the count: %s of %s units are saved in the catalog", canon.Thousands(int64(s.saved)), canon.Thousands(int64(units))))
-			}
-			return s, saved
-		}
+	saved, err := cat.Kept().SavedAnswerUnits(ctx, puzzle, key, units)
+	if err != nil {
 		cat.Close()
+		return nil, map[int]int64{}, err
 	}
-	k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
-	return nil, map[int]int64{}
+	s := &saver{cat: cat, puzzle: puzzle, key: key, units: units, pending: map[int]int64{}, last: time.Now(), saved: len(saved)}
+	if s.saved > 0 {
+		k.Note(fmt.Sprintf("resuming the count: %s of %s units are saved in the catalog", canon.Thousands(int64(s.saved)), canon.Thousands(int64(units))))
+	}
+	return s, saved, nil
 }
 
 func (s *saver) add(unit int, solutions int64) {
