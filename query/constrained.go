@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -255,8 +256,12 @@ func roughDuration(d time.Duration) string {
 		return "about a minute"
 	case d < time.Hour:
 		return fmt.Sprintf("about %.0f minutes", d.Minutes())
+	case d >= solve.LongestSearch:
+		return fmt.Sprintf("over %.0f years", solve.LongestSearch.Hours()/(365*24))
 	case d >= 2*365*24*time.Hour:
 		return fmt.Sprintf("about %.0f years", d.Hours()/(365*24))
+	case d >= 10*time.Hour:
+		return "about " + canon.Thousands(int64(math.Round(d.Hours()))) + " hours"
 	}
 	return fmt.Sprintf("about %.1f hours", d.Hours())
 }

@@ -35,8 +35,12 @@ func searchProbes(units int) int { return max(16, 16384/max(1, units)) }
 
 // searchTime is how long a search of nodes takes at rate nodes a second
 // on one core, on workers goroutines: no more of them than units, each
-// unit counted by one (at most 1e9 seconds, past any count run).
+// unit counted by one (at most LongestSearch).
 func searchTime(nodes, rate float64, workers, units int) time.Duration {
 	rate *= float64(max(1, min(workers, units)))
-	return time.Duration(math.Min(nodes/rate, 1e9) * float64(time.Second))
+	return time.Duration(math.Min(nodes/rate, LongestSearch.Seconds()) * float64(time.Second))
 }
+
+// LongestSearch is the longest time a search is judged to take: 250
+// years, past any count run and short of time.Duration's limit.
+const LongestSearch = 250 * 365 * 24 * time.Hour
