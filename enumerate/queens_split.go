@@ -176,8 +176,8 @@ func chooseSplit(c QueensConstraint) (splitPlan, bool) {
 			continue
 		}
 		var topList, botList float64
-		p.topCut, topList = cheapestCut(est, n, 0, s, false)
-		p.botCut, botList = cheapestCut(est, n, s, n, true)
+		p.topCut, topList = cheapestCut(c, est, 0, s, false)
+		p.botCut, botList = cheapestCut(c, est, s, n, true)
 		if topList < 0 || botList < 0 {
 			continue
 		}
@@ -195,9 +195,12 @@ func chooseSplit(c QueensConstraint) (splitPlan, bool) {
 // cheapestCut cuts rows from..to-1 into an upper and a lower block where
 // listing the half costs least: the placements of both blocks and the
 // pairs of them on disjoint columns, which the listing tests (a node of
-// the blocks' search as dear as 16 pairs: the pairs go 8 at a time). up: the half is turned upside down, its upper
-// block its last rows. The cost is -1 if no cut's blocks fit.
-func cheapestCut(est [][]float64, n, from, to int, up bool) (cut int, cost float64) {
+// the blocks' search, which writes the placements it finds to memory, as
+// dear as 64 pairs: the pairs go 8 at a time through the larger of the
+// two blocks' lists of a column set, and most stay in the cache). up: the
+// half is turned upside down, its upper block its last rows. The cost is
+// -1 if no cut's blocks fit.
+func cheapestCut(c QueensConstraint, est [][]float64, from, to int, up bool) (cut int, cost float64) {
 	cost = -1
 	rows := to - from
 	// The nodes of the search that lists a block: its partial placements.
@@ -206,6 +209,25 @@ func cheapestCut(est [][]float64, n, from, to int, up bool) (cut int, cost float
 			sum += e
 		}
 		return sum
+	}
+	// The columns the half's rows with a choice share: a row with one
+	// column keeps it from every other row (the filter is propagated), so
+	// a block's placements meet the other block's only on the others.
+	var pool, fixed uint32
+	for _, a := range c.Allowed[from:to] {
+		pool |= a
+		if bits.OnesCount32(a) == 1 {
+			fixed |= a
+		}
+	}
+	free := bits.OnesCount32(pool &^ fixed)
+	fixedIn := func(from, k int) (f int) {
+		for _, a := range c.Allowed[from : from+k] {
+			if bits.OnesCount32(a) == 1 {
+				f++
+			}
+		}
+		return f
 	}
 	for k := 1; k < rows; k++ {
 		from1, from2 := from, from+k
@@ -216,9 +238,14 @@ func cheapestCut(est [][]float64, n, from, to int, up bool) (cut int, cost float
 		if p1 > blockCap || p2 > blockCap {
 			continue
 		}
-		// Of a set of k columns and one of rows-k, the share disjoint.
-		disjoint := float64(binomial[n-k][rows-k]) / float64(binomial[n][rows-k])
-		c := 4*(nodes(from1, k)+nodes(from2, rows-k)) + p1*p2*disjoint/4
+		// Of a set of the k1 columns a first-block placement takes with a
+		// choice and one of the l1 of the second, the share disjoint.
+		k1, l1 := k-fixedIn(from1, k), rows-k-fixedIn(from2, rows-k)
+		disjoint := 0.0
+		if free-k1 >= l1 {
+			disjoint = float64(binomial[free-k1][l1]) / float64(binomial[free][l1])
+		}
+		c := 4*(nodes(from1, k)+nodes(from2, rows-k)) + p1*p2*disjoint/16
 		if cost < 0 || c < cost {
 			cut, cost = k, c
 		}
@@ -300,11 +327,18 @@ func (p splitPlan) listSplit(c QueensConstraint, stop *atomic.Bool) (top, bottom
 // with placements, or the sets of its size in d, whichever costs less.
 func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 	up, low := m.blocks.upper, m.blocks.lower
-	var pairs int64
-	splits := m.splits[:0]
+	var pairs, swappedPairs int64
+	splits, swapped := m.splits[:0], m.swapped[:0]
 	add := func(q uint32, uFrom, uTo int) {
 		lFrom, lTo := low.on(d ^ q)
 		if lFrom < lTo {
+			// The join goes 8 at a time through the placements of one
+			// block for each of the other's: through the larger set.
+			if uTo-uFrom > lTo-lFrom {
+				swappedPairs += int64(uTo-uFrom) * int64(lTo-lFrom)
+				swapped = append(swapped, int32(lFrom), int32(lTo), int32(uFrom), int32(uTo))
+				return
+			}
 			pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
 			splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
 		}
@@ -350,8 +384,18 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 	}
 	m.splits = append(splits, make([]int32, joinReadAhead)...)
 	splits = m.splits[:len(splits)]
-	m.nodes += pairs
-	return joinHalves(dst, m.blocks, splits, pairs, 0, m.vector, &m.scratch)
+	m.swapped = append(swapped, make([]int32, joinReadAhead)...)
+	swapped = m.swapped[:len(swapped)]
+	m.nodes += pairs + swappedPairs
+	if len(splits) > 0 {
+		dst = joinHalves(dst, m.blocks, splits, pairs, 0, m.vector, &m.scratch)
+	}
+	if len(swapped) > 0 {
+		// The pairs' keys are the same sums either way round.
+		turned := &halvesBlocks{upper: low, lower: up}
+		dst = joinHalves(dst, turned, swapped, swappedPairs, 0, m.vector, &m.scratch)
+	}
+	return dst
 }
 
 // countSplitSets counts the solutions of the cut's column sets, weighted;
