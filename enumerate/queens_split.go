@@ -329,30 +329,42 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 	up, low := m.blocks.upper, m.blocks.lower
 	var pairs, swappedPairs int64
 	splits, swapped := m.splits[:0], m.swapped[:0]
+	pair := func(uFrom, uTo, lFrom, lTo int) {
+		// The join goes 8 at a time through the placements of one block
+		// for each of the other's: through the larger set.
+		if uTo-uFrom > lTo-lFrom {
+			swappedPairs += int64(uTo-uFrom) * int64(lTo-lFrom)
+			swapped = append(swapped, int32(lFrom), int32(lTo), int32(uFrom), int32(uTo))
+			return
+		}
+		pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
+		splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
+	}
 	add := func(q uint32, uFrom, uTo int) {
-		lFrom, lTo := low.on(d ^ q)
-		if lFrom < lTo {
-			// The join goes 8 at a time through the placements of one
-			// block for each of the other's: through the larger set.
-			if uTo-uFrom > lTo-lFrom {
-				swappedPairs += int64(uTo-uFrom) * int64(lTo-lFrom)
-				swapped = append(swapped, int32(lFrom), int32(lTo), int32(uFrom), int32(uTo))
-				return
-			}
-			pairs += int64(uTo-uFrom) * int64(lTo-lFrom)
-			splits = append(splits, int32(uFrom), int32(uTo), int32(lFrom), int32(lTo))
+		if lFrom, lTo := low.on(d ^ q); lFrom < lTo {
+			pair(uFrom, uTo, lFrom, lTo)
 		}
 	}
 	// The upper block's sets in d: its fixed columns and pick of its free
 	// ones in d.
-	if up.fixed&^d != 0 {
+	if up.fixed&^d != 0 || low.fixed&^d != 0 {
 		return dst
 	}
 	free := d & up.free
 	k, pick := bits.OnesCount32(free), up.pick
-	// A set of the list costs a test of its columns; a set of d's columns,
-	// a lookup of its rank, several times dearer.
-	if int64(len(up.sets)) < 8*binomial[k][pick] {
+	// A set of a list costs a test of its columns; a set of d's columns,
+	// a lookup of its rank, several times dearer (and one more for the
+	// other block's set, which a set of the lower block's list looks up
+	// only when it is in d).
+	if cost := 8 * binomial[k][pick]; int64(len(low.sets)) < min(cost, int64(len(up.sets))) {
+		for i, l := range low.sets {
+			if l&^d == 0 {
+				if uFrom, uTo := up.on(d ^ l); uFrom < uTo {
+					pair(uFrom, uTo, int(low.setFrom[i]), int(low.setFrom[i+1]))
+				}
+			}
+		}
+	} else if int64(len(up.sets)) < cost {
 		for i, q := range up.sets {
 			if q&^d == 0 {
 				add(q, int(up.setFrom[i]), int(up.setFrom[i+1]))
