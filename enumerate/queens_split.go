@@ -460,10 +460,15 @@ func (q *ConstrainedCounter) Cut() (row int, ok bool) {
 	return q.split.s, true
 }
 
+// sampleUnits is how many units Sample counts at least, where it may.
+const sampleUnits = 8
+
 // Sample lists the blocks of rows a cut count needs, kept for the count
 // from then on, and counts units on one goroutine, spread over all of
-// them (the middle one, then the quarters, ...), until budget is spent:
-// the time the listing took, the time the units took, and their counts.
+// them (the middle one, then the quarters, ...), until budget is spent
+// and sampleUnits are counted (while they are a tenth of the units at
+// most, within ten budgets): the time the listing took, the time the
+// units took, and their counts.
 // A unit still counting after longest is stopped: then took is the time
 // it had taken, a lower bound of one unit's time, and short is set.
 func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Duration) (listing, took time.Duration, counted map[int]int64, short bool, err error) {
@@ -507,8 +512,14 @@ func (q *ConstrainedCounter) Sample(ctx context.Context, budget, longest time.Du
 	})
 	defer timer.Stop()
 	units := len(q.units)
-	for step := units; time.Since(began) < budget; step /= 2 {
-		for i := step / 2; i < units && time.Since(began) < budget; i += step {
+	// Two or three units judge a count of hundreds badly where units
+	// differ severalfold; those counted are kept, so more cost little.
+	more := func() bool {
+		spent := time.Since(began)
+		return spent < budget || len(counted) < sampleUnits && 10*len(counted) < units && spent < 10*budget
+	}
+	for step := units; more(); step /= 2 {
+		for i := step / 2; i < units && more(); i += step {
 			if _, ok := counted[i]; ok {
 				continue
 			}
