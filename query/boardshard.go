@@ -26,6 +26,9 @@ func (p Part) Has(i int) bool { return p.Of == 0 || i%p.Of == p.Shard-1 }
 // counted again, or a board count with no units.
 var ErrNotSharded = filterMistake("only toroidal and superqueen counts of queens not stored split into shards")
 
+// ErrFilterNotSharded is a --shard on a filter counted again.
+var ErrFilterNotSharded = fmt.Errorf("%w: this is a filter counted again, which a stopped run resumes", ErrNotSharded)
+
 // Take narrows the count to part: its time, its refusal and its report
 // are those of the units it leaves to count. A shard of a count that has
 // no units to split is refused (ErrNotSharded).
@@ -44,27 +47,34 @@ func (b *BoardCount) Take(p Part) error {
 	if units == 0 {
 		return nil
 	}
-	left := 0
-	for i := range units {
-		if _, saved := p.Saved[i]; p.Has(i) && !saved {
-			left++
-		}
-	}
-	share := float64(left) / float64(units)
+	mine, saved := p.tally(units)
+	share := float64(mine-saved) / float64(units)
 	b.Nodes *= share
 	b.Took = time.Duration(float64(b.Took) * share)
-	b.counter.Shard(p.Shard, p.Of)
+	if p.Of > 0 {
+		b.counter.Shard(p.Has)
+	}
 	return nil
+}
+
+// tally counts, of a count's units, those the part has and, of them,
+// those saved.
+func (p Part) tally(units int) (mine, saved int) {
+	for i := range units {
+		if p.Has(i) {
+			mine++
+			if _, ok := p.Saved[i]; ok {
+				saved++
+			}
+		}
+	}
+	return mine, saved
 }
 
 // Resumes reports whether units saved by earlier runs wait to be resumed.
 func (b *BoardCount) Resumes() bool {
-	for i := range b.part.Saved {
-		if b.part.Has(i) {
-			return true
-		}
-	}
-	return false
+	_, saved := b.part.tally(b.Units())
+	return saved > 0
 }
 
 // Sharded reports whether the count is one shard of a split.
@@ -83,11 +93,7 @@ type ShardSum struct {
 // done of all of its units after each.
 func (b *BoardCount) CountShard(ctx context.Context, saved map[int]int64, save func(unit int, solutions int64), progress Progress) (ShardSum, error) {
 	sum := ShardSum{Shard: b.part.Shard, Of: b.part.Of, AllUnits: b.Units()}
-	for i := range sum.AllUnits {
-		if b.part.Has(i) {
-			sum.Units++
-		}
-	}
+	sum.Units, _ = b.part.tally(sum.AllUnits)
 	b.counter.Resume(saved)
 	n, _, err := b.counter.Count(ctx, b.Workers, save, progress)
 	sum.Solutions = n
@@ -99,21 +105,10 @@ func (b *BoardCount) CountShard(ctx context.Context, saved map[int]int64, save f
 func (b *BoardCount) partDetail() []string {
 	var out []string
 	units := b.Units()
+	mine, saved := b.part.tally(units)
 	if b.part.Of > 0 {
-		mine := 0
-		for i := range units {
-			if b.part.Has(i) {
-				mine++
-			}
-		}
 		out = append(out, fmt.Sprintf("shard: %d/%d, the %s of %s whose index modulo %d is %d; each is saved in the catalog as it is counted, 'solcat merge' gathers the shards' units into one catalog, and the same count there without --shard counts what no shard saved and gives the total",
 			b.part.Shard, b.part.Of, canon.Plural(int64(mine), "unit"), canon.Thousands(int64(units)), b.part.Of, b.part.Shard-1))
-	}
-	saved := 0
-	for i := range b.part.Saved {
-		if b.part.Has(i) {
-			saved++
-		}
 	}
 	if saved > 0 {
 		out = append(out, fmt.Sprintf("saved: %s of them counted by earlier runs (a run stopped, or shards merged), not counted again", canon.Thousands(int64(saved))))

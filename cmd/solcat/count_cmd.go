@@ -74,7 +74,7 @@ func (c *countCmd) unrecorded(e *env, shard builder.Shard) (opener.Unrecorded, b
 	} else if err != nil {
 		return opener.Unrecorded{}, false, err
 	} else if shard.Of > 0 && !query.BoardAsked(p, f) {
-		return opener.Unrecorded{}, false, fmt.Errorf("%w: this is a filter counted again, which a stopped run resumes", query.ErrNotSharded)
+		return opener.Unrecorded{}, false, query.ErrFilterNotSharded
 	}
 	return e.Unrecorded(e.ctx, p, f, c.Classes, shard)
 }

@@ -28,9 +28,8 @@ type Board struct {
 	prop    canon.Property
 	n       int
 	counter *enumerate.BoardCounter
-	saved   map[int]int64 // units saved by a run that stopped, by index
-	shard   int           // a shard's units: index modulo of is shard-1 (of 0: every unit)
-	of      int
+	saved   map[int]int64       // units saved by a run that stopped, by index
+	only    func(unit int) bool // a shard's units (nil: every unit)
 }
 
 // NewBoard prepares the count of the solutions with prop (canon.Toroidal
@@ -61,14 +60,10 @@ func (b *Board) Classes() bool { return b.counter.Fixed() }
 // index), which it does not count again.
 func (b *Board) Resume(saved map[int]int64) { b.saved = saved }
 
-// Shard makes the count one shard of a split in of: only the units whose
-// index modulo of is shard-1, and not the solutions the turns fix. Its
-// Count gives the solutions of those units alone, and no classes.
-func (b *Board) Shard(shard, of int) { b.shard, b.of = shard, of }
-
-// InShard reports whether the count counts unit i (every unit when it is
-// not a shard).
-func (b *Board) InShard(i int) bool { return b.of == 0 || i%b.of == b.shard-1 }
+// Shard makes the count one shard of a split: only the units has
+// reports, and not the solutions the turns fix. Its Count gives the
+// solutions of those units alone, and no classes.
+func (b *Board) Shard(has func(unit int) bool) { b.only = has }
 
 // Count counts the units not saved on up to workers goroutines (0: one per
 // core), handing each to save (if not nil) and telling progress the units
@@ -77,7 +72,7 @@ func (b *Board) InShard(i int) bool { return b.of == 0 || i%b.of == b.shard-1 }
 func (b *Board) Count(ctx context.Context, workers int, save func(unit int, solutions int64), progress func(done, total int)) (int64, Orbits, error) {
 	q := b.counter
 	units := len(q.Units())
-	fixed := q.Fixed() && b.of == 0
+	fixed := q.Fixed() && b.only == nil
 	var total enumerate.ClassCounts
 	var todo []int
 	if fixed {
@@ -85,7 +80,7 @@ func (b *Board) Count(ctx context.Context, workers int, save func(unit int, solu
 	}
 	mine := 0 // the units counted, saved or not
 	for i := range units {
-		if !b.InShard(i) {
+		if b.only != nil && !b.only(i) {
 			continue
 		}
 		mine++

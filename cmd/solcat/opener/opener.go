@@ -142,7 +142,7 @@ func (o *Opener) Unrecorded(ctx context.Context, p canon.Puzzle, f query.Filter,
 	b, board := u.Unrecorded.(*query.BoardCount)
 	if !board {
 		if shard.Of > 0 {
-			return u, ok, query.ErrNotSharded
+			return u, ok, query.ErrFilterNotSharded
 		}
 		if cat != nil {
 			u.Answer, u.Kept, err = u.LookUp(ctx, cat)
