@@ -127,7 +127,7 @@ func (k *Keeper) resume(ctx context.Context, t *query.BoundPuzzle, plan *query.P
 	}
 	s, saved, err := k.saving(ctx, t.Record.Name, key, units)
 	if err != nil {
-		k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
+		k.cannotSave(err)
 	}
 	if s == nil {
 		return nil, nil
@@ -152,7 +152,7 @@ func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, err
 	if u.Units() > 0 && (u.Expect() >= SaveAfter || u.Resumes()) {
 		var err error
 		if s, saved, err = k.saving(ctx, u.PuzzleName(), u.UnitKey(), u.Units()); err != nil {
-			k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
+			k.cannotSave(err)
 		}
 	}
 	var progress query.Progress
@@ -297,6 +297,11 @@ func (k *Keeper) bar() query.Progress {
 		return func(int, int) {}
 	}
 	return k.Bar()
+}
+
+// cannotSave notes that a count runs without saving its units.
+func (k *Keeper) cannotSave(err error) {
+	k.Note(fmt.Sprintf("the count's units cannot be saved as it runs (%v); Ctrl-C will lose them", err))
 }
 
 // notKept notes answers that could not be kept.
