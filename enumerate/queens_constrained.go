@@ -201,6 +201,9 @@ type ConstrainedCounter struct {
 	// split is where the board is cut (nil: in the middle, with the middle
 	// row's queen fixed for odd n).
 	split *splitPlan
+	// transposed: c is the filter turned about the main diagonal (its
+	// columns as rows), which cuts cheaper (see newCheapestSplit).
+	transposed bool
 
 	stop    atomic.Bool // set as the count is stopped
 	mu      sync.Mutex
@@ -230,8 +233,8 @@ func NewConstrainedCounter(c QueensConstraint) (*ConstrainedCounter, error) {
 		return newConstrainedCounter(c, false), nil // no solution: no unit
 	}
 	if n >= MinSplitQueens {
-		if p, ok := chooseSplit(c); ok {
-			return newSplitCounter(c, p), nil
+		if q := newCheapestSplit(c); q != nil {
+			return q, nil
 		}
 	}
 	// Up to queens:23 the halves counter cut in the middle fits whatever
@@ -402,7 +405,9 @@ func (q *ConstrainedCounter) Units() []ConstrainedUnit { return q.units }
 // into units of its own.
 func (q *ConstrainedCounter) UnitsKey() []byte {
 	kind := "units of the search "
-	if row, ok := q.Cut(); ok {
+	if row, ok := q.Cut(); ok && q.transposed {
+		kind = fmt.Sprintf("units of the halves cut right of column %d, transposed ", row)
+	} else if ok {
 		kind = fmt.Sprintf("units of the halves cut below row %d ", row)
 	} else if q.halves {
 		kind = "units of the halves "
@@ -415,6 +420,9 @@ func (q *ConstrainedCounter) Method() string {
 	cut := ""
 	if q.weights != nil || q.c.Mirrored() {
 		cut = ", cut by the filter's own symmetry"
+	}
+	if q.split != nil && q.transposed {
+		return fmt.Sprintf("halves counter cut right of column %d", q.split.s) + cut
 	}
 	if q.split != nil {
 		return fmt.Sprintf("halves counter cut below row %d", q.split.s) + cut

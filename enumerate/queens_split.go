@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"time"
+
+	"solcat/canon"
 )
 
 // A filter moves the cheapest place to cut the board. The halves counter
@@ -190,6 +192,36 @@ func chooseSplit(c QueensConstraint) (splitPlan, bool) {
 		}
 	}
 	return best, best.work >= 0
+}
+
+// newCheapestSplit prepares the count under c (propagated) cut where the
+// work is least, or nil if no cut's blocks fit. A solution meets c
+// exactly when its transpose meets c's transpose, so the transposed
+// filter counts alike, and it often cuts far cheaper: a filter on the top
+// rows leaves every row below them nearly free, but taken as columns it
+// fixes a queen in rows spread down the board, and each free row keeps
+// fewer placements (queens:26 with its first 6 rows fixed: 1.6 times
+// less work). A filter that is its own mirror image counts half its
+// column sets; its transpose, mirrored top to bottom, does not.
+func newCheapestSplit(c QueensConstraint) *ConstrainedCounter {
+	p, ok := chooseSplit(c)
+	t := c.image(canon.Transpose).propagated()
+	pt, tok := chooseSplit(t)
+	work := func(p splitPlan, c QueensConstraint) float64 {
+		if c.Mirrored() {
+			return p.work / 2
+		}
+		return p.work
+	}
+	switch {
+	case tok && (!ok || work(pt, t) < work(p, c)):
+		q := newSplitCounter(t, pt)
+		q.transposed = true
+		return q
+	case ok:
+		return newSplitCounter(c, p)
+	}
+	return nil
 }
 
 // cheapestCut cuts rows from..to-1 into an upper and a lower block where
@@ -452,13 +484,17 @@ func (m *halvesMatcher) countSplitSets(top, bottom *halvesBlocks, sets []uint32,
 func (q *ConstrainedCounter) Halves() bool { return q.halves }
 
 // Cut reports whether the count cuts the board where the filter makes the
-// work least, and below which row.
+// work least, and below which row (right of which column if Transposed).
 func (q *ConstrainedCounter) Cut() (row int, ok bool) {
 	if q.split == nil {
 		return 0, false
 	}
 	return q.split.s, true
 }
+
+// Transposed reports whether the count cuts the board between columns,
+// counting the filter's transpose (see newCheapestSplit).
+func (q *ConstrainedCounter) Transposed() bool { return q.transposed }
 
 // sampleUnits is how many units Sample counts at least, where it may.
 const sampleUnits = 8

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"solcat/canon"
 )
 
 // TestUnrankSet checks that the sets of k of n columns come by rank in
@@ -187,6 +189,55 @@ func TestSplitEqualsSearch(t *testing.T) {
 				if got := splitCount(t, c, vector, 2); got != want {
 					t.Errorf("queens:%d %v (vector loops %v): %d, the search counts %d", tc.n, tc.cells, vector, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestSplitTransposed: a filter and its transpose, each cut where its
+// work is least, count alike and as the search does; a filter on the top
+// rows is counted transposed (cut between columns), as its plan is
+// cheaper.
+func TestSplitTransposed(t *testing.T) {
+	type q = [3]int
+	for _, tc := range []struct {
+		n          int
+		cells      []q
+		transposed bool
+	}{
+		{18, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}}, true},
+		{19, []q{{1, 10, 1}, {2, 8, 1}, {3, 12, 1}, {19, 10, 0}, {18, 1, 1}}, false},
+		{20, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}, {5, 9, 1}, {6, 11, 1}}, true},
+		{18, []q{{9, 9, 1}, {10, 2, 1}, {1, 17, 1}, {18, 5, 1}, {5, 5, 0}}, false},
+	} {
+		c := cellConstraint(tc.n, tc.cells...)
+		t.Run(fmt.Sprintf("%d %v", tc.n, tc.cells), func(t *testing.T) {
+			want := bruteConstrained(c)
+			q, err := NewConstrainedCounter(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.Transposed() != tc.transposed {
+				t.Errorf("transposed %v, want %v", q.Transposed(), tc.transposed)
+			}
+			cut := 0
+			for _, img := range []QueensConstraint{c.propagated(), c.image(canon.Transpose).propagated()} {
+				p, ok := chooseSplit(img)
+				if !ok {
+					continue
+				}
+				cut++
+				q := newSplitCounter(img, p)
+				var got int64
+				if err := q.CountAll(context.Background(), 2, func(s int64) error { got += s; return nil }); err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("cut below row %d of %x: %d, the search counts %d", p.s, img.Allowed, got, want)
+				}
+			}
+			if cut == 0 {
+				t.Error("no cut fits either way")
 			}
 		})
 	}

@@ -96,12 +96,16 @@ func planSearchCount(ctx context.Context, p canon.Puzzle, f Filter, workers int,
 	}
 	units := counter.Units()
 	s.Took = sample.Expect
-	s.sampled = fmt.Sprintf("its blocks of rows listed in %s, %d of its %d units timed", roughDuration(sample.Listing), sample.Timed, units)
+	lines := "rows"
+	if counter.Transposed() {
+		lines = "columns"
+	}
+	s.sampled = fmt.Sprintf("its blocks of %s listed in %s, %d of its %d units timed", lines, roughDuration(sample.Listing), sample.Timed, units)
 	if _, cut := counter.Cut(); !cut {
 		s.sampled = fmt.Sprintf("%d of its %d units timed, with the blocks of rows they need", sample.Timed, units)
 	}
 	if sample.Short {
-		s.sampled = fmt.Sprintf("its blocks of rows listed in %s, a unit of its %d not finished in %s: at least that", roughDuration(sample.Listing), units, roughDuration(sample.Took))
+		s.sampled = fmt.Sprintf("its blocks of %s listed in %s, a unit of its %d not finished in %s: at least that", lines, roughDuration(sample.Listing), units, roughDuration(sample.Took))
 	}
 	return s, nil
 }
@@ -131,9 +135,13 @@ func (s SearchCount) needs() string {
 func (s SearchCount) Explain() PlanReport {
 	r := PlanReport{Puzzle: s.Puzzle.String(), Storage: "none", Way: "constrained count", Workers: s.Workers}
 	if row, ok := s.counter.Cut(); ok {
+		cut := fmt.Sprintf("the board cut below row %d (tops of rows 1-%d matched with bottoms of rows %d-%d)", row, row, row+1, s.Puzzle.N)
+		if s.counter.Transposed() {
+			cut = fmt.Sprintf("the board cut right of column %d (lefts of columns 1-%d matched with rights of columns %d-%d: the filter's transpose, which counts alike, cuts cheaper)", row, row, row+1, s.Puzzle.N)
+		}
 		r.Detail = append(r.Detail,
-			fmt.Sprintf("answer: the halves counter under the filter, the board cut below row %d (tops of rows 1-%d matched with bottoms of rows %d-%d), exact, on %s; %s",
-				row, row, row+1, s.Puzzle.N, canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
+			fmt.Sprintf("answer: the halves counter under the filter, %s, exact, on %s; %s",
+				cut, canon.Plural(int64(s.Workers), "goroutine"), s.needs()),
 			fmt.Sprintf("estimate: %s, from %s", roughDuration(s.Took), s.sampled))
 		if s.Took == 0 {
 			r.Detail[len(r.Detail)-1] = "estimate: " + s.sampled

@@ -133,3 +133,19 @@ func TestPastReachResumes(t *testing.T) {
 		t.Errorf("%s units left saved after the answer was kept", n)
 	}
 }
+
+// TestCountTransposed: a filter on the top rows is counted on its
+// transpose, cut between columns (280 by the textbook search under the
+// same filter), and --explain says so.
+func TestCountTransposed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	args := []string{"count", "queens:20", "--cell", "1,1=1", "--cell", "2,3=1", "--cell", "3,5=1", "--cell", "4,7=1", "--cell", "5,9=1", "--cell", "6,11=1"}
+	code, plan, errOut := solcatDB(db, append(args, "--explain")...)
+	if code != 0 || !strings.Contains(plan, "the board cut right of column 5 (lefts of columns 1-5 matched with rights of columns 6-20: the filter's transpose, which counts alike, cuts cheaper)") ||
+		!strings.Contains(plan, "its blocks of columns listed") {
+		t.Errorf("--explain: exit %d\n%s%s", code, plan, errOut)
+	}
+	if code, out, errOut := solcatDB(db, args...); code != 0 || out != "280\n" {
+		t.Errorf("count: exit %d, %q %s; want 280", code, out, errOut)
+	}
+}

@@ -55,6 +55,10 @@ func (k *Counter) Halves() bool { return k.counter.Halves() }
 // least, and below which row.
 func (k *Counter) Cut() (row int, ok bool) { return k.counter.Cut() }
 
+// Transposed reports whether the cut goes between columns: the filter's
+// transpose, which counts alike, cuts cheaper.
+func (k *Counter) Transposed() bool { return k.counter.Transposed() }
+
 // Resume gives the count the units an earlier run that stopped saved (by
 // index), which it neither counts nor saves again.
 func (k *Counter) Resume(saved map[int]int64) {
