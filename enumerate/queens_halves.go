@@ -497,6 +497,8 @@ type matchTable struct {
 	cuts      [4]int
 	cutMask   uint64
 	intervals [16][2]int
+	// byteIntervals is intervals in bytes, for the vector loops.
+	byteIntervals [32]int
 }
 
 // cutOrders are the orders of the cut groups (by their cut bits packed,

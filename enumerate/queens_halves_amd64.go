@@ -245,9 +245,11 @@ func matchBottoms(t *matchTable, bottoms []uint64, vector bool) int64 {
 	}
 	rowBytes := 64 * t.lanes
 	_ = t.words[t.chunks<<t.chunkBits*t.lanes*8-1] // every row the keys can name
-	var in [32]int
+	// In the table, not on the stack: passed to a function chosen at run
+	// time, it would be allocated on the heap at each call.
+	in := &t.byteIntervals
 	for g, iv := range t.intervals {
 		in[2*g], in[2*g+1] = 64*iv[0], 64*iv[1]
 	}
-	return matchAVX512[t.chunks-minVectorChunks][t.chunkBits-minVectorBits](&t.words[0], rowBytes, bottoms, t.cutMask, &in, t.live)
+	return matchAVX512[t.chunks-minVectorChunks][t.chunkBits-minVectorBits](&t.words[0], rowBytes, bottoms, t.cutMask, in, t.live)
 }
