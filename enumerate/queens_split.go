@@ -229,10 +229,10 @@ func newCheapestSplit(c QueensConstraint) *ConstrainedCounter {
 // searches, the pairs of them on disjoint columns, which the listing tests
 // (a node as dear as 96 pairs: the pairs go 8 at a time through the larger
 // of the two blocks' lists of a column set, and most stay in the cache),
-// and the splits of the half's sets columns sets into the blocks' sets.
+// and the splits of each of the half's column sets into the blocks' sets.
 // up: the half is turned upside down, its upper block its last rows. The
 // cost is -1 if no cut's blocks fit. The weights are fitted to the times
-// of every cut of queens:24's six-cell filter (median error 8%).
+// of 327 cuts of queens:24's six-cell filter (median error 8%).
 func cheapestCut(c QueensConstraint, est [][]float64, from, to int, up bool, sets float64) (cut int, cost float64) {
 	cost = -1
 	rows := to - from
