@@ -405,14 +405,23 @@ func (q *ConstrainedCounter) Units() []ConstrainedUnit { return q.units }
 // into units of its own.
 func (q *ConstrainedCounter) UnitsKey() []byte {
 	kind := "units of the search "
-	if row, ok := q.Cut(); ok && q.transposed {
-		kind = fmt.Sprintf("units of the halves cut right of column %d, transposed ", row)
-	} else if ok {
-		kind = fmt.Sprintf("units of the halves cut below row %d ", row)
+	if q.split != nil && q.transposed {
+		kind = "units of the halves cut " + q.cutPlace() + ", transposed "
+	} else if q.split != nil {
+		kind = "units of the halves cut " + q.cutPlace() + " "
 	} else if q.halves {
 		kind = "units of the halves "
 	}
 	return append([]byte(kind), q.c.Key()...)
+}
+
+// cutPlace is where a cut count cuts the board: "below row 16", or
+// "right of column 15" when it counts the filter's transpose.
+func (q *ConstrainedCounter) cutPlace() string {
+	if q.transposed {
+		return fmt.Sprintf("right of column %d", q.split.s)
+	}
+	return fmt.Sprintf("below row %d", q.split.s)
 }
 
 // Method names the way the count goes.
@@ -421,11 +430,8 @@ func (q *ConstrainedCounter) Method() string {
 	if q.weights != nil || q.c.Mirrored() {
 		cut = ", cut by the filter's own symmetry"
 	}
-	if q.split != nil && q.transposed {
-		return fmt.Sprintf("halves counter cut right of column %d", q.split.s) + cut
-	}
 	if q.split != nil {
-		return fmt.Sprintf("halves counter cut below row %d", q.split.s) + cut
+		return "halves counter cut " + q.cutPlace() + cut
 	}
 	if q.halves {
 		return "halves counter" + cut
