@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -206,6 +207,13 @@ func chooseSplit(c QueensConstraint) (splitPlan, bool) {
 func newCheapestSplit(c QueensConstraint) *ConstrainedCounter {
 	p, ok := chooseSplit(c)
 	t := c.image(canon.Transpose).propagated()
+	if slices.Equal(t.Allowed, c.Allowed) {
+		// Its own transpose (a queen in the corner): the same plan.
+		if !ok {
+			return nil
+		}
+		return newSplitCounter(c, p)
+	}
 	pt, tok := chooseSplit(t)
 	work := func(p splitPlan, c QueensConstraint) float64 {
 		if c.Mirrored() {

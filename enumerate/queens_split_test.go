@@ -201,7 +201,8 @@ func TestSplitEqualsSearch(t *testing.T) {
 
 // TestSplitTransposed: a filter on the top rows is counted on its
 // transpose (cut between columns), whose plan is cheaper; one spread over
-// the board is not. TestSplitEqualsSearch counts both ways.
+// the board is not, nor one that is its own transpose. TestSplitEqualsSearch
+// counts both ways.
 func TestSplitTransposed(t *testing.T) {
 	type q = [3]int
 	for _, tc := range []struct {
@@ -213,6 +214,7 @@ func TestSplitTransposed(t *testing.T) {
 		{20, []q{{1, 3, 1}, {2, 7, 1}}, true},
 		{26, []q{{1, 1, 1}, {2, 3, 1}, {3, 5, 1}, {4, 7, 1}, {5, 9, 1}, {6, 11, 1}}, true},
 		{18, []q{{9, 9, 1}, {10, 2, 1}, {1, 17, 1}, {18, 5, 1}, {5, 5, 0}}, false},
+		{20, []q{{1, 1, 1}}, false}, // its own transpose
 	} {
 		q, err := NewConstrainedCounter(cellConstraint(tc.n, tc.cells...))
 		if err != nil {
