@@ -144,6 +144,12 @@ func splitCount(t *testing.T, c QueensConstraint, vector bool, workers int) int6
 		t.Fatalf("queens:%d under %x: counted row by row, not cut", c.N, c.Allowed)
 	}
 	q.vector = vector && vectorMatch
+	return countAll(t, q, workers)
+}
+
+// countAll counts every unit of q on workers goroutines.
+func countAll(t *testing.T, q *ConstrainedCounter, workers int) int64 {
+	t.Helper()
 	var total int64
 	if err := q.CountAll(context.Background(), workers, func(s int64) error { total += s; return nil }); err != nil {
 		t.Fatal(err)
@@ -239,11 +245,7 @@ func otherWayCount(t *testing.T, c QueensConstraint, q *ConstrainedCounter) int6
 	if !ok {
 		return -1
 	}
-	var total int64
-	if err := newSplitCounter(img, p).CountAll(context.Background(), 2, func(s int64) error { total += s; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return total
+	return countAll(t, newSplitCounter(img, p), 2)
 }
 
 // solutionOf is a solution of queens:n (n >= 4), by the explicit
