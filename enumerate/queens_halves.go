@@ -277,55 +277,102 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 	return newHalfBlockAt(n, n/2, from, k, upper, allowed, stop, newKeyLayout(n), false)
 }
 
+// blockLister lists the placements of a block of rows (see newHalfBlockAt)
+// into pieces: their column sets, masks and keys, in the order found.
+type blockLister struct {
+	n, rows, from, k int
+	all              uint32
+	upper            bool
+	allowed          []uint32
+	stop             *atomic.Bool
+	lay              keyLayout
+	// Listed in pieces, not in slices that grow: a block of tens of
+	// millions of placements made gigabytes of copies as they grew, and
+	// the collector ran through a third of the listing.
+	sets        pieces[uint32]
+	masks, keys pieces[uint64]
+}
+
+// place places the queens of the block's rows y..k-1 (k > y), those above
+// leaving the diagonals l and r on row y and the columns down; aboveL and
+// aboveR are where a queen on the row above the block would cross them,
+// long the queens on the long diagonals.
+func (b *blockLister) place(y int, l, down, r, aboveL, aboveR uint32, long uint64) {
+	row := b.from + y
+	free := b.all &^ (l | down | r)
+	if b.allowed != nil {
+		free &= b.allowed[row]
+	}
+	if y == b.k-1 {
+		// The last row is placed in this loop, not by a call for each
+		// placement: most of the search's steps end here.
+		shift := b.rows - b.from - b.k // crossings of row from+k, moved on to the half's last row
+		// The pieces' last slices are kept here while there is room in them.
+		sets, keys, masks := b.sets.last, b.keys.last, b.masks.last
+		room := b.sets.room()
+		for ; free != 0; free &= free - 1 {
+			bit := free & -free
+			nl, nr := (l|bit)<<1&b.all, (r|bit)>>1
+			key := b.lay.key(nl<<shift&b.all, nr>>shift, long+b.onLong(row, bit))
+			mask := uint64(aboveL|bit>>y) | uint64(aboveR|bit<<y&b.all)<<32
+			if b.upper {
+				mask = uint64(nl) | uint64(nr)<<32
+			}
+			n := len(sets)
+			if n == room || n == cap(sets) || n == cap(keys) || n == cap(masks) {
+				b.sets.last, b.keys.last, b.masks.last = sets, keys, masks
+				b.sets.add(down | bit)
+				b.keys.add(key)
+				b.masks.add(mask)
+				sets, keys, masks = b.sets.last, b.keys.last, b.masks.last
+				room = b.sets.room()
+				continue
+			}
+			sets, keys, masks = sets[:n+1], keys[:n+1], masks[:n+1]
+			sets[n], keys[n], masks[n] = down|bit, key, mask
+		}
+		b.sets.last, b.keys.last, b.masks.last = sets, keys, masks
+		return
+	}
+	if b.stop != nil && b.stop.Load() {
+		return
+	}
+	for ; free != 0; free &= free - 1 {
+		bit := free & -free
+		// A queen on the block's first row attacks (y, c) if it sits y
+		// columns to the left (down-right) or to the right (down-left).
+		b.place(y+1, (l|bit)<<1&b.all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&b.all, long+b.onLong(row, bit))
+	}
+}
+
+// onLong is 1 if the queen at column bit of row is on a long diagonal,
+// which the keys count only without a filter.
+func (b *blockLister) onLong(row int, bit uint32) uint64 {
+	if b.allowed == nil {
+		if c := bits.TrailingZeros32(bit); c == row || c == b.n-1-row {
+			return 1
+		}
+	}
+	return 0
+}
+
 // newHalfBlockAt is newHalfBlockIn for a half of rows rows whose keys are
 // laid out by lay; ranked indexes the column sets by their rank among the
 // sets of k columns (see halfBlock.rank) instead of by the set itself, which
 // would take 2^n entries.
 func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *atomic.Bool, lay keyLayout, ranked bool) *halfBlock {
-	all := uint32(1)<<n - 1
-	// Listed in pieces, not in slices that grow: a block of tens of
-	// millions of placements made gigabytes of copies as they grew, and
-	// the collector ran through a third of the listing.
-	var sets pieces[uint32]
-	var masks, keys pieces[uint64]
-	var place func(y int, l, down, r, aboveL, aboveR uint32, long uint64)
-	place = func(y int, l, down, r, aboveL, aboveR uint32, long uint64) {
-		if y == k {
-			sets.add(down)
-			// Crossings of row from+k, moved on to the half's last row.
-			s := rows - from - k
-			keys.add(lay.key(l<<s&all, r>>s, long))
-			if upper {
-				masks.add(uint64(l) | uint64(r)<<32)
-			} else {
-				masks.add(uint64(aboveL) | uint64(aboveR)<<32)
-			}
-			return
-		}
-		if y < k-1 && stop != nil && stop.Load() {
-			return
-		}
-		row := from + y
-		free := all &^ (l | down | r)
-		if allowed != nil {
-			free &= allowed[row]
-		}
-		for ; free != 0; free &= free - 1 {
-			c := bits.TrailingZeros32(free)
-			bit := uint32(1) << c
-			onLong := uint64(0)
-			if allowed == nil && (c == row || c == n-1-row) {
-				onLong = 1
-			}
-			// A queen on the block's first row attacks (y, c) if it sits y
-			// columns to the left (down-right) or to the right (down-left).
-			place(y+1, (l|bit)<<1&all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&all, long+onLong)
-		}
+	l := blockLister{n: n, rows: rows, from: from, k: k, all: uint32(1)<<n - 1, upper: upper, allowed: allowed, stop: stop, lay: lay}
+	if k == 0 {
+		l.sets.add(0)
+		l.keys.add(lay.key(0, 0, 0))
+		l.masks.add(0)
+	} else {
+		l.place(0, 0, 0, 0, 0, 0, 0)
 	}
-	place(0, 0, 0, 0, 0, 0, 0)
 	if stop != nil && stop.Load() {
 		return nil
 	}
+	sets, masks, keys := &l.sets, &l.masks, &l.keys
 	b := &halfBlock{k: k, ranked: ranked}
 	index := 1 << n
 	if ranked {
@@ -359,10 +406,28 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 		}
 	}
 	if ranked {
+		// The sets by rank are the subsets of pick of free's columns in
+		// Gosper's order (see unrankSet): stepped through, not unranked.
+		var cols [32]uint32
+		i := 0
+		for x := b.free; x != 0; x &= x - 1 {
+			cols[i] = x & -x
+			i++
+		}
+		packed := uint64(1)<<b.pick - 1
 		for set := range b.start[:len(b.start)-1] {
 			if b.start[set] < b.start[set+1] {
-				b.sets = append(b.sets, b.setOf(set))
+				q := b.fixed
+				for x := packed; x != 0; x &= x - 1 {
+					q |= cols[bits.TrailingZeros64(x)]
+				}
+				b.sets = append(b.sets, q)
 				b.setFrom = append(b.setFrom, b.start[set])
+			}
+			if packed != 0 {
+				low := packed & -packed
+				next := packed + low
+				packed = next | (next^packed)/low>>2
 			}
 		}
 		b.setFrom = append(b.setFrom, b.start[len(b.start)-1])
@@ -975,6 +1040,14 @@ func (p *pieces[T]) add(v T) {
 		p.last = hugeSlice[T](pieceLen)[:0]
 	}
 	p.last = append(p.last, v)
+}
+
+// room is the most values the last piece takes before add starts another.
+func (p *pieces[T]) room() int {
+	if len(p.full) == 0 {
+		return firstPiece
+	}
+	return pieceLen
 }
 
 // len is how many values were added.
