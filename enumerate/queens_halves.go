@@ -527,6 +527,7 @@ type halvesMatcher struct {
 	halvesX, halvesY []uint64 // the keys of the halves of an item's two column sets
 	splits           []int32  // by cut of a column set: its upper and lower placements (from, to)
 	swapped          []int32  // the same, lower then upper, for the splits a cut counter joins the other way round
+	setsWithin       []int32  // scratch for setsIn
 	scratch          []uint64
 	tops             []uint64
 	notHave          []uint64 // by key bit: the tops without it

@@ -405,18 +405,15 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 	// other block's set, which a set of the lower block's list looks up
 	// only when it is in d).
 	if cost := 8 * binomial[k][pick]; int64(len(low.sets)) < min(cost, int64(len(up.sets))) {
-		for i, l := range low.sets {
-			if l&^d == 0 {
-				if uFrom, uTo := up.on(d ^ l); uFrom < uTo {
-					pair(uFrom, uTo, int(low.setFrom[i]), int(low.setFrom[i+1]))
-				}
+		for _, i := range m.setsIn(low.sets, d) {
+			l := low.sets[i]
+			if uFrom, uTo := up.on(d ^ l); uFrom < uTo {
+				pair(uFrom, uTo, int(low.setFrom[i]), int(low.setFrom[i+1]))
 			}
 		}
 	} else if int64(len(up.sets)) < cost {
-		for i, q := range up.sets {
-			if q&^d == 0 {
-				add(q, int(up.setFrom[i]), int(up.setFrom[i+1]))
-			}
+		for _, i := range m.setsIn(up.sets, d) {
+			add(up.sets[i], int(up.setFrom[i]), int(up.setFrom[i+1]))
 		}
 	} else {
 		var cols [32]uint32
@@ -456,6 +453,22 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 		dst = joinHalves(dst, turned, swapped, swappedPairs, 0, m.vector, &m.scratch)
 	}
 	return dst
+}
+
+// setsIn gives the indexes of the sets within d. They are gathered first,
+// without a branch a set: whether a set is within d is a coin toss that
+// the processor guesses wrong about as often as not.
+func (m *halvesMatcher) setsIn(sets []uint32, d uint32) []int32 {
+	in := slices.Grow(m.setsWithin[:0], len(sets))[:len(sets)]
+	k := 0
+	for i, q := range sets {
+		in[k] = int32(i)
+		if q&^d == 0 {
+			k++
+		}
+	}
+	m.setsWithin = in
+	return in[:k]
 }
 
 // countSplitSets counts the solutions of the cut's column sets, weighted;
