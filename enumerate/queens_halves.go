@@ -1019,10 +1019,10 @@ func pext(x, mask uint64) uint64 {
 }
 
 // pieces is a list of values kept in pieces, so that it grows without
-// copying more than a piece: the first piece grows as a slice does up to
-// firstPiece values (a small list stays small), the others are made whole,
-// of pieceLen values on huge pages (a large list is written once, and
-// small pages would cost a fault each).
+// copying: the first piece is made whole, of firstPiece values on small
+// pages, which the kernel provides only as they are written (a small list
+// stays small); the others of pieceLen values on huge pages (a large list
+// is written once, and small pages would cost a fault each).
 type pieces[T uint32 | uint64] struct {
 	full [][]T
 	last []T
@@ -1039,6 +1039,9 @@ func (p *pieces[T]) add(v T) {
 		p.full = append(p.full, p.last)
 		p.n += len(p.last)
 		p.last = hugeSlice[T](pieceLen)[:0]
+	}
+	if p.last == nil {
+		p.last = make([]T, 0, firstPiece)
 	}
 	p.last = append(p.last, v)
 }
