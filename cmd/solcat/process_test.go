@@ -30,6 +30,10 @@ const stampedVersion, stampedRevision = "v9.8.7", "0123456789abcdef0123456789abc
 
 // binary builds solcat once, for tests that need a real process to limit
 // or kill, stamped as a release is.
+//
+// 'go run' builds it: it keeps the linked binary (without symbols or
+// DWARF) in the build cache, where 'go build' links anew each time, seconds
+// of processor time; cp, run as its -exec, copies it out.
 func binary(t *testing.T) string {
 	t.Helper()
 	binaryOnce.Do(func() {
@@ -42,7 +46,7 @@ func binary(t *testing.T) string {
 		os.Chmod(dir, 0o755) // other users run it in TestReadOnlyFolder
 		binaryPath = filepath.Join(dir, "solcat")
 		ldflags := "-X solcat/cmd/solcat/release.stampVersion=" + stampedVersion + " -X solcat/cmd/solcat/release.stampRevision=" + stampedRevision
-		out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", binaryPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "run", "-ldflags", ldflags, "-exec", "cp", ".", binaryPath).CombinedOutput()
 		if err != nil {
 			binaryErr = err
 			binaryPath = string(out)
