@@ -243,7 +243,7 @@ func TestServeUnderLoad(t *testing.T) {
 
 // TestServeDuringBuild runs a build of queens:14 (queens:15 with
 // SOLCAT_LONG=1) into the catalog a server reads, while pages are asked
-// one after another, 10 ms apart (without a pause with SOLCAT_LONG=1): the
+// one after another, 25 ms apart (without a pause with SOLCAT_LONG=1): the
 // build finishes and leaves the catalog one file (the server's idle
 // connections give way to its checkpoints), and the server then shows the
 // new puzzle.
@@ -282,7 +282,7 @@ func TestServeDuringBuild(t *testing.T) {
 				resp.Body.Close()
 			}
 			if !longTests() {
-				time.Sleep(10 * time.Millisecond) // a page at a time, not a core's worth
+				time.Sleep(25 * time.Millisecond) // a page at a time, not a core's worth
 			}
 		}
 	}()
