@@ -310,7 +310,10 @@ func TestOtherProgramsDatabases(t *testing.T) {
 // TestOneBuilderAtATime starts a build of seconds (queens:15; queens:16
 // with SOLCAT_LONG=1) in a real process and checks that a second build
 // stops at once naming it, that queries say "being built" from its first
-// instant, and that once it is killed its saved work is resumed.
+// instant, that once it is killed queries say it is unfinished, and, with
+// SOLCAT_LONG=1, that its saved work is resumed (by default the builds
+// killed in TestStoredBuildSurvivesKills and TestCatalogFilesUnderHostileUse
+// are resumed, seconds of processor time less than this one).
 func TestOneBuilderAtATime(t *testing.T) {
 	t.Parallel() // processes and files of its own (see TestMain)
 	bin := binary(t)
@@ -363,7 +366,7 @@ func TestOneBuilderAtATime(t *testing.T) {
 	if code, _, errOut := solcatDB(db, "count", puzzle); code != 1 || !strings.Contains(errOut, "is unfinished: its build stopped with") {
 		t.Errorf("count after the kill: exit %d, %q", code, errOut)
 	}
-	if testing.Short() {
+	if !longTests() {
 		return
 	}
 	code, out, errOut = solcatDB(db, "build", puzzle)
