@@ -278,7 +278,12 @@ func newHalfBlockIn(n, from, k int, upper bool, allowed []uint32, stop *atomic.B
 }
 
 // blockLister lists the placements of a block of rows (see newHalfBlockAt)
-// into pieces: their column sets, masks and keys, in the order found.
+// in two passes of the same search, which finds them in the same order
+// each time: the first lists their column sets, the second writes each
+// placement's mask and key in the place its set's rank gives. Searching
+// twice costs less than keeping the masks and keys in lists as well: a
+// block's fresh memory is then 20 bytes a placement, not 36, and the kernel
+// clears fresh memory at a gigabyte a second on some machines.
 type blockLister struct {
 	n, rows, from, k int
 	all              uint32
@@ -286,11 +291,17 @@ type blockLister struct {
 	allowed          []uint32
 	stop             *atomic.Bool
 	lay              keyLayout
-	// Listed in pieces, not in slices that grow: a block of tens of
-	// millions of placements made gigabytes of copies as they grew, and
-	// the collector ran through a third of the listing.
-	sets        pieces[uint32]
-	masks, keys pieces[uint64]
+	// The first pass's column sets, in pieces, not in a slice that grows:
+	// a block of tens of millions of placements made gigabytes of copies
+	// as it grew. Ranked, they are the second pass's index of each
+	// placement's set.
+	sets pieces[uint32]
+	// The second pass: it writes, and reads the sets at (piece, at).
+	writing   bool
+	ranks     [][]uint32
+	piece, at int
+	next      []int32 // by set: where its next placement goes
+	mask, key []uint64
 }
 
 // place places the queens of the block's rows y..k-1 (k > y), those above
@@ -306,32 +317,24 @@ func (b *blockLister) place(y int, l, down, r, aboveL, aboveR uint32, long uint6
 	if y == b.k-1 {
 		// The last row is placed in this loop, not by a call for each
 		// placement: most of the search's steps end here.
-		shift := b.rows - b.from - b.k // crossings of row from+k, moved on to the half's last row
-		// The pieces' last slices are kept here while there is room in them.
-		sets, keys, masks := b.sets.last, b.keys.last, b.masks.last
-		room := b.sets.room()
+		if b.writing {
+			b.write(y, row, free, l, r, aboveL, aboveR, long)
+			return
+		}
+		// The last piece is kept here while there is room in it.
+		sets, room := b.sets.last, min(b.sets.room(), cap(b.sets.last))
 		for ; free != 0; free &= free - 1 {
-			bit := free & -free
-			nl, nr := (l|bit)<<1&b.all, (r|bit)>>1
-			key := b.lay.key(nl<<shift&b.all, nr>>shift, long+b.onLong(row, bit))
-			mask := uint64(aboveL|bit>>y) | uint64(aboveR|bit<<y&b.all)<<32
-			if b.upper {
-				mask = uint64(nl) | uint64(nr)<<32
-			}
 			n := len(sets)
-			if n == room || n == cap(sets) || n == cap(keys) || n == cap(masks) {
-				b.sets.last, b.keys.last, b.masks.last = sets, keys, masks
-				b.sets.add(down | bit)
-				b.keys.add(key)
-				b.masks.add(mask)
-				sets, keys, masks = b.sets.last, b.keys.last, b.masks.last
-				room = b.sets.room()
+			if n == room {
+				b.sets.last = sets
+				b.sets.add(down | free&-free)
+				sets, room = b.sets.last, min(b.sets.room(), cap(b.sets.last))
 				continue
 			}
-			sets, keys, masks = sets[:n+1], keys[:n+1], masks[:n+1]
-			sets[n], keys[n], masks[n] = down|bit, key, mask
+			sets = sets[:n+1]
+			sets[n] = down | free&-free
 		}
-		b.sets.last, b.keys.last, b.masks.last = sets, keys, masks
+		b.sets.last = sets
 		return
 	}
 	if b.stop != nil && b.stop.Load() {
@@ -343,6 +346,32 @@ func (b *blockLister) place(y int, l, down, r, aboveL, aboveR uint32, long uint6
 		// columns to the left (down-right) or to the right (down-left).
 		b.place(y+1, (l|bit)<<1&b.all, down|bit, (r|bit)>>1, aboveL|bit>>y, aboveR|bit<<y&b.all, long+b.onLong(row, bit))
 	}
+}
+
+// write writes the mask and key of the placements that end on the block's
+// last row y (row of the half) in a column of free.
+func (b *blockLister) write(y, row int, free, l, r, aboveL, aboveR uint32, long uint64) {
+	shift := b.rows - b.from - b.k // crossings of row from+k, moved on to the half's last row
+	ranks, at := b.ranks[b.piece], b.at
+	for ; free != 0; free &= free - 1 {
+		bit := free & -free
+		nl, nr := (l|bit)<<1&b.all, (r|bit)>>1
+		mask := uint64(aboveL|bit>>y) | uint64(aboveR|bit<<y&b.all)<<32
+		if b.upper {
+			mask = uint64(nl) | uint64(nr)<<32
+		}
+		if at == len(ranks) {
+			b.piece++
+			ranks, at = b.ranks[b.piece], 0
+		}
+		set := ranks[at]
+		at++
+		to := b.next[set]
+		b.next[set]++
+		b.mask[to] = mask
+		b.key[to] = b.lay.key(nl<<shift&b.all, nr>>shift, long+b.onLong(row, bit))
+	}
+	b.at = at
 }
 
 // onLong is 1 if the queen at column bit of row is on a long diagonal,
@@ -364,23 +393,20 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 	l := blockLister{n: n, rows: rows, from: from, k: k, all: uint32(1)<<n - 1, upper: upper, allowed: allowed, stop: stop, lay: lay}
 	if k == 0 {
 		l.sets.add(0)
-		l.keys.add(lay.key(0, 0, 0))
-		l.masks.add(0)
 	} else {
 		l.place(0, 0, 0, 0, 0, 0, 0)
 	}
 	if stop != nil && stop.Load() {
 		return nil
 	}
-	sets, masks, keys := &l.sets, &l.masks, &l.keys
 	b := &halfBlock{k: k, ranked: ranked}
 	index := 1 << n
 	if ranked {
-		b.useColumns(sets.all())
+		b.useColumns(l.sets.all())
 		index = int(binomial[bits.OnesCount32(b.free)][b.pick])
 	}
 	b.start = hugeSlice[int32](index + 1)
-	for _, piece := range sets.all() {
+	for _, piece := range l.sets.all() {
 		for i, set := range piece {
 			if ranked {
 				r, _ := b.rank(set)
@@ -394,16 +420,17 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 		b.most = max(b.most, int(b.start[set]))
 		b.start[set] += b.start[set-1]
 	}
-	b.mask = hugeSlice[uint64](sets.len())
-	b.key = hugeSlice[uint64](sets.len())
-	next := slices.Clone(b.start[:len(b.start)-1])
-	maskPieces, keyPieces := masks.all(), keys.all()
-	for p, piece := range sets.all() {
-		for i, set := range piece {
-			to := next[set]
-			next[set]++
-			b.mask[to], b.key[to] = maskPieces[p][i], keyPieces[p][i]
-		}
+	b.mask = hugeSlice[uint64](l.sets.len())
+	b.key = hugeSlice[uint64](l.sets.len())
+	l.writing, l.ranks, l.next = true, l.sets.all(), slices.Clone(b.start[:len(b.start)-1])
+	l.mask, l.key = b.mask, b.key
+	if k == 0 {
+		b.mask[0], b.key[0] = 0, lay.key(0, 0, 0)
+	} else {
+		l.place(0, 0, 0, 0, 0, 0, 0)
+	}
+	if stop != nil && stop.Load() {
+		return nil
 	}
 	if ranked {
 		// The sets by rank are the subsets of pick of free's columns in
