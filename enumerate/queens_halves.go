@@ -353,11 +353,14 @@ func (b *blockLister) place(y int, l, down, r, aboveL, aboveR uint32, long uint6
 func (b *blockLister) write(y, row int, free, l, r, aboveL, aboveR uint32, long uint64) {
 	shift := b.rows - b.from - b.k // crossings of row from+k, moved on to the half's last row
 	ranks, at := b.ranks[b.piece], b.at
+	// In locals: the stores below may not alias b's fields, but the
+	// compiler cannot tell.
+	next, masks, keys, all, lay, upper := b.next, b.mask, b.key, b.all, b.lay, b.upper
 	for ; free != 0; free &= free - 1 {
 		bit := free & -free
-		nl, nr := (l|bit)<<1&b.all, (r|bit)>>1
-		mask := uint64(aboveL|bit>>y) | uint64(aboveR|bit<<y&b.all)<<32
-		if b.upper {
+		nl, nr := (l|bit)<<1&all, (r|bit)>>1
+		mask := uint64(aboveL|bit>>y) | uint64(aboveR|bit<<y&all)<<32
+		if upper {
 			mask = uint64(nl) | uint64(nr)<<32
 		}
 		if at == len(ranks) {
@@ -366,10 +369,10 @@ func (b *blockLister) write(y, row int, free, l, r, aboveL, aboveR uint32, long 
 		}
 		set := ranks[at]
 		at++
-		to := b.next[set]
-		b.next[set]++
-		b.mask[to] = mask
-		b.key[to] = b.lay.key(nl<<shift&b.all, nr>>shift, long+b.onLong(row, bit))
+		to := next[set]
+		next[set]++
+		masks[to] = mask
+		keys[to] = lay.key(nl<<shift&all, nr>>shift, long+b.onLong(row, bit))
 	}
 	b.at = at
 }
