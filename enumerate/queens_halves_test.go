@@ -12,7 +12,9 @@ import (
 
 // TestHalvesCounter counts queens:4 to 16 with the halves counter, with
 // the vector loops where the CPU has them and word by word, and checks the
-// counts against the published ones and the join counter's.
+// counts against the published ones. The join counter's counts of the same
+// boards are checked in TestCountQueensMatchesOEIS (to 15, on one and two
+// goroutines) and TestJoinUnitsMatchBruteForce (16).
 func TestHalvesCounter(t *testing.T) {
 	last := 16
 	if testing.Short() {
@@ -21,10 +23,6 @@ func TestHalvesCounter(t *testing.T) {
 	for n := 4; n <= last; n++ {
 		t.Run(fmt.Sprintf("queens:%d", n), func(t *testing.T) {
 			known, _ := canon.KnownCounts(canon.Puzzle{Kind: canon.Queens, N: n})
-			join, err := CountQueensJoin(context.Background(), n, 2)
-			if err != nil || join.Solutions() != known.Solutions {
-				t.Fatalf("join counter: %d solutions (%v), published %d", join.Solutions(), err, known.Solutions)
-			}
 			for _, vector := range []bool{vectorMatch, false} {
 				q := newQueensCounter(n, true)
 				if !vector {
@@ -405,15 +403,15 @@ func TestJoinHalvesVector(t *testing.T) {
 }
 
 // TestJoinHalvesLongLists compares the vector loop that pairs the blocks
-// with the Go one on made-up blocks whose column sets have up to 1,000
-// placements (queens:22's lower block has up to 720 a set), with and
-// without a middle queen's key.
+// with the Go one on made-up blocks whose column sets have up to 800
+// placements (queens:22's lower block has up to 720 a set; 800 is past
+// it), with and without a middle queen's key.
 func TestJoinHalvesLongLists(t *testing.T) {
 	if !vectorMatch {
 		t.Skip("this CPU has no AVX-512 (with VPOPCNTQ): the halves counter's vector loops are not used here")
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, size := range []int{9, 255, 256, 300, 1000} {
+	for _, size := range []int{9, 255, 256, 300, 800} {
 		b := &halvesBlocks{upper: &halfBlock{}, lower: &halfBlock{}}
 		for _, blk := range []*halfBlock{b.upper, b.lower} {
 			for range 3 * size {
