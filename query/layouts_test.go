@@ -384,7 +384,13 @@ func TestLayoutsAnswerAlike(t *testing.T) {
 			if a, b, c := viewRows(t, newPath, p), viewRows(t, oldPath, p), viewRows(t, columnPath, p); a != b || a != c || a == "" {
 				t.Errorf("the views differ:\n%.300s\n%.300s\n%.300s", a, c, b)
 			}
-			for range 40 {
+			// Ten solutions or fewer have few answers to tell apart, and
+			// most pages past them are empty: ten questions ask them all.
+			questions := 40
+			if newer.Record.Solutions <= 10 {
+				questions = 10
+			}
+			for range questions {
 				f := layoutFilter(r, p)
 				page := query.Window{Offset: int64(r.IntN(30)), Limit: int64(1 + r.IntN(20))}
 				a, b, c := answers(t, newer, f, page), answers(t, older, f, page), answers(t, column, f, page)
