@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +16,24 @@ import (
 
 // plainBoard counts the solutions of queens:n with prop under c (nil: no
 // constraint), and their classes by orbit size, by plainBoardEach.
+// TestBoardCountersDeepUnits asks the same boards again, with the same
+// seeds: each is searched once.
 func plainBoard(prop canon.Property, n int, c *QueensConstraint) (solutions int64, orbits [9]int64) {
+	key := fmt.Sprint(prop, n, c != nil)
+	if c != nil {
+		key += fmt.Sprint(c.Allowed)
+	}
+	plainBoards.Lock()
+	got, ok := plainBoards.m[key]
+	plainBoards.Unlock()
+	if ok {
+		return got.solutions, got.orbits
+	}
+	defer func() {
+		plainBoards.Lock()
+		plainBoards.m[key] = plainCount{solutions, orbits}
+		plainBoards.Unlock()
+	}()
 	var members [9]int64
 	plainBoardEach(prop, n, c, func(sol []byte) {
 		solutions++
@@ -28,6 +46,16 @@ func plainBoard(prop canon.Property, n int, c *QueensConstraint) (solutions int6
 	}
 	return solutions, orbits
 }
+
+type plainCount struct {
+	solutions int64
+	orbits    [9]int64
+}
+
+var plainBoards = struct {
+	sync.Mutex
+	m map[string]plainCount
+}{m: map[string]plainCount{}}
 
 // plainBoardEach hands each solution of queens:n with prop under c (nil:
 // no constraint) to emit (valid during the call), found by plain array
