@@ -358,9 +358,7 @@ func topSets(free uint32, h int) []uint32 {
 			set |= 1 << cols[bits.TrailingZeros64(x)]
 		}
 		sets = append(sets, set)
-		low := r & -r
-		next := r + low
-		r = next | (next^r)/low>>2
+		r = nextSameCount(r)
 	}
 	return sets
 }

@@ -197,7 +197,9 @@ func (b *halfBlock) on(set uint32) (from, to int) {
 }
 
 // rank is the index of set in a ranked block: the rank of its columns of
-// free (see unrankSet) as if free's columns were the first ones; false if no
+// free, as if free's columns were the first ones, among the sets of as many
+// columns in colexicographic order (the order of the sets as numbers: the
+// rank of columns c_0 < c_1 < ... is the sum of C(c_i, i+1)); false if no
 // placement can use set (it lacks a fixed column, has one not in use, or
 // has not k columns).
 func (b *halfBlock) rank(set uint32) (int, bool) {
@@ -213,19 +215,6 @@ func (b *halfBlock) rank(set uint32) (int, bool) {
 	c3 := c2 + uint32(bits.OnesCount32(x>>16&0xff))
 	t := b.rankTab
 	return int(t[(x&0xff)*w] + t[(256+x>>8&0xff)*w+c1] + t[(512+x>>16&0xff)*w+c2] + t[(768+x>>24)*w+c3]), true
-}
-
-// setOf is the set of a ranked block's index i: rank's inverse.
-func (b *halfBlock) setOf(i int) uint32 {
-	packed := unrankSet(i, b.pick)
-	set := b.fixed
-	for x := b.free; packed != 0; x &= x - 1 {
-		if packed&1 != 0 {
-			set |= x & -x
-		}
-		packed >>= 1
-	}
-	return set
 }
 
 // useColumns sets fixed, free and the rank table from the sets of the
@@ -437,7 +426,7 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 	}
 	if ranked {
 		// The sets by rank are the subsets of pick of free's columns in
-		// Gosper's order (see unrankSet): stepped through, not unranked.
+		// the order of rank, which nextSameCount steps through.
 		var cols [32]uint32
 		i := 0
 		for x := b.free; x != 0; x &= x - 1 {
@@ -455,9 +444,7 @@ func newHalfBlockAt(n, rows, from, k int, upper bool, allowed []uint32, stop *at
 				b.setFrom = append(b.setFrom, b.start[set])
 			}
 			if packed != 0 {
-				low := packed & -packed
-				next := packed + low
-				packed = next | (next^packed)/low>>2
+				packed = nextSameCount(packed)
 			}
 		}
 		b.setFrom = append(b.setFrom, b.start[len(b.start)-1])
@@ -1072,7 +1059,7 @@ const (
 )
 
 func (p *pieces[T]) add(v T) {
-	if len(p.last) == firstPiece && len(p.full) == 0 || len(p.last) == pieceLen {
+	if len(p.last) == p.room() {
 		p.full = append(p.full, p.last)
 		p.n += len(p.last)
 		p.last = hugeSlice[T](pieceLen)[:0]

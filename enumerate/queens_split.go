@@ -76,22 +76,13 @@ var binomial = func() (t [33][33]int64) {
 	return t
 }()
 
-// unrankSet is the set of k columns of rank rank among the sets of k
-// columns in the colexicographic order, which is the order of the sets as
-// numbers: the rank of a set of columns c_0 < c_1 < ... is the sum of
-// C(c_i, i+1) (see halfBlock.rank).
-func unrankSet(rank, k int) uint32 {
-	var set uint32
-	r := int64(rank)
-	for i := k; i >= 1; i-- {
-		c := i - 1
-		for binomial[c+1][i] <= r {
-			c++
-		}
-		set |= 1 << c
-		r -= binomial[c][i]
-	}
-	return set
+// nextSameCount is the next larger number with as many bits set as x
+// (x > 0; Gosper's hack): the subsets of a set's columns of one size, as
+// numbers, come in the order of their rank.
+func nextSameCount(x uint64) uint64 {
+	low := x & -x
+	next := x + low
+	return next | (next^x)/low>>2
 }
 
 // placementEstimates estimates, for each row lo and number of rows k, the
@@ -434,9 +425,7 @@ func (m *halvesMatcher) splitHalves(dst []uint64, d uint32) []uint64 {
 			if r == 0 {
 				break
 			}
-			low := r & -r
-			next := r + low
-			r = next | (next^r)/low>>2
+			r = nextSameCount(r)
 		}
 	}
 	m.splits = append(splits, make([]int32, joinReadAhead)...)

@@ -11,7 +11,8 @@ import (
 )
 
 // TestUnrankSet checks that the sets of k of n columns come by rank in
-// their order as numbers (the colexicographic order), each once.
+// their order as numbers (the colexicographic order), each once, and that
+// nextSameCount steps through them in that order.
 func TestUnrankSet(t *testing.T) {
 	for _, tc := range []struct{ n, k int }{{10, 0}, {10, 1}, {10, 4}, {10, 10}, {14, 7}} {
 		var next uint32 // the next set of k columns, as a number
@@ -21,9 +22,16 @@ func TestUnrankSet(t *testing.T) {
 				break
 			}
 		}
+		stepped := uint64(1)<<tc.k - 1 // as a ranked block steps through its sets
 		for r := range int(binomial[tc.n][tc.k]) {
 			if got := unrankSet(r, tc.k); got != next {
 				t.Fatalf("C(%d,%d): rank %d gives %b, want %b", tc.n, tc.k, r, got, next)
+			}
+			if stepped != uint64(next) {
+				t.Fatalf("C(%d,%d): rank %d stepped to %b, want %b", tc.n, tc.k, r, stepped, next)
+			}
+			if stepped != 0 {
+				stepped = nextSameCount(stepped)
 			}
 			for next++; next < 1<<tc.n && onesCount(next) != tc.k; next++ {
 			}
@@ -39,6 +47,38 @@ func TestUnrankSet(t *testing.T) {
 	if got := unrankSet(int(binomial[32][16])-1, 16); got != 0xffff0000 {
 		t.Errorf("the last rank of 16 of 32 columns: %x", got)
 	}
+}
+
+// unrankSet, the reference for rank's order, is the set of k columns of
+// rank rank among the sets of k columns in the colexicographic order, which
+// is the order of the sets as numbers: the rank of a set of columns
+// c_0 < c_1 < ... is the sum of C(c_i, i+1) (see halfBlock.rank).
+func unrankSet(rank, k int) uint32 {
+	var set uint32
+	r := int64(rank)
+	for i := k; i >= 1; i-- {
+		c := i - 1
+		for binomial[c+1][i] <= r {
+			c++
+		}
+		set |= 1 << c
+		r -= binomial[c][i]
+	}
+	return set
+}
+
+// setOf is the set of a ranked block's index i: rank's inverse, by
+// unrankSet.
+func (b *halfBlock) setOf(i int) uint32 {
+	packed := unrankSet(i, b.pick)
+	set := b.fixed
+	for x := b.free; packed != 0; x &= x - 1 {
+		if packed&1 != 0 {
+			set |= x & -x
+		}
+		packed >>= 1
+	}
+	return set
 }
 
 // TestBlockRank checks a ranked block's index: every set of k columns
