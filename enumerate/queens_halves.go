@@ -732,6 +732,20 @@ func joinHalvesGo(dst []uint64, b *halvesBlocks, splits []int32, midKey uint64) 
 // attack each other, each weighted by 2 to the power of the bottom's
 // queens on the long diagonals.
 func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
+	if m.vector && len(tops) <= maxDirectTops {
+		// Few tops: testing each bottom against every top may cost less
+		// than a table's build and reads.
+		room := len(tops) + 8
+		m.tops = slices.Grow(m.tops[:0], room)[:room]
+		k := cleanTops(m.tops, tops, m.layout, [2]uint64{}, room, m.vector)[0]
+		if k == 0 {
+			return 0
+		}
+		if _, _, cost := chunksFor(bits.OnesCount64(live), 1, len(bottoms)); directWeight*k*len(bottoms) < cost {
+			m.nodes += int64(len(bottoms))
+			return matchDirect(m.tops[:k], bottoms, m.vector)
+		}
+	}
 	if !m.buildTable(tops, len(bottoms), live) {
 		return 0
 	}
@@ -739,12 +753,38 @@ func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
 	return matchBottoms(&m.table, bottoms, m.vector)
 }
 
+// maxDirectTops is the most tops the vector loops test every bottom
+// against, one by one, rather than look up in a table; directWeight
+// what a top tested against a bottom costs, in quarters of a table's
+// steps (chunksFor): a test and an add on 8 bottoms at a time.
+const (
+	maxDirectTops = 256
+	directWeight  = 1
+)
+
+// matchDirectGo counts the pairs of a top (a key as a top, no queen on a
+// long diagonal) and a bottom that share no key bit, each weighted by 2
+// to the power of the bottom's queens on the long diagonals.
+func matchDirectGo(tops, bottoms []uint64) int64 {
+	var total int64
+	for _, key := range bottoms {
+		count := 0
+		for _, top := range tops {
+			if top&key == 0 {
+				count++
+			}
+		}
+		total += int64(count) << (key >> 62)
+	}
+	return total
+}
+
 // chunksFor is the number of chunks and of their bits for a table of
 // lanes lanes looked up by bottoms bottoms on the vector loops, for keys of
 // live bits: the fewest vector operations, building the table (chunks
 // times values a lane, at buildWeight each) and reading it (chunks a lane
 // a bottom, and about three more).
-func chunksFor(live, lanes, bottoms int) (chunks, chunkBits int) {
+func chunksFor(live, lanes, bottoms int) (chunks, chunkBits, cost int) {
 	best := -1
 	for b := minVectorBits; b <= maxVectorBits; b++ {
 		c := max(minVectorChunks, (live+b-1)/b)
@@ -759,7 +799,7 @@ func chunksFor(live, lanes, bottoms int) (chunks, chunkBits int) {
 			best, chunks, chunkBits = cost, c, b
 		}
 	}
-	return chunks, chunkBits
+	return chunks, chunkBits, 4 * best
 }
 
 // buildWeight is what an entry of a table costs to build, in steps of
@@ -822,7 +862,7 @@ func (m *halvesMatcher) buildTable(halves []uint64, bottoms int, live uint64) bo
 	t.rowOf = t.rowOf[:0]
 	if m.vector {
 		t.live = live
-		t.chunks, t.chunkBits = chunksFor(bits.OnesCount64(live), t.lanes, bottoms)
+		t.chunks, t.chunkBits, _ = chunksFor(bits.OnesCount64(live), t.lanes, bottoms)
 		for x := live; x != 0; x &= x - 1 {
 			t.rowOf = append(t.rowOf, bits.TrailingZeros64(x))
 		}

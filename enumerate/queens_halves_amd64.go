@@ -253,3 +253,18 @@ func matchBottoms(t *matchTable, bottoms []uint64, vector bool) int64 {
 	}
 	return matchAVX512[t.chunks-minVectorChunks][t.chunkBits-minVectorBits](&t.words[0], rowBytes, bottoms, t.cutMask, in, t.live)
 }
+
+// matchDirectAVX512 is matchDirectGo on 8 bottoms at a time: n a multiple
+// of 8, k at least 1.
+//
+//go:noescape
+func matchDirectAVX512(tops *uint64, k int, bottoms *uint64, n int) int64
+
+// matchDirect is matchDirectGo, on vectors if vector.
+func matchDirect(tops, bottoms []uint64, vector bool) int64 {
+	eights := len(bottoms) &^ 7
+	if !vector || len(tops) == 0 || eights == 0 {
+		return matchDirectGo(tops, bottoms)
+	}
+	return matchDirectAVX512(&tops[0], len(tops), &bottoms[0], eights) + matchDirectGo(tops, bottoms[eights:])
+}

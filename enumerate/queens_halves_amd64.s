@@ -685,3 +685,62 @@ splitted:
 	MOVQ R14, groups_3+72(FP)
 	VZEROUPPER
 	RET
+
+// func matchDirectAVX512(tops *uint64, k int, bottoms *uint64, n int) int64
+//
+// matchDirectGo on 8 bottoms at a time (n a multiple of 8, k at least 1):
+// each top broadcast and tested against the 8 (VPTESTNMQ), a lane's count
+// raised by one where they share no bit, the counts shifted left by the
+// bottoms' top two bits at the end of the k tops.
+TEXT ·matchDirectAVX512(SB), NOSPLIT, $0-40
+	MOVQ tops+0(FP), SI
+	MOVQ k+8(FP), CX
+	MOVQ bottoms+16(FP), DI
+	MOVQ n+24(FP), R9
+	VPXORQ Z5, Z5, Z5
+	MOVQ $1, AX
+	VPBROADCASTQ AX, Z4
+
+eight:
+	VMOVDQU64 (DI), Z1
+	VPSRLQ $62, Z1, Z2
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z3, Z3, Z3
+	MOVQ SI, R10
+	MOVQ CX, R11
+	SHRQ $1, R11
+	JZ odd
+
+pair:
+	VPTESTNMQ.BCST (R10), Z1, K1
+	VPTESTNMQ.BCST 8(R10), Z1, K2
+	VPADDQ Z4, Z0, K1, Z0
+	VPADDQ Z4, Z3, K2, Z3
+	ADDQ $16, R10
+	DECQ R11
+	JNZ pair
+
+odd:
+	TESTQ $1, CX
+	JZ counted
+	VPTESTNMQ.BCST (R10), Z1, K1
+	VPADDQ Z4, Z0, K1, Z0
+
+counted:
+	VPADDQ Z3, Z0, Z0
+	VPSLLVQ Z2, Z0, Z0
+	VPADDQ Z0, Z5, Z5
+	ADDQ $64, DI
+	SUBQ $8, R9
+	JNZ eight
+
+	VEXTRACTI64X4 $1, Z5, Y3
+	VPADDQ Y3, Y5, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPADDQ X4, X3, X3
+	VPSHUFD $0x4e, X3, X4
+	VPADDQ X4, X3, X3
+	VMOVQ X3, AX
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET

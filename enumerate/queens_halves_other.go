@@ -47,3 +47,6 @@ const (
 func splitTops(dst, tops []uint64, cut1, cut2 uint64, room int, _ bool) [4]int {
 	return splitTopsGo(dst, tops, [2]uint64{cut1, cut2}, room)
 }
+
+// matchDirect is matchDirectGo.
+func matchDirect(tops, bottoms []uint64, _ bool) int64 { return matchDirectGo(tops, bottoms) }

@@ -571,15 +571,15 @@ func TestMatchBottomsVector(t *testing.T) {
 
 // TestMatchTables matches made-up halves, as many as the tables of
 // queens:17 to 23 hold (up to 20 lanes of tops, grouped by their cut bits
-// from two lanes on), against made-up bottoms, with the vector loops (where
-// the CPU has them) and word by word, and compares the counts with every
-// pair tried key by key.
+// from two lanes on) and as few as are tested one by one, against made-up
+// bottoms, with the vector loops (where the CPU has them) and word by
+// word, and compares the counts with every pair tried key by key.
 func TestMatchTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, n := range []int{17, 18, 21} {
 		lay := newKeyLayout(n)
 		keyBits := uint64(1)<<(2*lay.fieldBits) - 1
-		for _, count := range []int{100, 1500, 3000, 12000, 30000} {
+		for _, count := range []int{5, 60, 100, 200, 1500, 3000, 12000, 30000} {
 			t.Run(fmt.Sprintf("queens:%d, %d halves", n, count), func(t *testing.T) {
 				// Keys of about half their bits, some of them left out to
 				// leave dead bits.
@@ -591,7 +591,7 @@ func TestMatchTables(t *testing.T) {
 				for i := range tops {
 					tops[i] = key()
 				}
-				bottoms := make([]uint64, 300)
+				bottoms := make([]uint64, 301)
 				for i := range bottoms {
 					bottoms[i] = key()
 				}
@@ -617,6 +617,34 @@ func TestMatchTables(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestMatchDirectVector compares the vector loop that tests every bottom
+// against every top with the Go one, on every number of tops up to 9 and
+// of bottoms up to 19 (the vector loop takes 8 bottoms at a time, and its
+// tops two at a time).
+func TestMatchDirectVector(t *testing.T) {
+	if !vectorMatch {
+		t.Skip("this CPU has no AVX-512 (with VPOPCNTQ): the halves counter's vector loops are not used here")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	lay := newKeyLayout(21)
+	keyBits := uint64(1)<<(2*lay.fieldBits) - 1
+	key := func() uint64 { return rng.Uint64() & rng.Uint64() & rng.Uint64() & keyBits }
+	for k := 1; k <= 9; k++ {
+		for n := 0; n <= 19; n++ {
+			tops, bottoms := make([]uint64, k), make([]uint64, n)
+			for i := range tops {
+				tops[i] = key()
+			}
+			for i := range bottoms {
+				bottoms[i] = key() | uint64(rng.IntN(3))<<62 | uint64(rng.IntN(2))<<61
+			}
+			if got, want := matchDirect(tops, bottoms, true), matchDirectGo(tops, bottoms); got != want {
+				t.Errorf("%d tops, %d bottoms: %d pairs, the Go loop %d", k, n, got, want)
+			}
 		}
 	}
 }
