@@ -741,7 +741,7 @@ func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
 		if k == 0 {
 			return 0
 		}
-		if _, _, cost := chunksFor(bits.OnesCount64(live), 1, len(bottoms)); directWeight*k*len(bottoms) < cost {
+		if _, _, steps := chunksFor(bits.OnesCount64(live), 1, len(bottoms)); k*len(bottoms) < directPairs*steps {
 			m.nodes += int64(len(bottoms))
 			return matchDirect(m.tops[:k], bottoms, m.vector)
 		}
@@ -754,12 +754,13 @@ func (m *halvesMatcher) match(tops, bottoms []uint64, live uint64) int64 {
 }
 
 // maxDirectTops is the most tops the vector loops test every bottom
-// against, one by one, rather than look up in a table; directWeight
-// what a top tested against a bottom costs, in quarters of a table's
-// steps (chunksFor): a test and an add on 8 bottoms at a time.
+// against, one by one, rather than look up in a table; directPairs the
+// pairs of a top and a bottom they test in the time of one of a table's
+// steps (see chunksFor): a test and an add on 8 bottoms at a time. Four
+// was measured on the tables of queens:24's six cells.
 const (
 	maxDirectTops = 256
-	directWeight  = 1
+	directPairs   = 4
 )
 
 // matchDirectGo counts the pairs of a top (a key as a top, no queen on a
@@ -781,10 +782,10 @@ func matchDirectGo(tops, bottoms []uint64) int64 {
 
 // chunksFor is the number of chunks and of their bits for a table of
 // lanes lanes looked up by bottoms bottoms on the vector loops, for keys of
-// live bits: the fewest vector operations, building the table (chunks
-// times values a lane, at buildWeight each) and reading it (chunks a lane
-// a bottom, and about three more).
-func chunksFor(live, lanes, bottoms int) (chunks, chunkBits, cost int) {
+// live bits: the fewest vector operations (steps, returned too), building
+// the table (chunks times values a lane, at buildWeight each) and reading
+// it (chunks a lane a bottom, and about three more).
+func chunksFor(live, lanes, bottoms int) (chunks, chunkBits, steps int) {
 	best := -1
 	for b := minVectorBits; b <= maxVectorBits; b++ {
 		c := max(minVectorChunks, (live+b-1)/b)
@@ -799,7 +800,7 @@ func chunksFor(live, lanes, bottoms int) (chunks, chunkBits, cost int) {
 			best, chunks, chunkBits = cost, c, b
 		}
 	}
-	return chunks, chunkBits, 4 * best
+	return chunks, chunkBits, best
 }
 
 // buildWeight is what an entry of a table costs to build, in steps of
