@@ -53,6 +53,9 @@ func ParsePuzzles(text string) ([]Puzzle, error) {
 		return nil, fmt.Errorf("%w %q: unknown puzzle kind %q; use magic or queens", ErrNotation, text, kindText)
 	}
 	lowText, highText, isRange := strings.Cut(sizeText, "-")
+	if isRange && lowText == "" { // queens:-1 is a size below 1, not a range
+		lowText, isRange = sizeText, false
+	}
 	if !isRange {
 		highText = lowText
 	}

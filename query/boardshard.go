@@ -34,6 +34,11 @@ var ErrFilterNotSharded = fmt.Errorf("%w: this is a filter counted again, which 
 // no units to split is refused (ErrNotSharded).
 func (b *BoardCount) Take(p Part) error {
 	units := b.Units()
+	if p.Of > 0 && (b.Classes || b.Filter.Orbit != 0) {
+		// A shard's units hold solutions only: the classes and orbits
+		// come from the fixed searches the merged count runs.
+		return filterMistake("--shard counts a share of the total's solutions only; count every shard and merge them, then ask for classes or orbits on the merged catalog, without --shard")
+	}
 	if p.Of > 0 && units == 0 {
 		if b.counter == nil {
 			return fmt.Errorf("%w: cells up to symmetry are counted as one search per set of images, which does not split", ErrNotSharded)

@@ -92,11 +92,12 @@ type CountsOnlyError struct {
 func (e *CountsOnlyError) Error() string { return e.Summary() + e.CountedText() }
 
 // Summary says what is recorded of the puzzle, and what needs more: for
-// queens, filters other than cells (counts under cells are counted again).
+// queens, filters other than cells (counts under cells, and of the board
+// properties, are counted again).
 func (e *CountsOnlyError) Summary() string {
 	need := "filters, list, classes, show and export need what is stored"
 	if e.Puzzle.Kind == canon.Queens {
-		need = "list, classes, show, export and filters other than cells need what is stored"
+		need = "list, classes, show, export and filters other than cells need what is stored ('solcat count' answers cells and the toroidal and superqueen properties without it)"
 	}
 	return fmt.Sprintf("%s is %v (%s, %s): %s", e.Puzzle, ErrCountsOnly, canon.Plural(e.Record.Solutions, "solution"), canon.Plural(e.Record.Classes, "class"), need)
 }

@@ -388,7 +388,7 @@ func ParseFilter(p canon.Puzzle, ft FilterText) (Filter, error) {
 		out.Cells = append(out.Cells, c)
 	}
 	if ft.UpToSymmetry && len(out.Cells) == 0 {
-		return out, badFilter("up-to-symmetry", "", "needs cell or pattern conditions to match")
+		return out, badFilter("up-to-symmetry", "", "needs cell or pattern conditions to match; add some, or leave it out")
 	}
 	return out, nil
 }

@@ -62,6 +62,9 @@ func ParseStatsBy(p canon.Puzzle, text string) (StatsBy, error) {
 		return StatsBy{Kind: ByOrbit}, nil
 	case "prop":
 		prop, ok := canon.ParseProperty(p.Kind, arg)
+		if !ok && arg == "" {
+			return StatsBy{}, badFilter("by", strconv.Quote(text), "name the property: write prop:NAME, NAME one of %s", strings.Join(canon.PropertyNames(p.Kind), ", "))
+		}
 		if !ok {
 			return StatsBy{}, badFilter("by", strconv.Quote(text), "no property %q for %s; choose from %s", arg, p.Kind, strings.Join(canon.PropertyNames(p.Kind), ", "))
 		}

@@ -205,6 +205,17 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("class of a puzzle without solutions", 2, "queens:2 has no classes", "count", "queens:2", "--class", "1"),
 		c("solution of a puzzle without solutions", 2, "queens:2 has no solutions", "show", "queens:2", "--solution", "1"),
 		c("up to symmetry alone", 2, "needs cell or pattern conditions", "count", "queens:8", "--up-to-symmetry"),
+		// A filter written wrong is said first, whether the puzzle is in
+		// the catalog or not.
+		c("property misspelt, past storage", 2, `--prop "toroidl": not a property of queens puzzles`, "count", "queens:20", "--prop", "toroidl"),
+		c("property misspelt, not built", 2, `--prop "superqeen": not a property of queens puzzles`, "list", "queens:17", "--prop", "superqeen"),
+		c("cell misspelt, past storage", 2, `--cell "1,1": write ROW,COL=VALUE`, "count", "queens:17", "--prop", "toroidal", "--cell", "1,1"),
+		c("pattern short, past storage", 2, "--pattern", "count", "queens:20", "--pattern", "1 . ."),
+		c("up to symmetry alone, past storage", 2, "needs cell or pattern conditions", "count", "queens:17", "--prop", "toroidal", "--up-to-symmetry"),
+		c("queens property of magic", 2, `--prop "toroidal": not a property of magic puzzles`, "count", "magic:5", "--prop", "toroidal"),
+		c("shard of orbits", 2, "ask for classes or orbits on the merged catalog", "count", "queens:17", "--prop", "toroidal", "--orbit", "4", "--shard", "1/2"),
+		c("shard of classes", 2, "ask for classes or orbits on the merged catalog", "count", "queens:17", "--prop", "superqueen", "--classes", "--shard", "1/2"),
+		c("a size below 1", 2, "size -1 is out of range", "count", "queens:-1"),
 		// Pages.
 		c("negative limit", 2, "--limit -1 is negative", "list", "queens:6", "--limit=-1"),
 		c("negative offset", 2, "--offset -1 is negative", "list", "queens:6", "--offset=-1"),
@@ -244,6 +255,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		c("stats group of queens", 2, "magic:4 only", "stats", "queens:8", "--by", "group"),
 		c("stats row of magic", 2, "use cell (every cell, as a grid), cell:R,C", "stats", "magic:4", "--by", "row:1"),
 		c("stats unknown property", 2, "choose from pandiagonal", "stats", "magic:4", "--by", "prop:lucky"),
+		c("stats property unnamed", 2, "write prop:NAME", "stats", "queens:8", "--by", "prop"),
 		// Builds.
 		c("magic 6", 2, "built up to order 5", "build", "magic:6"),
 		c("queens 20 stored", 2, "queens:20 cannot be built: it has too many solutions to store (queens are stored up to N=19, N=18 and 19 as their classes only); count it with --count-only instead (queens are counted up to N=23)", "build", "queens:20"),

@@ -178,6 +178,41 @@ func TestBoardCountKept(t *testing.T) {
 	if code, out, _ := solcatDB(db, "verify", "queens:13"); code != 1 || !strings.Contains(out, "the answer kept for properties superqueen; orbit 2 is 6 solutions, counted again 4") {
 		t.Errorf("verify of a changed answer: exit %d, %s", code, out)
 	}
+	execSQL(t, db, "UPDATE answers SET solutions = 4 WHERE filter = 'properties superqueen; orbit 2'")
+
+	// queens:23 has no record, only its kept answer: verify checks it too,
+	// whole or by name, and the count asked again replaces a changed one.
+	pattern := []string{"count", "queens:23", "--prop", "toroidal", "--pattern", "1 3 5 7 9 11 13 15 17 19 21 23 2 4 . . . . . . . . ."}
+	for _, args := range [][]string{{"verify"}, {"verify", "queens:23"}} {
+		if code, out, errOut := solcatDB(db, args...); code != 0 || !strings.Contains(out, "queens:23: note: 1 kept answers counted again") || !strings.Contains(out, "queens:23: ok (answers kept") {
+			t.Errorf("%v: exit %d, %s %s; want queens:23's answer counted again", args, code, out, errOut)
+		}
+	}
+	execSQL(t, db, "UPDATE answers SET solutions = 2 WHERE puzzle = 'queens:23'")
+	code, out, errOut := solcatDB(db, "verify")
+	if code != 1 || !strings.Contains(out, "queens:23: the answer kept for cell 1,1=1;") || !strings.Contains(errOut, "count the questions of queens:23 named above again") {
+		t.Errorf("verify of a changed answer of a puzzle with no record: exit %d, %s %s", code, out, errOut)
+	}
+	if code, out, errOut := solcatDB(db, pattern...); code != 0 || out != "1\n" || !strings.Contains(errOut, "does not match its seal") || !strings.Contains(errOut, "counting it again") {
+		t.Errorf("the count of a changed answer: exit %d, %q %q; want 1, counted again", code, out, errOut)
+	}
+	if code, out, errOut := solcatDB(db, "verify"); code != 0 {
+		t.Errorf("verify after the count again: exit %d, %s %s", code, out, errOut)
+	}
+}
+
+// TestBoardCountImpossible: a filter no solution meets, past storage, is
+// answered 0 with a line saying why, as the catalog's answers are.
+func TestBoardCountImpossible(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "none.db")
+	for _, args := range [][]string{
+		{"count", "queens:17", "--prop", "toroidal", "--cell", "1,1=1", "--cell", "1,1=0"},
+		{"count", "queens:20", "--cell", "1,1=1", "--cell", "2,2=1"},
+	} {
+		if code, out, errOut := solcatDB(db, args...); code != 0 || out != "0\n" || !strings.HasPrefix(errOut, "solcat: no solution can match: ") {
+			t.Errorf("%v: exit %d, %q %q; want 0 and why", args, code, out, errOut)
+		}
+	}
 }
 
 // TestBoardCountExplainGolden: what --explain says of board counts, in a

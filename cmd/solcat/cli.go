@@ -10,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"solcat/canon"
 	"solcat/catalog/catfile"
 	"solcat/cmd/solcat/advice"
 	"solcat/cmd/solcat/cliparse"
@@ -153,7 +154,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr,
-		Opener: &opener.Opener{DB: c.DB, Named: cliparse.Given(kctx, "db", "SOLCAT_DB"), Command: args}}
+		Opener: &opener.Opener{DB: c.DB, Named: cliparse.Given(kctx, "db", "SOLCAT_DB"), Command: args, Notices: stderr}}
 	kctx.Bind(e, streams{in: stdin, out: stdout, err: stderr})
 	err = kctx.Run()
 	if exit.asked { // 'solcat help CMD'
@@ -194,6 +195,13 @@ func (e *env) keeper() *keeper.Keeper {
 // planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.
 func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question) (*query.BoundPuzzle, *query.Plan, func(), error) {
+	// A filter written wrong is said first, whether the puzzle is in the
+	// catalog or not: it reads the same either way.
+	if p, err := canon.ParsePuzzle(name); err == nil {
+		if _, err := flags.Filter(p); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	t, done, err := e.Target(e.ctx, name)
 	if err != nil {
 		return nil, nil, nil, err

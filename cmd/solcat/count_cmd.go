@@ -76,7 +76,11 @@ func (c *countCmd) unrecorded(e *env, shard builder.Shard) (opener.Unrecorded, b
 	} else if shard.Of > 0 && !query.BoardAsked(p, f) {
 		return opener.Unrecorded{}, false, query.ErrFilterNotSharded
 	}
-	return e.Unrecorded(e.ctx, p, f, c.Classes, shard)
+	u, ok, err := e.Unrecorded(e.ctx, p, f, c.Classes, shard)
+	if why := f.Impossible(p); ok && err == nil && why != "" { // its answer is empty: say why, as for the catalog's
+		fmt.Fprintf(e.stderr, "solcat: no solution can match: %s\n", why)
+	}
+	return u, ok, err
 }
 
 // countUnrecorded answers a count that needs nothing stored from the

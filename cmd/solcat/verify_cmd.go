@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 
+	"solcat/canon"
 	"solcat/catalog"
 	"solcat/catalog/builder"
 	"solcat/catalog/catfile"
@@ -39,11 +41,11 @@ func (v *verifyCmd) Run(e *env) error {
 		return err
 	}
 	defer cat.Close()
-	recs, err := e.Records(e.ctx, cat, puzzles)
+	recs, kept, err := v.records(e, cat, puzzles)
 	if err != nil {
 		return err
 	}
-	report, err := verify.Catalog(e.ctx, cat, recs, tell)
+	report, err := verify.Catalog(e.ctx, cat, recs, kept, tell)
 	if err != nil {
 		return advice.ErrInterrupted
 	}
@@ -61,6 +63,33 @@ func (v *verifyCmd) Run(e *env) error {
 		return err
 	}
 	return advice.VerifyRemedy(e.ctx, cat, report)
+}
+
+// records gives the records of the puzzles named, and those of them the
+// catalog holds only kept answers for; none named: nil for all.
+func (v *verifyCmd) records(e *env, cat *catalog.Catalog, puzzles []canon.Puzzle) ([]catalog.Record, []canon.Puzzle, error) {
+	if len(puzzles) == 0 {
+		return nil, nil, nil
+	}
+	keptOnly, err := verify.KeptOnly(e.ctx, cat, nil)
+	if err != nil {
+		return nil, nil, catfile.DamageError(e.DB, err)
+	}
+	var recorded, kept []canon.Puzzle
+	for _, p := range puzzles {
+		if slices.Contains(keptOnly, p) {
+			if _, found, err := cat.Puzzle(e.ctx, p.String()); err != nil || !found {
+				kept = append(kept, p)
+				continue
+			}
+		}
+		recorded = append(recorded, p)
+	}
+	recs, err := e.Records(e.ctx, cat, recorded)
+	if recs == nil {
+		recs = []catalog.Record{} // the puzzles named, none recorded: not every one
+	}
+	return recs, kept, err
 }
 
 // salvage reports on a catalog SQLite cannot open: which puzzles it lists

@@ -18,10 +18,11 @@ import (
 // named in a note.
 const recountUnder = time.Minute
 
-// answers checks the answers kept for a puzzle recorded by its counts: each
-// against its seal, none more than the puzzle has, and those whose count
-// takes under recountUnder counted again. note names the ones not counted
-// again, and why.
+// answers checks the answers kept for a puzzle recorded by its counts, or
+// not recorded at all (rec.Solutions -1 where its total is not known):
+// each against its seal, none more than the puzzle has, and those whose
+// count takes under recountUnder counted again. note names the ones not
+// counted again, and why.
 func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem, note func(string)) error {
 	kept, err := cat.Kept().Answers(ctx, rec.Name)
 	if err != nil {
@@ -29,13 +30,14 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 	}
 	var long, upToSymmetry []string
 	recounted := 0
+	var again recounter
 	for _, a := range kept {
 		// A changed answer is named for what is wrong with it, then for
 		// its seal.
 		if a.Unsealed {
 			defer problem(fmt.Sprintf("the answer kept for %s does not match its seal: a field of it was changed behind solcat's back", a.Filter))
 		}
-		if a.Solutions < 0 || a.Solutions > rec.Solutions {
+		if a.Solutions < 0 || rec.Solutions >= 0 && a.Solutions > rec.Solutions {
 			problem(fmt.Sprintf("the answer kept for %s, %d solutions, is not between 0 and the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
 			continue
 		}
@@ -54,7 +56,7 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 		case tooLong:
 			long = append(long, a.Filter)
 		default:
-			n, err := solve.Recount(ctx, a.Question)
+			n, err := again.count(ctx, q, a.Question)
 			if err != nil {
 				return err
 			}
@@ -101,4 +103,42 @@ func boardPublished(rec catalog.Record, q solve.Question, a catalog.Answer) stri
 		return ""
 	}
 	return fmt.Sprintf("the answer kept for %s, %d solutions, differs from the published %d", a.Filter, a.Solutions, want)
+}
+
+// recounter counts kept answers again, a board count with no cell fixed
+// once for every orbit size asked of it: its total and each orbit size's
+// share are kept as rows of their own, and one search gives them all.
+type recounter struct {
+	boards map[[2]int]boardCount // by property and size
+}
+
+type boardCount struct {
+	total  int64
+	orbits solve.Orbits
+}
+
+// count counts the question kept under key again.
+func (r *recounter) count(ctx context.Context, q solve.Question, key []byte) (int64, error) {
+	if q.Prop == 0 || q.UpToSymmetry || !q.Constraint.Free() {
+		return solve.Recount(ctx, key)
+	}
+	at := [2]int{int(q.Prop), q.Constraint.N()}
+	c, ok := r.boards[at]
+	if !ok {
+		b, err := solve.NewBoard(q.Prop, solve.Queens(q.Constraint.N(), nil))
+		if err != nil {
+			return 0, err
+		}
+		if c.total, c.orbits, err = b.Count(ctx, 0, nil, nil); err != nil {
+			return 0, err
+		}
+		if r.boards == nil {
+			r.boards = map[[2]int]boardCount{}
+		}
+		r.boards[at] = c
+	}
+	if q.Orbit == 0 {
+		return c.total, nil
+	}
+	return int64(q.Orbit) * c.orbits[q.Orbit], nil
 }

@@ -63,12 +63,14 @@ func (r Report) Damaged() []string {
 	return out
 }
 
-// Catalog checks SQLite's integrity and each puzzle of recs; with
-// recs nil, every puzzle and the catalog's own tables (each table with
-// its record and each record with its tables). Damage in one puzzle does
-// not stop the check of the others. tell gets each line of the report as
-// it is found, for a reader watching. The error is an interruption.
-func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, tell func(line string)) (Report, error) {
+// Catalog checks SQLite's integrity, each puzzle of recs and the answers
+// kept for each puzzle of kept (puzzles with no record: counts that need
+// none); with recs nil, every puzzle, every kept answer and the catalog's
+// own tables (each table with its record and each record with its
+// tables). Damage in one puzzle does not stop the check of the others.
+// tell gets each line of the report as it is found, for a reader
+// watching. The error is an interruption.
+func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, kept []canon.Puzzle, tell func(line string)) (Report, error) {
 	say := func(format string, args ...any) { tell(fmt.Sprintf(format, args...)) }
 	report := Report{Lookups: []string{}, Problems: []string{}, Puzzles: []PuzzleReport{}}
 	report.Integrity = strings.Join(cat.Health().Integrity(ctx, MaxReported), "; ")
@@ -106,6 +108,9 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			wrong = append(wrong, "the estimates cannot be read: "+err.Error())
 		}
 		report.Problems = append(report.Problems, wrong...)
+		if kept, err = KeptOnly(ctx, cat, recs); err != nil {
+			report.Problems = append(report.Problems, "the kept answers cannot be read: "+err.Error())
+		}
 	}
 	builds, err := cat.Health().CheckBuilds(ctx, names)
 	if err != nil {
@@ -157,7 +162,60 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, t
 			say("%s: ok (%s, %s, content %.16s)", rec.Name, canon.Plural(rec.Solutions, "solution"), canon.Plural(rec.Classes, "class"), rec.ContentHash)
 		}
 	}
+	for _, p := range kept {
+		// A puzzle with no record: its answers are checked by what is
+		// known of it, the published total if there is one.
+		rec := catalog.Record{Name: p.String(), Kind: p.Kind, N: p.N, Storage: StorageKeptOnly, Solutions: -1}
+		if k, ok := canon.KnownCounts(p); ok {
+			rec.Solutions = k.Solutions
+		}
+		pr := PuzzleReport{Record: rec, Problems: []string{}, Notes: []string{}}
+		problem := func(text string) {
+			pr.ProblemCount++
+			if pr.ProblemCount <= MaxReported {
+				pr.Problems = append(pr.Problems, text)
+				say("%s: %s", rec.Name, text)
+			}
+		}
+		err := answers(ctx, cat, rec, problem, func(text string) {
+			pr.Notes = append(pr.Notes, text)
+			say("%s: note: %s", rec.Name, text)
+		})
+		if ctx.Err() != nil {
+			return report, ctx.Err()
+		}
+		if err != nil {
+			problem(fmt.Sprintf("its kept answers cannot be read to the end: %v", catfile.DamageError(cat.Path(), err)))
+		}
+		report.Puzzles = append(report.Puzzles, pr)
+		if pr.OK() {
+			say("%s: ok (answers kept from counts that need nothing stored)", rec.Name)
+		}
+	}
 	return report, nil
+}
+
+// StorageKeptOnly is a report's storage of a puzzle the catalog holds
+// only answers kept for (see Catalog).
+const StorageKeptOnly catalog.Storage = "answers"
+
+// KeptOnly lists the puzzles with answers kept and no record in recs, in
+// order.
+func KeptOnly(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record) ([]canon.Puzzle, error) {
+	answers, err := cat.Kept().Answers(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	var out []canon.Puzzle
+	for _, a := range answers {
+		if slices.ContainsFunc(recs, func(r catalog.Record) bool { return r.Name == a.Puzzle }) {
+			continue
+		}
+		if p, err := canon.ParsePuzzle(a.Puzzle); err == nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // strayRecords names what the catalog records of puzzles it does not hold:

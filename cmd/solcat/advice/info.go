@@ -38,6 +38,9 @@ func (c Contents) Write(stdout, stderr io.Writer, format records.Format, headers
 			for _, u := range c.Unfinished {
 				left = append(left, u.Puzzle.String()+" (unfinished)")
 			}
+			if len(c.Board) > 0 {
+				left = append(left, canon.Plural(int64(len(c.Board)), "toroidal or superqueen count"))
+			}
 			if len(c.Answers) > 0 {
 				left = append(left, canon.Plural(int64(len(c.Answers)), "kept answer"))
 			}

@@ -48,12 +48,25 @@ func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report verify.Repor
 		return fmt.Errorf("%d problem(s) found and %s; build its puzzles into a new catalog: %s", total, what, buildCommands(ctx, cat, "solcat --db NEW.db build", "", all))
 	case len(damaged) > 0:
 		var recs []catalog.Record
+		var kept []string
 		for _, p := range report.Puzzles {
-			if !p.OK() {
+			switch {
+			case p.OK():
+			case p.Record.Storage == verify.StorageKeptOnly:
+				kept = append(kept, p.Record.Name)
+			default:
 				recs = append(recs, p.Record)
 			}
 		}
-		return fmt.Errorf("%d problem(s) found; rebuild the puzzles concerned: %s", total, buildCommands(ctx, cat, "solcat build", " --force", recs))
+		recount := fmt.Sprintf("count the questions of %s named above again with 'solcat count': each count replaces the answer kept", strings.Join(kept, ", "))
+		if len(recs) == 0 {
+			return fmt.Errorf("%d problem(s) found in answers kept; %s", total, recount)
+		}
+		remedy := "rebuild the puzzles concerned: " + buildCommands(ctx, cat, "solcat build", " --force", recs)
+		if len(kept) > 0 {
+			remedy += "; " + recount
+		}
+		return fmt.Errorf("%d problem(s) found; %s", total, remedy)
 	}
 	return fmt.Errorf("%d problem(s) found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'", total)
 }

@@ -171,7 +171,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "page 0", path: "/puzzle/queens:8?page=0", status: 400, msg: `page "0": give a whole number from 1`},
 		{name: "view list", path: "/puzzle/queens:8?view=list", status: 400, msg: `view="list": give view=classes, or leave it out`},
 		{name: "sym yes", path: "/puzzle/queens:8?sym=yes&q1=1", status: 400, msg: `sym="yes": give sym=on, or leave it out`},
-		{name: "sym without cells", path: "/puzzle/queens:8?sym=on", status: 400, msg: "up-to-symmetry: needs cell or pattern conditions to match"},
+		{name: "sym without cells", path: "/puzzle/queens:8?sym=on", status: 400, msg: "up-to-symmetry: needs cell or pattern conditions to match; add some, or leave it out"},
 		{name: "count 2", path: "/puzzle/queens:8?count=2", status: 400, msg: `count="2": give count=1, or leave it out`},
 		{name: "unknown property", path: "/puzzle/queens:8?prop=shiny", status: 400, msg: `prop "shiny": not a property of queens puzzles; use one of: ` + queensProps},
 		{name: "cell off the board", path: "/puzzle/queens:8?cell=9,1%3D1", status: 400, msg: "cell 9,1=1: off the board; queens:8 has rows and columns 1 to 8"},
