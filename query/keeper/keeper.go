@@ -157,7 +157,11 @@ func (k *Keeper) Unrecorded(ctx context.Context, u query.Unrecorded) (int64, err
 	}
 	var progress query.Progress
 	if u.Expect() >= announce || s != nil && u.Expect() >= SaveAfter {
-		k.Note(u.Announce() + "; Ctrl-C stops, and the same command resumes")
+		note := u.Announce()
+		if !u.Resumes() && len(saved) > 0 {
+			note += " for the whole count (its units saved are not counted again)" // its time is the whole count's
+		}
+		k.Note(note + "; Ctrl-C stops, and the same command resumes")
 		progress = k.bar()
 	}
 	var save func(int, int64)
