@@ -39,9 +39,7 @@ func (a Answer) keep(ctx context.Context, c *Catalog) error {
 }
 
 // LookUpAnswer finds the answer kept for a question, if any. A catalog
-// of an older solcat has none. One that does not match its seal is
-// damage: with notices set (SetNotices) it is said there and taken as
-// none, so that the count runs again and replaces it; else refused.
+// of an older solcat has none.
 func (c *Catalog) LookUpAnswer(ctx context.Context, puzzle string, question []byte) (Answer, bool, error) {
 	var out []Answer
 	if ok, err := hasTable(ctx, c.db, "answers"); err != nil || !ok {
@@ -55,11 +53,6 @@ func (c *Catalog) LookUpAnswer(ctx context.Context, puzzle string, question []by
 	}
 	if err := c.checkAnswers(ctx, out); err != nil {
 		return Answer{}, false, err
-	}
-	if out[0].Unsealed && c.notices != nil {
-		// Counted again, the answer replaces it: said, not refused.
-		fmt.Fprintf(c.notices, "solcat: the answer kept for %s %s %s; counting it again\n", puzzle, out[0].Filter, unsealed)
-		return Answer{}, false, nil
 	}
 	if out[0].Unsealed {
 		return Answer{}, false, &DamagedError{Puzzle: puzzle, Path: c.path, Problem: fmt.Sprintf("the answer kept for %s %s", out[0].Filter, unsealed)}

@@ -290,10 +290,8 @@ func (c *Catalog) YieldToWriters() {
 // default).
 const idleReaders = 2
 
-// SetNotices names where the catalog says what it does of itself: a
-// writer that it waits for queries to finish before it closes, a reader
-// that it drops an answer kept that was changed behind solcat's back (see
-// LookUpAnswer).
+// SetNotices names where a writer says that it waits for queries to
+// finish before it closes.
 func (c *Catalog) SetNotices(w io.Writer) { c.notices = w }
 
 // Close closes the catalog. A writer first copies its whole log into the

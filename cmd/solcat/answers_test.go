@@ -59,7 +59,7 @@ func TestAnswersKept(t *testing.T) {
 		t.Errorf("verify: exit %d, %s %s; want 6 answers counted again", code, out, errOut)
 	}
 	execSQL(t, db, "UPDATE answers SET solutions = 501 WHERE filter = 'cell 1,1=1'")
-	if code, out, _ := solcatDB(db, "verify"); code != 1 || !strings.Contains(out, "the answer kept for cell 1,1=1 is 501 solutions, counted again 500") {
+	if code, out, _ := solcatDB(db, "verify"); code != 1 || !strings.Contains(out, "the answer kept for cell 1,1=1 does not match its seal") {
 		t.Errorf("verify of a changed answer: exit %d, %s", code, out)
 	}
 	execSQL(t, db, "UPDATE answers SET solutions = 500 WHERE filter = 'cell 1,1=1'")

@@ -154,7 +154,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		stdout, stderr = console.Stoppable(ctx, stdout), console.Stoppable(ctx, stderr)
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr,
-		Opener: &opener.Opener{DB: c.DB, Named: cliparse.Given(kctx, "db", "SOLCAT_DB"), Command: args, Notices: stderr}}
+		Opener: &opener.Opener{DB: c.DB, Named: cliparse.Given(kctx, "db", "SOLCAT_DB"), Command: args}}
 	kctx.Bind(e, streams{in: stdin, out: stdout, err: stderr})
 	err = kctx.Run()
 	if exit.asked { // 'solcat help CMD'

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"solcat/canon"
 	"solcat/catalog"
@@ -71,25 +70,27 @@ func (v *verifyCmd) records(e *env, cat *catalog.Catalog, puzzles []canon.Puzzle
 	if len(puzzles) == 0 {
 		return nil, nil, nil
 	}
-	keptOnly, err := verify.KeptOnly(e.ctx, cat, nil)
-	if err != nil {
-		return nil, nil, catfile.DamageError(e.DB, err)
-	}
-	var recorded, kept []canon.Puzzle
+	recs := []catalog.Record{} // not nil: the puzzles named, not every one
+	var kept []canon.Puzzle
 	for _, p := range puzzles {
-		if slices.Contains(keptOnly, p) {
-			if _, found, err := cat.Puzzle(e.ctx, p.String()); err != nil || !found {
-				kept = append(kept, p)
-				continue
-			}
+		rec, found, err := cat.Puzzle(e.ctx, p.String())
+		if err != nil {
+			return nil, nil, catfile.DamageError(e.DB, err)
 		}
-		recorded = append(recorded, p)
+		if found {
+			recs = append(recs, rec)
+			continue
+		}
+		answers, err := cat.Kept().Answers(e.ctx, p.String())
+		if err != nil {
+			return nil, nil, catfile.DamageError(e.DB, err)
+		}
+		if len(answers) == 0 {
+			return nil, nil, e.NotBuilt(e.ctx, cat, p)
+		}
+		kept = append(kept, p)
 	}
-	recs, err := e.Records(e.ctx, cat, recorded)
-	if recs == nil {
-		recs = []catalog.Record{} // the puzzles named, none recorded: not every one
-	}
-	return recs, kept, err
+	return recs, kept, nil
 }
 
 // salvage reports on a catalog SQLite cannot open: which puzzles it lists

@@ -21,9 +21,10 @@ const recountUnder = time.Minute
 // answers checks the answers kept for a puzzle recorded by its counts, or
 // not recorded at all (rec.Solutions -1 where its total is not known):
 // each against its seal, none more than the puzzle has, and those whose
-// count takes under recountUnder counted again. note names the ones not
+// count takes under recountUnder counted again. wrong names an answer
+// found wrong (its filter) and what is wrong with it; note the ones not
 // counted again, and why.
-func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, problem, note func(string)) error {
+func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, wrong func(filter, problem string), note func(string)) error {
 	kept, err := cat.Kept().Answers(ctx, rec.Name)
 	if err != nil {
 		return err
@@ -32,13 +33,20 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 	recounted := 0
 	var again recounter
 	for _, a := range kept {
-		// A changed answer is named for what is wrong with it, then for
-		// its seal.
-		if a.Unsealed {
-			defer problem(fmt.Sprintf("the answer kept for %s does not match its seal: a field of it was changed behind solcat's back", a.Filter))
+		outside := a.Solutions < 0 || rec.Solutions >= 0 && a.Solutions > rec.Solutions
+		switch {
+		case a.Solutions < 0:
+			wrong(a.Filter, fmt.Sprintf("the answer kept for %s, %d solutions, is negative", a.Filter, a.Solutions))
+		case outside:
+			wrong(a.Filter, fmt.Sprintf("the answer kept for %s, %d solutions, is more than the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
 		}
-		if a.Solutions < 0 || rec.Solutions >= 0 && a.Solutions > rec.Solutions {
-			problem(fmt.Sprintf("the answer kept for %s, %d solutions, is not between 0 and the puzzle's %d", a.Filter, a.Solutions, rec.Solutions))
+		if a.Unsealed {
+			// Not counted again: the time it says its count took may
+			// have been changed too.
+			wrong(a.Filter, fmt.Sprintf("the answer kept for %s does not match its seal: a field of it was changed behind solcat's back", a.Filter))
+			continue
+		}
+		if outside {
 			continue
 		}
 		q, readable := solve.ParseQuestion(a.Question)
@@ -49,10 +57,10 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 		case tooLong && q.Prop != 0:
 			long = append(long, a.Filter)
 			if why := boardPublished(rec, q, a); readable && why != "" {
-				problem(why)
+				wrong(a.Filter, why)
 			}
 		case !readable || q.Constraint.N() != rec.N:
-			problem(fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter))
+			wrong(a.Filter, fmt.Sprintf("the answer kept for %s has a question solcat cannot read", a.Filter))
 		case tooLong:
 			long = append(long, a.Filter)
 		default:
@@ -62,20 +70,24 @@ func answers(ctx context.Context, cat *catalog.Catalog, rec catalog.Record, prob
 			}
 			recounted++
 			if n != a.Solutions {
-				problem(fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n))
+				wrong(a.Filter, fmt.Sprintf("the answer kept for %s is %d solutions, counted again %d", a.Filter, a.Solutions, n))
 			} else if why := boardPublished(rec, q, a); why != "" {
-				problem(why)
+				wrong(a.Filter, why)
 			}
 		}
 	}
 	if recounted > 0 {
 		note(fmt.Sprintf("%d kept answers counted again", recounted))
 	}
+	against := "checked against the total only"
+	if rec.Solutions < 0 {
+		against = "checked against their seals only: the total is not known"
+	}
 	if len(long) > 0 {
-		note(fmt.Sprintf("not counted again, each a minute or more to count (checked against the total only): %s", strings.Join(long, "; ")))
+		note(fmt.Sprintf("not counted again, each a minute or more to count (%s): %s", against, strings.Join(long, "; ")))
 	}
 	if len(upToSymmetry) > 0 {
-		note(fmt.Sprintf("not counted again, counted up to symmetry (checked against the total only): %s", strings.Join(upToSymmetry, "; ")))
+		note(fmt.Sprintf("not counted again, counted up to symmetry (%s): %s", against, strings.Join(upToSymmetry, "; ")))
 	}
 	return nil
 }

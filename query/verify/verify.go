@@ -35,6 +35,21 @@ type PuzzleReport struct {
 	Problems     []string // the first MaxReported
 	ProblemCount int
 	Notes        []string // what was checked less than in full, and why
+	// WrongAnswers are the filters of the answers kept found wrong, and
+	// AnswerProblems the problems found in them (of ProblemCount).
+	WrongAnswers   []string
+	AnswerProblems int
+}
+
+// wrongAnswer is problem for an answer kept under filter.
+func (p *PuzzleReport) wrongAnswer(problem func(string)) func(filter, text string) {
+	return func(filter, text string) {
+		p.AnswerProblems++
+		if !slices.Contains(p.WrongAnswers, filter) {
+			p.WrongAnswers = append(p.WrongAnswers, filter)
+		}
+		problem(text)
+	}
 }
 
 // OK reports whether the puzzle has no problem.
@@ -84,6 +99,9 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, k
 		say("catalog: %s", problem)
 	}
 	var names []string // the puzzles asked for; nil for all
+	if recs != nil {
+		names = make([]string, 0, len(recs))
+	}
 	for _, rec := range recs {
 		names = append(names, rec.Name)
 	}
@@ -140,7 +158,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, k
 			err = Puzzle(ctx, cat, p, rec, problem)
 		}
 		if err == nil && rec.Storage == catalog.StorageCounts {
-			err = answers(ctx, cat, rec, problem, func(text string) {
+			err = answers(ctx, cat, rec, pr.wrongAnswer(problem), func(text string) {
 				pr.Notes = append(pr.Notes, text)
 				say("%s: note: %s", rec.Name, text)
 			})
@@ -177,7 +195,7 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, k
 				say("%s: %s", rec.Name, text)
 			}
 		}
-		err := answers(ctx, cat, rec, problem, func(text string) {
+		err := answers(ctx, cat, rec, pr.wrongAnswer(problem), func(text string) {
 			pr.Notes = append(pr.Notes, text)
 			say("%s: note: %s", rec.Name, text)
 		})

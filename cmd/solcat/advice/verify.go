@@ -28,10 +28,14 @@ func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report verify.Repor
 		// SQLite's own structures, or the lookup tables no build writes
 		// again, are damaged, or a record a build cannot replace (it
 		// replaces the record of the puzzle's own name): writing more into
-		// the file is no cure. Every puzzle is built anew elsewhere.
+		// the file is no cure. Every puzzle is built anew elsewhere (the
+		// answers kept are asked again there).
 		all := make([]catalog.Record, 0, len(report.Puzzles))
 		for _, p := range report.Puzzles {
 			r := p.Record
+			if r.Storage == verify.StorageKeptOnly {
+				continue
+			}
 			if q, err := canon.ParsePuzzle(r.Name); err == nil {
 				r.Name = q.String()
 			}
@@ -47,28 +51,54 @@ func VerifyRemedy(ctx context.Context, cat *catalog.Catalog, report verify.Repor
 		}
 		return fmt.Errorf("%d problem(s) found and %s; build its puzzles into a new catalog: %s", total, what, buildCommands(ctx, cat, "solcat --db NEW.db build", "", all))
 	case len(damaged) > 0:
+		// A puzzle whose only problems are answers kept is mended by
+		// dropping them (the same question then counts again and keeps
+		// its answer anew); the others are built again.
 		var recs []catalog.Record
-		var kept []string
+		wrong := map[string][]string{}
+		var names []string
 		for _, p := range report.Puzzles {
-			switch {
-			case p.OK():
-			case p.Record.Storage == verify.StorageKeptOnly:
-				kept = append(kept, p.Record.Name)
-			default:
+			if len(p.WrongAnswers) > 0 {
+				wrong[p.Record.Name] = p.WrongAnswers
+				names = append(names, p.Record.Name)
+			}
+			if !p.OK() && p.ProblemCount > p.AnswerProblems {
 				recs = append(recs, p.Record)
 			}
 		}
-		recount := fmt.Sprintf("count the questions of %s named above again with 'solcat count': each count replaces the answer kept", strings.Join(kept, ", "))
-		if len(recs) == 0 {
-			return fmt.Errorf("%d problem(s) found in answers kept; %s", total, recount)
+		var remedies []string
+		if len(recs) > 0 {
+			remedies = append(remedies, "rebuild the puzzles concerned: "+buildCommands(ctx, cat, "solcat build", " --force", recs))
 		}
-		remedy := "rebuild the puzzles concerned: " + buildCommands(ctx, cat, "solcat build", " --force", recs)
-		if len(kept) > 0 {
-			remedy += "; " + recount
+		if len(names) > 0 {
+			remedies = append(remedies, "drop the answers kept that are named above, then ask again: "+dropAnswers(cat.Path(), names, wrong))
 		}
-		return fmt.Errorf("%d problem(s) found; %s", total, remedy)
+		return fmt.Errorf("%d problem(s) found; %s", total, strings.Join(remedies, "; "))
 	}
 	return fmt.Errorf("%d problem(s) found in the catalog's own tables; rebuild the puzzles they name with 'solcat build PUZZLE --force', or build a new catalog with 'solcat --db NEW.db build'", total)
+}
+
+// dropAnswers is the sqlite3 command that deletes the answers kept for
+// the filters wrong[name] of each puzzle of names.
+func dropAnswers(path string, names []string, wrong map[string][]string) string {
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	var where []string
+	for _, name := range names {
+		var filters []string
+		for _, f := range wrong[name] {
+			filters = append(filters, quote(f))
+		}
+		where = append(where, fmt.Sprintf("puzzle = %s AND filter IN (%s)", quote(name), strings.Join(filters, ", ")))
+	}
+	return fmt.Sprintf("sqlite3 %s \"DELETE FROM answers WHERE %s\"", shellWord(path), strings.Join(where, " OR "))
+}
+
+// shellWord is path as one word of a shell's command line.
+func shellWord(path string) string {
+	if strings.ContainsAny(path, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	}
+	return path
 }
 
 // buildCommands are the commands (build, then the puzzles, then tail) that

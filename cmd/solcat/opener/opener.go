@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -24,10 +23,9 @@ import (
 
 // Opener opens one catalog file for a command.
 type Opener struct {
-	DB      string    // the catalog file
-	Named   bool      // the file was named (--db, SOLCAT_DB), not left to the default
-	Command []string  // the command line, for the build lock's holder
-	Notices io.Writer // where the catalogs opened to read say what they do of themselves (catalog.SetNotices)
+	DB      string   // the catalog file
+	Named   bool     // the file was named (--db, SOLCAT_DB), not left to the default
+	Command []string // the command line, for the build lock's holder
 	readers []*catalog.Catalog
 }
 
@@ -37,7 +35,6 @@ type Opener struct {
 func (o *Opener) Open(ctx context.Context, puzzle string) (*catalog.Catalog, error) {
 	cat, err := catalog.Open(ctx, o.DB)
 	if err == nil {
-		cat.SetNotices(o.Notices)
 		o.readers = append(o.readers, cat)
 	}
 	if errors.Is(err, catalog.ErrNoCatalog) || errors.Is(err, catalog.ErrNotCatalog) {
@@ -58,7 +55,6 @@ func (o *Opener) Reading(ctx context.Context) (*catalog.Catalog, error) {
 		return nil, nil
 	}
 	if err == nil {
-		cat.SetNotices(o.Notices)
 		o.readers = append(o.readers, cat)
 	}
 	return cat, err
@@ -73,9 +69,6 @@ func (o *Opener) Keeping(ctx context.Context, puzzle string) (*catalog.Catalog, 
 		return nil, false, nil
 	}
 	cat, err := catalog.Create(ctx, o.DB, o.Holder([]string{puzzle}))
-	if err == nil {
-		cat.SetNotices(o.Notices)
-	}
 	return cat, err == nil, err
 }
 
