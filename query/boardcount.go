@@ -208,8 +208,8 @@ func (b *BoardCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, b
 	if err != nil || !ok {
 		return 0, false, err
 	}
-	b.kept = &total
 	if b.onlyTotal() {
+		b.kept = &total
 		return total.Solutions, true, nil
 	}
 	// The classes by orbit size, from the solutions kept of each.
@@ -224,6 +224,7 @@ func (b *BoardCount) LookUp(ctx context.Context, cat *catalog.Catalog) (int64, b
 		rest -= a.Solutions
 	}
 	c[8] = rest / 8
+	b.kept = &total // only once every part of the answer is found
 	return b.value(c), true, nil
 }
 
