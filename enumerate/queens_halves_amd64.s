@@ -34,6 +34,17 @@
 #define ANDS7 ANDS6; VPANDQ (R14)(AX*1), Z0, Z0
 #define ANDS8 ANDS7; VPANDQ (R15)(AX*1), Z0, Z0
 
+// SUM8 adds up the 8 quadwords of zreg (whose low half is yreg) into
+// reg, with Y3 and X4 for scratch.
+#define SUM8(zreg, yreg, reg) \
+	VEXTRACTI64X4 $1, zreg, Y3; \
+	VPADDQ Y3, yreg, Y3; \
+	VEXTRACTI128 $1, Y3, X4; \
+	VPADDQ X4, X3, X3; \
+	VPSHUFD $0x4e, X3, X4; \
+	VPADDQ X4, X3, X3; \
+	VMOVQ X3, reg
+
 // MATCH is the body of the matchAVX512 loops: for each bottom's key, the
 // bytes of its rows its cut group's tops lie in (from and to,
 // intervals[group]: the group its key's cut bits pick, PEXTQ), its live
@@ -85,13 +96,7 @@ next: \
 	ADDQ $8, DI; \
 	DECQ R9; \
 	JNZ bottom; \
-	VEXTRACTI64X4 $1, Z5, Y3; \
-	VPADDQ Y3, Y5, Y3; \
-	VEXTRACTI128 $1, Y3, X4; \
-	VPADDQ X4, X3, X3; \
-	VPSHUFD $0x4e, X3, X4; \
-	VPADDQ X4, X3, X3; \
-	VMOVQ X3, AX; \
+	SUM8(Z5, Y5, AX); \
 	VZEROUPPER; \
 	MOVQ AX, ret+64(FP); \
 	RET
@@ -734,13 +739,7 @@ counted:
 	SUBQ $8, R9
 	JNZ eight
 
-	VEXTRACTI64X4 $1, Z5, Y3
-	VPADDQ Y3, Y5, Y3
-	VEXTRACTI128 $1, Y3, X4
-	VPADDQ X4, X3, X3
-	VPSHUFD $0x4e, X3, X4
-	VPADDQ X4, X3, X3
-	VMOVQ X3, AX
+	SUM8(Z5, Y5, AX)
 	VZEROUPPER
 	MOVQ AX, ret+32(FP)
 	RET

@@ -41,6 +41,23 @@ type PuzzleReport struct {
 	AnswerProblems int
 }
 
+// saying gives the functions that add a problem and a note to p, each
+// said as it is found (problems past MaxReported only counted).
+func (p *PuzzleReport) saying(say func(format string, args ...any)) (problem, note func(string)) {
+	problem = func(text string) {
+		p.ProblemCount++
+		if p.ProblemCount <= MaxReported {
+			p.Problems = append(p.Problems, text)
+			say("%s: %s", p.Record.Name, text)
+		}
+	}
+	note = func(text string) {
+		p.Notes = append(p.Notes, text)
+		say("%s: note: %s", p.Record.Name, text)
+	}
+	return problem, note
+}
+
 // wrongAnswer is problem for an answer kept under filter.
 func (p *PuzzleReport) wrongAnswer(problem func(string)) func(filter, text string) {
 	return func(filter, text string) {
@@ -146,22 +163,13 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, k
 	}
 	for _, rec := range recs {
 		pr := PuzzleReport{Record: rec, Problems: []string{}, Notes: []string{}}
-		problem := func(text string) {
-			pr.ProblemCount++
-			if pr.ProblemCount <= MaxReported {
-				pr.Problems = append(pr.Problems, text)
-				say("%s: %s", rec.Name, text)
-			}
-		}
+		problem, note := pr.saying(say)
 		p, err := canon.ParsePuzzle(rec.Name)
 		if err == nil {
 			err = Puzzle(ctx, cat, p, rec, problem)
 		}
 		if err == nil && rec.Storage == catalog.StorageCounts {
-			err = answers(ctx, cat, rec, pr.wrongAnswer(problem), func(text string) {
-				pr.Notes = append(pr.Notes, text)
-				say("%s: note: %s", rec.Name, text)
-			})
+			err = answers(ctx, cat, rec, pr.wrongAnswer(problem), note)
 		}
 		if ctx.Err() != nil {
 			return report, ctx.Err()
@@ -188,17 +196,8 @@ func Catalog(ctx context.Context, cat *catalog.Catalog, recs []catalog.Record, k
 			rec.Solutions = k.Solutions
 		}
 		pr := PuzzleReport{Record: rec, Problems: []string{}, Notes: []string{}}
-		problem := func(text string) {
-			pr.ProblemCount++
-			if pr.ProblemCount <= MaxReported {
-				pr.Problems = append(pr.Problems, text)
-				say("%s: %s", rec.Name, text)
-			}
-		}
-		err := answers(ctx, cat, rec, pr.wrongAnswer(problem), func(text string) {
-			pr.Notes = append(pr.Notes, text)
-			say("%s: note: %s", rec.Name, text)
-		})
+		problem, note := pr.saying(say)
+		err := answers(ctx, cat, rec, pr.wrongAnswer(problem), note)
 		if ctx.Err() != nil {
 			return report, ctx.Err()
 		}
