@@ -128,6 +128,12 @@ func (r *request) query(fn func() error, plans ...*query.Plan) error {
 			width = max(width, p.Workers, 1)
 		}
 	}
+	return r.queryOn(width, fn)
+}
+
+// queryOn runs fn, a scan or count on width goroutines (0: none, a quick
+// read), as query does.
+func (r *request) queryOn(width int, fn func() error) error {
 	if width == 0 {
 		return fn()
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -252,40 +253,61 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		countAsk, d.Of = query.AskCountClasses, "classes"
 	}
 	countPlan, err := r.plan(t, query.Question{Ask: countAsk, Filter: filter})
+	var board query.Unrecorded
+	if errors.Is(err, query.ErrCountsOnly) && query.BoardAsked(t.Puzzle, filter) {
+		// A toroidal or superqueen filter on queens recorded by their
+		// counts: nothing is stored to read or list; the board counter
+		// counts it, as 'solcat count' does.
+		board, err = s.boardCount(r, t, filter, f.Classes)
+	}
 	if err != nil {
 		return nil, err
 	}
-	d.Plan = t.Explain(countPlan)
 	pg := query.Window{Offset: (f.Page - 1) * f.Size, Limit: f.Size}
 	d.First = pg.Offset + 1
-	listAsk := query.AskList
-	if f.Classes {
-		listAsk = query.AskClasses
-	}
-	listPlan, err := r.plan(t, query.Question{Ask: listAsk, Filter: filter, Window: pg})
-	counted := countPlan.Way == query.ConstrainedCount || countPlan.Way == query.FromAnswer
-	switch {
-	case errors.Is(err, query.ErrCountsOnly) && counted:
-		// Nothing stored to list: the count alone, counted again under
-		// the filter (or kept from such a count).
-		listPlan, err = nil, nil
-	case err != nil:
-		return nil, err
+	var listPlan *query.Plan
+	if board != nil {
+		d.Plan = board.Report()
+	} else {
+		d.Plan = t.Explain(countPlan)
+		listAsk := query.AskList
+		if f.Classes {
+			listAsk = query.AskClasses
+		}
+		listPlan, err = r.plan(t, query.Question{Ask: listAsk, Filter: filter, Window: pg})
+		counted := countPlan.Way == query.ConstrainedCount || countPlan.Way == query.FromAnswer
+		switch {
+		case errors.Is(err, query.ErrCountsOnly) && counted:
+			// Nothing stored to list: the count alone, counted again under
+			// the filter (or kept from such a count).
+			listPlan, err = nil, nil
+		case err != nil:
+			return nil, err
+		}
 	}
 	// A count that reads millions of rows, or counts again, runs when asked
 	// for, unless an earlier page worked it out.
 	key := answerKey(t.Record, "count", countAsk, d.Filter)
 	n, known := s.answers.lookup(key)
 	d.Kept = known
-	count := known || !s.bigScan(countPlan, r, f.q, "count")
-	if !known && countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
-		count = false // seconds to hours
+	var count bool
+	switch {
+	case board != nil:
+		count = known || r.json || f.q.Get("count") == "1" || board.Expect() < time.Second
+	default:
+		count = known || !s.bigScan(countPlan, r, f.q, "count")
+		if !known && countPlan.Way == query.ConstrainedCount && t.Puzzle.N >= 18 && !r.json && f.q.Get("count") != "1" {
+			count = false // seconds to hours
+		}
 	}
 	if !count {
 		d.CountURL = base + with(f.q, "count", "1")
 	}
 	if count && !known {
 		n, err = s.answers.do(r, key, func() (any, error) {
+			if board != nil {
+				return s.countBoard(r, board)
+			}
 			var n int64
 			err := r.query(func() (err error) { n, err = t.Count(r.ctx, countPlan); return err }, countPlan)
 			return n, err
@@ -361,6 +383,37 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 }
 
 func planObject(r query.PlanReport) records.Object { return records.ExplainObject(r) }
+
+// boardCount plans the count of a board property (toroidal, superqueen)
+// of queens recorded by their counts, with the answer kept by an earlier
+// 'solcat count' if there is one.
+func (s *Server) boardCount(r *request, t *query.BoundPuzzle, filter query.Filter, classes bool) (query.Unrecorded, error) {
+	u, ok, err := query.PlanUnrecorded(r.ctx, s.cat, t.Puzzle, filter, classes, s.readers)
+	if err != nil || !ok {
+		return nil, cmp.Or(err, errors.New("the board count has no plan")) // not reached: the puzzle is recorded by its counts
+	}
+	if _, _, err := u.LookUp(r.ctx, s.cat); err != nil { // the report says whether it was kept
+		return nil, err
+	}
+	return u, nil
+}
+
+// countBoard counts a board property planned by boardCount, or reads the
+// answer kept; the server keeps nothing.
+func (s *Server) countBoard(r *request, u query.Unrecorded) (any, error) {
+	n, kept, err := u.LookUp(r.ctx, s.cat)
+	if err != nil || kept {
+		return n, err
+	}
+	if err := u.Refusal(); err != nil {
+		return nil, err
+	}
+	err = r.queryOn(s.readers, func() (err error) {
+		n, _, err = u.Count(r.ctx, map[int]int64{}, nil, nil)
+		return err
+	})
+	return n, err
+}
 
 // boardScale keeps a list's drawings about the same size whatever N.
 func boardScale(p canon.Puzzle) float64 {

@@ -141,6 +141,8 @@ func TestPages(t *testing.T) {
 		{"heatmap-queens6-json", "/puzzle/queens:6/heatmap.json", 200, ""},
 		{"counts-only-puzzle", "/puzzle/queens:15?q1=1", 200, `(?s)<p class="count".*?</p>`},
 		{"counts-only-class", "/puzzle/queens:15?class=3", 409, `(?s)<p class="error".*?</p>`},
+		{"counts-only-superqueen", "/puzzle/queens:15?prop=superqueen", 200, `(?s)<p class="count".*?</p>`},
+		{"counts-only-superqueen-classes-json", "/puzzle/queens:15.json?prop=superqueen&view=classes", 200, `"count": [0-9]+`},
 		{"not-a-puzzle", "/puzzle/chess:8", 400, `(?s)<p class="error".*?</p>`},
 		{"not-built", "/puzzle/queens:17", 404, `(?s)<p class="error".*?</p>`},
 		{"bad-cell", "/puzzle/queens:8?cell=9,1%3D1", 400, `(?s)<p class="error".*?</p>`},
