@@ -5,7 +5,8 @@
 # another copy), as whole processes. For each filter it prints the answer,
 # solcat's wall and CPU time (user and system, both workers) as the median
 # of RUNS runs (1 by default) into a new catalog, its --explain estimate,
-# the textbook's CPU time on one thread when it ran, and the ratio per core
+# the textbook's CPU time on one thread when it ran (the median of
+# TEXTBOOK_RUNS runs, 1 by default), and the ratio per core
 # (the textbook's CPU time over solcat's). CPU time, not wall, is what to
 # compare on a shared machine; the date, the CPU and the load average
 # before and after are printed with the table.
@@ -14,12 +15,14 @@
 #        TEXTBOOK=short .ci/bench/filtered.sh   # the textbook only where it takes minutes
 #        TEXTBOOK=none RUNS=3 .ci/bench/filtered.sh
 #        ONLY="q26six q24six" .ci/bench/filtered.sh
+#        ONLY=q24six RUNS=5 TEXTBOOK_RUNS=5 .ci/bench/filtered.sh   # the textbook's median too
 # TEXTBOOK is all (every filter, hours in all: queens:22's takes over an
 # hour, queens:28's about one), short (those of under 3 minutes; the
 # default) or none. SOLCAT_BIN times a solcat built elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-1}
+TEXTBOOK_RUNS=${TEXTBOOK_RUNS:-1}
 TEXTBOOK=${TEXTBOOK:-short}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -76,13 +79,17 @@ for f in "${filters[@]}"; do
   cpu=$(printf '%s' "$cpus" | median)
   tbcpu="" ratio=""
   if [ -n "$textbook" ] && { [ "$TEXTBOOK" = all ] || [ "$length" = short ]; }; then
-    /usr/bin/time -f '%U %S' -o "$work/time" "$textbook" "$n" "${tb[@]}" >"$work/tbout"
-    if [ "$(cat "$work/tbout")" != "$answer" ]; then
-      echo "$name: solcat counts $answer, the textbook $(cat "$work/tbout")" >&2
-      exit 1
-    fi
-    read -r user sys <"$work/time"
-    tbcpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')
+    tbcpus=""
+    for _ in $(seq "$TEXTBOOK_RUNS"); do
+      /usr/bin/time -f '%U %S' -o "$work/time" "$textbook" "$n" "${tb[@]}" >"$work/tbout"
+      if [ "$(cat "$work/tbout")" != "$answer" ]; then
+        echo "$name: solcat counts $answer, the textbook $(cat "$work/tbout")" >&2
+        exit 1
+      fi
+      read -r user sys <"$work/time"
+      tbcpus+="$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')"$'\n'
+    done
+    tbcpu=$(printf '%s' "$tbcpus" | median)
     ratio=$(awk -v t="$tbcpu" -v c="$cpu" 'BEGIN {printf "%.1fx", t / c}')
   fi
   printf '%-10s %-14s %9s %9s %-22s %12s %8s\n' "$name" "$answer" "$wall" "$cpu" "${explain:-?}" "${tbcpu:--}" "${ratio:--}"
