@@ -195,10 +195,11 @@ func (e *env) keeper() *keeper.Keeper {
 // planned opens the named stored puzzle and plans the question its
 // filter flags and q ask.
 func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question) (*query.BoundPuzzle, *query.Plan, func(), error) {
-	// A filter written wrong is said first, whether the puzzle is in the
-	// catalog or not: it reads the same either way.
+	// The filter is read first, so that one written wrong is said whether
+	// the puzzle is in the catalog or not (a name that does not read is
+	// Target's to say).
 	if p, err := canon.ParsePuzzle(name); err == nil {
-		if _, err := flags.Filter(p); err != nil {
+		if q.Filter, err = flags.Filter(p); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -206,21 +207,29 @@ func (e *env) planned(name string, flags cliparse.FilterFlags, q query.Question)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if q.Filter, err = flags.Filter(t.Puzzle); err == nil && q.Ask == query.AskStats && q.By.Kind == 0 {
+	if q.Ask == query.AskStats && q.By.Kind == 0 {
 		err = usagef("--by is needed")
 	}
 	var plan *query.Plan
 	if err == nil {
 		plan, err = t.Plan(e.ctx, q)
 	}
-	if why := q.Filter.Impossible(t.Puzzle); err == nil && why != "" { // its answer is empty: say why
-		fmt.Fprintf(e.stderr, "solcat: no solution can match: %s\n", why)
+	if err == nil {
+		e.noneCanMatch(t.Puzzle, q.Filter)
 	}
 	if err != nil {
 		done()
 		return nil, nil, nil, err
 	}
 	return t, plan, done, nil
+}
+
+// noneCanMatch says why no solution of p can meet f, if none can: its
+// answer is empty, and a bare 0 would leave the user guessing.
+func (e *env) noneCanMatch(p canon.Puzzle, f query.Filter) {
+	if why := f.Impossible(p); why != "" {
+		fmt.Fprintf(e.stderr, "solcat: no solution can match: %s\n", why)
+	}
 }
 
 // explain prints a plan for --explain.

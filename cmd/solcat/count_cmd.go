@@ -77,8 +77,8 @@ func (c *countCmd) unrecorded(e *env, shard builder.Shard) (opener.Unrecorded, b
 		return opener.Unrecorded{}, false, query.ErrFilterNotSharded
 	}
 	u, ok, err := e.Unrecorded(e.ctx, p, f, c.Classes, shard)
-	if why := f.Impossible(p); ok && err == nil && why != "" { // its answer is empty: say why, as for the catalog's
-		fmt.Fprintf(e.stderr, "solcat: no solution can match: %s\n", why)
+	if ok && err == nil {
+		e.noneCanMatch(p, f)
 	}
 	return u, ok, err
 }
