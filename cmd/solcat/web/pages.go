@@ -253,7 +253,7 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 		countAsk, d.Of = query.AskCountClasses, "classes"
 	}
 	countPlan, err := r.plan(t, query.Question{Ask: countAsk, Filter: filter})
-	var board query.Unrecorded
+	var board *boardCount
 	if errors.Is(err, query.ErrCountsOnly) && query.BoardAsked(t.Puzzle, filter) {
 		// A toroidal or superqueen filter on queens recorded by their
 		// counts: nothing is stored to read or list; the board counter
@@ -384,32 +384,40 @@ func (s *Server) puzzlePage(r *request) (*page, error) {
 
 func planObject(r query.PlanReport) records.Object { return records.ExplainObject(r) }
 
-// boardCount plans the count of a board property (toroidal, superqueen)
+// A boardCount is the count of a board property (toroidal, superqueen)
 // of queens recorded by their counts, with the answer kept by an earlier
 // 'solcat count' if there is one.
-func (s *Server) boardCount(r *request, t *query.BoundPuzzle, filter query.Filter, classes bool) (query.Unrecorded, error) {
+type boardCount struct {
+	query.Unrecorded
+	answer int64
+	kept   bool
+}
+
+// boardCount plans a board count and looks up its kept answer (its report
+// says whether there was one).
+func (s *Server) boardCount(r *request, t *query.BoundPuzzle, filter query.Filter, classes bool) (*boardCount, error) {
 	u, ok, err := query.PlanUnrecorded(r.ctx, s.cat, t.Puzzle, filter, classes, s.readers)
 	if err != nil || !ok {
 		return nil, cmp.Or(err, errors.New("the board count has no plan")) // not reached: the puzzle is recorded by its counts
 	}
-	if _, _, err := u.LookUp(r.ctx, s.cat); err != nil { // the report says whether it was kept
+	b := &boardCount{Unrecorded: u}
+	if b.answer, b.kept, err = u.LookUp(r.ctx, s.cat); err != nil {
 		return nil, err
 	}
-	return u, nil
+	return b, nil
 }
 
-// countBoard counts a board property planned by boardCount, or reads the
-// answer kept; the server keeps nothing.
-func (s *Server) countBoard(r *request, u query.Unrecorded) (any, error) {
-	n, kept, err := u.LookUp(r.ctx, s.cat)
-	if err != nil || kept {
-		return n, err
+// countBoard gives the answer kept, or counts; the server keeps nothing.
+func (s *Server) countBoard(r *request, b *boardCount) (any, error) {
+	if b.kept {
+		return b.answer, nil
 	}
-	if err := u.Refusal(); err != nil {
+	if err := b.Refusal(); err != nil {
 		return nil, err
 	}
-	err = r.queryOn(s.readers, func() (err error) {
-		n, _, err = u.Count(r.ctx, map[int]int64{}, nil, nil)
+	var n int64
+	err := r.queryOn(s.readers, func() (err error) {
+		n, _, err = b.Count(r.ctx, map[int]int64{}, nil, nil)
 		return err
 	})
 	return n, err
